@@ -1,0 +1,42 @@
+/**
+ * The shape of a pith command and the small helpers every command shares: argument parsing
+ * (node:util parseArgs, no framework), help text, exit codes, and a progress bar on stderr.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** Exit codes: 0 all pages fine, 1 some pages failed (batch finished), 2 usage error, 3 fatal. */
+export const EXIT = { ok: 0, pageErrors: 1, usage: 2, fatal: 3 } as const;
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** Full help text (usage line, options with defaults, examples). */
+  help: string;
+  run(argv: string[]): Promise<number>;
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parse argv with node:util; unknown options are usage errors with the command's name. */
+export function parse<T extends Options>(command: string, argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${command}: ${(e as Error).message.split("\n")[0]} (see \`pith ${command} --help\`)`);
+  }
+}
+
+export function intOption(command: string, name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`${command}: --${name} expects a number, got "${value}"`);
+  return n;
+}
+
+export function listOption(value: string | undefined): string[] {
+  return value ? value.split(",").map((s) => s.trim()).filter(Boolean) : [];
+}

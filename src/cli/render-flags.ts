@@ -1,0 +1,42 @@
+/** The rendering flags every command that renders accepts (--mode, --js, --network, …). */
+import type { RenderMode, RenderOptions } from "../types.ts";
+import { UsageError, intOption } from "./command.ts";
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export const RENDER_FLAGS = {
+  mode: { type: "string" },
+  js: { type: "boolean" },
+  network: { type: "boolean" },
+  resources: { type: "boolean" },
+  timeout: { type: "string" },
+  concurrency: { type: "string" },
+} as const;
+
+export const RENDER_HELP = `  --mode MODE        static (fast HTML parser, default) or chromium (headless Chromium: layout and style)
+  --js               run the page's JavaScript (chromium; default off)
+  --network          let local pages fetch subresources (default: no network for local input)
+  --resources        load images, media and fonts (default blocked)
+  --timeout MS       per-page time limit (default ${DEFAULT_TIMEOUT_MS})
+  --concurrency N    pages in flight (default 2)`;
+
+export interface RenderFlagValues {
+  mode?: string | undefined;
+  js?: boolean | undefined;
+  network?: boolean | undefined;
+  resources?: boolean | undefined;
+  timeout?: string | undefined;
+  concurrency?: string | undefined;
+}
+
+export function renderOptionsFrom(command: string, v: RenderFlagValues, defaultMode: RenderMode = "static"): { mode: RenderMode; options: RenderOptions; concurrency: number } {
+  const mode = (v.mode ?? defaultMode) as RenderMode;
+  if (mode !== "static" && mode !== "chromium") throw new UsageError(`${command}: --mode must be static or chromium, got "${v.mode}"`);
+  const concurrency = intOption(command, "concurrency", v.concurrency, 2);
+  if (concurrency < 1) throw new UsageError(`${command}: --concurrency must be at least 1`);
+  return {
+    mode,
+    concurrency,
+    options: { javascript: v.js ?? false, network: v.network ?? false, loadResources: v.resources ?? false, timeoutMs: intOption(command, "timeout", v.timeout, DEFAULT_TIMEOUT_MS) },
+  };
+}

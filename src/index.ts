@@ -1,0 +1,13 @@
+/**
+ * pith's library entry: `import { ... } from "pith"`.
+ */
+export * from "./types.ts";
+export { staticSnapshot, StaticRenderer } from "./render/static.ts";
+export { createRenderer, renderPage } from "./render/index.ts";
+export { readInputs, readPageFile, fetchPage } from "./io/inputs.ts";
+export { decodeHtml } from "./io/decode.ts";
+export { loadDataset, readDatasetPage, readGold } from "./io/dataset.ts";
+export { buildTree, type Tree } from "./dom/tree.ts";
+export { textOf, words } from "./dom/text.ts";
+export { nodePath } from "./dom/path.ts";
+export { getExtractor, extractorNames, registerExtractor } from "./extractors.ts";

@@ -1,0 +1,123 @@
+/**
+ * Reader for the labeled sets in ../shared/data/<set>/ (layout in shared/data/README.md):
+ * index.jsonl, html/<id>.html.gz (always UTF-8), gold/<id>.txt, optional gold-html/<id>.html.gz,
+ * extra.jsonl and snippets.jsonl. Shared by features/labels, training and evaluation.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
+import { join, resolve } from "node:path";
+import type { PageInput } from "../types.ts";
+
+/** Where the datasets live unless PITH_DATA or --data-dir says otherwise. */
+export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, "../../../shared/data");
+
+export function dataDir(): string {
+  return process.env["PITH_DATA"] ? resolve(process.env["PITH_DATA"]) : DEFAULT_DATA_DIR;
+}
+
+export interface DatasetPage {
+  dataset: string;
+  id: string;
+  url: string | null;
+  domain: string | null;
+  genre: string;
+  /** wcxb-dev's page_type; otherwise the genre. */
+  pageType: string;
+  lang: string | null;
+}
+
+export interface Snippets {
+  with: string[];
+  without: string[];
+}
+
+export interface Dataset {
+  name: string;
+  dir: string;
+  pages: DatasetPage[];
+  license: string;
+  hasGoldHtml: boolean;
+  snippets: Map<string, Snippets>;
+}
+
+export class DatasetError extends Error {
+  override name = "DatasetError";
+}
+
+function readJsonl<T>(path: string): T[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** License line from the set's README ("License: …"). */
+function licenseOf(dir: string): string {
+  const readme = join(dir, "README.md");
+  if (!existsSync(readme)) return "unknown";
+  const m = /licen[sc]e[^:]*:\s*\**\s*([^\n]+)/i.exec(readFileSync(readme, "utf8"));
+  return m?.[1]?.replace(/\*\*/g, "").trim().slice(0, 120) ?? "unknown";
+}
+
+/** Resolve a set name ("wcxb-dev") or a directory path to a dataset folder. */
+export function resolveDatasetDir(nameOrDir: string): string {
+  const candidates = [nameOrDir, join(dataDir(), nameOrDir)];
+  for (const c of candidates) if (existsSync(join(c, "index.jsonl"))) return resolve(c);
+  throw new DatasetError(`no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl (set PITH_DATA to the folder holding the sets)`);
+}
+
+interface IndexRow {
+  id: string;
+  url?: string | null;
+  domain?: string | null;
+  genre?: string | null;
+  page_type?: string | null;
+  lang?: string | null;
+}
+
+export function loadDataset(nameOrDir: string): Dataset {
+  const dir = resolveDatasetDir(nameOrDir);
+  const name = dir.split("/").pop() as string;
+  if (!existsSync(join(dir, "gold"))) throw new DatasetError(`dataset "${name}" has no gold/ folder: it cannot be used for training or evaluation`);
+  const pages = readJsonl<IndexRow>(join(dir, "index.jsonl")).map((r) => ({
+    dataset: name,
+    id: r.id,
+    url: r.url ?? null,
+    domain: r.domain ?? null,
+    genre: r.genre ?? "other",
+    pageType: r.page_type ?? r.genre ?? "other",
+    lang: r.lang ?? null,
+  }));
+  const snippets = new Map<string, Snippets>();
+  for (const s of readJsonl<{ id: string } & Snippets>(join(dir, "snippets.jsonl"))) snippets.set(s.id, { with: s.with ?? [], without: s.without ?? [] });
+  return { name, dir, pages, license: licenseOf(dir), hasGoldHtml: existsSync(join(dir, "gold-html")), snippets };
+}
+
+/** The page's HTML as a PageInput (dataset files are UTF-8 whatever their <meta> says). */
+export async function readDatasetPage(ds: Dataset, page: DatasetPage): Promise<PageInput> {
+  const bytes = await readFile(join(ds.dir, "html", `${page.id}.html.gz`));
+  const html = gunzipSync(bytes).toString("utf8");
+  return { id: page.id, source: `${ds.name}/${page.id}`, url: page.url, html, encoding: "utf-8 (dataset)", remote: false };
+}
+
+/** Gold main text, or null when the page has no gold file. */
+export async function readGold(ds: Dataset, page: DatasetPage): Promise<string | null> {
+  const path = join(ds.dir, "gold", `${page.id}.txt`);
+  return existsSync(path) ? readFile(path, "utf8") : null;
+}
+
+/** Gold HTML (node-level annotation) where the set has it. */
+export async function readGoldHtml(ds: Dataset, page: DatasetPage): Promise<string | null> {
+  const path = join(ds.dir, "gold-html", `${page.id}.html.gz`);
+  return existsSync(path) ? gunzipSync(await readFile(path)).toString("utf8") : null;
+}
+
+/** Every set under the data dir that has an index.jsonl. */
+export function listDatasets(): string[] {
+  const root = dataDir();
+  if (!existsSync(root)) return [];
+  return readdirSync(root).sort().filter((d) => existsSync(join(root, d, "index.jsonl")));
+}
+

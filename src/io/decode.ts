@@ -1,0 +1,132 @@
+/**
+ * Bytes → HTML text. The order follows the WHATWG encoding sniffing algorithm, simplified:
+ *   1. gzip magic (1f 8b) → gunzip first (datasets store pages as .html.gz);
+ *   2. a byte-order mark decides (UTF-8, UTF-16 LE/BE);
+ *   3. a declared charset (HTTP Content-Type given by the caller, then <meta charset> /
+ *      <meta http-equiv content="…charset=…"> in the first PRESCAN_BYTES bytes);
+ *   4. bytes that are valid UTF-8 are UTF-8;
+ *   5. otherwise chardet's statistical detection, when it is confident enough;
+ *   6. fallback: windows-1252 (the web's de-facto default for undeclared legacy pages).
+ * A declared charset that contradicts valid multi-byte UTF-8 loses to UTF-8: mislabelled
+ * pages are far more common than genuine legacy pages that happen to be valid UTF-8.
+ * Binary input (NUL bytes in the first kilobytes) is refused with a clear error.
+ */
+import { gunzipSync } from "node:zlib";
+import chardet from "chardet";
+import iconv from "iconv-lite";
+
+/** How far into the document <meta charset> is looked for (HTML spec: 1024; real pages need more). */
+const PRESCAN_BYTES = 8192;
+/** Share of NUL bytes in the first BINARY_PROBE_BYTES above which the input is binary. */
+const BINARY_NUL_SHARE = 0.01;
+const BINARY_PROBE_BYTES = 4096;
+/** chardet confidence (0..100) required to trust its guess. */
+const MIN_DETECT_CONFIDENCE = 30;
+/** Largest page pith accepts after decompression (bytes). */
+export const MAX_PAGE_BYTES = 64 * 1024 * 1024;
+
+export class DecodeError extends Error {
+  override name = "DecodeError";
+}
+
+export interface Decoded {
+  html: string;
+  /** e.g. "utf-8 (bom)", "shift_jis (meta)", "windows-1252 (fallback)". */
+  encoding: string;
+}
+
+const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)/i;
+
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, BINARY_PROBE_BYTES);
+  if (n === 0) return false;
+  // UTF-16 text has many NULs but starts with a BOM, which is handled before this check.
+  let nul = 0;
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) nul++;
+  return nul / n > BINARY_NUL_SHARE;
+}
+
+function bomEncoding(bytes: Uint8Array): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
+}
+
+function declaredCharset(bytes: Uint8Array): string | null {
+  const head = Buffer.from(bytes.subarray(0, PRESCAN_BYTES)).toString("latin1");
+  const m = META_CHARSET.exec(head);
+  return m?.[1] ? normaliseLabel(m[1]) : null;
+}
+
+function normaliseLabel(label: string): string {
+  const l = label.trim().toLowerCase();
+  // The WHATWG encoding standard maps these labels to windows-1252.
+  if (l === "iso-8859-1" || l === "latin1" || l === "us-ascii" || l === "ascii") return "windows-1252";
+  return l;
+}
+
+const utf8Strict = new TextDecoder("utf-8", { fatal: true });
+
+function decodeUtf8Strict(bytes: Uint8Array): string | null {
+  try {
+    return utf8Strict.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function hasNonAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) > 0x7f) return true;
+  return false;
+}
+
+function decodeWith(bytes: Uint8Array, encoding: string): string | null {
+  if (!iconv.encodingExists(encoding)) return null;
+  return iconv.decode(Buffer.from(bytes), encoding);
+}
+
+function detect(bytes: Uint8Array): string | null {
+  const guesses = chardet.analyse(bytes.subarray(0, 65536));
+  const best = guesses[0];
+  return best && best.confidence >= MIN_DETECT_CONFIDENCE ? normaliseLabel(best.name) : null;
+}
+
+/** Decode page bytes to text following the rules in this file's header. */
+export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Decoded {
+  let bytes = input;
+  if (isGzip(bytes)) {
+    try {
+      bytes = gunzipSync(bytes, { maxOutputLength: MAX_PAGE_BYTES });
+    } catch (e) {
+      throw new DecodeError(`corrupt or oversized gzip data: ${(e as Error).message}`);
+    }
+  }
+  if (bytes.length > MAX_PAGE_BYTES) throw new DecodeError(`page is larger than ${MAX_PAGE_BYTES} bytes`);
+  const bom = bomEncoding(bytes);
+  if (bom) {
+    const skip = bom === "utf-8" ? 3 : 2;
+    return { html: decodeWith(bytes.subarray(skip), bom) ?? "", encoding: `${bom} (bom)` };
+  }
+  if (looksBinary(bytes)) throw new DecodeError("binary data, not an HTML page");
+  const utf8 = decodeUtf8Strict(bytes);
+  const declared = httpCharset ? normaliseLabel(httpCharset) : declaredCharset(bytes);
+  if (utf8 !== null && (declared === null || declared === "utf-8" || declared === "utf8" || hasNonAscii(bytes))) {
+    return { html: utf8, encoding: declared && declared !== "utf-8" && declared !== "utf8" ? "utf-8 (valid, overrides declared)" : "utf-8" };
+  }
+  if (declared) {
+    const text = decodeWith(bytes, declared);
+    if (text !== null) return { html: text, encoding: `${declared} (${httpCharset ? "http" : "meta"})` };
+  }
+  if (utf8 !== null) return { html: utf8, encoding: "utf-8" };
+  const guessed = detect(bytes);
+  if (guessed) {
+    const text = decodeWith(bytes, guessed);
+    if (text !== null) return { html: text, encoding: `${guessed} (detected)` };
+  }
+  return { html: iconv.decode(Buffer.from(bytes), "windows-1252"), encoding: "windows-1252 (fallback)" };
+}

@@ -1,0 +1,115 @@
+/**
+ * Input resolution: a path, directory, URL, WARC file or "-" (stdin) → a stream of PageInput
+ * results. Every failure becomes a PageError record for that page; a batch never stops on one.
+ */
+import { readFile, readdir, stat } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import type { PageError, PageInput, PageResult } from "../types.ts";
+import { DecodeError, decodeHtml } from "./decode.ts";
+import { readWarc } from "./warc.ts";
+
+/** File names treated as HTML pages when a directory is walked. */
+export const PAGE_FILE = /\.(x?html?|xht)(\.gz)?$/i;
+export const WARC_FILE = /\.warc(\.gz)?$/i;
+/** Time limit for fetching one URL (ms). */
+export const FETCH_TIMEOUT_MS = 20_000;
+export const FETCH_USER_AGENT = "pith/0.1 (+main-content extraction)";
+
+export function isUrl(spec: string): boolean {
+  return /^https?:\/\//i.test(spec);
+}
+
+function fail(id: string, source: string, stage: string, reason: string): { ok: false; error: PageError } {
+  return { ok: false, error: { id, source, stage, reason } };
+}
+
+function reasonOf(e: unknown): string {
+  if (e instanceof DecodeError) return e.message;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === "ENOENT") return "no such file";
+  if (err?.code === "EACCES") return "permission denied";
+  if (err?.code === "EISDIR") return "is a directory";
+  return String(err?.message ?? e).split("\n")[0] ?? "unknown error";
+}
+
+/** Decode bytes into a PageInput (or an error record). */
+export function pageFromBytes(
+  bytes: Uint8Array,
+  meta: { id: string; source: string; url: string | null; remote: boolean; charset?: string | null },
+): PageResult<PageInput> {
+  try {
+    const { html, encoding } = decodeHtml(bytes, meta.charset ?? null);
+    return { ok: true, value: { id: meta.id, source: meta.source, url: meta.url, html, encoding, remote: meta.remote } };
+  } catch (e) {
+    return fail(meta.id, meta.source, "decode", reasonOf(e));
+  }
+}
+
+export async function readPageFile(path: string, id = path, url: string | null = null): Promise<PageResult<PageInput>> {
+  try {
+    const bytes = await readFile(path);
+    return pageFromBytes(bytes, { id, source: path, url, remote: false });
+  } catch (e) {
+    return fail(id, path, "read", reasonOf(e));
+  }
+}
+
+export async function fetchPage(url: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<PageResult<PageInput>> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": FETCH_USER_AGENT } });
+    if (!res.ok) return fail(url, url, "fetch", `HTTP ${res.status} ${res.statusText}`);
+    const charset = /charset=([^;]+)/i.exec(res.headers.get("content-type") ?? "")?.[1] ?? null;
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return pageFromBytes(bytes, { id: url, source: url, url: res.url || url, remote: true, charset });
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string; message?: string } };
+    const why = err.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (err.cause?.code ?? err.cause?.message ?? err.message);
+    return fail(url, url, "fetch", `unreachable: ${why}`);
+  }
+}
+
+async function readStdin(): Promise<PageResult<PageInput>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return pageFromBytes(Buffer.concat(chunks), { id: "-", source: "-", url: null, remote: false });
+}
+
+/** All page files below a directory, sorted, walked without recursion. */
+export async function listPageFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const pending = [dir];
+  while (pending.length) {
+    const current = pending.pop() as string;
+    const entries = await readdir(current, { withFileTypes: true });
+    for (const e of entries) {
+      const p = join(current, e.name);
+      if (e.isDirectory()) pending.push(p);
+      else if (e.isFile() && (PAGE_FILE.test(e.name) || WARC_FILE.test(e.name))) out.push(p);
+    }
+  }
+  return out.sort();
+}
+
+/** Expand input specs (files, dirs, URLs, WARCs, "-") into page results, lazily, in order. */
+export async function* readInputs(specs: readonly string[]): AsyncGenerator<PageResult<PageInput>> {
+  for (const spec of specs) {
+    if (spec === "-") yield await readStdin();
+    else if (isUrl(spec)) yield await fetchPage(spec);
+    else yield* readLocal(spec);
+  }
+}
+
+async function* readLocal(spec: string): AsyncGenerator<PageResult<PageInput>> {
+  let info;
+  try {
+    info = await stat(spec);
+  } catch (e) {
+    yield fail(spec, spec, "read", reasonOf(e));
+    return;
+  }
+  const files = info.isDirectory() ? await listPageFiles(spec) : [spec];
+  for (const file of files) {
+    if (WARC_FILE.test(file)) yield* readWarc(file);
+    else yield await readPageFile(file, info.isDirectory() ? relative(resolve(spec), resolve(file)) : file);
+  }
+}

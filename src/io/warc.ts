@@ -1,0 +1,27 @@
+/** WARC input (gzipped or not): every `response` record with an HTML payload becomes a page. */
+import { createReadStream } from "node:fs";
+import { WARCParser } from "warcio";
+import type { PageInput, PageResult } from "../types.ts";
+import { pageFromBytes } from "./inputs.ts";
+
+const HTML_CONTENT_TYPE = /html|xml/i;
+
+export async function* readWarc(path: string): AsyncGenerator<PageResult<PageInput>> {
+  let n = 0;
+  try {
+    const parser = new WARCParser(createReadStream(path));
+    for await (const record of parser) {
+      if (record.warcType !== "response") continue;
+      const url = record.warcTargetURI ?? null;
+      const type = record.httpHeaders?.headers.get("content-type") ?? "";
+      if (!HTML_CONTENT_TYPE.test(type)) continue;
+      n++;
+      const id = `${path}#${n}`;
+      const bytes = await record.readFully(true);
+      const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
+      yield pageFromBytes(bytes, { id, source: `${path}#${url ?? n}`, url, remote: false, charset });
+    }
+  } catch (e) {
+    yield { ok: false, error: { id: `${path}#${n + 1}`, source: path, stage: "read", reason: `bad WARC: ${(e as Error).message}` } };
+  }
+}

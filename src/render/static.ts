@@ -1,0 +1,133 @@
+/**
+ * Static renderer: builds a PageSnapshot from HTML with htmlparser2's streaming parser and no
+ * browser. Chosen over parse5 for speed (DEPENDENCIES.md: 2.4 ms vs 6.3 ms on a 96 KB page;
+ * `npm run bench:render` measures it again). The snapshot is built directly from parser events
+ * (no intermediate DOM), with an explicit stack, so 10,000-level nesting costs nothing special.
+ *
+ * No geometry and no computed style: `box`/`style` stay absent. `visible` is false inside
+ * elements that are hidden by markup alone: the `hidden` attribute, aria-hidden="true",
+ * inline `display:none` / `visibility:hidden`, <template>, <input type=hidden>, and the
+ * non-rendered head elements.
+ * Script and style bodies are dropped (the elements stay, empty). <noscript> content is kept
+ * as markup: Discourse forums put the whole thread there (MODELING-NOTES.md).
+ */
+import { Parser } from "htmlparser2";
+import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
+import { SNAPSHOT_VERSION } from "../types.ts";
+import { keepAttributes } from "./attributes.ts";
+
+/** Elements whose text content is not page text. */
+const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
+/** Elements that are never rendered. */
+const NON_RENDERED_TAGS = new Set(["head", "script", "style", "template", "meta", "link", "title", "base"]);
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+/** Subtrees whose descendants are dropped (the element itself is kept), as in the Chromium walk. */
+const OPAQUE_TAGS = new Set(["svg", "math"]);
+
+function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
+  if (NON_RENDERED_TAGS.has(tag)) return true;
+  if ("hidden" in attrs) return true;
+  if (attrs["aria-hidden"] === "true") return true;
+  if (tag === "input" && attrs["type"]?.toLowerCase() === "hidden") return true;
+  const style = attrs["style"];
+  return style !== undefined && HIDDEN_STYLE.test(style);
+}
+
+interface BuildState {
+  nodes: SnapshotNode[];
+  /** Stack of open element indices. */
+  stack: number[];
+  /** Depth of open raw-text / opaque elements (text inside is dropped). */
+  skipText: number;
+  opaqueDepth: number;
+  title: string;
+  inTitle: boolean;
+  lang: string | null;
+}
+
+function top(state: BuildState): number {
+  return state.stack.length ? (state.stack[state.stack.length - 1] as number) : -1;
+}
+
+function openTag(state: BuildState, name: string, raw: Record<string, string>): void {
+  const tag = name.toLowerCase();
+  if (tag === "html" && state.nodes.length > 0 && state.nodes[0]?.tag === "html") {
+    Object.assign(state.nodes[0].attrs ?? {}, keepAttributes(raw));
+    state.lang ??= raw["lang"] ?? null;
+    state.stack.push(0); // balanced by the matching close event
+    return;
+  }
+  const parent = top(state);
+  const attrs = keepAttributes(raw);
+  const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
+  const node: SnapshotNode = { parent, type: 1, tag, attrs, visible: parentVisible && !hiddenByMarkup(tag, attrs) };
+  if (state.opaqueDepth === 0) state.nodes.push(node);
+  state.stack.push(state.opaqueDepth === 0 ? state.nodes.length - 1 : parent);
+  if (OPAQUE_TAGS.has(tag) || state.opaqueDepth > 0) state.opaqueDepth++;
+  if (RAW_TEXT_TAGS.has(tag)) state.skipText++;
+  if (tag === "title") state.inTitle = true;
+}
+
+function closeTag(state: BuildState, name: string): void {
+  const tag = name.toLowerCase();
+  state.stack.pop();
+  if (state.opaqueDepth > 0) state.opaqueDepth--;
+  if (RAW_TEXT_TAGS.has(tag) && state.skipText > 0) state.skipText--;
+  if (tag === "title") state.inTitle = false;
+}
+
+const WHITESPACE_ONLY = /^\s+$/;
+
+function addText(state: BuildState, data: string): void {
+  if (state.inTitle) state.title += data;
+  if (state.skipText > 0 || state.opaqueDepth > 0) return;
+  const parent = top(state);
+  const last = state.nodes[state.nodes.length - 1];
+  if (last && last.type === 3 && last.parent === parent) {
+    last.text = (last.text ?? "") + data; // htmlparser2 may split one text node into several events
+    return;
+  }
+  const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
+  state.nodes.push({ parent, type: 3, tag: "#text", text: data, visible: parentVisible });
+}
+
+/** Collapse whitespace-only text nodes to one space, as the Chromium walk does. */
+function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
+  for (const n of nodes) if (n.type === 3 && n.text !== undefined && WHITESPACE_ONLY.test(n.text)) n.text = " ";
+}
+
+/** Parse HTML into a PageSnapshot (pure, synchronous). */
+export function staticSnapshot(input: PageInput): PageSnapshot {
+  const started = performance.now();
+  const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
+  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, title: "", inTitle: false, lang: null };
+  const parser = new Parser(
+    {
+      onopentag: (name, attrs) => openTag(state, name, attrs),
+      onclosetag: (name) => closeTag(state, name),
+      ontext: (data) => addText(state, data),
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+  );
+  parser.end(input.html);
+  collapseWhitespaceNodes(state.nodes);
+  return {
+    version: SNAPSHOT_VERSION,
+    mode: "static",
+    id: input.id,
+    source: input.source,
+    url: input.url,
+    title: state.title.replace(/\s+/g, " ").trim(),
+    lang: state.lang,
+    nodes: state.nodes,
+    ms: performance.now() - started,
+  };
+}
+
+export class StaticRenderer implements Renderer {
+  readonly mode = "static" as const;
+  async render(input: PageInput): Promise<PageSnapshot> {
+    return staticSnapshot(input);
+  }
+  async close(): Promise<void> {}
+}
