@@ -1,0 +1,4 @@
+/**
+ * Imports every extractor file for its side effect of registering itself in src/extractors.ts.
+ * One import line per algorithm file; add yours here.
+ */
