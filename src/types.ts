@@ -193,5 +193,7 @@ export interface Extractor {
   readonly name: string;
   /** One-line description with the paper it comes from. */
   readonly description: string;
+  /** True when the method needs other pages of the same site (SiteContext) to work. */
+  readonly needsSite?: boolean;
   extract(page: PageSnapshot, context?: ExtractorContext): Extraction | Promise<Extraction>;
 }

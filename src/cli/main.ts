@@ -3,10 +3,12 @@
  * process-level side effects (exit codes, uncaught error reporting).
  */
 import { EXIT, UsageError, type Command } from "./command.ts";
+import { extractCommand } from "./extract.ts";
 import { renderCommand } from "./render.ts";
 
 /** Every command, in the order `pith --help` lists them. */
 const COMMANDS: Command[] = [
+  extractCommand,
   renderCommand,
 ];
 

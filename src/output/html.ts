@@ -1,0 +1,46 @@
+/**
+ * HTML output: the chosen subtrees re-serialised from the snapshot (kept attributes only, no
+ * scripts or styles, invisible nodes dropped), wrapped in one <article>. Iterative walk.
+ */
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
+import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import type { Tree } from "../dom/tree.ts";
+import { escapeAttribute, escapeText } from "./escape.ts";
+
+const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+/** Attributes worth keeping in clean output. */
+const OUTPUT_ATTRIBUTES = ["href", "src", "alt", "colspan", "lang"];
+
+function openTag(node: SnapshotNode): string {
+  let s = `<${node.tag}`;
+  for (const a of OUTPUT_ATTRIBUTES) {
+    const v = node.attrs?.[a];
+    if (v !== undefined) s += ` ${a}="${escapeAttribute(v)}"`;
+  }
+  return s + ">";
+}
+
+export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
+  const out: string[] = ["<article>"];
+  const closeAt: { end: number; tag: string }[] = [];
+  for (const root of roots) {
+    const end = tree.end[root] as number;
+    for (let i = root; i < end; i++) {
+      while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) out.push(`</${(closeAt.pop() as { tag: string }).tag}>`);
+      const node = page.nodes[i] as SnapshotNode;
+      if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
+        i = (tree.end[i] as number) - 1;
+        continue;
+      }
+      if (node.type === 3) {
+        out.push(escapeText(node.text ?? ""));
+        continue;
+      }
+      out.push(openTag(node));
+      if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: node.tag });
+    }
+    while (closeAt.length) out.push(`</${(closeAt.pop() as { tag: string }).tag}>`);
+  }
+  out.push("</article>");
+  return out.join("");
+}

@@ -1,0 +1,23 @@
+/** Output formats for an extraction: text, markdown, html, json. */
+import type { Extraction, PageSnapshot } from "../types.ts";
+import type { Tree } from "../dom/tree.ts";
+import { toHtml } from "./html.ts";
+import { toJson } from "./json.ts";
+import { toMarkdown } from "./markdown.ts";
+
+export const FORMATS = ["text", "markdown", "html", "json"] as const;
+export type Format = (typeof FORMATS)[number];
+export const FORMAT_EXTENSION: Record<Format, string> = { text: ".txt", markdown: ".md", html: ".html", json: ".json" };
+
+export function formatExtraction(format: Format, page: PageSnapshot, tree: Tree, extraction: Extraction): string {
+  switch (format) {
+    case "text":
+      return extraction.text;
+    case "markdown":
+      return toMarkdown(page, tree, extraction.nodes);
+    case "html":
+      return toHtml(page, tree, extraction.nodes);
+    case "json":
+      return JSON.stringify(toJson(page, tree, extraction));
+  }
+}

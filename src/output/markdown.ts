@@ -1,0 +1,97 @@
+/**
+ * Markdown output from the chosen subtrees: headings (#), paragraphs, list items (- / 1.),
+ * block quotes (>), code blocks (```), links ([text](href)), emphasis, and tables as rows of
+ * cells separated by " | ". One iterative pre-order walk; block elements close their line.
+ */
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
+import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
+import type { Tree } from "../dom/tree.ts";
+import { collapseSpaces } from "../dom/text.ts";
+import { escapeMarkdown } from "./escape.ts";
+
+const HEADING = /^h([1-6])$/;
+
+interface Open {
+  end: number;
+  tag: string;
+  /** Text to append when the element closes (link targets, emphasis). */
+  suffix: string;
+  block: boolean;
+}
+
+function blockPrefix(page: PageSnapshot, tree: Tree, i: number, node: SnapshotNode): string {
+  const h = HEADING.exec(node.tag);
+  if (h) return "#".repeat(Number(h[1])) + " ";
+  if (node.tag === "li") {
+    const parent = page.nodes[tree.parent[i] as number];
+    return parent?.tag === "ol" ? "1. " : "- ";
+  }
+  if (node.tag === "blockquote") return "> ";
+  return "";
+}
+
+function inlineMarks(node: SnapshotNode): { prefix: string; suffix: string } {
+  if (node.tag === "a" && node.attrs?.["href"] && !node.attrs["href"].startsWith("javascript:")) return { prefix: "[", suffix: `](${node.attrs["href"]})` };
+  if (node.tag === "strong" || node.tag === "b") return { prefix: "**", suffix: "**" };
+  if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
+  if (node.tag === "code") return { prefix: "`", suffix: "`" };
+  return { prefix: "", suffix: "" };
+}
+
+export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
+  const blocks: string[] = [];
+  let line = "";
+  let prefix = "";
+  let inPre = 0;
+  const flush = (): void => {
+    const text = inPre ? line.replace(/^\n+|\n+$/g, "") : collapseSpaces(line);
+    if (text) blocks.push(inPre ? "```\n" + text + "\n```" : prefix + text);
+    line = "";
+    prefix = "";
+  };
+  const open: Open[] = [];
+  for (const root of roots) {
+    const end = tree.end[root] as number;
+    for (let i = root; i < end; i++) {
+      while (open.length && (open[open.length - 1] as Open).end <= i) {
+        const o = open.pop() as Open;
+        line += o.suffix;
+        if (o.tag === "pre") {
+          flush();
+          inPre--;
+        } else if (o.block) flush();
+      }
+      const node = page.nodes[i] as SnapshotNode;
+      if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
+        i = (tree.end[i] as number) - 1;
+        continue;
+      }
+      if (node.type === 3) {
+        line += inPre ? (node.text ?? "") : escapeMarkdown(node.text ?? "");
+        continue;
+      }
+      if (node.tag === "br") {
+        line += inPre ? "\n" : " ";
+        continue;
+      }
+      if (node.tag === "td" || node.tag === "th") line += " | ";
+      if (isBlockDisplay(node.tag, node.style?.display) && node.tag !== "td" && node.tag !== "th") {
+        flush();
+        prefix = blockPrefix(page, tree, i, node);
+        if (node.tag === "pre") {
+          inPre++;
+          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true });
+          continue;
+        }
+        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true });
+        continue;
+      }
+      const marks = inlineMarks(node);
+      line += marks.prefix;
+      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false });
+    }
+    while (open.length) line += (open.pop() as Open).suffix;
+    flush();
+  }
+  return blocks.join("\n\n");
+}
