@@ -15,7 +15,7 @@ import type { Extraction, Extractor, ExtractorContext, PageError, PageInput, Pag
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
 import { progress } from "./progress.ts";
 import { outputName } from "./render.ts";
-import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
+import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
 export const DEFAULT_METHOD = "ml";
 
@@ -84,8 +84,9 @@ export const extractCommand: Command = {
     const sink = new Sink(format, values.out ?? null, positionals.length > 1);
     try {
       const pages = (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : Promise.resolve(r));
-      if (extractor.needsSite) await extractWithSites(extractor, params, pages, positionals, concurrency, sink);
-      else await mapLimit(readInputs(positionals), concurrency, pages, (r) => sink.take(r, r.ok ? runExtractor(extractor, r.value, { params }) : null));
+      const inputs = readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+      if (extractor.needsSite) await extractWithSites(extractor, params, pages, inputs, concurrency, sink);
+      else await mapLimit(inputs, concurrency, pages, (r) => sink.take(r, r.ok ? runExtractor(extractor, r.value, { params }) : null));
     } finally {
       await renderer.close();
     }
@@ -101,12 +102,12 @@ async function extractWithSites(
   extractor: Extractor,
   params: ExtractorContext["params"] & object,
   render: (r: PageResult<PageInput>) => Promise<PageResult<PageSnapshot>>,
-  inputs: string[],
+  inputs: AsyncIterable<PageResult<PageInput>>,
   concurrency: number,
   sink: Sink,
 ): Promise<void> {
   const rendered: PageResult<PageSnapshot>[] = [];
-  await mapLimit(readInputs(inputs), concurrency, render, (r) => rendered.push(r));
+  await mapLimit(inputs, concurrency, render, (r) => rendered.push(r));
   const contexts = siteContexts(rendered.flatMap((r) => (r.ok ? [r.value] : [])));
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;

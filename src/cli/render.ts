@@ -6,7 +6,7 @@ import { readInputs } from "../io/inputs.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
-import { renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
+import { DEFAULT_TIMEOUT_MS, renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
 
 const HELP = `Usage: pith render <input...> [options]
 
@@ -46,7 +46,7 @@ export const renderCommand: Command = {
     const errors: PageError[] = [];
     let ok = 0;
     try {
-      await mapLimit(readInputs(positionals), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : r), async (r) => {
+      await mapLimit(readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : r), async (r) => {
         if (!r.ok) {
           errors.push(r.error);
           process.stderr.write(`error\t${r.error.id}\t${r.error.stage}\t${r.error.reason}\n`);

@@ -19,6 +19,8 @@ import iconv from "iconv-lite";
 const PRESCAN_BYTES = 8192;
 /** Share of NUL bytes in the first BINARY_PROBE_BYTES above which the input is binary. */
 const BINARY_NUL_SHARE = 0.01;
+/** Share of C0 control bytes other than tab, LF, FF, CR and ESC above which the input is binary. */
+const BINARY_CONTROL_SHARE = 0.05;
 const BINARY_PROBE_BYTES = 4096;
 /** chardet confidence (0..100) required to trust its guess. */
 const MIN_DETECT_CONFIDENCE = 30;
@@ -46,8 +48,13 @@ function looksBinary(bytes: Uint8Array): boolean {
   if (n === 0) return false;
   // UTF-16 text has many NULs but starts with a BOM, which is handled before this check.
   let nul = 0;
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) nul++;
-  return nul / n > BINARY_NUL_SHARE;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i] as number;
+    if (b === 0) nul++;
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) || b === 0x7f) control++;
+  }
+  return nul / n > BINARY_NUL_SHARE || control / n > BINARY_CONTROL_SHARE;
 }
 
 function bomEncoding(bytes: Uint8Array): string | null {

@@ -90,11 +90,16 @@ export async function listPageFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
+export interface ReadOptions {
+  /** Time limit for fetching one URL (default FETCH_TIMEOUT_MS). */
+  fetchTimeoutMs?: number;
+}
+
 /** Expand input specs (files, dirs, URLs, WARCs, "-") into page results, lazily, in order. */
-export async function* readInputs(specs: readonly string[]): AsyncGenerator<PageResult<PageInput>> {
+export async function* readInputs(specs: readonly string[], options: ReadOptions = {}): AsyncGenerator<PageResult<PageInput>> {
   for (const spec of specs) {
     if (spec === "-") yield await readStdin();
-    else if (isUrl(spec)) yield await fetchPage(spec);
+    else if (isUrl(spec)) yield await fetchPage(spec, options.fetchTimeoutMs);
     else yield* readLocal(spec);
   }
 }

@@ -1,0 +1,73 @@
+/**
+ * A batch over every kind of bad input completes and reports every page, in both render modes:
+ * each page yields a snapshot or one error line naming the page and the reason.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "node:test";
+import { deeplyNested, fixturePath, hugePage } from "./helpers.ts";
+
+const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
+
+function badPagesDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pith-bad-"));
+  writeFileSync(join(dir, "empty.html"), "");
+  writeFileSync(join(dir, "huge.html"), hugePage(10 * 1024 * 1024));
+  writeFileSync(join(dir, "deep.html"), deeplyNested(10_000));
+  writeFileSync(join(dir, "infinite-loop.html"), "<html><body><p>before</p><script>while(true){}</script><p>after</p></body></html>");
+  for (const f of ["binary.bin.html", "invalid-utf8.html", "shift-jis.html"]) copyFileSync(fixturePath(`inputs/${f}`), join(dir, f));
+  return dir;
+}
+
+/** A server on 127.0.0.1 that accepts connections and never answers. */
+async function hangingServer(): Promise<{ server: Server; url: string }> {
+  const server = createServer(() => {});
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/never` };
+}
+
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("node", args, { timeout: 120_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+async function runBatch(mode: string): Promise<void> {
+  const dir = badPagesDir();
+  const { server, url } = await hangingServer();
+  try {
+    const args = [PITH, "render", "--summary", "--mode", mode, "--timeout", "4000", dir, join(dir, "missing.html"), "http://127.0.0.1:9/unreachable", url];
+    const res = await run(args);
+    const out = res.stdout;
+    const err = res.stderr;
+    assert.equal(res.status, 1, `exit 1 when some pages fail; stderr:\n${err}`);
+    for (const ok of ["empty.html", "huge.html", "deep.html", "invalid-utf8.html", "shift-jis.html"]) assert.match(out, new RegExp(`^${ok.replace(".", "\\.")}\\t${mode}\\t`, "m"), `${ok} rendered`);
+    assert.match(err, /^error\tbinary\.bin\.html\tdecode\tbinary data/m);
+    assert.match(err, /^error\t.*missing\.html\tread\tno such file/m);
+    assert.match(err, /^error\thttp:\/\/127\.0\.0\.1:9\/unreachable\tfetch\tunreachable/m);
+    assert.match(err, new RegExp(`^error\\t${url.replace(/[.:/]/g, "\\$&")}\\tfetch\\tunreachable: no answer within 4000 ms`, "m"));
+    assert.match(out + err, /infinite-loop\.html/, "the script page is reported (JavaScript is off by default)");
+    assert.match(err, /rendered 6 page\(s\), 4 error\(s\)/);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+test("static mode: a batch of bad inputs completes and reports every page", async () => {
+  await runBatch("static");
+});
+
+test("chromium mode: a batch of bad inputs completes and reports every page", async () => {
+  await runBatch("chromium");
+});

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import test from "node:test";
+import { gzipSync } from "node:zlib";
+import { DecodeError, decodeHtml } from "../src/io/decode.ts";
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/inputs/${name}`, import.meta.url));
+
+test("UTF-8 with a BOM: BOM stripped, text intact", () => {
+  const d = decodeHtml(fixture("utf8-bom.html"));
+  assert.match(d.html, /Straße été/);
+  assert.equal(d.html.charCodeAt(0), "<".charCodeAt(0));
+  assert.equal(d.encoding, "utf-8 (bom)");
+});
+
+test("Shift-JIS page declared in <meta charset> decodes to the right characters", () => {
+  const d = decodeHtml(fixture("shift-jis.html"));
+  assert.match(d.html, /日本語のページです。川は蛇行する。/);
+  assert.equal(d.encoding, "shift_jis (meta)");
+});
+
+test("undeclared Latin-1 bytes are not decoded as UTF-8 mojibake", () => {
+  const d = decodeHtml(fixture("latin1-undeclared.html"));
+  assert.match(d.html, /Café crème brûlée, déjà vu/);
+});
+
+test("invalid UTF-8 without a declaration still yields text (never throws)", () => {
+  const d = decodeHtml(fixture("invalid-utf8.html"));
+  assert.match(d.html, /ok .* broken .* bytes/);
+});
+
+test("an HTTP charset wins over nothing, and valid UTF-8 wins over a wrong label", () => {
+  assert.equal(decodeHtml(Buffer.from("<p>\xe9</p>", "latin1"), "iso-8859-1").html, "<p>é</p>");
+  const mislabelled = Buffer.from('<meta charset="iso-8859-1"><p>été</p>', "utf8");
+  assert.match(decodeHtml(mislabelled).html, /été/);
+});
+
+test("gzip input is transparently decompressed", () => {
+  assert.equal(decodeHtml(gzipSync(Buffer.from("<p>zipped</p>"))).html, "<p>zipped</p>");
+});
+
+test("binary garbage is refused with a DecodeError naming the reason", () => {
+  assert.throws(() => decodeHtml(fixture("binary.bin.html")), (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message));
+});
+
+test("an empty file decodes to an empty page", () => {
+  assert.equal(decodeHtml(fixture("empty.html")).html, "");
+});

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import test from "node:test";
+import { buildTree } from "../src/dom/tree.ts";
+import { textOf } from "../src/dom/text.ts";
+import { formatExtraction } from "../src/output/index.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import type { Extraction } from "../src/types.ts";
+import { pageFromHtml } from "./helpers.ts";
+
+const HTML = `<html><body><nav><a href="/">Home</a></nav><article id="a"><h2>Title &amp; more</h2>
+<p>First <strong>bold</strong> and <a href="https://x.org/p">a link</a>.</p><ul><li>one</li><li>two</li></ul><ol><li>first</li></ol>
+<blockquote>quoted</blockquote><pre>code  line 1
+  line 2</pre><p>Use a_b * c</p><script>bad()</script></article></body></html>`;
+
+function setup() {
+  const page = staticSnapshot(pageFromHtml(HTML, "p1"));
+  const tree = buildTree(page);
+  const article = page.nodes.findIndex((n) => n.attrs?.["id"] === "a");
+  const extraction: Extraction = { method: "test", text: textOf(page, tree, [article]), nodes: [article], scores: [0.9], trace: [] };
+  return { page, tree, extraction };
+}
+
+test("markdown: headings, emphasis, links, lists, quotes, code blocks, escaping", () => {
+  const { page, tree, extraction } = setup();
+  const md = formatExtraction("markdown", page, tree, extraction);
+  assert.equal(
+    md,
+    [
+      "## Title & more",
+      "First **bold** and [a link](https://x.org/p).",
+      "- one",
+      "- two",
+      "1. first",
+      "> quoted",
+      "```\ncode  line 1\n  line 2\n```",
+      "Use a\\_b \\* c",
+    ].join("\n\n"),
+  );
+  assert.doesNotMatch(md, /Home|bad\(\)/);
+});
+
+test("html: chosen subtree only, scripts dropped, text escaped", () => {
+  const { page, tree, extraction } = setup();
+  const html = formatExtraction("html", page, tree, extraction);
+  assert.match(html, /^<article><article><h2>Title &amp; more<\/h2>/);
+  assert.match(html, /<a href="https:\/\/x.org\/p">a link<\/a>/);
+  assert.doesNotMatch(html, /script|Home/);
+});
+
+test("json: nodes with paths and scores, text, method", () => {
+  const { page, tree, extraction } = setup();
+  const json = JSON.parse(formatExtraction("json", page, tree, extraction));
+  assert.equal(json.method, "test");
+  assert.equal(json.nodes.length, 1);
+  assert.equal(json.nodes[0].path, "html>body>article#a");
+  assert.equal(json.nodes[0].score, 0.9);
+  assert.match(json.text, /^Title & more\nFirst bold and a link\./);
+});

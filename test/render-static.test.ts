@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import test from "node:test";
+import { buildTree, childrenOf, outermost } from "../src/dom/tree.ts";
+import { nodePath } from "../src/dom/path.ts";
+import { textOf } from "../src/dom/text.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { SNAPSHOT_VERSION } from "../src/types.ts";
+import { deeplyNested, fixtureText, hugePage, pageFromHtml } from "./helpers.ts";
+
+const SMALL = `<!doctype html><html lang="fr"><head><title> Le  titre </title><style>p{}</style><script>var x = "<p>not text</p>";</script></head>
+<body><div id="main" class="a b" data-x="dropped" onclick="dropped()"><h1>Titre</h1><p>Un <a href="/x">lien</a> &amp; du texte.</p>
+<p hidden>caché</p><p style="display: none">aussi caché</p><div aria-hidden="true"><span>masqué</span></div></div>
+<noscript><div class="post">Discourse thread in noscript</div></noscript><svg><text>svg text</text></svg></body></html>`;
+
+test("static snapshot: parents precede children, tags, kept attributes only", () => {
+  const s = staticSnapshot(pageFromHtml(SMALL));
+  assert.equal(s.version, SNAPSHOT_VERSION);
+  assert.equal(s.mode, "static");
+  assert.equal(s.title, "Le titre");
+  assert.equal(s.lang, "fr");
+  s.nodes.forEach((n, i) => assert.ok(n.parent < i, `node ${i} has parent ${n.parent}`));
+  const main = s.nodes.find((n) => n.attrs?.["id"] === "main");
+  assert.deepEqual(main?.attrs, { id: "main", class: "a b" });
+  assert.equal(s.nodes.filter((n) => n.tag === "html").length, 1);
+  assert.equal(s.nodes[0]?.attrs?.["lang"], "fr");
+  assert.equal(s.nodes.some((n) => n.box !== undefined || n.style !== undefined), false, "no geometry in static mode");
+});
+
+test("static snapshot: script/style bodies dropped, entities decoded, svg children dropped, noscript kept", () => {
+  const s = staticSnapshot(pageFromHtml(SMALL));
+  const texts = s.nodes.filter((n) => n.type === 3).map((n) => n.text);
+  assert.ok(!texts.some((t) => t?.includes("not text")));
+  assert.ok(!texts.some((t) => t?.includes("svg text")));
+  assert.ok(texts.includes(" & du texte."));
+  assert.ok(texts.includes("Discourse thread in noscript"));
+  assert.ok(s.nodes.some((n) => n.tag === "svg"));
+});
+
+test("static snapshot: hidden, display:none and aria-hidden subtrees are invisible; text follows its parent", () => {
+  const s = staticSnapshot(pageFromHtml(SMALL));
+  const tree = buildTree(s);
+  const text = textOf(s, tree, [0]);
+  assert.match(text, /Titre\nUn lien & du texte\./);
+  assert.doesNotMatch(text, /caché|masqué/);
+  assert.equal(textOf(s, tree, [0], { visibleOnly: false }).includes("aussi caché"), true);
+});
+
+test("tree index: subtree ranges, children, depth, height, outermost, paths", () => {
+  const s = staticSnapshot(pageFromHtml("<html><body><div id=a><p>x</p><p>y</p></div><ul><li>1</li><li>2</li></ul></body></html>"));
+  const tree = buildTree(s);
+  const body = s.nodes.findIndex((n) => n.tag === "body");
+  const div = s.nodes.findIndex((n) => n.attrs?.["id"] === "a");
+  const ps = s.nodes.flatMap((n, i) => (n.tag === "p" ? [i] : []));
+  assert.deepEqual([...childrenOf(tree, div)], ps);
+  assert.equal(tree.end[div], (ps[1] as number) + 2);
+  assert.equal(tree.depth[div], (tree.depth[body] as number) + 1);
+  assert.equal(tree.height[div], 2);
+  assert.deepEqual(outermost(tree, [ps[1] as number, div, ps[0] as number]), [div]);
+  assert.equal(nodePath(s, tree, ps[1] as number), "html>body>div#a>p:2");
+  const lis = s.nodes.flatMap((n, i) => (n.tag === "li" ? [i] : []));
+  assert.equal(nodePath(s, tree, lis[0] as number), "html>body>ul>li:1");
+});
+
+test("10,000-level nesting: snapshot, tree and text without stack overflow", () => {
+  const s = staticSnapshot(pageFromHtml(deeplyNested(10_000)));
+  const tree = buildTree(s);
+  assert.ok(s.nodes.length > 10_000);
+  assert.ok((tree.height[0] as number) >= 10_000);
+  assert.equal(textOf(s, tree, [0]), "deep text at the bottom");
+  assert.match(nodePath(s, tree, s.nodes.length - 1), /^html>body>div>div>/);
+});
+
+test("a 10 MB page becomes a snapshot with every paragraph", () => {
+  const html = hugePage(10 * 1024 * 1024);
+  const s = staticSnapshot(pageFromHtml(html));
+  const paragraphs = s.nodes.filter((n) => n.tag === "p").length;
+  assert.equal(paragraphs, (html.match(/<p>/g) ?? []).length);
+  assert.ok(paragraphs > 90_000);
+});
+
+test("empty and text-only documents give a valid snapshot", () => {
+  const empty = staticSnapshot(pageFromHtml(""));
+  assert.equal(empty.nodes.length, 1);
+  assert.equal(textOf(empty, buildTree(empty), [0]), "");
+  const bare = staticSnapshot(pageFromHtml("just words, no markup"));
+  assert.equal(textOf(bare, buildTree(bare), [0]), "just words, no markup");
+});
+
+test("the bundled sample page: text has one line per block", () => {
+  const s = staticSnapshot(pageFromHtml(fixtureText("pages/article.html")));
+  const text = textOf(s, buildTree(s), [0]);
+  assert.match(text, /^Home\nNews\nScience/m);
+  assert.match(text, /\nWhy rivers meander\nBy Ada Lovelace, 12 March 2024\nRivers rarely run straight/);
+});
