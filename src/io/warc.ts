@@ -8,9 +8,12 @@ const HTML_CONTENT_TYPE = /html|xml/i;
 
 export async function* readWarc(path: string): AsyncGenerator<PageResult<PageInput>> {
   let n = 0;
+  let records = 0;
   try {
     const parser = new WARCParser(createReadStream(path));
     for await (const record of parser) {
+      if (!record.warcHeaders?.protocol?.startsWith("WARC/")) throw new Error("not a WARC record header");
+      records++;
       if (record.warcType !== "response") continue;
       const url = record.warcTargetURI ?? null;
       const type = record.httpHeaders?.headers.get("content-type") ?? "";
@@ -23,5 +26,7 @@ export async function* readWarc(path: string): AsyncGenerator<PageResult<PageInp
     }
   } catch (e) {
     yield { ok: false, error: { id: `${path}#${n + 1}`, source: path, stage: "read", reason: `bad WARC: ${(e as Error).message}` } };
+    return;
   }
+  if (records === 0) yield { ok: false, error: { id: path, source: path, stage: "read", reason: "bad WARC: no records found" } };
 }

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "node:test";
+import { gzipSync } from "node:zlib";
+import { WARCRecord, WARCSerializer } from "warcio";
+import { readInputs } from "../src/io/inputs.ts";
+import type { PageInput, PageResult } from "../src/types.ts";
+
+async function collect(specs: string[]): Promise<PageResult<PageInput>[]> {
+  const out: PageResult<PageInput>[] = [];
+  for await (const r of readInputs(specs)) out.push(r);
+  return out;
+}
+
+async function warcResponse(url: string, body: string, contentType: string): Promise<Uint8Array> {
+  const record = WARCRecord.create(
+    { url, type: "response", warcVersion: "WARC/1.1", httpHeaders: { "Content-Type": contentType } },
+    (async function* () {
+      yield new TextEncoder().encode(body);
+    })(),
+  );
+  return WARCSerializer.serialize(record, { gzip: true });
+}
+
+test("a directory is walked recursively; .html and .html.gz pages, other files ignored, ids are relative paths", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-in-"));
+  mkdirSync(join(dir, "a"));
+  writeFileSync(join(dir, "a", "one.html"), "<p>one</p>");
+  writeFileSync(join(dir, "two.html.gz"), gzipSync("<p>two</p>"));
+  writeFileSync(join(dir, "notes.txt"), "not a page");
+  const pages = await collect([dir]);
+  assert.deepEqual(
+    pages.map((p) => (p.ok ? [p.value.id, p.value.html] : null)),
+    [["a/one.html", "<p>one</p>"], ["two.html.gz", "<p>two</p>"]],
+  );
+});
+
+test("a WARC file yields its HTML responses with their URLs and skips other records", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-"));
+  const parts = [
+    await warcResponse("https://example.org/a", "<html><body><p>page a</p></body></html>", "text/html; charset=utf-8"),
+    await warcResponse("https://example.org/logo.png", "PNG", "image/png"),
+    await warcResponse("https://example.org/b", "<p>caf\u00e9</p>", "text/html"),
+  ];
+  writeFileSync(join(dir, "crawl.warc.gz"), Buffer.concat(parts));
+  const pages = await collect([join(dir, "crawl.warc.gz")]);
+  assert.equal(pages.length, 2);
+  const ok = pages.map((p) => (p.ok ? p.value : null));
+  assert.equal(ok[0]?.url, "https://example.org/a");
+  assert.match(ok[0]?.html ?? "", /page a/);
+  assert.equal(ok[1]?.url, "https://example.org/b");
+  assert.match(ok[1]?.html ?? "", /café/);
+});
+
+test("a corrupt WARC gives one error record, not a crash", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-"));
+  writeFileSync(join(dir, "bad.warc.gz"), gzipSync("this is not a warc file\r\n\r\n"));
+  const pages = await collect([join(dir, "bad.warc.gz")]);
+  assert.equal(pages.length, 1);
+  assert.ok(pages.every((p) => !p.ok && p.error.stage === "read" && /bad WARC/.test(p.error.reason)));
+});
