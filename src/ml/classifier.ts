@@ -1,0 +1,108 @@
+/**
+ * pith's classifier contract: binary classifiers over a dense feature Matrix (see
+ * matrix.ts) that output P(class 1), serialise to plain JSON, and reload by kind.
+ *
+ * Kinds: "gbdt" (gbdt.ts, the default model), "rf" (hist-forest.ts, histogram random
+ * forest), "ml-rf" (random-forest.ts, ml-random-forest wrapper for small models and as a
+ * reference), "mlp" (mlp.ts, TensorFlow.js). Modules are imported lazily so that loading
+ * a tree model never pulls in TensorFlow.js.
+ */
+import type { MatrixInput } from "./matrix.ts";
+
+export type ClassWeight = "balanced" | { 0: number; 1: number };
+
+export interface FitOptions {
+  /** Per-row sample weights (default 1). */
+  weights?: Float32Array;
+  /** Per-class weights multiplied into the sample weights; "balanced" = n / (2 · n_class). */
+  classWeight?: ClassWeight;
+  /** Seed for every random choice of the fit (default prng.DEFAULT_SEED). */
+  seed?: number;
+  /**
+   * Group id per row (e.g. site). Learners that hold out a validation set (early
+   * stopping) hold out whole groups, so validation rows never share a site with training rows.
+   */
+  groups?: ArrayLike<number>;
+  /** Called after each unit of work (tree, epoch); `total` may shrink on early stop. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface Classifier {
+  readonly kind: string;
+  fit(X: MatrixInput, y: Uint8Array, opts?: FitOptions): void | Promise<void>;
+  /** P(class 1) per row. */
+  predictProba(X: MatrixInput): Float32Array;
+  /** Plain JSON (with a `kind` field) that loadClassifier turns back into an identical model. */
+  toJSON(): unknown;
+}
+
+/** Classifiers that can rank features (tree ensembles: total split gain per column). */
+export interface HasFeatureImportance {
+  featureImportance(): Float64Array;
+}
+
+export const CLASSIFIER_KINDS = ["gbdt", "rf", "ml-rf", "mlp"] as const;
+export type ClassifierKind = (typeof CLASSIFIER_KINDS)[number];
+
+/** A new untrained classifier of `kind`; hyper-parameters not given keep their documented defaults. */
+export async function createClassifier(kind: ClassifierKind, params: Record<string, unknown> = {}): Promise<Classifier> {
+  switch (kind) {
+    case "gbdt": return new (await import("./gbdt.ts")).GradientBoostedTrees(params);
+    case "rf": return new (await import("./hist-forest.ts")).HistRandomForest(params);
+    case "ml-rf": return new (await import("./random-forest.ts")).MlRandomForest(params);
+    case "mlp": return new (await import("./mlp.ts")).MlpClassifier(params);
+    default: throw new Error(`unknown classifier kind "${String(kind)}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
+  }
+}
+
+/** Rebuilds a classifier from its toJSON() output. Throws a one-line error on unknown kinds or bad JSON. */
+export async function loadClassifier(json: unknown): Promise<Classifier> {
+  const kind = (json as { kind?: unknown } | null)?.kind;
+  switch (kind) {
+    case "gbdt": return (await import("./gbdt.ts")).GradientBoostedTrees.fromJSON(json);
+    case "rf": return (await import("./hist-forest.ts")).HistRandomForest.fromJSON(json);
+    case "ml-rf": return (await import("./random-forest.ts")).MlRandomForest.fromJSON(json);
+    case "mlp": return (await import("./mlp.ts")).MlpClassifier.fromJSON(json);
+    default: throw new Error(`unknown classifier kind ${JSON.stringify(kind)} (known: ${CLASSIFIER_KINDS.join(", ")})`);
+  }
+}
+
+/**
+ * Effective per-row weights: sample weights × class weights. Returns null when every
+ * weight would be 1 (learners then skip the multiply).
+ */
+export function resolveWeights(y: Uint8Array, opts: FitOptions = {}): Float32Array | null {
+  const { weights, classWeight } = opts;
+  if (!weights && !classWeight) return null;
+  let w0 = 1;
+  let w1 = 1;
+  if (classWeight === "balanced") {
+    let n1 = 0;
+    for (let i = 0; i < y.length; i++) n1 += y[i] === 1 ? 1 : 0;
+    const n0 = y.length - n1;
+    w0 = n0 > 0 ? y.length / (2 * n0) : 1;
+    w1 = n1 > 0 ? y.length / (2 * n1) : 1;
+  } else if (classWeight) {
+    w0 = classWeight[0];
+    w1 = classWeight[1];
+  }
+  const out = new Float32Array(y.length);
+  for (let i = 0; i < y.length; i++) out[i] = (weights ? weights[i]! : 1) * (y[i] === 1 ? w1 : w0);
+  return out;
+}
+
+/** Reads a numeric hyper-parameter, falling back to its default; throws on a wrong type. */
+export function numParam(params: Record<string, unknown>, name: string, def: number): number {
+  const v = params[name];
+  if (v === undefined) return def;
+  if (typeof v !== "number" || Number.isNaN(v)) throw new TypeError(`hyper-parameter ${name} must be a number, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+/** Throws a one-line error unless `json` is an object of the given kind. */
+export function expectKind(json: unknown, kind: string): Record<string, unknown> {
+  if (typeof json !== "object" || json === null || (json as { kind?: unknown }).kind !== kind) {
+    throw new Error(`expected a serialised "${kind}" classifier`);
+  }
+  return json as Record<string, unknown>;
+}

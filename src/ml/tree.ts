@@ -1,0 +1,201 @@
+/**
+ * Decision trees shared by the histogram learners: the growing form (bin thresholds, used
+ * while training on BinnedData) and the flat form (raw float32 thresholds in typed arrays,
+ * used for prediction and serialised to JSON). Traversal is iterative.
+ *
+ * A node sends x left when x ≤ threshold, and a missing x (NaN) left iff missingLeft.
+ */
+import { type BinnedData, MISSING_BIN } from "./binning.ts";
+import type { Matrix } from "./matrix.ts";
+
+/** A tree while it grows: parallel arrays, local node ids, root = 0, feature −1 = leaf. */
+export interface GrownTree {
+  feature: number[];
+  bin: number[];
+  missingLeft: boolean[];
+  left: number[];
+  right: number[];
+  value: number[];
+  /** Split gain per node (0 for leaves), summed into feature importance. */
+  gain: number[];
+}
+
+export function newGrownTree(): GrownTree {
+  return { feature: [], bin: [], missingLeft: [], left: [], right: [], value: [], gain: [] };
+}
+
+/** Appends a leaf and returns its id (it becomes a split via setSplit). */
+export function addLeaf(t: GrownTree, value: number): number {
+  t.feature.push(-1);
+  t.bin.push(0);
+  t.missingLeft.push(false);
+  t.left.push(-1);
+  t.right.push(-1);
+  t.value.push(Math.fround(value));
+  t.gain.push(0);
+  return t.feature.length - 1;
+}
+
+export function setSplit(t: GrownTree, node: number, feature: number, bin: number, missingLeft: boolean, left: number,
+  right: number, gain: number): void {
+  t.feature[node] = feature;
+  t.gain[node] = gain;
+  t.bin[node] = bin;
+  t.missingLeft[node] = missingLeft;
+  t.left[node] = left;
+  t.right[node] = right;
+}
+
+/** out[i] += leaf value of binned row i, for every row of `data`. */
+export function addTreeBinned(t: GrownTree, data: BinnedData, out: Float64Array, scale = 1): void {
+  const { bins, nRows } = data;
+  for (let i = 0; i < nRows; i++) {
+    let n = 0;
+    for (;;) {
+      const f = t.feature[n]!;
+      if (f < 0) break;
+      const v = bins[f * nRows + i]!;
+      const left = v === MISSING_BIN ? t.missingLeft[n]! : v <= t.bin[n]!;
+      n = left ? t.left[n]! : t.right[n]!;
+    }
+    out[i] = out[i]! + t.value[n]! * scale;
+  }
+}
+
+/** Total split gain per feature over the given trees. */
+export function gainImportance(trees: readonly GrownTree[], nCols: number): Float64Array {
+  const out = new Float64Array(nCols);
+  for (const t of trees) {
+    for (let n = 0; n < t.feature.length; n++) {
+      const f = t.feature[n]!;
+      if (f >= 0) out[f] = out[f]! + t.gain[n]!;
+    }
+  }
+  return out;
+}
+
+/** An ensemble of trees in typed arrays; node ids are global, roots[k] is tree k's root. */
+export interface FlatTrees {
+  feature: Int32Array;
+  threshold: Float32Array;
+  missingLeft: Uint8Array;
+  left: Int32Array;
+  right: Int32Array;
+  value: Float32Array;
+  roots: Int32Array;
+}
+
+/** Converts grown trees to flat form; bin thresholds become raw edges (edges[f][bin − 1]). */
+export function flattenTrees(trees: readonly GrownTree[], edges: readonly Float32Array[]): FlatTrees {
+  const total = trees.reduce((s, t) => s + t.feature.length, 0);
+  const flat: FlatTrees = {
+    feature: new Int32Array(total), threshold: new Float32Array(total), missingLeft: new Uint8Array(total),
+    left: new Int32Array(total), right: new Int32Array(total), value: new Float32Array(total), roots: new Int32Array(trees.length),
+  };
+  let off = 0;
+  trees.forEach((t, k) => {
+    flat.roots[k] = off;
+    for (let n = 0; n < t.feature.length; n++) {
+      const f = t.feature[n]!;
+      flat.feature[off + n] = f;
+      flat.threshold[off + n] = f < 0 ? 0 : edges[f]![t.bin[n]! - 1]!;
+      flat.missingLeft[off + n] = t.missingLeft[n] ? 1 : 0;
+      flat.left[off + n] = f < 0 ? -1 : off + t.left[n]!;
+      flat.right[off + n] = f < 0 ? -1 : off + t.right[n]!;
+      flat.value[off + n] = t.value[n]!;
+    }
+    off += t.feature.length;
+  });
+  return flat;
+}
+
+/** out[r] += Σ over trees of the leaf value reached by row r of X. */
+export function addTreesRaw(flat: FlatTrees, X: Matrix, out: Float64Array): void {
+  const { feature, threshold, missingLeft, left, right, value, roots } = flat;
+  const { data, nCols } = X;
+  for (let r = 0; r < X.nRows; r++) {
+    const off = r * nCols;
+    let s = 0;
+    for (let k = 0; k < roots.length; k++) {
+      let n = roots[k]!;
+      let f = feature[n]!;
+      while (f >= 0) {
+        const v = data[off + f]!;
+        n = v <= threshold[n]! ? left[n]! : v !== v && missingLeft[n] === 1 ? left[n]! : right[n]!;
+        f = feature[n]!;
+      }
+      s += value[n]!;
+    }
+    out[r] = out[r]! + s;
+  }
+}
+
+/** Shortest decimal that reads back (through Math.fround) as the same float32. */
+export function f32(v: number): number {
+  if (!Number.isFinite(v)) return v;
+  for (let p = 6; p < 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return s;
+  }
+  return Number(v.toPrecision(9));
+}
+
+export interface FlatTreesJSON {
+  feature: number[];
+  /** null = +Infinity (JSON has no Infinity). */
+  threshold: (number | null)[];
+  missingLeft: number[];
+  left: number[];
+  right: number[];
+  value: number[];
+  roots: number[];
+}
+
+export function encodeTrees(flat: FlatTrees): FlatTreesJSON {
+  return {
+    feature: Array.from(flat.feature),
+    threshold: Array.from(flat.threshold, (v) => (v === Infinity ? null : f32(v))),
+    missingLeft: Array.from(flat.missingLeft),
+    left: Array.from(flat.left),
+    right: Array.from(flat.right),
+    value: Array.from(flat.value, f32),
+    roots: Array.from(flat.roots),
+  };
+}
+
+/** Rebuilds flat trees from JSON, checking that every array is present and every node id in range. */
+export function decodeTrees(json: unknown, nCols: number): FlatTrees {
+  const j = json as Partial<FlatTreesJSON> | null;
+  const arr = (name: keyof FlatTreesJSON): unknown[] => {
+    const v = j?.[name];
+    if (!Array.isArray(v)) throw new Error(`serialised trees lack the "${name}" array`);
+    return v;
+  };
+  const n = arr("feature").length;
+  const flat: FlatTrees = {
+    feature: Int32Array.from(arr("feature") as number[]),
+    threshold: Float32Array.from(arr("threshold"), (v) => (v === null ? Infinity : Number(v))),
+    missingLeft: Uint8Array.from(arr("missingLeft") as number[]),
+    left: Int32Array.from(arr("left") as number[]),
+    right: Int32Array.from(arr("right") as number[]),
+    value: Float32Array.from(arr("value") as number[]),
+    roots: Int32Array.from(arr("roots") as number[]),
+  };
+  checkFlatTrees(flat, n, nCols);
+  return flat;
+}
+
+function checkFlatTrees(flat: FlatTrees, n: number, nCols: number): void {
+  const lens = [flat.threshold, flat.missingLeft, flat.left, flat.right, flat.value].map((a) => a.length);
+  if (lens.some((l) => l !== n)) throw new Error("serialised trees have arrays of different lengths");
+  for (let i = 0; i < n; i++) {
+    const f = flat.feature[i]!;
+    if (f >= nCols) throw new Error(`serialised tree node ${i} uses feature ${f} of ${nCols}`);
+    // children always come after their parent, so traversal cannot loop
+    if (f >= 0 && !(flat.left[i]! > i && flat.left[i]! < n && flat.right[i]! > i && flat.right[i]! < n)) {
+      throw new Error(`serialised tree node ${i} has children out of range`);
+    }
+    if (Number.isNaN(flat.value[i]!) || Number.isNaN(flat.threshold[i]!)) throw new Error(`serialised tree node ${i} is not a number`);
+  }
+  for (const r of flat.roots) if (r < 0 || r >= n) throw new Error(`serialised tree root ${r} is out of range`);
+}

@@ -1,0 +1,99 @@
+// Gradient-boosted trees (src/ml/gbdt.ts) on toy problems with known structure.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { loadClassifier } from "../src/ml/classifier.ts";
+import { GradientBoostedTrees } from "../src/ml/gbdt.ts";
+import { selectIndices, selectRows } from "../src/ml/matrix.ts";
+import { rocAuc } from "../src/ml/metrics.ts";
+import { makeSyntheticData, makeToyData, type ToyProblem } from "../src/ml/synthetic.ts";
+
+const FAST = { nEstimators: 60, maxLeaves: 15, minSamplesLeaf: 10 };
+
+function aucOn(problem: ToyProblem, params: Record<string, unknown> = FAST): number {
+  const train = makeToyData(problem, 3000, 1);
+  const test = makeToyData(problem, 2000, 2);
+  const m = new GradientBoostedTrees(params);
+  m.fit(train.X, train.y, { seed: 7 });
+  return rocAuc(test.y, m.predictProba(test.X));
+}
+
+describe("gbdt", () => {
+  it("learns an XOR interaction, a threshold and a missing-value rule", () => {
+    assert.ok(aucOn("xor") > 0.95, "xor");
+    assert.ok(aucOn("threshold") > 0.95, "threshold");
+    assert.ok(aucOn("missing") > 0.95, "missing");
+  });
+
+  it("a one-split model cannot solve XOR (the test can tell)", () => {
+    assert.ok(aucOn("xor", { nEstimators: 1, maxLeaves: 2 }) < 0.7);
+  });
+
+  it("save → load gives identical predictions", async () => {
+    const d = makeSyntheticData({ nRows: 4000, nCols: 30, seed: 3 });
+    const m = new GradientBoostedTrees(FAST);
+    m.fit(d.X, d.y, { seed: 1, groups: d.groups });
+    const json = JSON.parse(JSON.stringify(m.toJSON()));
+    const back = await loadClassifier(json);
+    assert.deepEqual(back.predictProba(d.X), m.predictProba(d.X));
+    assert.equal(JSON.stringify(back.toJSON()), JSON.stringify(m.toJSON()));
+  });
+
+  it("is deterministic for a seed and depends on it with subsampling", () => {
+    const d = makeSyntheticData({ nRows: 3000, nCols: 20, seed: 4 });
+    const params = { ...FAST, subsample: 0.7, colsample: 0.7 };
+    const fit = (seed: number) => {
+      const m = new GradientBoostedTrees(params);
+      m.fit(d.X, d.y, { seed });
+      return JSON.stringify(m.toJSON());
+    };
+    assert.equal(fit(5), fit(5));
+    assert.notEqual(fit(5), fit(6));
+  });
+
+  it("class weights move predictions toward the minority class", () => {
+    const d = makeToyData("imbalanced", 4000, 5);
+    const mean = (p: Float32Array) => p.reduce((a, b) => a + b, 0) / p.length;
+    const plain = new GradientBoostedTrees(FAST);
+    plain.fit(d.X, d.y, { seed: 1 });
+    const balanced = new GradientBoostedTrees(FAST);
+    balanced.fit(d.X, d.y, { seed: 1, classWeight: "balanced" });
+    assert.ok(mean(balanced.predictProba(d.X)) > mean(plain.predictProba(d.X)) + 0.1);
+  });
+
+  it("early stopping keeps fewer trees than the maximum on noisy data, holding out whole groups", () => {
+    const d = makeSyntheticData({ nRows: 6000, nCols: 20, seed: 6, noise: 2 });
+    const m = new GradientBoostedTrees({ nEstimators: 400, learningRate: 0.3, earlyStoppingRounds: 10 });
+    let last = 0;
+    m.fit(d.X, d.y, { seed: 1, groups: d.groups, onProgress: (done) => { last = done; } });
+    assert.ok(m.nTrees < 400 && m.nTrees > 0, `kept ${m.nTrees}`);
+    assert.equal(last, m.nTrees);
+  });
+
+  it("reports gain importance that ranks the informative features first", () => {
+    const d = makeToyData("threshold", 3000, 8);
+    const m = new GradientBoostedTrees(FAST);
+    m.fit(d.X, d.y, { seed: 1 });
+    const imp = m.featureImportance();
+    assert.equal(imp.indexOf(Math.max(...imp)), 2);
+  });
+
+  it("accepts an array of rows, and NaN everywhere in a column", () => {
+    const d = makeToyData("threshold", 500, 9);
+    const rows = Array.from({ length: 500 }, (_, r) => {
+      const row = d.X.data.slice(r * 5, r * 5 + 5);
+      row[4] = NaN;
+      return row;
+    });
+    const m = new GradientBoostedTrees(FAST);
+    m.fit(rows, d.y, { seed: 1 });
+    assert.ok(rocAuc(d.y, m.predictProba(rows)) > 0.9);
+    const sub = selectRows(d.X, [0, 1, 2]);
+    assert.equal(m.predictProba(sub).length, 3);
+    assert.equal(selectIndices(d.y, [0, 1]).length, 2);
+  });
+
+  it("rejects malformed JSON with a one-line error", async () => {
+    await assert.rejects(loadClassifier({ kind: "gbdt", version: 1, nCols: 3, baseScore: 0, trees: { feature: [0], roots: [0] } }), /lack|different lengths|out of range/);
+    await assert.rejects(loadClassifier({ kind: "nope" }), /unknown classifier kind/);
+  });
+});
