@@ -116,3 +116,18 @@ export function getBlockSet(page: PageSnapshot, tree: Tree, tags: readonly strin
 export function blockFeature(blocks: BlockSet, b: number, f: BlockFeature): number {
   return blocks.features[b * BLOCK_FEATURES.length + F[f]] as number;
 }
+
+/**
+ * Block-level tag set for FeatureExtractor: Debnath §3.2 does "not consider a single row or
+ * column of a table as a block" but the whole table, so rows, paragraphs and rules do not split.
+ */
+export const FEATURE_TAG_SET = ["table", "div", "section", "article", "main", "aside", "nav", "header", "footer", "form", "ul", "ol", "dl"] as const;
+
+/** `tags` parameter: "paper", "default", "feature" or a comma-separated tag list. */
+export function tagSetParam(value: unknown, fallback: readonly string[]): readonly string[] {
+  if (typeof value !== "string" || value === "") return fallback;
+  if (value === "paper") return PAPER_TAG_SET;
+  if (value === "default") return DEFAULT_TAG_SET;
+  if (value === "feature") return FEATURE_TAG_SET;
+  return value.split(",").map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0);
+}

@@ -1,0 +1,112 @@
+/**
+ * Small shared pieces of the Debnath (SAC 2005) and Alarte (WISE 2018) extractors: which nodes
+ * carry content, trace entries, building the Extraction from chosen nodes, the empty result
+ * with a reason, and turning chosen blocks into outermost snapshot subtrees.
+ */
+import type { Extraction, PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
+import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { nodePath } from "../dom/path.ts";
+import { textOf } from "../dom/text.ts";
+import { outermost, type Tree } from "../dom/tree.ts";
+
+/** Characters of text kept in a trace entry. */
+export const TRACE_TEXT_CHARS = 80;
+/** Elements that are content even without text (Alarte et al. count images and media as main content). */
+export const MEDIA_TAGS: ReadonlySet<string> = new Set(["img", "picture", "video", "audio", "figure"]);
+
+/**
+ * Per node: 1 when its subtree holds visible non-whitespace text or media outside
+ * non-content elements (script, form controls, …). One reverse pass.
+ */
+export function contentMask(page: PageSnapshot, tree: Tree): Uint8Array {
+  const n = tree.n;
+  const hidden = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const node = page.nodes[i] as SnapshotNode;
+    const p = tree.parent[i] as number;
+    hidden[i] = (p >= 0 && hidden[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
+  }
+  const mask = new Uint8Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    if (hidden[i] === 1) continue;
+    const node = page.nodes[i] as SnapshotNode;
+    if (node.type === 3 ? /\S/.test(node.text ?? "") : MEDIA_TAGS.has(node.tag)) mask[i] = 1;
+    const p = tree.parent[i] as number;
+    if (mask[i] === 1 && p >= 0) mask[p] = 1;
+  }
+  return mask;
+}
+
+/** First TRACE_TEXT_CHARS characters of a subtree's visible text; stops walking once it has them. */
+export function excerpt(page: PageSnapshot, tree: Tree, node: number): string {
+  let out = "";
+  const end = tree.end[node] as number;
+  for (let i = node; i < end && out.length < TRACE_TEXT_CHARS * 2; i++) {
+    const n = page.nodes[i] as SnapshotNode;
+    if (!n.visible || (n.type === 1 && NON_CONTENT_TAGS.has(n.tag))) {
+      i = (tree.end[i] as number) - 1;
+      continue;
+    }
+    if (n.type === 3 && n.text) out += n.text;
+  }
+  return out.replace(/\s+/g, " ").trim().slice(0, TRACE_TEXT_CHARS);
+}
+
+export function traceEntry(
+  page: PageSnapshot,
+  tree: Tree,
+  step: string,
+  node: number,
+  action: "keep" | "drop",
+  reason: string,
+  score?: number,
+): TraceEntry {
+  const text = node >= 0 ? excerpt(page, tree, node) : "";
+  const entry: TraceEntry = { step, node, path: node >= 0 ? nodePath(page, tree, node) : "", action, reason, text };
+  if (score !== undefined) entry.score = score;
+  return entry;
+}
+
+export function emptyExtraction(method: string, reason: string, trace: TraceEntry[] = []): Extraction {
+  return { method, text: "", nodes: [], trace, emptyReason: reason };
+}
+
+/** Extraction from chosen roots (reduced to the outermost, in document order). */
+export function extractionOf(page: PageSnapshot, tree: Tree, method: string, chosen: Iterable<number>, trace: TraceEntry[], model?: string): Extraction {
+  const nodes = outermost(tree, chosen);
+  const text = textOf(page, tree, nodes);
+  const out: Extraction = { method, text, nodes, trace };
+  if (model !== undefined) out.model = model;
+  if (!text) out.emptyReason = "the chosen nodes hold no visible text";
+  return out;
+}
+
+/** Why a page cannot be processed at all (no nodes / no text), or null. */
+export function unusablePage(page: PageSnapshot, tree: Tree): string | null {
+  if (tree.n <= 1) return "the page has a single node or none";
+  const mask = contentMask(page, tree);
+  return mask[0] === 1 ? null : "the page has no visible text";
+}
+
+/**
+ * Nodes owned by chosen blocks (`chosen[blockOf[i]]`) as outermost subtrees: a node is
+ * returned when it and its whole subtree are chosen (whitespace-only text and hidden nodes
+ * count as chosen) and its parent is not. One reverse pass and one forward pass.
+ */
+export function chosenSubtrees(page: PageSnapshot, tree: Tree, blockOf: Int32Array, chosen: Uint8Array): number[] {
+  const n = tree.n;
+  const content = contentMask(page, tree);
+  const full = new Uint8Array(n).fill(1);
+  for (let i = n - 1; i >= 0; i--) {
+    const own = chosen[blockOf[i] as number] === 1 || content[i] === 0;
+    if (!own) full[i] = 0;
+    const p = tree.parent[i] as number;
+    if (p >= 0 && full[i] === 0) full[p] = 0;
+  }
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = tree.parent[i] as number;
+    if (full[i] === 1 && content[i] === 1 && chosen[blockOf[i] as number] === 1 && (p < 0 || full[p] === 0)) out.push(i);
+  }
+  return out;
+}
