@@ -3,12 +3,14 @@
  * process-level side effects (exit codes, uncaught error reporting).
  */
 import { EXIT, UsageError, type Command } from "./command.ts";
+import { evaluateCommand } from "./evaluate.ts";
 import { extractCommand } from "./extract.ts";
 import { renderCommand } from "./render.ts";
 
 /** Every command, in the order `pith --help` lists them. */
 const COMMANDS: Command[] = [
   extractCommand,
+  evaluateCommand,
   renderCommand,
 ];
 

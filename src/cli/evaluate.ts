@@ -1,0 +1,121 @@
+/**
+ * `pith evaluate`: run methods (pith's extractors and the npm peers) over labeled datasets and
+ * print per-dataset, per-page-type Markdown tables; `--json FILE` writes the stable JSON shape
+ * (src/evaluate/report.ts). The work itself is src/evaluate/runner.ts.
+ */
+import { writeFile } from "node:fs/promises";
+import { extractorNames } from "../extractors.ts";
+import { listDatasets } from "../io/dataset.ts";
+import { PEERS } from "../evaluate/peers.ts";
+import { jsonReport, markdownReport } from "../evaluate/report.ts";
+import { checkMethods, evaluateMethods } from "../evaluate/runner.ts";
+import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
+import { progress } from "./progress.ts";
+import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
+
+const HELP = `Usage: pith evaluate --method NAME[,NAME...] --data SET[,SET...] [options]
+
+Run extraction methods over labeled datasets (../shared/data or PITH_DATA) and score them:
+WCXB word P/R/F1, article-extraction-benchmark shingle F1, WCXB snippet shares and
+trafilatura's snippet F1 (where snippets.jsonl exists), Louvan's LCS character F1, DOM-node F1
+(where gold-html gives node labels), and ms/page. Tables go to stdout, one per dataset, with
+a block of rows per page type / genre.
+
+Options:
+  --method LIST      methods, comma-separated: pith's extractors and the peers readability,
+                     defuddle, all-text (list below)
+  --data LIST        dataset names or folders, comma-separated
+  --limit N          first N pages of each dataset (after --page-type and --sample)
+  --sample N         random N pages of each dataset, reproducible with --seed
+  --seed S           seed for --sample (default 1)
+  --page-type T      only pages of this page type (wcxb-dev) or genre
+  --json FILE        also write runs and per-page figures as JSON
+  --workers N        worker threads (default: one per core in static mode, 1 in chromium mode)
+  --param K=V        parameter for pith's extractors, repeatable
+${RENDER_HELP}
+  -h, --help         this help
+
+A page a method fails on counts as empty output and is listed with its error in the JSON.
+Exit codes: 0 every method ran on every page, 1 some pages failed (figures still printed),
+2 usage error, 3 fatal.`;
+
+function parseParams(list: string[] | undefined): Record<string, string | number | boolean> {
+  const params: Record<string, string | number | boolean> = {};
+  for (const kv of list ?? []) {
+    const eq = kv.indexOf("=");
+    if (eq < 1) throw new UsageError(`evaluate: --param expects K=V, got "${kv}"`);
+    const v = kv.slice(eq + 1);
+    params[kv.slice(0, eq)] = v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
+  }
+  return params;
+}
+
+function optionalInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = intOption("evaluate", name, value, 0);
+  if (n < 1 || !Number.isInteger(n)) throw new UsageError(`evaluate: --${name} expects a positive integer, got "${value}"`);
+  return n;
+}
+
+export const evaluateCommand: Command = {
+  name: "evaluate",
+  summary: "score methods and peers on labeled datasets (Markdown tables, JSON)",
+  get help() {
+    return `${HELP}\n\nMethods: ${[...extractorNames(), ...PEERS.keys()].join(", ")}\nDatasets: ${listDatasets().join(", ") || "(none found)"}`;
+  },
+  async run(argv) {
+    const { values } = parse("evaluate", argv, {
+      ...RENDER_FLAGS,
+      method: { type: "string" },
+      data: { type: "string" },
+      limit: { type: "string" },
+      sample: { type: "string" },
+      seed: { type: "string" },
+      "page-type": { type: "string" },
+      json: { type: "string" },
+      workers: { type: "string" },
+      param: { type: "string", multiple: true },
+    });
+    const methods = listOption(values.method);
+    const datasets = listOption(values.data);
+    if (!methods.length) throw new UsageError("evaluate: give --method (e.g. --method cnr,readability)");
+    if (!datasets.length) throw new UsageError("evaluate: give --data (e.g. --data wcxb-dev)");
+    try {
+      checkMethods(methods);
+    } catch (e) {
+      throw new UsageError(`evaluate: ${(e as Error).message}`);
+    }
+    const { mode, options } = renderOptionsFrom("evaluate", values);
+    const limit = optionalInt("limit", values.limit);
+    const sample = optionalInt("sample", values.sample);
+    const workers = optionalInt("workers", values.workers);
+    const bar = progress("evaluate", 0);
+    let shown = 0;
+    const started = performance.now();
+    const result = await evaluateMethods({
+      methods,
+      datasets,
+      mode,
+      renderOptions: options,
+      params: parseParams(values.param),
+      seed: intOption("evaluate", "seed", values.seed, 1),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(sample !== undefined ? { sample } : {}),
+      ...(workers !== undefined ? { workers } : {}),
+      ...(values["page-type"] ? { pageType: values["page-type"] } : {}),
+      onProgress: (done, total, label) => {
+        bar.setTotal(total);
+        for (; shown < done; shown++) bar.tick(label);
+      },
+    });
+    bar.stop();
+    const seconds = (performance.now() - started) / 1000;
+    process.stdout.write(markdownReport(result.runs) + "\n");
+    if (values.json) await writeFile(values.json, jsonReport(result.runs, result.pages) + "\n");
+    const failed = result.pages.filter((p) => p.error !== undefined);
+    for (const p of failed) process.stderr.write(`error\t${p.method}\t${p.dataset}/${p.id}\t${p.error}\n`);
+    const pages = new Set(result.pages.map((p) => `${p.dataset}/${p.id}`)).size;
+    process.stderr.write(`evaluated ${pages} page(s) × ${methods.length} method(s) in ${seconds.toFixed(1)} s, ${failed.length} failure(s)\n`);
+    return failed.length ? EXIT.pageErrors : EXIT.ok;
+  },
+};

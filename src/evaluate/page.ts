@@ -1,0 +1,185 @@
+/**
+ * One unit of evaluation work: a group of pages of one dataset (one site when a method needs
+ * site context, else a single page) → per-page, per-method figures. Runs the same in the main
+ * thread and in the worker threads of runner.ts, so everything a job carries is plain data.
+ *
+ * Timing (ms): pith's methods and `all-text` read the snapshot, so their time is render +
+ * extract; readability and defuddle parse the HTML themselves, so their time is their own call.
+ */
+import "../algorithms/index.ts";
+import { buildTree, type Tree } from "../dom/tree.ts";
+import { getExtractor } from "../extractors.ts";
+import { loadDataset, readDatasetPage, readGold, readGoldHtml, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import { createRenderer, renderPage } from "../render/index.ts";
+import type { ExtractorContext, PageInput, PageSnapshot, RenderMode, RenderOptions, Renderer, SiteContext } from "../types.ts";
+import { goldNodeLabels, predictedNodeLabels, type NodeGold } from "./gold-nodes.ts";
+import { aebShingles, lcsScore, nodeScore, snippetCounts, wcxbWords, type LcsScore, type PRF, type ShingleCounts, type SnippetCounts } from "./metrics.ts";
+import { getPeer } from "./peers.ts";
+
+/** Per page and method: what the JSON report lists under "pages". */
+export interface PageFigures {
+  method: string;
+  dataset: string;
+  id: string;
+  domain: string | null;
+  /** The page's type (wcxb-dev page_type) or genre. */
+  group: string;
+  wcxb: PRF;
+  /** Normalised shingle counts (tp + fp + fn = 1). */
+  aeb: ShingleCounts;
+  lcs: LcsScore;
+  nodes: PRF | null;
+  snippets: SnippetCounts | null;
+  ms: number;
+  /** Length of the extracted text. */
+  chars: number;
+  error?: string;
+  empty_reason?: string;
+}
+
+/** A plain-data job: which pages to evaluate, which others to render only as site context. */
+export interface GroupJob {
+  datasetDir: string;
+  domain: string | null;
+  ids: string[];
+  contextIds: string[];
+  methods: string[];
+  mode: RenderMode;
+  renderOptions: RenderOptions;
+  params: Record<string, string | number | boolean>;
+  /** Give methods that need it the other pages of the group as SiteContext. */
+  site: boolean;
+}
+
+/** Per-thread state: the renderer and parsed dataset indexes, reused across jobs. */
+export class JobEnv {
+  private renderer: Promise<Renderer> | null = null;
+  private readonly datasets = new Map<string, Dataset>();
+  constructor(private readonly mode: RenderMode) {}
+
+  dataset(dir: string): Dataset {
+    let ds = this.datasets.get(dir);
+    if (!ds) this.datasets.set(dir, (ds = loadDataset(dir)));
+    return ds;
+  }
+
+  async render(input: PageInput, options: RenderOptions): Promise<PageSnapshot | string> {
+    this.renderer ??= createRenderer(this.mode);
+    const r = await renderPage(await this.renderer, input, options);
+    return r.ok ? r.value : `${r.error.stage}: ${r.error.reason}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.renderer) await (await this.renderer).close();
+    this.renderer = null;
+  }
+}
+
+interface Loaded {
+  page: DatasetPage;
+  input: PageInput | null;
+  snapshot: PageSnapshot | null;
+  /** Why the page could not be read or rendered. */
+  failure: string | null;
+}
+
+async function loadPage(env: JobEnv, ds: Dataset, page: DatasetPage, job: GroupJob): Promise<Loaded> {
+  let input: PageInput;
+  try {
+    input = await readDatasetPage(ds, page);
+  } catch (e) {
+    return { page, input: null, snapshot: null, failure: `read: ${(e as Error).message}` };
+  }
+  const s = await env.render(input, job.renderOptions);
+  return typeof s === "string" ? { page, input, snapshot: null, failure: s } : { page, input, snapshot: s, failure: null };
+}
+
+export async function evaluateGroup(env: JobEnv, job: GroupJob): Promise<PageFigures[]> {
+  const ds = env.dataset(job.datasetDir);
+  const byId = new Map(ds.pages.map((p) => [p.id, p]));
+  const pick = (ids: string[]): DatasetPage[] => ids.flatMap((id) => byId.get(id) ?? []);
+  const loaded: Loaded[] = [];
+  for (const p of pick(job.ids)) loaded.push(await loadPage(env, ds, p, job));
+  const context: PageSnapshot[] = loaded.flatMap((l) => (l.snapshot ? [l.snapshot] : []));
+  if (job.site) for (const p of pick(job.contextIds)) {
+    const l = await loadPage(env, ds, p, job);
+    if (l.snapshot) context.push(l.snapshot);
+  }
+  const out: PageFigures[] = [];
+  for (const l of loaded) {
+    const site: SiteContext | undefined = job.site && job.domain && l.snapshot ? { domain: job.domain, pages: context.filter((s) => s !== l.snapshot) } : undefined;
+    out.push(...(await evaluatePage(ds, l, job, site)));
+  }
+  return out;
+}
+
+interface PageTruth {
+  gold: string;
+  nodeGold: NodeGold | null;
+  tree: Tree | null;
+}
+
+async function truthOf(ds: Dataset, l: Loaded): Promise<PageTruth> {
+  const gold = (await readGold(ds, l.page)) ?? "";
+  if (!l.snapshot || !ds.hasGoldHtml) return { gold, nodeGold: null, tree: null };
+  const tree = buildTree(l.snapshot);
+  const goldHtml = await readGoldHtml(ds, l.page);
+  return { gold, tree, nodeGold: goldHtml === null ? null : goldNodeLabels(l.snapshot, tree, goldHtml) };
+}
+
+interface MethodOutput {
+  text: string;
+  nodes: number[] | null;
+  ms: number;
+  error?: string;
+  emptyReason?: string;
+}
+
+async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string, site: SiteContext | undefined): Promise<MethodOutput> {
+  if (!l.snapshot || !l.input) return { text: "", nodes: null, ms: 0, error: l.failure ?? "not rendered" };
+  const started = performance.now();
+  try {
+    const peer = getPeer(method);
+    if (peer) {
+      const o = await peer.extract(l.input, l.snapshot);
+      const renderMs = o.nodes ? l.snapshot.ms : 0;
+      return { text: o.text, nodes: o.nodes, ms: performance.now() - started + renderMs };
+    }
+    const extractor = getExtractor(method);
+    const params = method === "oracle" ? { ...job.params, gold } : job.params;
+    const context: ExtractorContext = site && extractor.needsSite ? { params, site } : { params };
+    const e = await extractor.extract(l.snapshot, context);
+    const ms = performance.now() - started + l.snapshot.ms;
+    return { text: e.text, nodes: e.nodes, ms, ...(e.emptyReason ? { emptyReason: e.emptyReason } : {}) };
+  } catch (e) {
+    const reason = String((e as Error)?.message ?? e).split("\n")[0] ?? "extraction failed";
+    return { text: "", nodes: null, ms: performance.now() - started, error: `extract: ${reason}` };
+  }
+}
+
+async function evaluatePage(ds: Dataset, l: Loaded, job: GroupJob, site: SiteContext | undefined): Promise<PageFigures[]> {
+  const truth = await truthOf(ds, l);
+  const snippets = ds.snippets.get(l.page.id) ?? null;
+  const out: PageFigures[] = [];
+  for (const method of job.methods) {
+    const o = await runMethod(method, l, job, truth.gold, site);
+    const nodes = truth.nodeGold && truth.tree && o.nodes ? nodeScore(predictedNodeLabels(truth.tree, truth.nodeGold.units, o.nodes), truth.nodeGold.gold) : null;
+    out.push({
+      method,
+      dataset: ds.name,
+      id: l.page.id,
+      domain: l.page.domain,
+      group: l.page.pageType,
+      wcxb: wcxbWords(o.text, truth.gold),
+      aeb: aebShingles(o.text, truth.gold),
+      lcs: lcsScore(o.text, truth.gold),
+      nodes,
+      snippets: snippets ? snippetCounts(o.text, snippets) : null,
+      ms: o.ms,
+      chars: o.text.length,
+      ...(o.error ? { error: o.error } : {}),
+      ...(o.emptyReason ? { empty_reason: o.emptyReason } : {}),
+    });
+  }
+  return out;
+}

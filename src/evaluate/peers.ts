@@ -1,0 +1,81 @@
+/**
+ * Peers that `pith evaluate` runs beside pith's own methods, on the same pages:
+ * - `readability`: Mozilla Readability 0.6 on a linkedom document (the setup of ANCHORS.md).
+ * - `defuddle`: defuddle's class on a linkedom document with the polyfills its own Node entry
+ *   applies (styleSheets, getComputedStyle), `useAsync: false` so it never fetches from the network.
+ * - `all-text`: every visible text of the snapshot (the recall ≈ 1 baseline; html-text in ANCHORS.md).
+ *
+ * Readability and defuddle return HTML; it is turned into text the way pith's own output is
+ * (static snapshot + textOf, one line per block), so no peer loses words to glued blocks.
+ * Peers return text only (`nodes` null): node-level metrics are not computed for them.
+ */
+import { Readability } from "@mozilla/readability";
+import { DefuddleClass as Defuddle } from "defuddle/node";
+import { parseHTML } from "linkedom";
+import { buildTree } from "../dom/tree.ts";
+import { textOf } from "../dom/text.ts";
+import { staticSnapshot } from "../render/static.ts";
+import type { PageInput, PageSnapshot } from "../types.ts";
+
+export interface PeerOutput {
+  text: string;
+  /** Chosen snapshot nodes when the peer works on the snapshot; null when it only returns text. */
+  nodes: number[] | null;
+}
+
+export interface Peer {
+  readonly name: string;
+  readonly description: string;
+  /** `input` is the raw page; `page` its snapshot in the run's render mode. */
+  extract(input: PageInput, page: PageSnapshot): PeerOutput | Promise<PeerOutput>;
+}
+
+/** Plain text of an HTML fragment, one line per block. */
+export function htmlToText(html: string): string {
+  const snap = staticSnapshot({ id: "fragment", source: "fragment", url: null, html, encoding: "utf-8", remote: false });
+  return textOf(snap, buildTree(snap), [0]);
+}
+
+type LinkedomDocument = ReturnType<typeof parseHTML>["document"];
+
+function linkedomDocument(input: PageInput): LinkedomDocument {
+  const { document } = parseHTML(input.html);
+  const doc = document as unknown as { styleSheets?: unknown; defaultView?: { getComputedStyle?: unknown } | null; URL: string };
+  doc.styleSheets ??= [];
+  if (doc.defaultView && !doc.defaultView.getComputedStyle) doc.defaultView.getComputedStyle = () => ({ display: "" });
+  if (input.url) doc.URL = input.url;
+  return document;
+}
+
+export const readabilityPeer: Peer = {
+  name: "readability",
+  description: "Mozilla Readability 0.6 on linkedom (peer)",
+  extract(input) {
+    const article = new Readability(linkedomDocument(input) as unknown as Document).parse();
+    return { text: article?.content ? htmlToText(article.content) : "", nodes: null };
+  },
+};
+
+export const defuddlePeer: Peer = {
+  name: "defuddle",
+  description: "defuddle 0.19 on linkedom, no network (peer)",
+  extract(input) {
+    const options = { useAsync: false, ...(input.url ? { url: input.url } : {}) };
+    const result = new Defuddle(linkedomDocument(input) as unknown as Document, options).parse();
+    return { text: result.content ? htmlToText(result.content) : "", nodes: null };
+  },
+};
+
+export const allTextPeer: Peer = {
+  name: "all-text",
+  description: "all visible text of the page (recall ≈ 1 baseline)",
+  extract(_input, page) {
+    return { text: textOf(page, buildTree(page), [0]), nodes: [0] };
+  },
+};
+
+export const PEERS: ReadonlyMap<string, Peer> = new Map([readabilityPeer, defuddlePeer, allTextPeer].map((p) => [p.name, p]));
+
+export function getPeer(name: string): Peer | undefined {
+  return PEERS.get(name);
+}

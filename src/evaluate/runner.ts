@@ -1,0 +1,211 @@
+/**
+ * Corpus runs: methods (registry extractors and peers) × datasets → per-page figures and
+ * per-group aggregates. `evaluateMethods` is the entry point for the CLI and for training
+ * scripts that evaluate a model on held-out sites (`select` picks the page subset).
+ *
+ * Work is cut into jobs: one page each, or, when a method needs site context, the pages of one
+ * site in chunks of at most SITE_CONTEXT_MAX_PAGES (filled up with unselected pages of the same
+ * domain as context only), so each snapshot is built once per run and memory stays bounded by
+ * one chunk per thread. Jobs run on worker threads (one per core) when there are enough of them;
+ * in Chromium mode in-process, since the browser already renders pages in parallel.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import "../algorithms/index.ts";
+import { getExtractor } from "../extractors.ts";
+import { loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import type { RenderMode, RenderOptions } from "../types.ts";
+import { evaluateGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
+import { getPeer } from "./peers.ts";
+import { aggregate, type RunFigures } from "./report.ts";
+
+/** Most pages rendered together as one site's context. */
+export const SITE_CONTEXT_MAX_PAGES = 16;
+/** Below this many jobs, worker start-up (≈ 1 s per thread) does not pay. */
+export const WORKER_MIN_JOBS = 8;
+
+export interface EvaluateOptions {
+  /** Method names: registry extractors (src/extractors.ts) or peers (readability, defuddle, all-text). */
+  methods: string[];
+  /** Dataset names under the data dir, or dataset folders. */
+  datasets: string[];
+  /** Keep only the pages this returns true for (e.g. a held-out fold's sites); default all. */
+  select?: (page: DatasetPage) => boolean;
+  /** Keep only pages of this page type / genre. */
+  pageType?: string;
+  /** Random sample of N pages per dataset (after select/pageType), reproducible with `seed`. */
+  sample?: number;
+  /** Seed of the sample (default 1). */
+  seed?: number;
+  /** First N pages per dataset (after sampling). */
+  limit?: number;
+  /** Render mode (default static). */
+  mode?: RenderMode;
+  renderOptions?: RenderOptions;
+  /** Parameters passed to every registry extractor as ExtractorContext.params (plus `mode`). */
+  params?: Record<string, string | number | boolean>;
+  /** Worker threads (default: one per core in static mode, 1 in Chromium mode). */
+  workers?: number;
+  /** Called after each job with pages done so far (of `total`). */
+  onProgress?: (done: number, total: number, label: string) => void;
+}
+
+export interface EvaluationResult {
+  runs: RunFigures[];
+  pages: PageFigures[];
+}
+
+/** mulberry32: a tiny seeded PRNG for reproducible samples. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The pages of one dataset a run evaluates, in index order. */
+export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pageType" | "sample" | "seed" | "limit">): DatasetPage[] {
+  let pages = ds.pages.filter((p) => (!o.select || o.select(p)) && (!o.pageType || p.pageType === o.pageType));
+  if (o.sample !== undefined && o.sample < pages.length) {
+    const rand = prng(o.seed ?? 1);
+    const order = pages.map((p, i) => ({ i, k: rand() })).sort((a, b) => a.k - b.k);
+    const keep = new Set(order.slice(0, o.sample).map((x) => x.i));
+    pages = pages.filter((_, i) => keep.has(i));
+  }
+  return o.limit !== undefined ? pages.slice(0, o.limit) : pages;
+}
+
+/** Throws on an unknown method name, before any page is read. */
+export function checkMethods(methods: readonly string[]): void {
+  for (const m of methods) if (!getPeer(m)) getExtractor(m);
+}
+
+function needsSite(methods: readonly string[]): boolean {
+  return methods.some((m) => !getPeer(m) && getExtractor(m).needsSite === true);
+}
+
+function chunks<T>(xs: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}
+
+/** Jobs for one dataset: single pages, or site chunks with context pages. */
+export function planJobs(ds: Dataset, selected: readonly DatasetPage[], base: Omit<GroupJob, "datasetDir" | "domain" | "ids" | "contextIds">): GroupJob[] {
+  const job = (domain: string | null, ids: string[], contextIds: string[]): GroupJob => ({ ...base, datasetDir: ds.dir, domain, ids, contextIds });
+  if (!base.site) return selected.map((p) => job(p.domain, [p.id], []));
+  const chosen = new Set(selected.map((p) => p.id));
+  const byDomain = new Map<string, DatasetPage[]>();
+  for (const p of ds.pages) if (p.domain) byDomain.set(p.domain, [...(byDomain.get(p.domain) ?? []), p]);
+  const jobs: GroupJob[] = [];
+  const planned = new Set<string>();
+  for (const p of selected) {
+    if (!p.domain) {
+      jobs.push(job(null, [p.id], []));
+      continue;
+    }
+    if (planned.has(p.domain)) continue;
+    planned.add(p.domain);
+    const all = byDomain.get(p.domain) ?? [];
+    const others = all.filter((q) => !chosen.has(q.id)).map((q) => q.id);
+    for (const c of chunks(all.filter((q) => chosen.has(q.id)), SITE_CONTEXT_MAX_PAGES)) {
+      jobs.push(job(p.domain, c.map((q) => q.id), others.slice(0, SITE_CONTEXT_MAX_PAGES - c.length)));
+    }
+  }
+  return jobs;
+}
+
+/** Run methods over datasets; per-page figures in dataset/plan order plus aggregates. */
+export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationResult> {
+  checkMethods(o.methods);
+  const mode = o.mode ?? "static";
+  const base = { methods: o.methods, mode, renderOptions: o.renderOptions ?? {}, params: { ...o.params, mode }, site: needsSite(o.methods) };
+  const jobs: GroupJob[] = [];
+  for (const name of o.datasets) {
+    const ds = loadDataset(name);
+    jobs.push(...planJobs(ds, selectPages(ds, o), base));
+  }
+  const total = jobs.reduce((n, j) => n + j.ids.length, 0);
+  const results: PageFigures[][] = new Array(jobs.length);
+  let done = 0;
+  const onResult = (i: number, figures: PageFigures[]): void => {
+    results[i] = figures;
+    done += (jobs[i] as GroupJob).ids.length;
+    o.onProgress?.(done, total, (jobs[i] as GroupJob).ids[0] ?? "");
+  };
+  const workers = Math.max(1, o.workers ?? (mode === "chromium" ? 1 : availableParallelism()));
+  if (workers === 1 || jobs.length < WORKER_MIN_JOBS) await runInProcess(jobs, mode, onResult);
+  else await runOnWorkers(jobs, mode, Math.min(workers, jobs.length), onResult);
+  const pages = results.flat();
+  return { runs: aggregate(pages), pages };
+}
+
+async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
+  const env = new JobEnv(mode);
+  try {
+    for (let i = 0; i < jobs.length; i++) onResult(i, await evaluateGroup(env, jobs[i] as GroupJob));
+  } finally {
+    await env.close();
+  }
+}
+
+/** Time a worker gets to close its renderer before it is terminated. */
+const WORKER_CLOSE_TIMEOUT_MS = 5_000;
+const CLOSE_ID = -1;
+
+/** Bootstrap: register tsx in the worker, then load the TypeScript worker module. */
+const BOOT = (url: string): string => `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
+
+interface Reply {
+  id: number;
+  ok: boolean;
+  value?: PageFigures[];
+  error?: string;
+}
+
+async function runOnWorkers(jobs: readonly GroupJob[], mode: RenderMode, n: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
+  const url = new URL("./worker.ts", import.meta.url).href;
+  let next = 0;
+  const threads: Worker[] = [];
+  const one = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const w = new Worker(BOOT(url), { eval: true, workerData: { mode } });
+      threads.push(w);
+      const feed = (): void => {
+        if (next >= jobs.length) return resolve();
+        const id = next++;
+        w.postMessage({ id, job: jobs[id] });
+      };
+      w.on("message", (r: Reply) => {
+        if (r.id < 0) return; // reply to the close request
+        if (!r.ok) return reject(new Error(`evaluate worker: ${r.error ?? "failed"} (job ${(jobs[r.id] as GroupJob).ids.join(",")})`));
+        onResult(r.id, r.value ?? []);
+        feed();
+      });
+      w.on("error", reject);
+      w.on("online", feed);
+    });
+  try {
+    await Promise.all(Array.from({ length: n }, one));
+  } finally {
+    await Promise.all(threads.map(closeWorker));
+  }
+}
+
+/** Let the worker close its renderer (a Chromium process), then end the thread. */
+async function closeWorker(w: Worker): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, WORKER_CLOSE_TIMEOUT_MS);
+    w.on("message", (r: Reply) => {
+      if (r.id !== CLOSE_ID) return;
+      clearTimeout(timer);
+      resolve();
+    });
+    w.postMessage({ id: CLOSE_ID, close: true });
+  });
+  await w.terminate();
+}
