@@ -6,3 +6,5 @@ import "./content-extractor.ts";
 import "./feature-extractor.ts";
 import "./k-feature-extractor.ts";
 import "./site-level.ts";
+import "./cnr.ts";
+import "./louvan.ts";

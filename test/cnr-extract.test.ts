@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import test from "node:test";
+import { cnrExtract, computeCnr, mergeBlocks } from "../src/algorithms/cnr.ts";
+import { buildTree } from "../src/dom/tree.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import type { ExtractorContext, PageSnapshot } from "../src/types.ts";
+import { deeplyNested, fixtureText, hugePage, pageFromHtml } from "./helpers.ts";
+
+const fox = staticSnapshot(pageFromHtml(fixtureText("cnr/fox.html")));
+
+function byId(page: PageSnapshot, id: string): number {
+  const i = page.nodes.findIndex((n) => n.attrs?.["id"] === id);
+  assert.ok(i >= 0, `no #${id}`);
+  return i;
+}
+
+function chosen(page: PageSnapshot, params: ExtractorContext["params"]): number[] {
+  return cnrExtract(page, params ? { params } : {}).nodes;
+}
+
+test("Algorithm 1 (hand-computed): links weigh 1 and count 0; whitespace is not counted", () => {
+  const t = computeCnr(fox, buildTree(fox));
+  const at = (id: string) => byId(fox, id);
+  assert.deepEqual([t.weight[at("article")], t.textLength[at("article")]], [7, 101]); // div + h1,#t + p,#t + p,#t; 13+52+36
+  assert.equal(t.cnr[at("p1")], 26);
+  assert.deepEqual([t.weight[at("nav")], t.textLength[at("nav")]], [5, 0]); // ul + 2×(li + a)
+  assert.deepEqual([t.weight[0], t.textLength[0]], [18, 121]); // html + body (16) + the newline text node after </html>
+});
+
+test("Algorithm 2: sibling blocks are replaced by their parent, bottom-up to a fixpoint", () => {
+  const tree = buildTree(fox);
+  const [p1, p2, footer] = [byId(fox, "p1"), byId(fox, "p2"), byId(fox, "footer")];
+  const article = byId(fox, "article");
+  assert.deepEqual(mergeBlocks(tree, [p1, p2, footer + 1]).blocks, [article, footer + 1]);
+  assert.deepEqual(mergeBlocks(tree, [p1, p2, article + 1, footer]).blocks, [1], "article and footer are siblings: both merge into <body>");
+  assert.deepEqual(mergeBlocks(tree, [p1, p2], 3).blocks, [p1, p2]);
+});
+
+test("CNR picks the article div, not the navigation or the footer", () => {
+  const r = cnrExtract(fox);
+  assert.deepEqual(r.nodes, [byId(fox, "article")]);
+  assert.equal(r.text, "Sandusky trial\nThe man identified as Victim ten told the court about the camp.\nHe said he had been in foster care for years.");
+  assert.equal(r.trace.at(-1)?.action, "keep");
+  assert.match(r.trace.at(-1)?.reason ?? "", /101 chars/);
+  assert.ok(r.trace.some((e) => e.action === "drop" && e.text === "Published June 13, 2012"), "the footer block is traced as dropped");
+});
+
+test("the precision/recall knob moves the chosen block toward the leaves or the root", () => {
+  assert.deepEqual(chosen(fox, { bias: "precision" }), [byId(fox, "p1")]);
+  assert.deepEqual(chosen(fox, { bias: "recall" }), [1]); // <body>
+  assert.deepEqual(chosen(fox, { levels: 2 }), [0]);
+  // top = 0.5 selects only the two paragraphs (CNR threshold 26); Algorithm 2 merges them …
+  assert.deepEqual(chosen(fox, { top: 0.5 }), [byId(fox, "article")]);
+  // … unless it is made more restrictive: then the paragraph with most text wins.
+  assert.deepEqual(chosen(fox, { top: 0.5, minSiblings: 3 }), [byId(fox, "p1")]);
+  assert.throws(() => cnrExtract(fox, { params: { bias: "maybe" } }), /bias must be/);
+});
+
+test("no text, a single node, or only link text: empty result with a reason", () => {
+  for (const html of ["", "<html><body><div><img src=x></div></body></html>", `<html><body><nav><a href="/">Only links</a></nav></body></html>`]) {
+    const r = cnrExtract(staticSnapshot(pageFromHtml(html)));
+    assert.deepEqual(r.nodes, []);
+    assert.equal(r.text, "");
+    assert.ok(r.emptyReason, `empty reason for ${JSON.stringify(html)}`);
+  }
+});
+
+test("10,000-level nesting and 100,000 nodes: no overflow, linear time", () => {
+  const deep = staticSnapshot(pageFromHtml(deeplyNested(10_000)));
+  let t = performance.now();
+  const d = cnrExtract(deep);
+  assert.equal(d.text, "deep text at the bottom");
+  const deepMs = performance.now() - t;
+  const big = staticSnapshot(pageFromHtml(hugePage(3_600_000)));
+  assert.ok(big.nodes.length > 100_000, `${big.nodes.length} nodes`);
+  t = performance.now();
+  const b = cnrExtract(big);
+  const bigMs = performance.now() - t;
+  assert.ok(b.text.length > 3_000_000 * 0.5);
+  assert.ok(deepMs < 2000 && bigMs < 5000, `deep ${deepMs.toFixed(0)} ms, big ${bigMs.toFixed(0)} ms`);
+});
