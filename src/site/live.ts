@@ -42,10 +42,12 @@ export async function fetchNSet(key: PageSnapshot, n: number, options: LiveNSetO
   const errors: PageError[] = [];
   let next = 0;
   let ok = 0;
+  let inFlight = 0; // never start more fetches than pages still wanted
   const worker = async (): Promise<void> => {
-    while (next < links.length && ok < n) {
+    while (next < links.length && ok + inFlight < n) {
       const k = next++;
-      const r = await fetcher((links[k] as SiteLink).url);
+      inFlight++;
+      const r = await fetcher((links[k] as SiteLink).url).finally(() => inFlight--);
       if (!r.ok) {
         errors.push(r.error);
         continue;
