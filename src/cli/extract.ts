@@ -74,7 +74,7 @@ export const extractCommand: Command = {
     if (!positionals.length) throw new UsageError("extract: give at least one input (file, directory, URL or -)");
     const format = (values.format ?? "text") as Format;
     if (!FORMATS.includes(format)) throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
-    const extractor = getExtractor(values.method ?? DEFAULT_METHOD);
+    const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
     const { mode, options, concurrency } = renderOptionsFrom("extract", values);
     const params = parseParams(values.param);
     if (values.model) params["model"] = values.model;
@@ -112,6 +112,14 @@ async function extractWithSites(
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
     sink.take(r, r.ok ? runExtractor(extractor, r.value, site ? { params, site } : { params }) : null);
+  }
+}
+
+function extractorFor(name: string): Extractor {
+  try {
+    return getExtractor(name);
+  } catch (e) {
+    throw new UsageError(`extract: ${(e as Error).message}`);
   }
 }
 

@@ -1,0 +1,65 @@
+/** `pith extract` as a user runs it: files, directories, stdin, formats, exit codes. */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "node:test";
+import { gzipSync } from "node:zlib";
+import { fixturePath, fixtureText } from "./helpers.ts";
+
+const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
+const ARTICLE = fixturePath("pages/article.html");
+
+export function pith(args: string[], stdin?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("node", [PITH, ...args], { timeout: 120_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+test("a directory with --out: one output per page named after the input, bad pages reported, batch goes on", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-x-"));
+  const out = mkdtempSync(join(tmpdir(), "pith-out-"));
+  mkdirSync(join(dir, "a"));
+  copyFileSync(ARTICLE, join(dir, "a", "page.html"));
+  writeFileSync(join(dir, "b.html.gz"), gzipSync(readFileSync(ARTICLE)));
+  writeFileSync(join(dir, "broken.html"), Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 7)));
+  const res = await pith(["extract", dir, "--method", "cnr", "--out", out, "--format", "markdown"]);
+  assert.equal(res.status, 1, res.stderr);
+  assert.ok(existsSync(join(out, "a", "page.md")), "a/page.html → a/page.md");
+  assert.ok(existsSync(join(out, "b.md")), "b.html.gz → b.md");
+  assert.match(readFileSync(join(out, "a", "page.md"), "utf8"), /^# Why rivers meander\n\n/);
+  assert.match(res.stderr, /^error\tbroken\.html\tdecode\t/m);
+  assert.match(res.stderr, /extracted 2 page\(s\) with cnr, 1 error\(s\)/);
+});
+
+test("stdin in, JSON out: chosen nodes with paths, the method and the trace", async () => {
+  const res = await pith(["extract", "-", "--method", "cnr", "--format", "json"], fixtureText("pages/article.html"));
+  assert.equal(res.status, 0, res.stderr);
+  const json = JSON.parse(res.stdout);
+  assert.equal(json.id, "-");
+  assert.equal(json.method, "cnr");
+  assert.ok(json.nodes.length >= 1);
+  assert.match(json.nodes[0].path, /^html>body>/);
+  assert.ok(Array.isArray(json.trace) && json.trace.length > 0);
+  assert.match(json.text, /Rivers rarely run straight/);
+  assert.doesNotMatch(json.text, /All rights reserved/);
+});
+
+test("usage errors exit 2 with one line naming the problem", async () => {
+  const unknown = await pith(["extract", ARTICLE, "--method", "nope"]);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown method "nope"; known: .*cnr/);
+  const format = await pith(["extract", ARTICLE, "--format", "pdf"]);
+  assert.equal(format.status, 2);
+  assert.equal(format.stderr.trim().split("\n").length, 1);
+  const help = await pith(["extract", "--help"]);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /Usage: pith extract/);
+});
