@@ -124,7 +124,8 @@ async function truthOf(ds: Dataset, l: Loaded): Promise<PageTruth> {
   if (!l.snapshot || !ds.hasGoldHtml) return { gold, nodeGold: null, tree: null };
   const tree = buildTree(l.snapshot);
   const goldHtml = await readGoldHtml(ds, l.page);
-  return { gold, tree, nodeGold: goldHtml === null ? null : goldNodeLabels(l.snapshot, tree, goldHtml) };
+  const nodeGold = goldHtml === null ? null : goldNodeLabels(l.snapshot, tree, goldHtml);
+  return { gold, tree, nodeGold: nodeGold?.units.length ? nodeGold : null }; // no text node: nothing to score
 }
 
 interface MethodOutput {

@@ -56,12 +56,23 @@ export const readabilityPeer: Peer = {
   },
 };
 
+/** Run a synchronous library call with console output muted (defuddle logs every bad JSON-LD block). */
+function quietly<T>(fn: () => T): T {
+  const saved = { error: console.error, warn: console.warn, log: console.log };
+  console.error = console.warn = console.log = () => {};
+  try {
+    return fn();
+  } finally {
+    Object.assign(console, saved);
+  }
+}
+
 export const defuddlePeer: Peer = {
   name: "defuddle",
   description: "defuddle 0.19 on linkedom, no network (peer)",
   extract(input) {
     const options = { useAsync: false, ...(input.url ? { url: input.url } : {}) };
-    const result = new Defuddle(linkedomDocument(input) as unknown as Document, options).parse();
+    const result = quietly(() => new Defuddle(linkedomDocument(input) as unknown as Document, options).parse());
     return { text: result.content ? htmlToText(result.content) : "", nodes: null };
   },
 };

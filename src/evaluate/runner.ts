@@ -21,7 +21,7 @@ import { aggregate, type RunFigures } from "./report.ts";
 
 /** Most pages rendered together as one site's context. */
 export const SITE_CONTEXT_MAX_PAGES = 16;
-/** Below this many jobs, worker start-up (≈ 1 s per thread) does not pay. */
+/** Below this many jobs, worker start-up (≈ 1 s per thread) does not pay (unless `workers` is given). */
 export const WORKER_MIN_JOBS = 8;
 
 export interface EvaluateOptions {
@@ -137,8 +137,8 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
     done += (jobs[i] as GroupJob).ids.length;
     o.onProgress?.(done, total, (jobs[i] as GroupJob).ids[0] ?? "");
   };
-  const workers = Math.max(1, o.workers ?? (mode === "chromium" ? 1 : availableParallelism()));
-  if (workers === 1 || jobs.length < WORKER_MIN_JOBS) await runInProcess(jobs, mode, onResult);
+  const workers = Math.max(1, o.workers ?? (mode === "chromium" || jobs.length < WORKER_MIN_JOBS ? 1 : availableParallelism()));
+  if (workers === 1 || jobs.length < 2) await runInProcess(jobs, mode, onResult);
   else await runOnWorkers(jobs, mode, Math.min(workers, jobs.length), onResult);
   const pages = results.flat();
   return { runs: aggregate(pages), pages };
