@@ -14,3 +14,5 @@ export { getExtractor, extractorNames, registerExtractor } from "./extractors.ts
 export { equalTopDownMapping, occurrenceCounts, prepareForMapping, type MappedPage } from "./site/mapping.ts";
 export { getBlockSet, DEFAULT_TAG_SET, PAPER_TAG_SET, type BlockSet } from "./site/block-set.ts";
 export { blockIbdf, nodeIbdf, indexBlocks, type BlockIbdf } from "./site/ibdf.ts";
+export { evaluateMethods, type EvaluateOptions, type EvaluationResult } from "./evaluate/runner.ts";
+export { wcxbWords, aebShingles, lcsScore, snippetCounts, nodeScore } from "./evaluate/metrics.ts";
