@@ -20,11 +20,16 @@ export const DEFAULT_BIN_SAMPLE_ROWS = 200_000;
 /** The bin id of a missing (NaN) value. */
 export const MISSING_BIN = 0;
 
-/** Binned training data, column-major: bins[f * nRows + r]. */
+/**
+ * Binned training data, column-major (bins[f * nRows + r]) for histograms of large
+ * nodes, and optionally row-major too (rowBins[r * nCols + f]) for small nodes, whose
+ * scattered rows would otherwise cost a cache miss per feature.
+ */
 export interface BinnedData {
   readonly nRows: number;
   readonly nCols: number;
   readonly bins: Uint8Array;
+  readonly rowBins: Uint8Array | null;
   /** Bins used per feature, the missing bin included (so value bins are 1 .. nBins-1). */
   readonly nBins: Uint16Array;
 }
@@ -84,8 +89,8 @@ export function binOf(v: number, e: Float32Array): number {
   return lo + 1;
 }
 
-/** Maps the given rows of X (all rows by default) to bins, column-major. */
-export function binMatrix(X: Matrix, edges: readonly Float32Array[], rows?: Uint32Array): BinnedData {
+/** Maps the given rows of X (all rows by default) to bins; `withRowMajor` adds the row-major copy. */
+export function binMatrix(X: Matrix, edges: readonly Float32Array[], rows?: Uint32Array, withRowMajor = false): BinnedData {
   const nRows = rows ? rows.length : X.nRows;
   const nCols = X.nCols;
   const bins = new Uint8Array(nRows * nCols);
@@ -99,5 +104,14 @@ export function binMatrix(X: Matrix, edges: readonly Float32Array[], rows?: Uint
       bins[out + i] = binOf(X.data[r * nCols + f]!, e);
     }
   }
-  return { nRows, nCols, bins, nBins };
+  return { nRows, nCols, bins, nBins, rowBins: withRowMajor ? transposeBins(bins, nRows, nCols) : null };
+}
+
+function transposeBins(bins: Uint8Array, nRows: number, nCols: number): Uint8Array {
+  const out = new Uint8Array(nRows * nCols);
+  for (let f = 0; f < nCols; f++) {
+    const col = f * nRows;
+    for (let r = 0; r < nRows; r++) out[r * nCols + f] = bins[col + r]!;
+  }
+  return out;
 }

@@ -242,7 +242,7 @@ function prepare(X: Matrix, y: Uint8Array, p: GbdtParams, opts: FitOptions, rng:
   const trainRows = split ? split.train : Uint32Array.from({ length: X.nRows }, (_, i) => i);
   const edges = fitBinEdges(X, { maxBins: p.maxBins, sampleRows: p.binSampleRows, seed: rng.seed(), rows: trainRows });
   return {
-    trainData: binMatrix(X, edges, split ? trainRows : undefined),
+    trainData: binMatrix(X, edges, split ? trainRows : undefined, true),
     valData: split ? binMatrix(X, edges, split.test) : null,
     y: split ? selectIndices(y, trainRows) : y,
     w: w && split ? selectIndices(w, trainRows) : w,

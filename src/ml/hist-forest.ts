@@ -10,7 +10,7 @@ import { fitBinEdges, binMatrix, type BinnedData } from "./binning.ts";
 import { type Classifier, type FitOptions, type HasFeatureImportance, expectKind, numParam, resolveWeights } from "./classifier.ts";
 import { buildHistogram, emptySplit, findBestSplit, newHistogram, partitionRows, type ScoreFn, type SplitConstraints, zeroHistogram } from "./hist.ts";
 import { type MatrixInput, checkShapes, toMatrix } from "./matrix.ts";
-import { createRng, DEFAULT_SEED, type Rng, sampleWithoutReplacement } from "./prng.ts";
+import { createRng, DEFAULT_SEED, drawFromPermutation, type Rng } from "./prng.ts";
 import { addLeaf, addTreesRaw, decodeTrees, encodeTrees, f32, type FlatTrees, flattenTrees, gainImportance, type GrownTree, newGrownTree, setSplit } from "./tree.ts";
 
 export type ForestCriterion = "gini" | "entropy";
@@ -87,6 +87,7 @@ class DepthFirstGrower {
   private readonly cons: SplitConstraints;
   private readonly score: ScoreFn;
   private readonly mtry: number;
+  private readonly perm: Int32Array;
 
   constructor(private readonly data: BinnedData, private readonly p: ForestParams) {
     this.rows = new Uint32Array(data.nRows);
@@ -97,6 +98,7 @@ class DepthFirstGrower {
     this.cons = { minSamplesLeaf: p.minSamplesLeaf, minWeightLeaf: 1e-12, minGain: p.minGain };
     this.score = scoreFn(p.criterion);
     this.mtry = featuresPerNode(p.maxFeatures, data.nCols);
+    this.perm = Int32Array.from({ length: data.nCols }, (_, i) => i);
   }
 
   /** Bootstrap: a[r] = w·y·draws, b[r] = w·draws; fills rows with the drawn rows. Returns their count. */
@@ -134,7 +136,7 @@ class DepthFirstGrower {
     const count = e.end - e.start;
     const pure = e.A <= 1e-12 * e.B || e.B - e.A <= 1e-12 * e.B;
     if (e.depth >= this.p.maxDepth || count < 2 * this.p.minSamplesLeaf || pure) return [];
-    const feats = Int32Array.from(sampleWithoutReplacement(this.data.nCols, this.mtry, rng));
+    const feats = drawFromPermutation(this.perm, this.mtry, rng);
     buildHistogram(this.hist, this.data, this.rows, e.start, e.end, a, b, feats, this.sa, this.sb, false);
     const s = emptySplit();
     const found = findBestSplit(this.hist, this.data, feats, e.A, e.B, count, this.score, this.cons, s);
@@ -175,7 +177,7 @@ export class HistRandomForest implements Classifier, HasFeatureImportance {
     const rng = createRng(opts.seed ?? DEFAULT_SEED);
     const w = resolveWeights(y, opts);
     const edges = fitBinEdges(M, { maxBins: this.params.maxBins, sampleRows: this.params.binSampleRows, seed: rng.seed() });
-    const grower = new DepthFirstGrower(binMatrix(M, edges), this.params);
+    const grower = new DepthFirstGrower(binMatrix(M, edges, undefined, true), this.params);
     const a = new Float32Array(M.nRows);
     const b = new Float32Array(M.nRows);
     const trees: GrownTree[] = [];

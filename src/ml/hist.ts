@@ -11,6 +11,11 @@ import { type BinnedData, MAX_BINS, MISSING_BIN } from "./binning.ts";
 export const HIST_STRIDE = 3;
 /** Doubles per feature in a histogram buffer. */
 export const FEATURE_SLOTS = MAX_BINS * HIST_STRIDE;
+/**
+ * Nodes holding fewer than this share of the rows are accumulated row by row from the
+ * row-major bins (when present): measured ~3× faster below ~2 % density, slower above.
+ */
+export const ROW_WISE_MAX_DENSITY = 1 / 50;
 
 export type ScoreFn = (a: number, b: number) => number;
 
@@ -61,11 +66,29 @@ export function buildHistogram(hist: Float64Array, data: BinnedData, rows: Uint3
     hist.fill(0, base, base + data.nBins[feats[k]!]! * HIST_STRIDE);
   }
   const rowView = rows.subarray(start, end);
+  if (data.rowBins && m < data.nRows * ROW_WISE_MAX_DENSITY) {
+    accumulateRows(hist, data.rowBins, data.nCols, rowView, feats, scratchA, scratchB);
+    return;
+  }
   let k = 0;
   for (; k + 4 <= feats.length; k += 4) {
     accumulate4(hist, data, rowView, feats[k]!, feats[k + 1]!, feats[k + 2]!, feats[k + 3]!, scratchA, scratchB);
   }
   for (; k < feats.length; k++) accumulate1(hist, data, rowView, feats[k]!, scratchA, scratchB);
+}
+
+function accumulateRows(hist: Float64Array, rowBins: Uint8Array, nCols: number, rows: Uint32Array, feats: Int32Array,
+  sa: Float32Array, sb: Float32Array): void {
+  for (let i = 0; i < rows.length; i++) {
+    const off = rows[i]! * nCols;
+    const x = sa[i]!;
+    const y = sb[i]!;
+    for (let k = 0; k < feats.length; k++) {
+      const f = feats[k]!;
+      const o = f * FEATURE_SLOTS + rowBins[off + f]! * HIST_STRIDE;
+      hist[o] = hist[o]! + x; hist[o + 1] = hist[o + 1]! + y; hist[o + 2] = hist[o + 2]! + 1;
+    }
+  }
 }
 
 function accumulate1(hist: Float64Array, data: BinnedData, rows: Uint32Array, f: number, sa: Float32Array, sb: Float32Array): void {
@@ -102,7 +125,7 @@ function accumulate4(hist: Float64Array, data: BinnedData, rows: Uint32Array, f0
 
 /** Zeroes the bins that rows[start, end) touched, or whole features when that is cheaper. */
 export function zeroHistogram(hist: Float64Array, data: BinnedData, rows: Uint32Array, start: number, end: number, feats: Int32Array): void {
-  const { bins, nRows } = data;
+  const { bins, nRows, nCols, rowBins } = data;
   for (let k = 0; k < feats.length; k++) {
     const f = feats[k]!;
     const base = f * FEATURE_SLOTS;
@@ -110,9 +133,9 @@ export function zeroHistogram(hist: Float64Array, data: BinnedData, rows: Uint32
       hist.fill(0, base, base + data.nBins[f]! * HIST_STRIDE);
       continue;
     }
-    const col = f * nRows;
     for (let i = start; i < end; i++) {
-      const o = base + bins[col + rows[i]!]! * HIST_STRIDE;
+      const bin = rowBins ? rowBins[rows[i]! * nCols + f]! : bins[f * nRows + rows[i]!]!;
+      const o = base + bin * HIST_STRIDE;
       hist[o] = 0;
       hist[o + 1] = 0;
       hist[o + 2] = 0;

@@ -45,6 +45,23 @@ export function shuffleInPlace<T extends Uint32Array | Int32Array | number[]>(ar
   return arr;
 }
 
+/**
+ * Draws k distinct integers from [0, n) into the first k slots of `perm` (a permutation
+ * of 0..n-1, kept a permutation so it can be reused without resetting) and returns a sorted
+ * copy. For repeated small draws (features per node) without allocating an n-array each time.
+ */
+export function drawFromPermutation(perm: Int32Array, k: number, rng: Rng): Int32Array {
+  const n = perm.length;
+  const take = Math.max(0, Math.min(n, Math.floor(k)));
+  for (let i = 0; i < take; i++) {
+    const j = i + rng.int(n - i);
+    const tmp = perm[i]!;
+    perm[i] = perm[j]!;
+    perm[j] = tmp;
+  }
+  return perm.slice(0, take).sort();
+}
+
 /** k distinct integers from [0, n), in increasing order. */
 export function sampleWithoutReplacement(n: number, k: number, rng: Rng): Uint32Array {
   const take = Math.max(0, Math.min(n, Math.floor(k)));

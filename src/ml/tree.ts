@@ -109,24 +109,33 @@ export function flattenTrees(trees: readonly GrownTree[], edges: readonly Float3
   return flat;
 }
 
+/**
+ * Rows per block in addTreesRaw: each tree walks a block of rows before the next tree,
+ * so one tree's nodes and the block's rows stay in cache (deep forests are far larger
+ * than the cache; walking all trees per row missed it at every step).
+ */
+export const PREDICT_BLOCK_ROWS = 256;
+
 /** out[r] += Σ over trees of the leaf value reached by row r of X. */
 export function addTreesRaw(flat: FlatTrees, X: Matrix, out: Float64Array): void {
   const { feature, threshold, missingLeft, left, right, value, roots } = flat;
   const { data, nCols } = X;
-  for (let r = 0; r < X.nRows; r++) {
-    const off = r * nCols;
-    let s = 0;
+  for (let r0 = 0; r0 < X.nRows; r0 += PREDICT_BLOCK_ROWS) {
+    const r1 = Math.min(X.nRows, r0 + PREDICT_BLOCK_ROWS);
     for (let k = 0; k < roots.length; k++) {
-      let n = roots[k]!;
-      let f = feature[n]!;
-      while (f >= 0) {
-        const v = data[off + f]!;
-        n = v <= threshold[n]! ? left[n]! : v !== v && missingLeft[n] === 1 ? left[n]! : right[n]!;
-        f = feature[n]!;
+      const root = roots[k]!;
+      for (let r = r0; r < r1; r++) {
+        const off = r * nCols;
+        let n = root;
+        let f = feature[n]!;
+        while (f >= 0) {
+          const v = data[off + f]!;
+          n = v <= threshold[n]! ? left[n]! : v !== v && missingLeft[n] === 1 ? left[n]! : right[n]!;
+          f = feature[n]!;
+        }
+        out[r] = out[r]! + value[n]!;
       }
-      s += value[n]!;
     }
-    out[r] = out[r]! + s;
   }
 }
 
