@@ -11,7 +11,7 @@ export { buildTree, type Tree } from "./dom/tree.ts";
 export { textOf, words } from "./dom/text.ts";
 export { nodePath } from "./dom/path.ts";
 export { getExtractor, extractorNames, registerExtractor } from "./extractors.ts";
-export { equalTopDownMapping, occurrenceCounts, prepareForMapping, type MappedPage } from "./site/mapping.ts";
+export { equalTopDownMapping, occurrenceCounts, prepareForMapping, DEFAULT_EQUALITY, type EqualityMode, type MappedPage } from "./site/mapping.ts";
 export { getBlockSet, DEFAULT_TAG_SET, PAPER_TAG_SET, type BlockSet } from "./site/block-set.ts";
 export { blockIbdf, nodeIbdf, indexBlocks, type BlockIbdf } from "./site/ibdf.ts";
 export { evaluateMethods, type EvaluateOptions, type EvaluationResult } from "./evaluate/runner.ts";

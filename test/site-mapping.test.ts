@@ -12,8 +12,8 @@ const snap = (body: string, id: string) => staticSnapshot(pageFromHtml(`<html><b
 const A = snap(`<div id="nav"><a href="/">Home</a><a href="/n">News</a></div><div class="post"><p>alpha</p><p>beta</p></div>`, "A");
 // B: same template, other link text, paragraphs "beta" and "gamma"
 const B = snap(`<div id="nav"><a href="/">Home</a><a href="/s">Sport</a></div><div class="post"><p>beta</p><p>gamma</p></div>`, "B");
-// C: nav shared, the post container has another class
-const C = snap(`<div id="nav"><a href="/">Home</a></div><div class="other"><p>alpha</p></div>`, "C");
+// C: nav shared, the post container is a <section>
+const C = snap(`<div id="nav"><a href="/">Home</a></div><section class="post"><p>alpha</p></section>`, "C");
 
 test("ETDM maps equal nodes top-down: tag, attributes and own text", () => {
   assert.deepEqual([...equalTopDownMapping(A, B)], [0, 1, 2, 3, 4, -1, -1, 7, -1, -1, 8, 9]);
@@ -36,7 +36,11 @@ test("equal siblings map one-to-one in document order", () => {
 test("a node is never mapped below an unmapped parent (top-down)", () => {
   const x = snap(`<div class="a"><p>same</p></div>`, "x");
   const y = snap(`<div class="b"><p>same</p></div>`, "y");
-  assert.deepEqual([...equalTopDownMapping(x, y)], [0, 1, -1, -1, -1]);
+  assert.deepEqual([...equalTopDownMapping(x, y, "attributes")], [0, 1, -1, -1, -1], "class compared");
+  assert.deepEqual([...equalTopDownMapping(x, y, "id")], [0, 1, 2, 3, 4], "class ignored");
+  assert.deepEqual([...equalTopDownMapping(x, y)], [0, 1, 2, 3, 4], "default: tag and own text only");
+  const z = snap(`<div id="z" class="a"><p>same</p></div>`, "z");
+  assert.deepEqual([...equalTopDownMapping(x, z, "id")], [0, 1, -1, -1, -1], "id compared");
 });
 
 test("10,000-level nesting maps without overflow", () => {

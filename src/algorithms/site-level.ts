@@ -15,12 +15,13 @@
  * media) — unmapped whitespace text nodes or empty elements would otherwise pull the branch up
  * to <body>; the n-SET comes from ExtractorContext.site (ranked, or randomly with
  * `selection=random` for the paper's Table 2 baseline) or, with `live=true`, by fetching the
- * key page's links. Params: n (default 4), selection (ranked|random), seed, live, fallback.
+ * key page's links. Params: n (default 4), selection (ranked|random), seed, live, fallback,
+ * equality (attributes|id|tag: which attributes node equality compares, src/site/mapping.ts).
  */
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot, TraceEntry } from "../types.ts";
 import { registerExtractor } from "../extractors.ts";
 import { buildTree, contains, type Tree } from "../dom/tree.ts";
-import { occurrenceCounts } from "../site/mapping.ts";
+import { DEFAULT_EQUALITY, occurrenceCounts, type EqualityMode } from "../site/mapping.ts";
 import { DEFAULT_NSET_SIZE, rankSitePages, shuffled } from "../site/nset.ts";
 import { fetchNSet } from "../site/live.ts";
 import { contentMask, emptyExtraction, extractionOf, traceEntry, unusablePage } from "../site/extraction.ts";
@@ -72,8 +73,8 @@ export interface SiteLevelResult {
 }
 
 /** Algorithms 1-5 on a key page against its n-SET (pure). */
-export function siteLevelMainContent(page: PageSnapshot, tree: Tree, nset: readonly PageSnapshot[]): SiteLevelResult {
-  const occurrences = occurrenceCounts(page, tree, nset);
+export function siteLevelMainContent(page: PageSnapshot, tree: Tree, nset: readonly PageSnapshot[], equality: EqualityMode = DEFAULT_EQUALITY): SiteLevelResult {
+  const occurrences = occurrenceCounts(page, tree, nset, equality);
   const content = contentMask(page, tree);
   const isCand = new Uint8Array(tree.n);
   let candidates = 0;
@@ -158,6 +159,12 @@ function siteTrace(page: PageSnapshot, tree: Tree, r: SiteLevelResult): TraceEnt
   return trace;
 }
 
+function equalityParam(v: unknown): EqualityMode {
+  if (v === undefined) return DEFAULT_EQUALITY;
+  if (v === "attributes" || v === "id" || v === "tag") return v;
+  throw new Error(`${METHOD}: equality must be attributes, id or tag, got "${String(v)}"`);
+}
+
 async function extractSite(page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
   const tree = buildTree(page);
   const bad = unusablePage(page, tree);
@@ -171,7 +178,8 @@ async function extractSite(page: PageSnapshot, context: ExtractorContext = {}): 
     }
     return emptyExtraction(METHOD, "site needs other pages of the same site (SiteContext, or --param live=true for a page with a URL); none given", [head]);
   }
-  const r = siteLevelMainContent(page, tree, nset.pages);
+  const equality = equalityParam(context.params?.["equality"]);
+  const r = siteLevelMainContent(page, tree, nset.pages, equality);
   head.reason += `; ${r.candidates} candidate nodes, ${r.reduced.length} reduced`;
   if (r.main.length === 0) return emptyExtraction(METHOD, "every content node of the key page also occurs in the n-SET (template only)", [head]);
   return extractionOf(page, tree, METHOD, r.main, [head, ...siteTrace(page, tree, r)], `n=${nset.pages.length}`);

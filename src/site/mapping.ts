@@ -10,13 +10,17 @@
  * other (the roots are mapped when equal). Below a mapped pair (r1, r2), each child n1 of r1
  * is mapped to the first still-unmapped child n2 of r2 with n1 ≜ n2, in document order.
  *
- * Node equality (≜), our definition (the paper only says "equal"): same node type and tag,
- * the same values of NODE_EQUALITY_ATTRIBUTES, and the same *own text* — for a text node
- * its whitespace-collapsed text, for an element the collapsed text of its direct text
- * children. Own text makes a <p> with a different sentence a different node (so whole
- * article paragraphs become candidates, as the paper's Figure 3 shows), while template
- * containers whose only direct text is whitespace map across pages. `href`/`src` are left
- * out: template links often differ only by a session or tracking parameter.
+ * Node equality (≜), our definition (the paper only says "equal"): same node type and tag
+ * and the same *own text* — for a text node its whitespace-collapsed text, for an element the
+ * collapsed text of its direct text children. Own text makes a <p> with a different sentence
+ * a different node (so whole article paragraphs become candidates, as the paper's Figure 3
+ * shows), while template containers whose only direct text is whitespace map across pages.
+ * Attributes are not compared by default (EqualityMode "tag"): per-page classes on <body>
+ * or wrappers ("single-post postid-123") would make the whole page a candidate. Measured
+ * with `pith evaluate --method site --param equality=tag|id|attributes` on the multi-page
+ * sites (docs/papers-debnath-alarte.md): word F1 dragnet 0.715 / 0.704 / 0.652, l3s-gn1
+ * 0.657 / 0.659 / 0.665, cleanportaleval 0.828 / 0.805 / 0.722, utomo-big9 0.753 / 0.719 /
+ * 0.690. `href`/`src` are never compared: template links often differ by a tracking parameter.
  *
  * Everything is iterative (explicit stacks) and linear in the number of mapped children:
  * 100,000-node pages and 10,000-level nesting cost nothing special.
@@ -27,16 +31,25 @@ import { buildTree, childrenOf, type Tree } from "../dom/tree.ts";
 /** Attributes that must be equal for two elements to be equal (besides tag and own text). */
 export const NODE_EQUALITY_ATTRIBUTES = ["id", "class", "role", "itemprop", "type"] as const;
 
+/**
+ * Which attributes ≜ compares: "tag" (none, the default), "id" (only id) or "attributes"
+ * (NODE_EQUALITY_ATTRIBUTES). Own text is compared in every mode.
+ */
+export type EqualityMode = "attributes" | "id" | "tag";
+export const DEFAULT_EQUALITY: EqualityMode = "tag";
+const MODE_ATTRIBUTES: Record<EqualityMode, readonly string[]> = { attributes: NODE_EQUALITY_ATTRIBUTES, id: ["id"], tag: [] };
+
 /** A page with its tree index and one interned equality key per node. */
 export interface MappedPage {
   page: PageSnapshot;
   tree: Tree;
   /** keys[i] === keys[j] (across pages) ⇔ node i ≜ node j. */
   keys: Int32Array;
+  equality: EqualityMode;
 }
 
 const KEY_IDS = new Map<string, number>();
-const PREPARED = new WeakMap<PageSnapshot, MappedPage>();
+const PREPARED = new WeakMap<PageSnapshot, Partial<Record<EqualityMode, MappedPage>>>();
 
 function intern(key: string): number {
   let id = KEY_IDS.get(key);
@@ -52,7 +65,8 @@ function collapse(s: string): string {
 }
 
 /** Equality keys of every node: one pass for own texts, one to build the strings. */
-export function equalityKeys(page: PageSnapshot, tree: Tree): Int32Array {
+export function equalityKeys(page: PageSnapshot, tree: Tree, equality: EqualityMode = DEFAULT_EQUALITY): Int32Array {
+  const attrs = MODE_ATTRIBUTES[equality];
   const nodes = page.nodes;
   const ownText: string[] = new Array<string>(tree.n).fill("");
   for (let i = 0; i < tree.n; i++) {
@@ -68,19 +82,21 @@ export function equalityKeys(page: PageSnapshot, tree: Tree): Int32Array {
       continue;
     }
     let key = node.tag;
-    for (const a of NODE_EQUALITY_ATTRIBUTES) key += `\u0000${node.attrs?.[a] ?? "\u0001"}`;
+    for (const a of attrs) key += `\u0000${node.attrs?.[a] ?? "\u0001"}`;
     keys[i] = intern(`${key}\u0000${collapse(ownText[i] as string)}`);
   }
   return keys;
 }
 
 /** Tree + keys for a page, computed once per snapshot object and cached. */
-export function prepareForMapping(page: PageSnapshot, tree?: Tree): MappedPage {
-  let prepared = PREPARED.get(page);
+export function prepareForMapping(page: PageSnapshot, tree?: Tree, equality: EqualityMode = DEFAULT_EQUALITY): MappedPage {
+  let byMode = PREPARED.get(page);
+  if (!byMode) PREPARED.set(page, (byMode = {}));
+  let prepared = byMode[equality];
   if (!prepared) {
-    const t = tree ?? buildTree(page);
-    prepared = { page, tree: t, keys: equalityKeys(page, t) };
-    PREPARED.set(page, prepared);
+    const t = tree ?? Object.values(byMode)[0]?.tree ?? buildTree(page);
+    prepared = { page, tree: t, keys: equalityKeys(page, t, equality), equality };
+    byMode[equality] = prepared;
   }
   return prepared;
 }
@@ -109,9 +125,10 @@ function mapChildren(a: MappedPage, b: MappedPage, r1: number, r2: number, out: 
  * Equal top-down mapping from page `a` to page `b`: for every node of `a`, the index of the
  * node of `b` it is mapped to, or -1.
  */
-export function equalTopDownMapping(a: PageSnapshot | MappedPage, b: PageSnapshot | MappedPage): Int32Array {
-  const ma = "keys" in a ? a : prepareForMapping(a);
-  const mb = "keys" in b ? b : prepareForMapping(b);
+export function equalTopDownMapping(a: PageSnapshot | MappedPage, b: PageSnapshot | MappedPage, equality: EqualityMode = DEFAULT_EQUALITY): Int32Array {
+  const ma = "keys" in a ? a : prepareForMapping(a, undefined, equality);
+  const mb = "keys" in b ? b : prepareForMapping(b, undefined, ma.equality);
+  if (ma.equality !== mb.equality) throw new Error("equalTopDownMapping: pages prepared with different equality modes");
   const out = new Int32Array(ma.tree.n).fill(-1);
   if (ma.tree.n === 0 || mb.tree.n === 0) return out;
   if (ma.keys[0] !== mb.keys[0]) return out;
@@ -129,12 +146,12 @@ export function equalTopDownMapping(a: PageSnapshot | MappedPage, b: PageSnapsho
  * Alarte et al. Algorithm 1: per node of `page`, the number of pages in `others` where the
  * node is mapped by the equal top-down mapping (0 = the node appears only in this page).
  */
-export function occurrenceCounts(page: PageSnapshot, tree: Tree, others: readonly PageSnapshot[]): Int32Array {
-  const key = prepareForMapping(page, tree);
+export function occurrenceCounts(page: PageSnapshot, tree: Tree, others: readonly PageSnapshot[], equality: EqualityMode = DEFAULT_EQUALITY): Int32Array {
+  const key = prepareForMapping(page, tree, equality);
   const counts = new Int32Array(tree.n);
   for (const other of others) {
     if (other === page) continue;
-    const m = equalTopDownMapping(key, prepareForMapping(other));
+    const m = equalTopDownMapping(key, prepareForMapping(other, undefined, equality));
     for (let i = 0; i < m.length; i++) if ((m[i] as number) >= 0) counts[i] = (counts[i] as number) + 1;
   }
   return counts;
