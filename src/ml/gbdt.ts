@@ -234,11 +234,20 @@ function computeGradients(F: Float64Array, y: Uint8Array, w: Float32Array | null
   }
 }
 
+/** Number of distinct values, counting no further than `limit`. */
+function countDistinct(a: ArrayLike<number>, limit: number): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < a.length && seen.size < limit; i++) seen.add(a[i]!);
+  return seen.size;
+}
+
 /** Bins the data and splits off the early-stopping holdout. */
 function prepare(X: Matrix, y: Uint8Array, p: GbdtParams, opts: FitOptions, rng: Rng): BoostState {
   const w = resolveWeights(y, opts);
   const useVal = p.earlyStoppingRounds > 0 && p.validationFraction > 0 && X.nRows >= MIN_ROWS_FOR_EARLY_STOPPING;
-  const split = useVal ? groupHoldout(X.nRows, p.validationFraction, rng.seed(), opts.groups) : null;
+  // one site only (e.g. a per-domain model): hold out rows instead of groups
+  const groups = opts.groups && countDistinct(opts.groups, 2) >= 2 ? opts.groups : undefined;
+  const split = useVal ? groupHoldout(X.nRows, p.validationFraction, rng.seed(), groups) : null;
   const trainRows = split ? split.train : Uint32Array.from({ length: X.nRows }, (_, i) => i);
   const edges = fitBinEdges(X, { maxBins: p.maxBins, sampleRows: p.binSampleRows, seed: rng.seed(), rows: trainRows });
   return {
