@@ -85,7 +85,7 @@ export const evaluateCommand: Command = {
     } catch (e) {
       throw new UsageError(`evaluate: ${(e as Error).message}`);
     }
-    const { mode, options } = renderOptionsFrom("evaluate", values);
+    const { mode, options, concurrency } = renderOptionsFrom("evaluate", values);
     const limit = optionalInt("limit", values.limit);
     const sample = optionalInt("sample", values.sample);
     const workers = optionalInt("workers", values.workers);
@@ -97,6 +97,7 @@ export const evaluateCommand: Command = {
       datasets,
       mode,
       renderOptions: options,
+      concurrency,
       params: parseParams(values.param),
       seed: intOption("evaluate", "seed", values.seed, 1),
       ...(limit !== undefined ? { limit } : {}),

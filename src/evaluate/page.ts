@@ -55,7 +55,10 @@ export interface GroupJob {
 export class JobEnv {
   private renderer: Promise<Renderer> | null = null;
   private readonly datasets = new Map<string, Dataset>();
-  constructor(private readonly mode: RenderMode) {}
+  constructor(
+    private readonly mode: RenderMode,
+    private readonly concurrency = 1,
+  ) {}
 
   dataset(dir: string): Dataset {
     let ds = this.datasets.get(dir);
@@ -64,7 +67,7 @@ export class JobEnv {
   }
 
   async render(input: PageInput, options: RenderOptions): Promise<PageSnapshot | string> {
-    this.renderer ??= createRenderer(this.mode);
+    this.renderer ??= createRenderer(this.mode, { concurrency: this.concurrency });
     const r = await renderPage(await this.renderer, input, options);
     return r.ok ? r.value : `${r.error.stage}: ${r.error.reason}`;
   }

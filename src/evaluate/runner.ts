@@ -23,6 +23,8 @@ import { aggregate, type RunFigures } from "./report.ts";
 export const SITE_CONTEXT_MAX_PAGES = 16;
 /** Below this many jobs, worker start-up (≈ 1 s per thread) does not pay (unless `workers` is given). */
 export const WORKER_MIN_JOBS = 8;
+/** Pages in flight in Chromium mode: the browser uses the cores, one per page. */
+export const CHROMIUM_CONCURRENCY = 2;
 
 export interface EvaluateOptions {
   /** Method names: registry extractors (src/extractors.ts) or peers (readability, defuddle, all-text). */
@@ -46,6 +48,8 @@ export interface EvaluateOptions {
   params?: Record<string, string | number | boolean>;
   /** Worker threads (default: one per core in static mode, 1 in Chromium mode). */
   workers?: number;
+  /** Pages rendered at once in Chromium mode (default CHROMIUM_CONCURRENCY). */
+  concurrency?: number;
   /** Called after each job with pages done so far (of `total`). */
   onProgress?: (done: number, total: number, label: string) => void;
 }
@@ -138,16 +142,21 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
     o.onProgress?.(done, total, (jobs[i] as GroupJob).ids[0] ?? "");
   };
   const workers = Math.max(1, o.workers ?? (mode === "chromium" || jobs.length < WORKER_MIN_JOBS ? 1 : availableParallelism()));
-  if (workers === 1 || jobs.length < 2) await runInProcess(jobs, mode, onResult);
+  if (workers === 1 || jobs.length < 2) await runInProcess(jobs, mode, mode === "chromium" ? (o.concurrency ?? CHROMIUM_CONCURRENCY) : 1, onResult);
   else await runOnWorkers(jobs, mode, Math.min(workers, jobs.length), onResult);
   const pages = results.flat();
   return { runs: aggregate(pages), pages };
 }
 
-async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
-  const env = new JobEnv(mode);
+/** Jobs in this thread, `concurrency` at a time (Chromium renders pages in parallel; static gains nothing). */
+async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, concurrency: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
+  const env = new JobEnv(mode, concurrency);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < jobs.length; i = next++) onResult(i, await evaluateGroup(env, jobs[i] as GroupJob));
+  };
   try {
-    for (let i = 0; i < jobs.length; i++) onResult(i, await evaluateGroup(env, jobs[i] as GroupJob));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, lane));
   } finally {
     await env.close();
   }
