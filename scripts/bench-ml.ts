@@ -43,6 +43,7 @@ interface Row {
   units: string;
   predRowsPerS: number;
   auc: number;
+  jsonKB: number;
 }
 
 async function measure(kind: ClassifierKind, params: Record<string, unknown>, train: { X: Matrix; y: Uint8Array; groups?: Int32Array },
@@ -59,7 +60,8 @@ async function measure(kind: ClassifierKind, params: Record<string, unknown>, tr
   const p = clf.predictProba(test.X);
   const predS = (performance.now() - t1) / 1000;
   const unitName = kind === "mlp" ? "epochs" : "trees";
-  const row = { data, model: `${kind} ${JSON.stringify(params)}`, rows: train.X.nRows, fitS, fitCpuS, units: `${units} ${unitName}`, predRowsPerS: test.X.nRows / predS, auc: rocAuc(test.y, p) };
+  const row = { data, model: `${kind} ${JSON.stringify(params)}`, rows: train.X.nRows, fitS, fitCpuS, units: `${units} ${unitName}`, predRowsPerS: test.X.nRows / predS, auc: rocAuc(test.y, p),
+    jsonKB: JSON.stringify(clf.toJSON()).length / 1024 };
   console.error(`  ${row.model} on ${row.rows} rows: fit ${fitS.toFixed(1)} s (CPU ${fitCpuS.toFixed(1)} s), ${row.units}, AUC ${row.auc.toFixed(4)}`);
   return row;
 }
@@ -142,8 +144,8 @@ async function realData(): Promise<Row[]> {
 }
 
 function table(rows: Row[]): string {
-  const head = "| data | model | train rows | fit wall s | fit CPU s | size | predict rows/s | held-out AUC |\n|---|---|---:|---:|---:|---|---:|---:|";
-  const body = rows.map((r) => `| ${r.data} | ${r.model} | ${r.rows} | ${r.fitS.toFixed(1)} | ${r.fitCpuS.toFixed(1)} | ${r.units} | ${Math.round(r.predRowsPerS)} | ${r.auc.toFixed(4)} |`);
+  const head = "| data | model | train rows | fit wall s | fit CPU s | size | JSON KB | predict rows/s | held-out AUC |\n|---|---|---:|---:|---:|---|---:|---:|---:|";
+  const body = rows.map((r) => `| ${r.data} | ${r.model} | ${r.rows} | ${r.fitS.toFixed(1)} | ${r.fitCpuS.toFixed(1)} | ${r.units} | ${Math.round(r.jsonKB)} | ${Math.round(r.predRowsPerS)} | ${r.auc.toFixed(4)} |`);
   return [head, ...body].join("\n");
 }
 
