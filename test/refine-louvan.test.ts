@@ -59,12 +59,15 @@ test("SLS (hand-computed): array [0,4,0,120,120,9,120,120,120,0,12], σ = 57.78"
   assert.ok(Math.abs(standardDeviation(arr.values) - 57.78) < 0.01);
   assert.deepEqual([...smooth(new Float64Array([3, 0, 6]), 1)], [1, 3, 2]);
   // r = 1: the short caption between long paragraphs is lifted to 83 and kept; menu (1.3) and footer (4) dropped.
-  const r1 = lengthSmoothing(view, { radius: 1 });
+  const r1 = lengthSmoothing(view, { radius: 1, stdOf: "raw" });
   assert.deepEqual(r1.kept, [1, 2, 3, 4, 5, 6]);
   // r = 2: the first paragraph sits next to two empty cells and the menu: (4+0+120+120+9)/5 = 50.6 < σ.
-  const r2 = lengthSmoothing(view, { radius: 2 });
+  const r2 = lengthSmoothing(view, { radius: 2, stdOf: "raw" });
   assert.deepEqual(r2.kept, [2, 3, 4, 5, 6]);
   assert.match(r2.trace.find((t) => t.text.startsWith("First"))?.reason ?? "", /50\.6 < threshold 57\.8/);
+  // Defaults (r = 3, σ of the smoothed curve = 21.49): on a page this short the window reaches
+  // the menu (34.86) and the footer (36.0), so everything is kept.
+  assert.deepEqual(lengthSmoothing(view).kept, [0, 1, 2, 3, 4, 5, 6, 7]);
 });
 
 test("TP finds the repeated post structure and drops the intro, navigation and thread title", () => {

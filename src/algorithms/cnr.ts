@@ -8,7 +8,7 @@
  *        count 0 and hide their subtree. One reverse pre-order pass, no recursion.
  *   §IV step (ii) "we select those nodes with a higher CNR": nodes with CNR ≥ `top` × the page's
  *        largest CNR (the paper leaves the threshold to its tool's settings; CNR_TOP_FRACTION is
- *        our default, chosen on wcxb-dev, see docs/papers-cnr-louvan.md). A selected text node
+ *        our default, measured on the readability and l3s-gn1 sets, docs/papers-cnr-louvan.md). A selected text node
  *        stands for its parent element: Algorithm 2 merges siblings, and a paragraph's text node
  *        has none.
  *   Algorithm 2  (1) drop selected nodes inside other selected nodes; (2)–(3) while a node has
@@ -30,7 +30,7 @@ import type { Extraction, ExtractorContext, PageSnapshot, SnapshotNode, TraceEnt
 
 export const METHOD = "cnr";
 /** Default selection threshold: nodes whose CNR reaches this fraction of the page's largest CNR. */
-export const CNR_TOP_FRACTION = 0.2;
+export const CNR_TOP_FRACTION = 0.1;
 /** Algorithm 2: children in the block set a node needs to replace them (the paper's "two brothers"). */
 export const CNR_MIN_SIBLINGS = 2;
 /** Levels the chosen block moves for bias=precision (−) and bias=recall (+). */
