@@ -78,3 +78,20 @@ describe("grouped splits", () => {
     assert.throws(() => groupHoldout(3, 0.5, 1, [1, 1, 1]), /at least 2 groups/);
   });
 });
+
+describe("cross-validation", () => {
+  it("gives out-of-fold predictions for every row from models that never saw the row's site", async () => {
+    const { crossValidate } = await import("../src/ml/cv.ts");
+    const { GradientBoostedTrees } = await import("../src/ml/gbdt.ts");
+    const { makeSyntheticData } = await import("../src/ml/synthetic.ts");
+    const d = makeSyntheticData({ nRows: 3000, nCols: 20, seed: 2 });
+    const seenFolds: number[] = [];
+    const cv = await crossValidate(() => new GradientBoostedTrees({ nEstimators: 30 }), d.X, d.y, {
+      groups: d.groups, k: 3, onFold: (f) => seenFolds.push(f),
+    });
+    assert.deepEqual(seenFolds, [1, 2, 3]);
+    assert.equal(cv.folds.length, 3);
+    assert.equal(cv.overall.n, 3000);
+    assert.ok(cv.overall.auc > 0.8, `auc ${cv.overall.auc}`);
+  });
+});
