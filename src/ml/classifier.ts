@@ -106,3 +106,14 @@ export function expectKind(json: unknown, kind: string): Record<string, unknown>
   }
   return json as Record<string, unknown>;
 }
+
+/** Features by decreasing importance with their share of the total, for model cards and reports. */
+export function rankFeatures(importance: ArrayLike<number>, names: readonly string[], top = Infinity): { name: string; gain: number; share: number }[] {
+  if (importance.length !== names.length) throw new RangeError(`${importance.length} importances for ${names.length} feature names`);
+  let total = 0;
+  for (let i = 0; i < importance.length; i++) total += importance[i]!;
+  return names
+    .map((name, i) => ({ name, gain: importance[i]!, share: total > 0 ? importance[i]! / total : 0 }))
+    .sort((a, b) => b.gain - a.gain || (a.name < b.name ? -1 : 1))
+    .slice(0, top);
+}
