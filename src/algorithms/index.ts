@@ -8,3 +8,4 @@ import "./k-feature-extractor.ts";
 import "./site-level.ts";
 import "./cnr.ts";
 import "./louvan.ts";
+import "../pipeline/register.ts";

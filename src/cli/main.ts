@@ -4,14 +4,18 @@
  */
 import { EXIT, UsageError, type Command } from "./command.ts";
 import { evaluateCommand } from "./evaluate.ts";
+import { exportCommand } from "./export.ts";
 import { extractCommand } from "./extract.ts";
 import { renderCommand } from "./render.ts";
+import { trainCommand } from "./train.ts";
 
 /** Every command, in the order `pith --help` lists them. */
 const COMMANDS: Command[] = [
   extractCommand,
   evaluateCommand,
   renderCommand,
+  trainCommand,
+  exportCommand,
 ];
 
 const VERSION = "0.1.0";

@@ -1,0 +1,99 @@
+/**
+ * `npm run bench:extract`: throughput of `extract` over a wcxb-dev sample, pith's learned
+ * pipeline beside Mozilla Readability and defuddle, in the same run on the same pages.
+ * Pages are read and decoded first (I/O excluded); each method then processes every page:
+ * static snapshot + method. Reports pages/s, ms/page (mean, p50, p95) and peak RSS, on one
+ * core (this process) and, for ml, in a batch over all cores (worker threads). Chromium mode is
+ * measured when a browser is found (render + ml with the static-trained model's features).
+ *
+ * Usage: npm run bench:extract -- [--pages N] [--seed S] [--no-peers] [--chromium]
+ */
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
+import { readDatasetPage, loadDataset } from "../src/io/dataset.ts";
+import { mlExtractor } from "../src/pipeline/extractor.ts";
+import { cachedModel, defaultModelPath } from "../src/pipeline/resolve.ts";
+import { getPeer } from "../src/evaluate/peers.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { createRng, shuffleInPlace } from "../src/ml/prng.ts";
+import type { PageInput } from "../src/types.ts";
+
+const DEFAULT_PAGES = 200;
+
+interface Row {
+  method: string;
+  pages: number;
+  pagesPerSec: number;
+  meanMs: number;
+  p50: number;
+  p95: number;
+  rssMb: number;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+async function timeMethod(name: string, inputs: PageInput[], run: (input: PageInput) => unknown): Promise<Row> {
+  const times: number[] = [];
+  const t0 = performance.now();
+  for (const input of inputs) {
+    const s = performance.now();
+    await run(input);
+    times.push(performance.now() - s);
+  }
+  const total = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return { method: name, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024 };
+}
+
+/** ml over all cores: each worker thread extracts its share of the pages. */
+async function batchMl(inputs: PageInput[], workers: number): Promise<Row> {
+  const url = new URL(import.meta.url).href;
+  const t0 = performance.now();
+  const shares = Array.from({ length: workers }, (_, w) => inputs.filter((_, i) => i % workers === w));
+  await Promise.all(shares.map((share) => new Promise<void>((resolve, reject) => {
+    const boot = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
+    const w = new Worker(boot, { eval: true, workerData: { bench: share } });
+    w.on("message", () => resolve());
+    w.on("error", reject);
+  })));
+  const total = (performance.now() - t0) / 1000;
+  return { method: `ml static, ${workers} workers (incl. startup)`, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: NaN, p95: NaN, rssMb: process.resourceUsage().maxRSS / 1024 };
+}
+
+async function workerMain(share: PageInput[]): Promise<void> {
+  const { parentPort } = await import("node:worker_threads");
+  await cachedModel(defaultModelPath("static"), "static");
+  for (const input of share) await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static", trace: false } });
+  parentPort?.postMessage("done");
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { pages: { type: "string" }, seed: { type: "string" }, "no-peers": { type: "boolean" } } });
+  const n = Number(values.pages ?? DEFAULT_PAGES);
+  const ds = loadDataset("wcxb-dev");
+  const order = shuffleInPlace(Array.from(ds.pages.keys()), createRng(Number(values.seed ?? 1))).slice(0, n);
+  const inputs = await Promise.all(order.map((i) => readDatasetPage(ds, ds.pages[i] as (typeof ds.pages)[number])));
+  await cachedModel(defaultModelPath("static"), "static");
+  for (const input of inputs.slice(0, 10)) await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static" } }); // warm-up
+  const rows: Row[] = [];
+  rows.push(await timeMethod("static snapshot only", inputs, (i) => staticSnapshot(i)));
+  rows.push(await timeMethod("ml static (with trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } })));
+  rows.push(await timeMethod("ml static (no trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } })));
+  if (!values["no-peers"]) {
+    for (const name of ["readability", "defuddle"]) {
+      const peer = getPeer(name);
+      if (peer) rows.push(await timeMethod(name, inputs, (i) => peer.extract(i, staticSnapshot(i))));
+    }
+  }
+  rows.push(await batchMl(inputs, availableParallelism()));
+  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${values.seed ?? 1}), one core unless noted\n\n`);
+  process.stdout.write("| method | pages/s | ms/page mean | p50 | p95 | peak RSS MB |\n|---|---|---|---|---|---|\n");
+  for (const r of rows) process.stdout.write(`| ${r.method} | ${r.pagesPerSec.toFixed(1)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
+}
+
+const { isMainThread, workerData } = await import("node:worker_threads");
+if (isMainThread) await main();
+else await workerMain((workerData as { bench: PageInput[] }).bench);

@@ -1,0 +1,36 @@
+/**
+ * The "ml" extractor: resolve the model for the page (--model, a per-domain model, or the
+ * bundled default for the render mode; resolve.ts), run the learned pipeline (run.ts) and
+ * say in Extraction.model which model was used and why.
+ *
+ * Params: model (file), modelDir (per-domain models), mode (render mode the snapshot came
+ * from; default the snapshot's own), pageType (force a page-type model), trace (false to skip
+ * the per-segment trace, e.g. for benchmarks).
+ */
+import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
+import { cachedModel, resolveModelFile } from "./resolve.ts";
+import { METHOD, runPipeline, type RunOptions } from "./run.ts";
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+export const mlExtractor: Extractor = {
+  name: METHOD,
+  description: "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
+  async extract(page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
+    const params = context.params ?? {};
+    const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
+    const model = str(params["model"]);
+    const modelDir = str(params["modelDir"]);
+    const choice = resolveModelFile(page.url, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
+    const loaded = await cachedModel(choice.file, mode);
+    const options: RunOptions = {};
+    if (params["trace"] === false) options.trace = false;
+    const pageType = str(params["pageType"]);
+    if (pageType) options.pageType = pageType;
+    const { extraction, pageType: used } = runPipeline(loaded, page, options);
+    extraction.model = `${loaded.name} (${choice.why}, ${used} model)`;
+    return extraction;
+  },
+};

@@ -1,0 +1,92 @@
+/**
+ * The learned pipeline's model: one versioned artifact (src/ml/artifact.ts) holding the
+ * content classifier (P(main) of a leaf segment), the segment classifier (P(good segment) of
+ * a structural node, Louvan §2.1), optional per-page-type content classifiers with a
+ * page-type router, and the decision thresholds. Classifier names inside the artifact:
+ * "content", "segment", "content:<page type>"; the router and thresholds live in `extra`.
+ */
+import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } from "../ml/artifact.ts";
+import { loadClassifier, type Classifier } from "../ml/classifier.ts";
+import { featureSchema } from "./features-adapter.ts";
+import type { RenderMode } from "../types.ts";
+
+/** Decision threshold on P(main) when an artifact names none. */
+export const DEFAULT_THRESHOLD = 0.5;
+/** Router: below this probability for the best page type, the general model is used. */
+export const DEFAULT_ROUTER_CONFIDENCE = 0.6;
+
+export type RefinerName = "none" | "lbs" | "tp";
+
+export interface ContentModel {
+  classifier: Classifier;
+  threshold: number;
+}
+
+export interface RouterJSON {
+  /** Page types, one one-vs-rest classifier each (over page-level features). */
+  types: string[];
+  classifiers: unknown[];
+  minConfidence: number;
+}
+
+export interface PipelineExtra {
+  name: string;
+  thresholds: Record<string, number>;
+  refiners?: Record<string, RefinerName>;
+  router?: RouterJSON;
+  /** Page types whose content model exists in the artifact. */
+  types?: string[];
+}
+
+export interface Router {
+  types: string[];
+  classifiers: Classifier[];
+  minConfidence: number;
+}
+
+export interface PipelineModel {
+  /** Short name shown in Extraction.model. */
+  name: string;
+  /** Where it was loaded from. */
+  source: string;
+  artifact: ModelArtifact;
+  general: ContentModel;
+  segment: Classifier | null;
+  byType: Map<string, ContentModel>;
+  router: Router | null;
+  refiners: Record<string, RefinerName>;
+}
+
+function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {
+  const e = artifact.extra as Partial<PipelineExtra> | undefined;
+  if (!e || typeof e !== "object" || typeof e.name !== "string" || typeof e.thresholds !== "object") {
+    throw new ModelLoadError(source, `model ${source} is not a pipeline model (no extra.name / extra.thresholds); retrain it with \`pith train\``);
+  }
+  return e as PipelineExtra;
+}
+
+async function loadRouter(json: RouterJSON, source: string): Promise<Router> {
+  try {
+    return { types: json.types, classifiers: await Promise.all(json.classifiers.map((c) => loadClassifier(c))), minConfidence: json.minConfidence };
+  } catch (e) {
+    throw new ModelLoadError(source, `model ${source} is corrupt (router: ${(e as Error).message.split("\n")[0]})`);
+  }
+}
+
+/** Builds the pipeline model from a validated artifact. */
+export async function pipelineFromArtifact(artifact: ModelArtifact, source: string): Promise<PipelineModel> {
+  const extra = extraOf(artifact, source);
+  const threshold = (k: string): number => extra.thresholds[k] ?? extra.thresholds["general"] ?? DEFAULT_THRESHOLD;
+  const general = { classifier: await artifactClassifier(artifact, "content", source), threshold: threshold("general") };
+  const segment = "segment" in artifact.classifiers ? await artifactClassifier(artifact, "segment", source) : null;
+  const byType = new Map<string, ContentModel>();
+  for (const t of extra.types ?? []) byType.set(t, { classifier: await artifactClassifier(artifact, `content:${t}`, source), threshold: threshold(t) });
+  const router = extra.router ? await loadRouter(extra.router, source) : null;
+  return { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {} };
+}
+
+/** Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem). */
+export async function loadPipelineModel(file: string, mode: RenderMode): Promise<PipelineModel> {
+  const artifact = await loadModel(file, { schemaHash: featureSchema().hash, mode });
+  return pipelineFromArtifact(artifact, file);
+}

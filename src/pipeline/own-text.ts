@@ -1,0 +1,79 @@
+/**
+ * Word ownership: every visible word of a page belongs to exactly one structural node, its
+ * nearest structural ancestor (the node the feature table has a row for). Deciding keep/drop
+ * per row then decides every word once, and the kept rows turn back into text through
+ * `textOf` with roots (kept rows under no kept row) and exclusions (dropped rows under a
+ * kept row). Linear, no recursion: snapshot nodes are pre-order with parents first.
+ */
+import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { words } from "../dom/text.ts";
+import type { Tree } from "../dom/tree.ts";
+import type { PageSnapshot } from "../types.ts";
+
+export interface Ownership {
+  /** Row of each snapshot node's owner (itself when it is a row), -1 when none. */
+  ownerRow: Int32Array;
+  /** Row of the nearest row strictly above each row's node, -1 at the top. */
+  parentRow: Int32Array;
+  /** Words owned by each row (its own text, not its rows' text). */
+  ownWords: Int32Array;
+  /** Words under each row's subtree. */
+  subtreeWords: Int32Array;
+  /** Total visible words of the page. */
+  totalWords: number;
+}
+
+/** Ownership for the rows `nodes` (structural node indices, document order). */
+export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array): Ownership {
+  const n = tree.n;
+  const rowOf = new Int32Array(n).fill(-1);
+  for (let r = 0; r < nodes.length; r++) rowOf[nodes[r] as number] = r;
+  const ownerRow = new Int32Array(n).fill(-1);
+  const silent = new Uint8Array(n);
+  const ownWords = new Int32Array(nodes.length);
+  let totalWords = 0;
+  for (let i = 0; i < n; i++) {
+    const p = tree.parent[i] as number;
+    const node = page.nodes[i];
+    if (!node) continue;
+    const own = rowOf[i] as number;
+    ownerRow[i] = own >= 0 ? own : p >= 0 ? (ownerRow[p] as number) : -1;
+    silent[i] = (p >= 0 && silent[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
+    if (node.type !== 3 || silent[i] === 1 || !node.text) continue;
+    const count = words(node.text).length;
+    totalWords += count;
+    const o = ownerRow[i] as number;
+    if (o >= 0) ownWords[o] = (ownWords[o] as number) + count;
+  }
+  const parentRow = new Int32Array(nodes.length);
+  for (let r = 0; r < nodes.length; r++) {
+    const p = tree.parent[nodes[r] as number] as number;
+    parentRow[r] = p >= 0 ? (ownerRow[p] as number) : -1;
+  }
+  const subtreeWords = Int32Array.from(ownWords);
+  for (let r = nodes.length - 1; r >= 0; r--) {
+    const pr = parentRow[r] as number;
+    if (pr >= 0) subtreeWords[pr] = (subtreeWords[pr] as number) + (subtreeWords[r] as number);
+  }
+  return { ownerRow, parentRow, ownWords, subtreeWords, totalWords };
+}
+
+export interface TextPlan {
+  /** Kept rows whose parent row is not kept: the roots handed to textOf. */
+  roots: number[];
+  /** Dropped rows whose parent row is kept: skipped inside the roots. */
+  exclude: Set<number>;
+}
+
+/** Turns per-row keep decisions into textOf roots and exclusions (snapshot node indices). */
+export function textPlan(nodes: Int32Array, own: Ownership, keep: Uint8Array): TextPlan {
+  const roots: number[] = [];
+  const exclude = new Set<number>();
+  for (let r = 0; r < nodes.length; r++) {
+    const pr = own.parentRow[r] as number;
+    const parentKept = pr >= 0 && keep[pr] === 1;
+    if (keep[r] === 1 && !parentKept) roots.push(nodes[r] as number);
+    else if (keep[r] !== 1 && parentKept) exclude.add(nodes[r] as number);
+  }
+  return { roots, exclude };
+}

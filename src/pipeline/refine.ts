@@ -1,0 +1,36 @@
+/**
+ * Louvan's heuristic refiners (§2.3) applied after the content classifier, per page type:
+ * LBS (largest block of string) for articles and blogs, TP (table pattern) for forums. The
+ * refiners (src/refine/) work on the text blocks of the classifier's kept subtrees; here their
+ * chosen nodes are mapped back onto the leaf segments: a kept leaf stays kept only if it lies
+ * inside a node the refiner chose. Which refiner a page type uses is a model setting, chosen
+ * by cross-validation (`pith train` reports the end-to-end F1 with and without).
+ */
+import type { Tree } from "../dom/tree.ts";
+import { textBlocks } from "../refine/blocks.ts";
+import { largestBlock } from "../refine/largest-block.ts";
+import { tablePattern } from "../refine/table-pattern.ts";
+import type { PageSnapshot, TraceEntry } from "../types.ts";
+import type { RefinerName } from "./model.ts";
+import type { Ownership } from "./own-text.ts";
+import { coalesce } from "./select.ts";
+
+export interface Refined {
+  keep: Uint8Array;
+  trace: TraceEntry[];
+}
+
+/** Applies `name` to the kept rows; "none" (or an empty selection) changes nothing. */
+export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): Refined {
+  if (name === "none") return { keep, trace: [] };
+  const roots = coalesce(nodes, own, keep).map((r) => nodes[r] as number);
+  if (!roots.length) return { keep, trace: [] };
+  const view = textBlocks(page, tree, roots);
+  const result = name === "lbs" ? largestBlock(view) : tablePattern(view);
+  if (!result.nodes.length) return { keep, trace: result.trace };
+  const inside = new Uint8Array(tree.n);
+  for (const c of result.nodes) inside.fill(1, c, tree.end[c] as number);
+  const out = new Uint8Array(keep.length);
+  for (let r = 0; r < keep.length; r++) out[r] = keep[r] === 1 && inside[nodes[r] as number] === 1 ? 1 : 0;
+  return { keep: out, trace: result.trace };
+}

@@ -1,0 +1,85 @@
+/**
+ * Which model the learned pipeline uses for a page, in order:
+ *   1. `--model FILE` (params.model);
+ *   2. a per-domain model in the model directory (params.modelDir, default models/) named
+ *      after the page's host or one of its parent domains: `<dir>/domains/<host>.json`
+ *      (what `pith train --domain` / `pith export --domain` write);
+ *   3. the bundled default for the render mode: models/default-<mode>.json.
+ * Loaded models are cached per file, so a batch loads each model once.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { RenderMode } from "../types.ts";
+import { loadPipelineModel, type PipelineModel } from "./model.ts";
+
+/** The repository's models/ folder (bundled artifacts). */
+export const BUNDLED_MODEL_DIR = resolve(import.meta.dirname, "../../models");
+/** Sub-folder of a model directory holding per-domain models. */
+export const DOMAIN_SUBDIR = "domains";
+
+export function defaultModelPath(mode: RenderMode): string {
+  return join(BUNDLED_MODEL_DIR, `default-${mode}.json`);
+}
+
+/** Canonical domain key: lower-case host without "www.". */
+export function domainKey(hostOrUrl: string): string {
+  let host = hostOrUrl.trim().toLowerCase();
+  try {
+    if (host.includes("/")) host = new URL(host).hostname;
+  } catch {
+    /* keep as given */
+  }
+  return host.replace(/^www\./, "");
+}
+
+export function domainModelPath(dir: string, domain: string): string {
+  return join(dir, DOMAIN_SUBDIR, `${domainKey(domain)}.json`);
+}
+
+/** The page host and its parent domains, most specific first (a.b.example.com → … → example.com). */
+function candidateDomains(url: string | null): string[] {
+  if (!url) return [];
+  let host: string;
+  try {
+    host = domainKey(new URL(url).hostname);
+  } catch {
+    return [];
+  }
+  const parts = host.split(".");
+  const out: string[] = [];
+  for (let i = 0; i < parts.length - 1; i++) out.push(parts.slice(i).join("."));
+  return out;
+}
+
+const cache = new Map<string, Promise<PipelineModel>>();
+
+/** Loads (once) the model at `file` for `mode`. */
+export function cachedModel(file: string, mode: RenderMode): Promise<PipelineModel> {
+  const key = `${mode}\u0000${resolve(file)}`;
+  let m = cache.get(key);
+  if (!m) {
+    m = loadPipelineModel(file, mode);
+    cache.set(key, m);
+    m.catch(() => cache.delete(key));
+  }
+  return m;
+}
+
+export interface Resolution {
+  file: string;
+  /** "explicit", "domain:<domain>" or "default". */
+  why: string;
+}
+
+/** Picks the model file for a page (see the header for the order). */
+export function resolveModelFile(url: string | null, mode: RenderMode, params: { model?: string; modelDir?: string }): Resolution {
+  if (params.model) return { file: params.model, why: "explicit" };
+  const dirs = params.modelDir ? [params.modelDir, BUNDLED_MODEL_DIR] : [BUNDLED_MODEL_DIR];
+  for (const dir of dirs) {
+    for (const d of candidateDomains(url)) {
+      const file = domainModelPath(dir, d);
+      if (existsSync(file)) return { file, why: `domain:${d}` };
+    }
+  }
+  return { file: defaultModelPath(mode), why: "default" };
+}

@@ -1,0 +1,130 @@
+/**
+ * The learned pipeline on one snapshot (Louvan's content seeker, made concrete):
+ *   features (src/features) → page-type router → segment classifier (good-granularity
+ *   structural nodes, Louvan §2.1) → content classifier on leaf segments, smoothed within
+ *   each predicted segment (§2.2) → per-type refiner (LBS for articles/blogs, TP for forums,
+ *   §2.3) → the kept leaf segments coalesced into node roots → text.
+ * Pure given a loaded model; every keep/drop decision is traced with its score.
+ */
+import { buildTree, type Tree } from "../dom/tree.ts";
+import { nodePath } from "../dom/path.ts";
+import { textOf } from "../dom/text.ts";
+import { computeFeatures } from "./features-adapter.ts";
+import { matrixFromData, selectRows } from "../ml/matrix.ts";
+import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
+import type { ContentModel, PipelineModel } from "./model.ts";
+import { ownership, type Ownership } from "./own-text.ts";
+import { pageFeatures } from "./page-features.ts";
+import { applyRefiner } from "./refine.ts";
+import { coalesce } from "./select.ts";
+
+export const METHOD = "ml";
+/** Characters of node text shown in a trace entry. */
+export const TRACE_TEXT_CHARS = 60;
+/** At most this many per-segment trace entries (the largest pages stay cheap to trace). */
+export const MAX_TRACE_ENTRIES = 2000;
+/** Router label when no page-type model is confident enough. */
+export const GENERAL = "general";
+
+export interface RunOptions {
+  /** Record a per-segment trace (default true). */
+  trace?: boolean;
+  /** Force a page type instead of routing ("general" = the general model). */
+  pageType?: string;
+  /** Language hint for the features. */
+  lang?: string;
+}
+
+/** Everything the run decided, for the extractor and for training-time evaluation. */
+export interface RunResult {
+  extraction: Extraction;
+  pageType: string;
+  /** P(main) per table row (NaN for rows without own words). */
+  scores: Float32Array;
+}
+
+/** The page type whose model applies, or GENERAL. */
+export function routePage(model: PipelineModel, values: Float32Array, nCols: number, own: Ownership): string {
+  const router = model.router;
+  if (!router || router.types.length === 0) return GENERAL;
+  const feats = pageFeatures(values, nCols, own);
+  const x = matrixFromData(feats, 1, feats.length);
+  let best = GENERAL;
+  let bestP = router.minConfidence;
+  router.classifiers.forEach((c, k) => {
+    const p = c.predictProba(x)[0] as number;
+    if (p >= bestP) {
+      bestP = p;
+      best = router.types[k] as string;
+    }
+  });
+  return best;
+}
+
+function empty(reason: string, model: string): Extraction {
+  return { method: METHOD, text: "", nodes: [], scores: [], model, trace: [], emptyReason: reason };
+}
+
+/** P(main) for every row that owns words (leaf segments); NaN elsewhere. */
+export function scoreLeaves(content: ContentModel, values: Float32Array, nCols: number, own: Ownership): Float32Array {
+  const n = own.ownWords.length;
+  const leaves: number[] = [];
+  for (let r = 0; r < n; r++) if ((own.ownWords[r] as number) > 0) leaves.push(r);
+  const scores = new Float32Array(n).fill(NaN);
+  if (!leaves.length) return scores;
+  const p = content.classifier.predictProba(selectRows(matrixFromData(values, n, nCols), leaves));
+  leaves.forEach((r, k) => (scores[r] = p[k] as number));
+  return scores;
+}
+
+function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number): TraceEntry[] {
+  const out: TraceEntry[] = [];
+  for (let r = 0; r < nodes.length && out.length < MAX_TRACE_ENTRIES; r++) {
+    if ((own.ownWords[r] as number) === 0) continue;
+    const node = nodes[r] as number;
+    const s = scores[r] as number;
+    const kept = keep[r] === 1;
+    const reason = kept ? `P(main)=${s.toFixed(3)} ≥ ${threshold.toFixed(3)}` : s >= threshold ? "removed by refiner" : `P(main)=${s.toFixed(3)} < ${threshold.toFixed(3)}`;
+    out.push({ step: "content-classifier", node, path: nodePath(page, tree, node), action: kept ? "keep" : "drop", reason, text: textOf(page, tree, [node]).slice(0, TRACE_TEXT_CHARS), score: s });
+  }
+  return out;
+}
+
+/** Runs the pipeline on one snapshot with a loaded model. */
+export function runPipeline(model: PipelineModel, page: PageSnapshot, options: RunOptions = {}): RunResult {
+  const tree = buildTree(page);
+  const table = computeFeatures(page, tree, options.lang ? { lang: options.lang } : {});
+  const nCols = table.schema.names.length;
+  const own = ownership(page, tree, table.nodes);
+  const n = table.nodes.length;
+  if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n) };
+  const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
+  const content = model.byType.get(pageType) ?? model.general;
+  const scores = scoreLeaves(content, table.values, nCols, own);
+  const keep = new Uint8Array(n);
+  for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
+  const refiner = model.refiners[pageType] ?? "none";
+  const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep);
+  const rootRows = coalesce(table.nodes, own, refined.keep);
+  const nodes = rootRows.map((r) => table.nodes[r] as number);
+  const text = textOf(page, tree, nodes);
+  const trace = options.trace === false ? [] : [...refined.trace, ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
+  const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
+  if (!text) extraction.emptyReason = `no segment reached P(main) ≥ ${content.threshold.toFixed(3)} (${pageType} model)`;
+  return { extraction, pageType, scores };
+}
+
+/** Word-weighted mean P(main) of the leaf segments under a root row. */
+function meanScore(root: number, own: Ownership, scores: Float32Array): number {
+  // rows under `root` are root+1 .. while their parent chain reaches root; scan until subtree words are covered
+  let w = 0;
+  let s = 0;
+  const need = own.subtreeWords[root] as number;
+  for (let r = root; r < scores.length && w < need; r++) {
+    const ow = own.ownWords[r] as number;
+    if (ow === 0) continue;
+    w += ow;
+    s += ow * (scores[r] as number);
+  }
+  return w > 0 ? s / w : 0;
+}

@@ -1,0 +1,38 @@
+/**
+ * Packs fitted classifiers, thresholds, refiners and the cross-validation report into one
+ * pipeline artifact (src/ml/artifact.ts), and records the training sets with their licenses.
+ */
+import { createArtifact, type ModelArtifact, type TrainingSet } from "../ml/artifact.ts";
+import { featureSchema } from "../pipeline/features-adapter.ts";
+import { DEFAULT_ROUTER_CONFIDENCE, type PipelineExtra, type RefinerName } from "../pipeline/model.ts";
+import type { RenderMode } from "../types.ts";
+import type { FittedPipeline } from "./fit.ts";
+
+export interface ArtifactInput {
+  /** Artifact kind: "pipeline" or "domain:<domain>". */
+  kind: string;
+  name: string;
+  mode: RenderMode;
+  fitted: FittedPipeline;
+  thresholds: Record<string, number>;
+  refiners: Record<string, RefinerName>;
+  trainingSets: TrainingSet[];
+  hyperParameters: Record<string, unknown>;
+  metrics: Record<string, unknown>;
+  routerConfidence?: number;
+}
+
+export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
+  const schema = featureSchema();
+  const classifiers: Record<string, unknown> = { content: a.fitted.content.toJSON() };
+  if (a.fitted.segment) classifiers["segment"] = a.fitted.segment.toJSON();
+  for (const [t, c] of a.fitted.byType) classifiers[`content:${t}`] = c.toJSON();
+  const extra: PipelineExtra = { name: a.name, thresholds: a.thresholds, refiners: a.refiners, types: [...a.fitted.byType.keys()] };
+  if (a.fitted.router) {
+    extra.router = { types: a.fitted.router.types, classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()), minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE };
+  }
+  return createArtifact({
+    kind: a.kind, featureSchema: { names: schema.names, hash: schema.hash }, mode: a.mode, trainingSets: a.trainingSets,
+    hyperParameters: a.hyperParameters, metrics: a.metrics, classifiers, extra,
+  });
+}

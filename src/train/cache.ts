@@ -1,0 +1,123 @@
+/**
+ * On-disk cache of PageRecords, one pair of files per dataset and feature schema:
+ * data/cache/<schema-hash>/<mode>/<dataset>.json (page metadata) + .bin (typed arrays,
+ * concatenated per page). A feature-schema change gets a new folder, so a stale cache is
+ * never read. Missing pages are computed in worker threads (both cores) and appended.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { featureSchema } from "../pipeline/features-adapter.ts";
+import { loadDataset } from "../io/dataset.ts";
+import type { RenderMode } from "../types.ts";
+import type { PageRecord } from "./page-record.ts";
+import { runPool } from "./pool.ts";
+
+/** Cache root: $PITH_CACHE, else data/cache/ in the repository (gitignored). */
+export function cacheDir(): string {
+  return process.env["PITH_CACHE"] ? resolve(process.env["PITH_CACHE"]) : resolve(import.meta.dirname, "../../data/cache");
+}
+const CACHE_FORMAT = 1;
+
+interface PageMeta {
+  dataset: string;
+  id: string;
+  site: string;
+  pageType: string;
+  genre: string;
+  n: number;
+  goldWords: number;
+}
+
+interface CacheHeader {
+  format: number;
+  /** Fingerprint of the dataset's index.jsonl (size and mtime): a changed set is recomputed. */
+  source: string;
+  schemaHash: string;
+  nCols: number;
+  pages: PageMeta[];
+}
+
+/** Typed-array fields in storage order, with their constructors. */
+const FIELDS = [
+  ["nodes", Int32Array, 1], ["values", Float32Array, -1], ["main", Uint8Array, 1], ["good", Uint8Array, 1],
+  ["share", Float32Array, 1], ["ownWords", Int32Array, 1], ["subtreeWords", Int32Array, 1], ["parentRow", Int32Array, 1],
+] as const;
+
+type Field = (typeof FIELDS)[number][0];
+
+function paths(dataset: string, mode: RenderMode): { dir: string; json: string; bin: string } {
+  const dir = join(cacheDir(), featureSchema().hash, mode);
+  return { dir, json: join(dir, `${dataset}.json`), bin: join(dir, `${dataset}.bin`) };
+}
+
+function fingerprint(dir: string): string {
+  const st = statSync(join(dir, "index.jsonl"));
+  return `${st.size}:${Math.round(st.mtimeMs)}`;
+}
+
+function writeCache(dataset: string, mode: RenderMode, records: readonly PageRecord[], nCols: number, source: string): void {
+  const p = paths(dataset, mode);
+  mkdirSync(p.dir, { recursive: true });
+  const chunks: Buffer[] = [];
+  for (const r of records) for (const [f] of FIELDS) {
+    const a = r[f as Field];
+    chunks.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  }
+  const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords }));
+  writeFileSync(p.bin, Buffer.concat(chunks));
+  writeFileSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages } satisfies CacheHeader));
+}
+
+function readCache(dataset: string, mode: RenderMode, source: string): PageRecord[] | null {
+  const p = paths(dataset, mode);
+  if (!existsSync(p.json) || !existsSync(p.bin)) return null;
+  const header = JSON.parse(readFileSync(p.json, "utf8")) as CacheHeader;
+  if (header.format !== CACHE_FORMAT || header.source !== source) return null;
+  const bin = readFileSync(p.bin);
+  let off = 0;
+  const take = <T extends Int32Array | Float32Array | Uint8Array>(C: new (b: ArrayBuffer) => T, count: number, bytes: number): T => {
+    const copy = new Uint8Array(count * bytes);
+    copy.set(bin.subarray(off, off + count * bytes));
+    off += count * bytes;
+    return new C(copy.buffer);
+  };
+  return header.pages.map((m) => {
+    const rec: Record<string, unknown> = { ...m };
+    for (const [f, C, width] of FIELDS) {
+      const count = width < 0 ? m.n * header.nCols : m.n;
+      rec[f] = take(C as unknown as new (b: ArrayBuffer) => Int32Array, count, (C as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT);
+    }
+    return rec as unknown as PageRecord;
+  });
+}
+
+export interface LoadOptions {
+  mode?: RenderMode;
+  workers?: number;
+  /** Called once per page computed (not for cache hits). */
+  onPage?: (done: number, total: number) => void;
+  /** Ignore an existing cache. */
+  rebuild?: boolean;
+}
+
+/** Records of every page with gold in `dataset`, from the cache or computed (and cached). */
+export async function loadRecords(dataset: string, options: LoadOptions = {}): Promise<PageRecord[]> {
+  const mode = options.mode ?? "static";
+  if (mode !== "static") throw new Error(`training data in ${mode} mode is not cached yet: use --mode static`);
+  const ds = loadDataset(dataset);
+  const source = fingerprint(ds.dir);
+  const cached = options.rebuild ? null : readCache(ds.name, mode, source);
+  if (cached) return cached;
+  const out: (PageRecord | null)[] = new Array(ds.pages.length).fill(null);
+  let done = 0;
+  const failures: string[] = [];
+  await runPool(ds.pages.map((p) => ({ task: "record", payload: { dataset: ds.dir, id: p.id } })), (i, v) => {
+    if (v instanceof Error) failures.push(`${ds.pages[i]?.id}: ${v.message}`);
+    else out[i] = v as PageRecord | null;
+    options.onPage?.(++done, ds.pages.length);
+  }, options.workers);
+  if (failures.length) process.stderr.write(`${ds.name}: ${failures.length} page(s) skipped (${failures.slice(0, 3).join("; ")})\n`);
+  const records = out.filter((r): r is PageRecord => r !== null);
+  writeCache(ds.name, mode, records, featureSchema().names.length, source);
+  return records;
+}

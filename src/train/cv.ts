@@ -1,0 +1,181 @@
+/**
+ * Site-grouped k-fold cross-validation of the whole pipeline. Every fold holds out whole
+ * sites (src/ml/split.ts), fits every classifier on the other sites, and predicts the held-out
+ * nodes (out-of-fold probabilities → node P/R/F1 and the tuned thresholds). Then the fold
+ * models run end to end on their held-out pages in worker threads (evaluate-page.ts) and the
+ * real WCXB word F1 is reported per dataset and page type, for each model variant.
+ *
+ * Caveat, reported with the numbers: thresholds are tuned on the pooled out-of-fold scores
+ * and then used by the fold models (one scalar per type, a small optimism).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { saveModel } from "../ml/artifact.ts";
+import { selectRows } from "../ml/matrix.ts";
+import { binaryMetrics } from "../ml/metrics.ts";
+import { groupKFold } from "../ml/split.ts";
+import type { RefinerName } from "../pipeline/model.ts";
+import { GENERAL } from "../pipeline/run.ts";
+import type { RenderMode } from "../types.ts";
+import { pipelineArtifact } from "./artifact.ts";
+import type { PageEvaluation, Variant } from "./evaluate-page.ts";
+import { fitPipeline, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
+import type { PageRecord } from "./page-record.ts";
+import { pageTypeOf } from "./page-types.ts";
+import { runPool } from "./pool.ts";
+import { groupScores, meanScore, type MeanScore } from "./score.ts";
+import { tuneThreshold } from "./thresholds.ts";
+
+/** Variants compared on the held-out pages: no refiner, Louvan's refiners per type, no routing. */
+export const DEFAULT_VARIANTS: Variant[] = [
+  { name: "plain", refiners: {} },
+  { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
+  { name: "general-only", refiners: {}, route: false },
+];
+
+export interface CvOptions {
+  folds: number;
+  config: FitConfig;
+  nCols: number;
+  mode: RenderMode;
+  /** Dataset name → folder, for the workers. */
+  datasetDirs: Map<string, string>;
+  variants?: Variant[];
+  workers?: number;
+  log?: (s: string) => void;
+}
+
+export interface CvReport {
+  folds: number;
+  pages: number;
+  sites: number;
+  thresholds: Record<string, number>;
+  content: { precision: number; recall: number; f1: number; auc: number };
+  /** variant → "all" | dataset | dataset/pageType → mean word P/R/F1. */
+  endToEnd: Record<string, Record<string, MeanScore>>;
+  /** Refiner per routed type chosen from the variants. */
+  refiners: Record<string, RefinerName>;
+  routedAs: Record<string, Record<string, number>>;
+}
+
+function rowsOfPages(rows: RowSet, pages: Set<number>): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < rows.page.length; k++) if (pages.has(rows.page[k] as number)) out.push(k);
+  return out;
+}
+
+interface Oof {
+  general: Float32Array;
+  byType: Map<string, Float32Array>;
+}
+
+function predictFold(fitted: FittedPipeline, rows: RowSet, records: readonly PageRecord[], test: Set<number>, oof: Oof): void {
+  const idx = rowsOfPages(rows, test);
+  if (!idx.length) return;
+  const X = selectRows(rows.X, idx);
+  const p = fitted.content.predictProba(X);
+  idx.forEach((k, j) => (oof.general[k] = p[j] as number));
+  for (const [t, clf] of fitted.byType) {
+    const sel = idx.filter((k) => pageTypeOf(records[rows.page[k] as number] as PageRecord) === t);
+    if (!sel.length) continue;
+    const pt = clf.predictProba(selectRows(rows.X, sel));
+    let arr = oof.byType.get(t);
+    if (!arr) oof.byType.set(t, (arr = new Float32Array(rows.y.length).fill(NaN)));
+    sel.forEach((k, j) => ((arr as Float32Array)[k] = pt[j] as number));
+  }
+}
+
+function tuneAll(records: readonly PageRecord[], rows: RowSet, oof: Oof): Record<string, number> {
+  const thresholds: Record<string, number> = { general: tuneThreshold(records, rows, oof.general).threshold };
+  for (const [t, arr] of oof.byType) {
+    const sel = [...arr.keys()].filter((k) => !Number.isNaN(arr[k] as number));
+    const sub: RowSet = { ...rows, page: Int32Array.from(sel, (k) => rows.page[k] as number), row: Int32Array.from(sel, (k) => rows.row[k] as number) };
+    thresholds[t] = tuneThreshold(records, sub, Float32Array.from(sel, (k) => arr[k] as number)).threshold;
+  }
+  return thresholds;
+}
+
+/** Runs the cross-validation (see the header). */
+export async function crossValidate(records: PageRecord[], options: CvOptions): Promise<CvReport> {
+  const log = options.log ?? (() => {});
+  const variants = options.variants ?? DEFAULT_VARIANTS;
+  const folds = groupKFold(records.map((r) => r.site), options.folds, options.config.seed);
+  const rows = buildRows(records, options.nCols, LEAF_ROWS, "main");
+  const oof: Oof = { general: new Float32Array(rows.y.length), byType: new Map() };
+  const fitted: FittedPipeline[] = [];
+  for (const [f, fold] of folds.entries()) {
+    log(`fold ${f + 1}/${folds.length}: ${fold.train.length} training pages, ${fold.test.length} held-out pages`);
+    const fit = await fitPipeline(Array.from(fold.train, (i) => records[i] as PageRecord), options.nCols, options.config, log);
+    predictFold(fit, rows, records, new Set(fold.test), oof);
+    fitted.push(fit);
+  }
+  const thresholds = tuneAll(records, rows, oof);
+  const m = binaryMetrics(rows.y, oof.general, { threshold: thresholds["general"] as number, weights: rows.w });
+  log(`out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`);
+  const evals = await evaluateFolds(records, folds.map((f) => f.test), fitted, thresholds, variants, options, log);
+  return summarise(records, folds.length, thresholds, { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc }, evals, variants);
+}
+
+async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted: FittedPipeline[], thresholds: Record<string, number>, variants: Variant[], options: CvOptions, log: (s: string) => void): Promise<(PageEvaluation | null)[]> {
+  const dir = mkdtempSync(join(tmpdir(), "pith-cv-"));
+  try {
+    const jobs: { task: string; payload: unknown }[] = [];
+    const owner: number[] = [];
+    for (const [f, test] of tests.entries()) {
+      const file = join(dir, `fold-${f}.json`);
+      const art = pipelineArtifact({ kind: "pipeline", name: `cv-fold-${f}`, mode: options.mode, fitted: fitted[f] as FittedPipeline, thresholds, refiners: {}, trainingSets: [], hyperParameters: {}, metrics: {} });
+      await saveModel(file, art);
+      for (const i of test) {
+        const rec = records[i] as PageRecord;
+        jobs.push({ task: "evaluate", payload: { dataset: options.datasetDirs.get(rec.dataset), id: rec.id, model: file, variants } });
+        owner.push(i);
+      }
+    }
+    log(`evaluating ${jobs.length} held-out pages end to end`);
+    const out: (PageEvaluation | null)[] = new Array(records.length).fill(null);
+    let failed = 0;
+    await runPool(jobs, (k, v) => {
+      if (v instanceof Error) failed++;
+      else out[owner[k] as number] = v as PageEvaluation;
+    }, options.workers);
+    if (failed) log(`${failed} page(s) failed end-to-end evaluation`);
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function summarise(records: PageRecord[], folds: number, thresholds: Record<string, number>, content: CvReport["content"], evals: (PageEvaluation | null)[], variants: Variant[]): CvReport {
+  const done = records.map((r, i) => ({ r, e: evals[i] })).filter((x): x is { r: PageRecord; e: PageEvaluation } => x.e !== null && x.e !== undefined);
+  const endToEnd: CvReport["endToEnd"] = {};
+  for (const v of variants) {
+    const score = (x: { e: PageEvaluation }) => x.e.scores[v.name] ?? { precision: 0, recall: 0, f1: 0 };
+    endToEnd[v.name] = {
+      all: meanScore(done.map(score)),
+      ...groupScores(done, (x) => x.r.dataset, score),
+      ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score),
+    };
+  }
+  const routedAs: CvReport["routedAs"] = {};
+  for (const { r, e } of done) {
+    const t = pageTypeOf(r) ?? "unknown";
+    routedAs[t] ??= {};
+    (routedAs[t] as Record<string, number>)[e.routed] = ((routedAs[t] as Record<string, number>)[e.routed] ?? 0) + 1;
+  }
+  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners: chooseRefiners(done, variants), routedAs };
+}
+
+/** Per routed type: Louvan's refiner when it beat no refiner on the pages routed to that type. */
+function chooseRefiners(done: { e: PageEvaluation }[], variants: Variant[]): Record<string, RefinerName> {
+  const louvan = variants.find((v) => v.name === "louvan");
+  const out: Record<string, RefinerName> = {};
+  if (!louvan?.refiners) return out;
+  for (const [type, refiner] of Object.entries(louvan.refiners)) {
+    const pages = done.filter((x) => x.e.routed === type || (type === GENERAL && x.e.routed === GENERAL));
+    const gain = pages.reduce((a, x) => a + ((x.e.scores["louvan"]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0);
+    if (pages.length && gain > 0) out[type] = refiner;
+  }
+  return out;
+}

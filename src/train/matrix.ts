@@ -1,0 +1,69 @@
+/**
+ * Training matrices from PageRecords: which rows train which classifier, their labels and
+ * weights. Word F1 is a per-page mean over words, so a leaf segment weighs its share of the
+ * page's words (rescaled so an average row weighs 1): a long paragraph counts more than a
+ * one-word link, and a huge page counts no more than a small one.
+ */
+import { createMatrix, type Matrix } from "../ml/matrix.ts";
+import type { PageRecord } from "./page-record.ts";
+
+export interface RowSet {
+  X: Matrix;
+  y: Uint8Array;
+  w: Float32Array;
+  /** Site id per row (index into `sites`). */
+  groups: Int32Array;
+  sites: string[];
+  /** Record index and row within the record, per row. */
+  page: Int32Array;
+  row: Int32Array;
+}
+
+export type Target = "main" | "good";
+export type RowFilter = (rec: PageRecord, r: number) => boolean;
+
+/** Leaf segments: rows that own words (what the content classifier decides). */
+export const LEAF_ROWS: RowFilter = (rec, r) => (rec.ownWords[r] as number) > 0;
+/** Rows with any words below them (what the segment classifier decides). */
+export const TEXT_ROWS: RowFilter = (rec, r) => (rec.subtreeWords[r] as number) > 0;
+
+/** Row weight: the row's share of its page's words, times the page's row count. */
+function rowWeight(rec: PageRecord, r: number, pageWords: number, pageRows: number, target: Target): number {
+  const words = target === "main" ? (rec.ownWords[r] as number) : Math.sqrt(rec.subtreeWords[r] as number);
+  return pageWords > 0 ? (words / pageWords) * pageRows : 1;
+}
+
+/** Rows of `records` passing `filter`, with labels `target` and word-share weights. */
+export function buildRows(records: readonly PageRecord[], nCols: number, filter: RowFilter, target: Target): RowSet {
+  const picks: number[][] = records.map((rec) => {
+    const rows: number[] = [];
+    for (let r = 0; r < rec.nodes.length; r++) if (filter(rec, r)) rows.push(r);
+    return rows;
+  });
+  const total = picks.reduce((a, p) => a + p.length, 0);
+  const X = createMatrix(total, nCols);
+  const y = new Uint8Array(total);
+  const w = new Float32Array(total);
+  const groups = new Int32Array(total);
+  const page = new Int32Array(total);
+  const row = new Int32Array(total);
+  const siteIndex = new Map<string, number>();
+  let k = 0;
+  records.forEach((rec, i) => {
+    const rows = picks[i] as number[];
+    let site = siteIndex.get(rec.site);
+    if (site === undefined) siteIndex.set(rec.site, (site = siteIndex.size));
+    let pageWords = 0;
+    for (const r of rows) pageWords += target === "main" ? (rec.ownWords[r] as number) : Math.sqrt(rec.subtreeWords[r] as number);
+    for (const r of rows) {
+      X.data.set(rec.values.subarray(r * nCols, (r + 1) * nCols), k * nCols);
+      y[k] = target === "main" ? (rec.main[r] as number) : (rec.good[r] as number);
+      w[k] = rowWeight(rec, r, pageWords, rows.length, target);
+      groups[k] = site;
+      page[k] = i;
+      row[k] = r;
+      k++;
+    }
+  });
+  return { X, y, w, groups, sites: [...siteIndex.keys()], page, row };
+}

@@ -1,0 +1,70 @@
+/**
+ * One labeled page as training rows: the feature table of its structural nodes (static or
+ * chromium snapshot) beside the node labels aligned from the gold text, plus what grouping
+ * and reporting need (dataset, site, page type). Built in worker threads (worker.ts) and
+ * cached on disk (cache.ts).
+ */
+import { buildTree } from "../dom/tree.ts";
+import { computeFeatures } from "../pipeline/features-adapter.ts";
+import { ownership } from "../pipeline/own-text.ts";
+import { staticSnapshot } from "../render/static.ts";
+import { readDatasetPage, readGold, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import { labelNodes } from "./labels-adapter.ts";
+import { siteOf } from "./sites.ts";
+
+export interface PageRecord {
+  dataset: string;
+  id: string;
+  /** Grouping key for site-held-out splits. */
+  site: string;
+  pageType: string;
+  genre: string;
+  /** Structural node indices (rows), document order. */
+  nodes: Int32Array;
+  /** Row-major features, nodes.length × nCols. */
+  values: Float32Array;
+  /** Label: the row's own words are mostly gold. */
+  main: Uint8Array;
+  /** Label: the row is a segment of good granularity. */
+  good: Uint8Array;
+  /** Share of the row's words found in the gold. */
+  share: Float32Array;
+  /** Words owned by the row (its own text). */
+  ownWords: Int32Array;
+  /** Words in the row's subtree. */
+  subtreeWords: Int32Array;
+  /** Row of the nearest structural ancestor, -1 at the top. */
+  parentRow: Int32Array;
+  /** Number of gold words (for page-level statistics). */
+  goldWords: number;
+}
+
+/** Renders one dataset page statically and computes its rows and labels. */
+export async function buildPageRecord(ds: Dataset, page: DatasetPage): Promise<PageRecord | null> {
+  const gold = await readGold(ds, page);
+  if (gold === null) return null;
+  const snap = staticSnapshot(await readDatasetPage(ds, page));
+  const tree = buildTree(snap);
+  const table = computeFeatures(snap, tree, { lang: page.lang ?? snap.lang ?? undefined });
+  const labels = labelNodes(snap, tree, gold);
+  const own = ownership(snap, tree, table.nodes);
+  const n = table.nodes.length;
+  const main = new Uint8Array(n);
+  const good = new Uint8Array(n);
+  const share = new Float32Array(n);
+  const at = new Map<number, number>();
+  for (let k = 0; k < labels.nodes.length; k++) at.set(labels.nodes[k] as number, k);
+  for (let r = 0; r < n; r++) {
+    const k = at.get(table.nodes[r] as number);
+    if (k === undefined) continue;
+    main[r] = labels.main[k] as number;
+    good[r] = labels.goodSegment[k] as number;
+    share[r] = labels.goldShare[k] as number;
+  }
+  const goldWords = gold.match(/[\p{L}\p{M}\p{Nd}\p{Pc}]+/gu)?.length ?? 0;
+  return {
+    dataset: ds.name, id: page.id, site: siteOf(page), pageType: page.pageType, genre: page.genre,
+    nodes: table.nodes, values: table.values, main, good, share,
+    ownWords: own.ownWords, subtreeWords: own.subtreeWords, parentRow: own.parentRow, goldWords,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * `pith train` as a library call: labeled sets → cached PageRecords → optional filters (page
+ * types, one domain) → site-grouped cross-validation (thresholds, refiner choice, report) →
+ * final fit on every page → a pipeline artifact. Deterministic for a given seed.
+ */
+import { featureSchema } from "../pipeline/features-adapter.ts";
+import { loadDataset } from "../io/dataset.ts";
+import type { TrainingSet } from "../ml/artifact.ts";
+import type { ModelArtifact } from "../ml/artifact.ts";
+import type { ClassifierKind } from "../ml/classifier.ts";
+import { DEFAULT_THRESHOLD, type RefinerName } from "../pipeline/model.ts";
+import { domainKey } from "../pipeline/resolve.ts";
+import type { RenderMode } from "../types.ts";
+import { pipelineArtifact } from "./artifact.ts";
+import { loadRecords } from "./cache.ts";
+import { crossValidate, type CvReport } from "./cv.ts";
+import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
+import type { PageRecord } from "./page-record.ts";
+import { pageTypeOf } from "./page-types.ts";
+
+/** Cross-validation needs at least this many sites per fold. */
+export const MIN_SITES_PER_FOLD = 2;
+
+export interface TrainOptions {
+  datasets: string[];
+  mode: RenderMode;
+  kind: ClassifierKind;
+  params: Record<string, unknown>;
+  seed: number;
+  folds: number;
+  perType: boolean;
+  segment: boolean;
+  /** Keep only pages of these page types (article, forum, …; genres news/blog map to article). */
+  genres: string[];
+  domain: string | null;
+  /** Held-out pages for a domain model (page-level folds inside one site). */
+  name: string;
+  workers?: number;
+  log?: (s: string) => void;
+  onPage?: (dataset: string, done: number, total: number) => void;
+}
+
+export class TrainError extends Error {
+  override name = "TrainError";
+}
+
+export interface TrainResult {
+  artifact: ModelArtifact;
+  report: CvReport | null;
+  records: number;
+  seconds: number;
+}
+
+/** Every page of the sets, from the feature cache (computed on first use). */
+export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage">): Promise<{ records: PageRecord[]; sets: TrainingSet[]; dirs: Map<string, string> }> {
+  const records: PageRecord[] = [];
+  const sets: TrainingSet[] = [];
+  const dirs = new Map<string, string>();
+  for (const name of options.datasets) {
+    const ds = loadDataset(name);
+    sets.push({ name: ds.name, license: ds.license });
+    dirs.set(ds.name, ds.dir);
+    const recs = await loadRecords(name, { mode: options.mode, ...(options.workers ? { workers: options.workers } : {}), onPage: (d, t) => options.onPage?.(ds.name, d, t) });
+    for (const r of recs) records.push(r);
+  }
+  return { records, sets, dirs };
+}
+
+/** Pages of one domain (the site key or any sub-domain of it). */
+export function domainRecords(records: readonly PageRecord[], domain: string): PageRecord[] {
+  const d = domainKey(domain);
+  return records.filter((r) => r.site === d || r.site.endsWith(`.${d}`));
+}
+
+function knownDomains(records: readonly PageRecord[]): string {
+  const counts = new Map<string, number>();
+  for (const r of records) if (!r.site.startsWith("page:")) counts.set(r.site, (counts.get(r.site) ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 8);
+  return top.map(([d, n]) => `${d} (${n})`).join(", ");
+}
+
+/** Applies --genre and --domain. */
+export function filterRecords(records: PageRecord[], options: Pick<TrainOptions, "genres" | "domain">): PageRecord[] {
+  let out = records;
+  if (options.genres.length) out = out.filter((r) => options.genres.includes(pageTypeOf(r) ?? r.genre) || options.genres.includes(r.pageType));
+  if (options.domain) {
+    const d = domainRecords(out, options.domain);
+    if (!d.length) throw new TrainError(`unknown domain "${options.domain}": no labeled page of it in the given sets (sites with most pages: ${knownDomains(out)})`);
+    out = d;
+  }
+  return out;
+}
+
+/** Trains a pipeline model (see the header). */
+export async function train(options: TrainOptions): Promise<TrainResult> {
+  const started = performance.now();
+  const log = options.log ?? (() => {});
+  const { records: all, sets, dirs } = await loadAll(options);
+  const records = filterRecords(all, options);
+  if (!records.length) throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
+  const nCols = featureSchema().names.length;
+  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment };
+  const sites = new Set(records.map((r) => r.site)).size;
+  let report: CvReport | null = null;
+  if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
+    report = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, ...(options.workers ? { workers: options.workers } : {}) });
+  } else if (options.folds >= 2) log(`cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`);
+  log(`final fit on ${records.length} pages from ${sites} sites`);
+  const fitted = await fitPipeline(records, nCols, config, log);
+  const thresholds = report?.thresholds ?? { general: DEFAULT_THRESHOLD };
+  const refiners: Record<string, RefinerName> = report?.refiners ?? {};
+  const artifact = pipelineArtifact({
+    kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
+    name: options.name, mode: options.mode, fitted, thresholds, refiners,
+    trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
+    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, genres: options.genres },
+    metrics: report ? { crossValidation: report } : {},
+  });
+  return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,39 @@
+/**
+ * Worker-thread entry for pool.ts: receives {id, task, payload}, answers {id, ok, value}.
+ * Tasks: "record" (a dataset page → PageRecord) and "evaluate" (a page → word F1 of the
+ * learned pipeline with a given model), so both cores share dataset-wide work.
+ */
+import { parentPort } from "node:worker_threads";
+import { loadDataset, type Dataset } from "../io/dataset.ts";
+import { buildPageRecord } from "./page-record.ts";
+import { evaluatePage, type EvaluatePayload } from "./evaluate-page.ts";
+
+const datasets = new Map<string, Dataset>();
+
+function dataset(dir: string): Dataset {
+  let ds = datasets.get(dir);
+  if (!ds) {
+    ds = loadDataset(dir);
+    datasets.set(dir, ds);
+  }
+  return ds;
+}
+
+async function run(task: string, payload: unknown): Promise<unknown> {
+  if (task === "record") {
+    const { dataset: dir, id } = payload as { dataset: string; id: string };
+    const ds = dataset(dir);
+    const page = ds.pages.find((p) => p.id === id);
+    if (!page) throw new Error(`no page ${id} in ${dir}`);
+    return buildPageRecord(ds, page);
+  }
+  if (task === "evaluate") return evaluatePage(payload as EvaluatePayload, dataset);
+  throw new Error(`unknown task ${task}`);
+}
+
+parentPort?.on("message", (msg: { id: number; task: string; payload: unknown }) => {
+  run(msg.task, msg.payload).then(
+    (value) => parentPort?.postMessage({ id: msg.id, ok: true, value }),
+    (e: unknown) => parentPort?.postMessage({ id: msg.id, ok: false, error: String((e as Error)?.message ?? e).split("\n")[0] }),
+  );
+});

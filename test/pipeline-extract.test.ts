@@ -1,0 +1,83 @@
+/**
+ * The learned pipeline with the bundled default model: it loads, keeps the fixture article's
+ * paragraphs and drops its nav, footer and related box; bad model files give one-line
+ * ModelLoadErrors; an empty page gives an empty extraction with a reason; an unknown export
+ * domain is a one-line usage error.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, test } from "node:test";
+import { ModelLoadError } from "../src/ml/artifact.ts";
+import { loadPipelineModel } from "../src/pipeline/model.ts";
+import { mlExtractor } from "../src/pipeline/extractor.ts";
+import { defaultModelPath } from "../src/pipeline/resolve.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import type { PageSnapshot } from "../src/types.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const FIXTURE = join(ROOT, "test/fixtures/pages/article.html");
+const tmp = mkdtempSync(join(tmpdir(), "pith-pipeline-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function snapshot(html: string, url: string | null = null): PageSnapshot {
+  return staticSnapshot({ id: "t", source: "t", url, html, encoding: "utf-8", remote: false });
+}
+
+test("the bundled static model extracts the fixture article and drops the boilerplate", async () => {
+  const e = await mlExtractor.extract(snapshot(readFileSync(FIXTURE, "utf8")), { params: { mode: "static" } });
+  for (const s of ["Rivers rarely run straight", "Over decades this process", "Geologists have measured", "The main factors are"]) {
+    assert.ok(e.text.includes(s), `keeps "${s}":\n${e.text}`);
+  }
+  for (const s of ["About us", "Related stories", "How deltas form", "All rights reserved", "Privacy"]) {
+    assert.ok(!e.text.includes(s), `drops "${s}":\n${e.text}`);
+  }
+  assert.match(e.model ?? "", /default/);
+  assert.ok(e.nodes.length > 0 && e.trace.length > 0);
+});
+
+test("an empty page gives an empty extraction with a reason", async () => {
+  const e = await mlExtractor.extract(snapshot("<html><body>   </body></html>"), { params: { mode: "static" } });
+  assert.equal(e.text, "");
+  assert.ok(e.emptyReason && e.emptyReason.length > 0);
+});
+
+async function loadError(file: string, mode: "static" | "chromium" = "static"): Promise<ModelLoadError> {
+  try {
+    await loadPipelineModel(file, mode);
+  } catch (e) {
+    assert.ok(e instanceof ModelLoadError, String(e));
+    assert.ok(!e.message.includes("\n"), "one line");
+    return e;
+  }
+  throw new Error("expected a ModelLoadError");
+}
+
+test("corrupt, schema-mismatched and mode-mismatched models give one-line ModelLoadErrors", async () => {
+  const corrupt = join(tmp, "corrupt.json");
+  writeFileSync(corrupt, '{"format": "pith-model", "formatVersion": 1, "kind": ');
+  assert.match((await loadError(corrupt)).message, /corrupt/);
+  const good = JSON.parse(readFileSync(defaultModelPath("static"), "utf8")) as { featureSchema: { hash: string } };
+  good.featureSchema.hash = "0000000000000000";
+  const schema = join(tmp, "schema.json");
+  writeFileSync(schema, JSON.stringify(good));
+  assert.match((await loadError(schema)).message, /feature schema/);
+  assert.match((await loadError(defaultModelPath("static"), "chromium")).message, /static mode/);
+  assert.match((await loadError(join(tmp, "missing.json"))).message, /not found/);
+});
+
+test("extract with a bad --model reports one line per page; export of an unknown domain is a usage error", () => {
+  const bad = join(tmp, "bad.json");
+  writeFileSync(bad, "not json");
+  const r = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "extract", FIXTURE, "--model", bad], { encoding: "utf8" });
+  assert.equal(r.status, 1);
+  const errLines = r.stderr.split("\n").filter((l) => l.startsWith("error"));
+  assert.equal(errLines.length, 1);
+  assert.match(errLines[0] as string, /corrupt/);
+  const x = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "export", "--domain", "nowhere.example", "--out", join(tmp, "x.json")], { encoding: "utf8" });
+  assert.equal(x.status, 2);
+  assert.match(x.stderr, /unknown domain "nowhere.example"/);
+  assert.equal(x.stderr.trim().split("\n").length, 1);
+});
