@@ -8,6 +8,7 @@ import {
   lcsLength,
   lcsScore,
   nodeScore,
+  rougeLsum,
   snippetCounts,
   snippetF1,
   wcxbTokens,
@@ -61,7 +62,7 @@ describe("article-extraction-benchmark shingles", () => {
   it("aggregates F1 from the mean precision and mean recall", () => {
     const page = (id: string, pred: string, gold: string): PageFigures => ({
       method: "m", dataset: "d", id, domain: null, group: "g",
-      wcxb: wcxbWords(pred, gold), aeb: aebShingles(pred, gold), lcs: lcsScore(pred, gold), nodes: null, snippets: null, ms: 1, chars: pred.length,
+      wcxb: wcxbWords(pred, gold), aeb: aebShingles(pred, gold), lcs: lcsScore(pred, gold), nodes: null, snippets: null, rouge: null, ms: 1, chars: pred.length,
     });
     const [all] = aggregate([page("1", "a b c d e", "a b c d"), page("2", "", "a b c d e f")]);
     close(all?.aeb.p ?? -1, 0.25);
@@ -134,5 +135,22 @@ describe("DOM-node P/R/F1", () => {
     assert.deepEqual(nodeScore([false, false], [false, false]), { p: 1, r: 1, f1: 1 });
     assert.deepEqual(nodeScore([true, false], [false, false]), { p: 0, r: 0, f1: 0 });
     assert.deepEqual(nodeScore([false, false], [true, false]), { p: 0, r: 0, f1: 0 });
+  });
+});
+
+describe("ROUGE-LSum", () => {
+  it("takes the union LCS of each gold line over all predicted lines", () => {
+    // gold lines [a b c d], [e f]; predicted [a c], [d e f]: a, c, d from line 1 and e, f → 5 hits
+    const s = rougeLsum("a c\nd e f", "a b c d\ne f");
+    assert.ok(s);
+    assert.equal(s.p, 1);
+    close(s.r, 5 / 6);
+    close(s.f1, 10 / 11);
+  });
+  it("never matches a token twice, is case-sensitive, handles empty texts", () => {
+    assert.deepEqual(rougeLsum("a\na", "a a"), { p: 0.5, r: 0.5, f1: 0.5 });
+    assert.deepEqual(rougeLsum("A", "a"), { p: 0, r: 0, f1: 0 });
+    assert.deepEqual(rougeLsum("", ""), { p: 1, r: 1, f1: 1 });
+    assert.deepEqual(rougeLsum("", "a"), { p: 0, r: 0, f1: 0 });
   });
 });

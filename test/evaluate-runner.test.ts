@@ -120,7 +120,7 @@ describe("pith evaluate (CLI)", () => {
     assert.match(stdout, /^## tiny \(3 pages\)$/m);
     assert.match(stdout, /^\| all \| all-text \| 3 \| 0\.485 \| 0\.667 \| \*\*0\.562\*\* \|/m);
     const json = JSON.parse(readFileSync(out, "utf8")) as { runs: Record<string, unknown>[]; pages: unknown[] };
-    assert.deepEqual(Object.keys(json.runs[0] ?? {}), ["method", "dataset", "group", "pages", "errors", "wcxb", "aeb", "lcs", "nodes", "snippets", "ms_per_page"]);
+    assert.deepEqual(Object.keys(json.runs[0] ?? {}), ["method", "dataset", "group", "pages", "errors", "wcxb", "aeb", "lcs", "nodes", "snippets", "rouge", "ms_per_page"]);
     assert.equal(json.pages.length, 3);
   });
 });

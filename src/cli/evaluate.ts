@@ -30,6 +30,7 @@ Options:
   --seed S           seed for --sample (default 1)
   --page-type T      only pages of this page type (wcxb-dev) or genre
   --json FILE        also write runs and per-page figures as JSON
+  --rouge            also compute ROUGE-LSum (WCEB; slow on long pages)
   --workers N        worker threads (default: one per core in static mode, 1 in chromium mode)
   --param K=V        parameter for pith's extractors, repeatable
 ${RENDER_HELP}
@@ -74,6 +75,7 @@ export const evaluateCommand: Command = {
       "page-type": { type: "string" },
       json: { type: "string" },
       workers: { type: "string" },
+      rouge: { type: "boolean" },
       param: { type: "string", multiple: true },
     });
     const methods = listOption(values.method);
@@ -98,6 +100,7 @@ export const evaluateCommand: Command = {
       mode,
       renderOptions: options,
       concurrency,
+      rouge: values.rouge ?? false,
       params: parseParams(values.param),
       seed: intOption("evaluate", "seed", values.seed, 1),
       ...(limit !== undefined ? { limit } : {}),

@@ -261,3 +261,68 @@ export function nodeScore(predicted: ArrayLike<boolean>, gold: ArrayLike<boolean
   const r = tp / (tp + fn);
   return { p, r, f1: f1Of(p, r) };
 }
+
+/** Largest Σ|ref sentence|·|candidate sentence| ROUGE-LSum fills before giving up on a page (≈ 1 s). */
+export const ROUGE_MAX_CELLS = 150_000_000;
+
+/** Indices in `ref` of one LCS of ref and cand (textbook table, backtracked). */
+function lcsIndices(ref: readonly string[], cand: readonly string[], table: Int32Array): number[] {
+  const n = ref.length;
+  const m = cand.length;
+  const w = m + 1;
+  for (let i = 1; i <= n; i++)
+    for (let j = 1; j <= m; j++)
+      table[i * w + j] = ref[i - 1] === cand[j - 1] ? (table[(i - 1) * w + j - 1] as number) + 1 : Math.max(table[(i - 1) * w + j] as number, table[i * w + j - 1] as number);
+  const out: number[] = [];
+  for (let i = n, j = m; i > 0 && j > 0; ) {
+    if (ref[i - 1] === cand[j - 1]) {
+      out.push(i - 1);
+      i--;
+      j--;
+    } else if ((table[(i - 1) * w + j] as number) > (table[i * w + j - 1] as number)) i--;
+    else j--;
+  }
+  return out;
+}
+
+function sentences(text: string): string[][] {
+  return text.split("\n").map((l) => l.split(/\s+/).filter(Boolean)).filter((s) => s.length > 0);
+}
+
+/**
+ * ROUGE-LSum of one page as WCEB (Bevendorff et al. 2023) computes it with Google's rouge_score:
+ * whitespace tokens, no lower-casing, one sentence per line, summary-level union LCS with
+ * token counts so no token is matched twice. Null when the page is past ROUGE_MAX_CELLS.
+ */
+export function rougeLsum(predicted: string, gold: string): PRF | null {
+  const ref = sentences(gold);
+  const cand = sentences(predicted);
+  const m = ref.reduce((a, s) => a + s.length, 0);
+  const n = cand.reduce((a, s) => a + s.length, 0);
+  if (!m || !n) return !m ? emptyGoldScore(!n) : { p: 0, r: 0, f1: 0 };
+  if (m * n > ROUGE_MAX_CELLS) return null;
+  const cntR = counts(ref.flat());
+  const cntC = counts(cand.flat());
+  const maxR = Math.max(...ref.map((s) => s.length));
+  const maxC = Math.max(...cand.map((s) => s.length));
+  const table = new Int32Array((maxR + 1) * (maxC + 1));
+  let hits = 0;
+  for (const r of ref) {
+    const union = new Set<number>();
+    for (const c of cand) {
+      table.fill(0, 0, (r.length + 1) * (c.length + 1));
+      for (const i of lcsIndices(r, c, table)) union.add(i);
+    }
+    for (const i of [...union].sort((a, b) => a - b)) {
+      const t = r[i] as string;
+      if ((cntC.get(t) ?? 0) > 0 && (cntR.get(t) ?? 0) > 0) {
+        hits++;
+        cntC.set(t, (cntC.get(t) as number) - 1);
+        cntR.set(t, (cntR.get(t) as number) - 1);
+      }
+    }
+  }
+  const p = hits / n;
+  const r = hits / m;
+  return { p, r, f1: f1Of(p, r) };
+}

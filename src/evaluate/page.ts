@@ -13,7 +13,7 @@ import { loadDataset, readDatasetPage, readGold, readGoldHtml, type Dataset, typ
 import { createRenderer, renderPage } from "../render/index.ts";
 import type { ExtractorContext, PageInput, PageSnapshot, RenderMode, RenderOptions, Renderer, SiteContext } from "../types.ts";
 import { goldNodeLabels, predictedNodeLabels, type NodeGold } from "./gold-nodes.ts";
-import { aebShingles, lcsScore, nodeScore, snippetCounts, wcxbWords, type LcsScore, type PRF, type ShingleCounts, type SnippetCounts } from "./metrics.ts";
+import { aebShingles, lcsScore, nodeScore, rougeLsum, snippetCounts, wcxbWords, type LcsScore, type PRF, type ShingleCounts, type SnippetCounts } from "./metrics.ts";
 import { getPeer } from "./peers.ts";
 
 /** Per page and method: what the JSON report lists under "pages". */
@@ -30,6 +30,8 @@ export interface PageFigures {
   lcs: LcsScore;
   nodes: PRF | null;
   snippets: SnippetCounts | null;
+  /** ROUGE-LSum, when the run asked for it (and the page is within ROUGE_MAX_CELLS). */
+  rouge: PRF | null;
   ms: number;
   /** Length of the extracted text. */
   chars: number;
@@ -49,6 +51,8 @@ export interface GroupJob {
   params: Record<string, string | number | boolean>;
   /** Give methods that need it the other pages of the group as SiteContext. */
   site: boolean;
+  /** Compute ROUGE-LSum (slow on long pages). */
+  rouge: boolean;
 }
 
 /** Per-thread state: the renderer and parsed dataset indexes, reused across jobs. */
@@ -179,6 +183,7 @@ async function evaluatePage(ds: Dataset, l: Loaded, job: GroupJob, site: SiteCon
       lcs: lcsScore(o.text, truth.gold),
       nodes,
       snippets: snippets ? snippetCounts(o.text, snippets) : null,
+      rouge: job.rouge ? rougeLsum(o.text, truth.gold) : null,
       ms: o.ms,
       chars: o.text.length,
       ...(o.error ? { error: o.error } : {}),

@@ -2,7 +2,7 @@
  * Aggregation of per-page figures into runs (method × dataset × group) and the reports:
  * the Markdown tables `pith evaluate` prints and the stable JSON shape other tools read:
  *   {"runs": [{"method","dataset","group","pages","errors","wcxb":{"p","r","f1"},"aeb":{"p","r","f1"},
- *              "lcs":{"p","r","f1"},"nodes":{...}|null,"snippets":{...}|null,"ms_per_page"}],
+ *              "lcs":{"p","r","f1"},"nodes":{...}|null,"snippets":{...}|null,"rouge":{...}|null,"ms_per_page"}],
  *    "pages": [PageFigures]}
  * Means are over pages (macro), as WCXB and Louvan report; AEB precision/recall are means over
  * the pages where they are defined and F1 = 2PR/(P+R) of those means (AEB's rule); snippet
@@ -39,6 +39,8 @@ export interface RunFigures {
   nodes: PRF | null;
   /** Over the pages with snippets; null when none. */
   snippets: SnippetFigures | null;
+  /** ROUGE-LSum mean P/R/F1 and median F1 (WCEB reports both); null unless asked for. */
+  rouge: (PRF & { median_f1: number }) | null;
   ms_per_page: number;
 }
 
@@ -71,6 +73,17 @@ function snippetsOf(pages: readonly PageFigures[]): SnippetFigures | null {
   };
 }
 
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length === 0 ? 0 : s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+function rougeOf(pages: readonly PageFigures[]): RunFigures["rouge"] {
+  const rs = pages.flatMap((x) => (x.rouge ? [x.rouge] : []));
+  return rs.length ? { ...meanPRF(rs), median_f1: median(rs.map((x) => x.f1)) } : null;
+}
+
 /** Figures of one run from its pages. */
 export function runFigures(method: string, dataset: string, group: string, pages: readonly PageFigures[]): RunFigures {
   const nodes = pages.flatMap((x) => (x.nodes ? [x.nodes] : []));
@@ -85,6 +98,7 @@ export function runFigures(method: string, dataset: string, group: string, pages
     lcs: meanPRF(pages.map((x) => x.lcs)),
     nodes: nodes.length ? meanPRF(nodes) : null,
     snippets: snippetsOf(pages),
+    rouge: rougeOf(pages),
     ms_per_page: mean(pages.map((x) => x.ms)),
   };
 }
@@ -110,7 +124,7 @@ export function aggregate(pages: readonly PageFigures[]): RunFigures[] {
 
 const f3 = (x: number): string => x.toFixed(3);
 
-function row(r: RunFigures): string {
+function row(r: RunFigures, withRouge: boolean): string {
   const cells = [
     r.group,
     r.method,
@@ -124,26 +138,28 @@ function row(r: RunFigures): string {
     r.snippets ? f3(r.snippets.f1) : "–",
     f3(r.lcs.f1),
     r.nodes ? f3(r.nodes.f1) : "–",
+    ...(withRouge ? [r.rouge ? f3(r.rouge.f1) : "–"] : []),
     r.ms_per_page.toFixed(1),
     String(r.errors),
   ];
   return `| ${cells.join(" | ")} |`;
 }
 
-const HEADER = [
-  "| group | method | pages | word P | word R | word F1 | AEB F1 | with | without | snip F1 | LCS F1 | node F1 | ms/page | errors |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-];
+function header(withRouge: boolean): string[] {
+  const cols = ["group", "method", "pages", "word P", "word R", "word F1", "AEB F1", "with", "without", "snip F1", "LCS F1", "node F1", ...(withRouge ? ["ROUGE-LSum F1"] : []), "ms/page", "errors"];
+  return [`| ${cols.join(" | ")} |`, `|${"---|".repeat(cols.length)}`];
+}
 
 /** One Markdown table per dataset: the "all" rows first, then one block of rows per group. */
 export function markdownReport(runs: readonly RunFigures[]): string {
   const out: string[] = [];
+  const withRouge = runs.some((r) => r.rouge !== null);
   for (const dataset of [...new Set(runs.map((r) => r.dataset))]) {
     const rs = runs.filter((r) => r.dataset === dataset);
     const n = rs.find((r) => r.group === ALL_GROUP)?.pages ?? 0;
-    out.push(`## ${dataset} (${n} pages)`, "", ...HEADER, ...rs.map(row), "");
+    out.push(`## ${dataset} (${n} pages)`, "", ...header(withRouge), ...rs.map((r) => row(r, withRouge)), "");
   }
-  out.push("word = WCXB bag-of-words (mean per page); AEB = article-extraction-benchmark shingle F1; with/without = WCXB snippet shares; snip F1 = trafilatura's snippet F1; LCS = Louvan's character LCS F1; node = DOM text-node F1 (gold-html sets).");
+  out.push(`word = WCXB bag-of-words (mean per page); AEB = article-extraction-benchmark shingle F1; with/without = WCXB snippet shares; snip F1 = trafilatura's snippet F1; LCS = Louvan's character LCS F1; node = DOM text-node F1 (gold-html sets)${withRouge ? "; ROUGE-LSum = WCEB's mean summary-level F1" : ""}.`);
   return out.join("\n");
 }
 

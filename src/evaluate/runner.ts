@@ -46,6 +46,8 @@ export interface EvaluateOptions {
   renderOptions?: RenderOptions;
   /** Parameters passed to every registry extractor as ExtractorContext.params (plus `mode`). */
   params?: Record<string, string | number | boolean>;
+  /** Also compute ROUGE-LSum (default false: it costs up to ~1 s on long pages). */
+  rouge?: boolean;
   /** Worker threads (default: one per core in static mode, 1 in Chromium mode). */
   workers?: number;
   /** Pages rendered at once in Chromium mode (default CHROMIUM_CONCURRENCY). */
@@ -127,7 +129,7 @@ export function planJobs(ds: Dataset, selected: readonly DatasetPage[], base: Om
 export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationResult> {
   checkMethods(o.methods);
   const mode = o.mode ?? "static";
-  const base = { methods: o.methods, mode, renderOptions: o.renderOptions ?? {}, params: { ...o.params, mode }, site: needsSite(o.methods) };
+  const base = { methods: o.methods, mode, renderOptions: o.renderOptions ?? {}, params: { ...o.params, mode }, site: needsSite(o.methods), rouge: o.rouge ?? false };
   const jobs: GroupJob[] = [];
   for (const name of o.datasets) {
     const ds = loadDataset(name);
