@@ -16,3 +16,5 @@ export { getBlockSet, DEFAULT_TAG_SET, PAPER_TAG_SET, type BlockSet } from "./si
 export { blockIbdf, nodeIbdf, indexBlocks, type BlockIbdf } from "./site/ibdf.ts";
 export { evaluateMethods, type EvaluateOptions, type EvaluationResult } from "./evaluate/runner.ts";
 export { wcxbWords, aebShingles, lcsScore, snippetCounts, nodeScore } from "./evaluate/metrics.ts";
+export { computeFeatures, featureSchema, structuralNodes, siteContextFor, type FeatureTable, type FeatureSchema } from "./features/index.ts";
+export { labelNodes, type NodeLabels } from "./train/labels.ts";

@@ -9,3 +9,4 @@ import "./site-level.ts";
 import "./cnr.ts";
 import "./louvan.ts";
 import "../pipeline/register.ts";
+import "./oracle.ts";

@@ -1,0 +1,57 @@
+/**
+ * Oracle check (issue 3): per dataset, the WCXB word F1 of the "oracle" extractor (labels from
+ * src/train/labels.ts, text through textOf(outermost(main))). Metric as ../shared/data/README.md:
+ * lower-cased Unicode \w+ tokens, multiset overlap, per-page P/R/F1 averaged over pages; empty
+ * gold scores 1 iff the prediction is empty. A stand-in until `pith evaluate --method oracle`.
+ *
+ *   node --import tsx notebooks/oracle-f1.ts [--container 0.9] [--limit N] [--worst K] set...
+ */
+import { parseArgs } from "node:util";
+import { oracle } from "../src/algorithms/oracle.ts";
+import { words } from "../src/dom/text.ts";
+import { listDatasets, loadDataset, readDatasetPage, readGold } from "../src/io/dataset.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+
+export function wordF1(pred: string, gold: string): { p: number; r: number; f: number } {
+  const g = words(gold.toLowerCase());
+  const q = words(pred.toLowerCase());
+  if (!g.length) return q.length ? { p: 0, r: 0, f: 0 } : { p: 1, r: 1, f: 1 };
+  const bag = new Map<string, number>();
+  for (const w of g) bag.set(w, (bag.get(w) ?? 0) + 1);
+  let overlap = 0;
+  for (const w of q) {
+    const c = bag.get(w) ?? 0;
+    if (c > 0) {
+      overlap++;
+      bag.set(w, c - 1);
+    }
+  }
+  const p = q.length ? overlap / q.length : 0;
+  const r = overlap / g.length;
+  return { p, r, f: p + r > 0 ? (2 * p * r) / (p + r) : 0 };
+}
+
+const { values, positionals } = parseArgs({ options: { container: { type: "string" }, limit: { type: "string" }, worst: { type: "string" } }, allowPositionals: true });
+const sets = positionals.length ? positionals : listDatasets();
+for (const name of sets) {
+  const ds = loadDataset(name);
+  const pages = values.limit ? ds.pages.slice(0, Number(values.limit)) : ds.pages;
+  const scores: Array<{ id: string; type: string; p: number; r: number; f: number }> = [];
+  const t0 = performance.now();
+  for (const page of pages) {
+    const gold = await readGold(ds, page);
+    if (gold === null) continue;
+    const snap = staticSnapshot(await readDatasetPage(ds, page));
+    const params: Record<string, string | number> = { gold };
+    if (values.container) params["container"] = Number(values.container);
+    const ex = await oracle.extract(snap, { params });
+    scores.push({ id: page.id, type: page.pageType, ...wordF1(ex.text, gold) });
+  }
+  const mean = (k: "p" | "r" | "f", list = scores): number => list.reduce((s, x) => s + x[k], 0) / Math.max(1, list.length);
+  const byType = new Map<string, typeof scores>();
+  for (const s of scores) byType.set(s.type, [...(byType.get(s.type) ?? []), s]);
+  const types = [...byType].map(([t, l]) => `${t} ${mean("f", l).toFixed(3)} (${l.length})`).join(", ");
+  console.log(`${name}\tpages ${scores.length}\tP ${mean("p").toFixed(4)}\tR ${mean("r").toFixed(4)}\tF1 ${mean("f").toFixed(4)}\t${((performance.now() - t0) / 1000).toFixed(1)} s\t${types}`);
+  const worst = Number(values.worst ?? 0);
+  if (worst) for (const s of [...scores].sort((a, b) => a.f - b.f).slice(0, worst)) console.log(`  ${s.id}\t${s.type}\tP ${s.p.toFixed(3)} R ${s.r.toFixed(3)} F1 ${s.f.toFixed(3)}`);
+}

@@ -1,0 +1,139 @@
+/**
+ * Context features: the node's surroundings. MODELING-NOTES.md found that ancestor context
+ * dominated a prototype's feature importance — CNR (Insa Algorithm 1), link density and share of
+ * page text of the parent up to the 4th ancestor — so those come per ancestor level; then the
+ * previous/next structural sibling's key features (Louvan: neighbouring segments), sibling
+ * repetition (teaser cards), id/class keywords inherited from any ancestor (inside a comment
+ * container, …) and the node's position in document order.
+ */
+import type { SnapshotNode } from "../types.ts";
+import { CLASS_KEYWORDS, keywordBits } from "./dom.ts";
+import { def, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+
+/** How many DOM ancestors get their own columns. */
+export const ANCESTOR_LEVELS = 4;
+/** Keyword families whose presence on any ancestor-or-self gets a column. */
+export const INHERITED_KEYWORDS = ["comment", "nav", "menu", "header", "footer", "sidebar", "share", "related", "ad", "cookie", "post", "article", "content", "main", "meta", "form", "card"] as const;
+
+function contextDefs(): FeatureDef[] {
+  const M = "modeling-notes";
+  const d: FeatureDef[] = [
+    def("ctx_pos_text", "share of the page's text that comes before the node (0..1)", "louvan"),
+    def("ctx_pos_node", "node index / number of nodes (0..1)", "louvan"),
+    def("ctx_text_share", "node's share of the page's text characters", M),
+  ];
+  for (let k = 1; k <= ANCESTOR_LEVELS; k++) {
+    d.push(def(`ctx_anc${k}_cnr`, `CNR of the ${k}. DOM ancestor (NaN above the root)`, "insa"));
+    d.push(def(`ctx_anc${k}_link_density`, `link density of the ${k}. DOM ancestor`, M));
+    d.push(def(`ctx_anc${k}_text_share`, `share of the page's text in the ${k}. DOM ancestor`, M));
+  }
+  d.push(def("ctx_parent_words", "words of the DOM parent", "louvan"));
+  for (const side of ["prev", "next"] as const) {
+    d.push(def(`ctx_${side}_exists`, `a ${side} structural sibling exists`, "louvan"));
+    d.push(def(`ctx_${side}_words`, `words of the ${side} structural sibling`, "louvan"));
+    d.push(def(`ctx_${side}_link_density`, `link density of the ${side} structural sibling`, "louvan"));
+    d.push(def(`ctx_${side}_cnr`, `CNR of the ${side} structural sibling`, "insa"));
+  }
+  d.push(def("ctx_siblings", "number of structural siblings (same structural parent)", "pith"));
+  d.push(def("ctx_same_tag_siblings", "share of structural siblings with the node's tag (repeated cards, list items)", "pith"));
+  for (const k of INHERITED_KEYWORDS) d.push(def(`ctx_in_${k}`, `the node or an ancestor has the "${k}" id/class keyword`, "pith"));
+  return d;
+}
+
+function inheritedBits(f: PageFacts): Int32Array {
+  const bits = new Int32Array(f.tree.n);
+  for (let i = 0; i < f.tree.n; i++) {
+    const p = f.tree.parent[i] as number;
+    bits[i] = (p >= 0 ? (bits[p] as number) : 0) | keywordBits(f.page.nodes[i] as SnapshotNode);
+  }
+  return bits;
+}
+
+function linkDensity(f: PageFacts, i: number): number {
+  return ratio(f.stats.anchorChars[i] as number, f.stats.structure.chars[i] as number);
+}
+
+function fillAncestors(f: PageFacts, out: ColumnWriter, row: number, i: number): void {
+  const base = out.col("ctx_anc1_cnr");
+  let a = f.tree.parent[i] as number;
+  for (let k = 0; k < ANCESTOR_LEVELS; k++) {
+    const c = base + 3 * k;
+    out.set(row, c, a >= 0 ? (f.stats.cnr[a] as number) : NaN);
+    out.set(row, c + 1, a >= 0 ? linkDensity(f, a) : NaN);
+    out.set(row, c + 2, a >= 0 ? ratio(f.stats.structure.chars[a] as number, f.stats.pageChars) : NaN);
+    if (a >= 0) a = f.tree.parent[a] as number;
+  }
+}
+
+function fillSibling(f: PageFacts, out: ColumnWriter, row: number, side: "prev" | "next", sib: number): void {
+  const c = out.col(`ctx_${side}_exists`);
+  out.set(row, c, sib >= 0 ? 1 : 0);
+  out.set(row, c + 1, sib >= 0 ? (f.stats.words[sib] as number) : NaN);
+  out.set(row, c + 2, sib >= 0 ? linkDensity(f, sib) : NaN);
+  out.set(row, c + 3, sib >= 0 ? (f.stats.cnr[sib] as number) : NaN);
+}
+
+interface Siblings {
+  prev: Int32Array;
+  next: Int32Array;
+  count: Int32Array;
+  sameTag: Int32Array;
+}
+
+/** Structural siblings: structural nodes sharing the same nearest structural ancestor. */
+function siblings(f: PageFacts): Siblings {
+  const m = f.rows.length;
+  const sp = f.stats.structure.structuralParent;
+  const last = new Map<number, number>();
+  const prev = new Int32Array(m).fill(-1);
+  const next = new Int32Array(m).fill(-1);
+  const groupSize = new Map<number, number>();
+  const tagSize = new Map<string, number>();
+  const key = (i: number): string => `${sp[i]}|${(f.page.nodes[i] as SnapshotNode).tag}`;
+  for (let r = 0; r < m; r++) {
+    const i = f.rows[r] as number;
+    const g = sp[i] as number;
+    const before = last.get(g);
+    if (before !== undefined) {
+      prev[r] = f.rows[before] as number;
+      next[before] = i;
+    }
+    last.set(g, r);
+    groupSize.set(g, (groupSize.get(g) ?? 0) + 1);
+    tagSize.set(key(i), (tagSize.get(key(i)) ?? 0) + 1);
+  }
+  const count = new Int32Array(m);
+  const sameTag = new Int32Array(m);
+  for (let r = 0; r < m; r++) {
+    const i = f.rows[r] as number;
+    count[r] = (groupSize.get(sp[i] as number) ?? 1) - 1;
+    sameTag[r] = (tagSize.get(key(i)) ?? 1) - 1;
+  }
+  return { prev, next, count, sameTag };
+}
+
+export const contextFamily: FeatureFamily = {
+  family: "context",
+  defs: contextDefs(),
+  fill(f, out) {
+    const bits = inheritedBits(f);
+    const sib = siblings(f);
+    const kwIndex = INHERITED_KEYWORDS.map((k) => CLASS_KEYWORDS.findIndex(([name]) => name === k));
+    const inBase = out.col(`ctx_in_${INHERITED_KEYWORDS[0]}`);
+    const n = Math.max(1, f.tree.n);
+    for (let row = 0; row < f.rows.length; row++) {
+      const i = f.rows[row] as number;
+      out.set(row, out.col("ctx_pos_text"), ratio(f.stats.charsBefore[i] as number, f.stats.pageChars));
+      out.set(row, out.col("ctx_pos_node"), i / n);
+      out.set(row, out.col("ctx_text_share"), ratio(f.stats.structure.chars[i] as number, f.stats.pageChars));
+      fillAncestors(f, out, row, i);
+      const p = f.tree.parent[i] as number;
+      out.set(row, out.col("ctx_parent_words"), p >= 0 ? (f.stats.words[p] as number) : NaN);
+      fillSibling(f, out, row, "prev", sib.prev[row] as number);
+      fillSibling(f, out, row, "next", sib.next[row] as number);
+      out.set(row, out.col("ctx_siblings"), sib.count[row] as number);
+      out.set(row, out.col("ctx_same_tag_siblings"), ratio(sib.sameTag[row] as number, sib.count[row] as number));
+      for (let k = 0; k < kwIndex.length; k++) out.set(row, inBase + k, ((bits[i] as number) >> (kwIndex[k] as number)) & 1);
+    }
+  },
+};

@@ -1,0 +1,150 @@
+/**
+ * DOM features (Louvan et al., §3.1 "features from DOM properties": inner text, inner HTML,
+ * number of images, forms, tables, links, …), plus tag one-hots, ARIA roles/landmarks and id/class
+ * keyword indicators (the keyword idea as in Readability's class-weight regexes).
+ */
+import { childrenOf } from "../dom/tree.ts";
+import type { SnapshotNode } from "../types.ts";
+import { def, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { COUNTED } from "./stats.ts";
+
+/** Tags with their own one-hot column; everything else is dom_tag_other. */
+export const ONE_HOT_TAGS = [
+  "#text", "a", "span", "div", "section", "article", "main", "aside", "header", "footer", "nav", "p", "ul", "ol", "li",
+  "dl", "dd", "dt", "table", "tbody", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "figure",
+  "figcaption", "form", "body", "center", "font", "noscript", "address", "details",
+] as const;
+
+/** ARIA roles with their own column (landmarks first). */
+export const ROLES = ["main", "article", "navigation", "banner", "contentinfo", "complementary", "search", "region", "dialog", "menu", "list", "listitem", "feed", "comment"] as const;
+const LANDMARK_ROLES: ReadonlySet<string> = new Set(["main", "navigation", "banner", "contentinfo", "complementary", "search", "region", "form"]);
+/** Elements with an implicit landmark role (HTML-AAM). */
+const LANDMARK_TAGS: ReadonlySet<string> = new Set(["main", "nav", "header", "footer", "aside", "search"]);
+
+/**
+ * id/class keyword indicators, compiled once. A keyword matches inside a token ("comment-list"),
+ * except the short ones marked by word-boundary patterns ("ad" must not match "header").
+ */
+export const CLASS_KEYWORDS: ReadonlyArray<readonly [string, RegExp]> = [
+  ["comment", /comment|disqus|reply|respond/],
+  ["nav", /nav|breadcrumb/],
+  ["menu", /menu/],
+  ["header", /header|masthead|topbar/],
+  ["footer", /footer|copyright|colophon/],
+  ["sidebar", /sidebar|side-bar|aside|rail|widget/],
+  ["share", /share|social|sharing|follow/],
+  ["related", /related|recommend|more-|also|popular|trending|teaser/],
+  ["ad", /(?:^|[^a-z])(?:ad|ads|adv|advert\w*|sponsor\w*|promo\w*|banner)(?:$|[^a-z])|adsense|doubleclick/],
+  ["cookie", /cookie|consent|gdpr/],
+  ["post", /post|entry/],
+  ["article", /article|story/],
+  ["content", /content/],
+  ["body", /body/],
+  ["main", /main/],
+  ["text", /text|prose|copy/],
+  ["meta", /meta|byline|author|date|time|tags?(?:$|[^a-z])/],
+  ["title", /title|headline|heading/],
+  ["caption", /caption|credit/],
+  ["form", /search|login|signup|subscribe|newsletter|form/],
+  ["hidden", /hidden|hide|modal|popup|overlay/],
+  ["card", /card|tile|item|thumb/],
+];
+
+function domDefs(): FeatureDef[] {
+  const L = "louvan";
+  return [
+    def("dom_text_chars", "non-space characters of visible content text in the subtree", L),
+    def("dom_html_chars", "approximate inner-HTML length (tags, kept attributes, text)", L),
+    def("dom_text_html_ratio", "text characters / inner-HTML length", L),
+    ...COUNTED.map((k) => def(`dom_n_${k}`, `number of visible ${k === "heading" ? "h1-h6" : k === "input" ? "input/select/textarea/button" : `<${k}>`} elements in the subtree`, L)),
+    def("dom_anchor_ratio", "share of the subtree's text characters inside links (link density)", L),
+    def("dom_depth", "depth of the node in the DOM (root = 0)", L),
+    def("dom_height", "longest path from the node down to a leaf", L),
+    def("dom_subtree_nodes", "number of nodes in the subtree", L),
+    def("dom_children", "number of child nodes", L),
+    def("dom_block_children", "number of structural children", L),
+    ...ONE_HOT_TAGS.map((t) => def(`dom_tag_${t === "#text" ? "text" : t}`, `node is ${t === "#text" ? "a text node" : `<${t}>`}`, L)),
+    def("dom_tag_other", "node is an element not in the one-hot tag set", L),
+    ...ROLES.map((r) => def(`dom_role_${r}`, `role="${r}"`, L)),
+    def("dom_landmark", "ARIA landmark: a landmark role or an element with an implicit landmark role", L),
+    def("dom_itemprop_body", "itemprop is articleBody/text/reviewBody (schema.org)", "pith"),
+    def("dom_itemtype_article", "itemtype names an Article/BlogPosting/NewsArticle", "pith"),
+    ...CLASS_KEYWORDS.map(([k]) => def(`dom_cls_${k}`, `own id/class contains the "${k}" keyword family`, L)),
+    def("dom_has_id", "the element has an id", L),
+  ];
+}
+
+export function idClass(node: SnapshotNode): string {
+  const a = node.attrs;
+  if (!a) return "";
+  const s = `${a["id"] ?? ""} ${a["class"] ?? ""}`.trim();
+  return s ? s.toLowerCase() : "";
+}
+
+/** Bit k set when CLASS_KEYWORDS[k] matches the node's own id/class. */
+export function keywordBits(node: SnapshotNode): number {
+  const s = idClass(node);
+  if (!s) return 0;
+  let bits = 0;
+  for (let k = 0; k < CLASS_KEYWORDS.length; k++) if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
+  return bits;
+}
+
+const TAG_INDEX = new Map<string, number>(ONE_HOT_TAGS.map((t, k) => [t, k]));
+const ROLE_INDEX = new Map<string, number>(ROLES.map((r, k) => [r, k]));
+const BODY_PROPS = /^(?:articlebody|text|reviewbody)$/;
+const ARTICLE_TYPES = /article|blogposting|newsarticle|report/i;
+
+function fillCounts(f: PageFacts, out: ColumnWriter, row: number, i: number): void {
+  const s = f.stats;
+  const K = COUNTED.length;
+  const chars = f.stats.structure.chars[i] as number;
+  out.set(row, out.col("dom_text_chars"), chars);
+  out.set(row, out.col("dom_html_chars"), s.htmlChars[i] as number);
+  out.set(row, out.col("dom_text_html_ratio"), ratio(chars, s.htmlChars[i] as number));
+  for (let k = 0; k < K; k++) out.set(row, out.col(`dom_n_${COUNTED[k]}`), s.counts[i * K + k] as number);
+  out.set(row, out.col("dom_anchor_ratio"), ratio(s.anchorChars[i] as number, chars));
+}
+
+function fillShape(f: PageFacts, out: ColumnWriter, row: number, i: number): void {
+  const { tree } = f;
+  out.set(row, out.col("dom_depth"), tree.depth[i] as number);
+  out.set(row, out.col("dom_height"), tree.height[i] as number);
+  out.set(row, out.col("dom_subtree_nodes"), (tree.end[i] as number) - i);
+  const kids = childrenOf(tree, i);
+  let blocks = 0;
+  for (const c of kids) if (f.stats.structure.isStructural[c] === 1) blocks++;
+  out.set(row, out.col("dom_children"), kids.length);
+  out.set(row, out.col("dom_block_children"), blocks);
+}
+
+function fillTagRole(f: PageFacts, out: ColumnWriter, row: number, i: number, base: { tag: number; role: number; cls: number }): void {
+  const node = f.page.nodes[i] as SnapshotNode;
+  const t = TAG_INDEX.get(node.tag);
+  out.set(row, t === undefined ? out.col("dom_tag_other") : base.tag + t, 1);
+  const role = node.attrs?.["role"]?.toLowerCase().trim() ?? "";
+  const r = ROLE_INDEX.get(role);
+  if (r !== undefined) out.set(row, base.role + r, 1);
+  out.set(row, out.col("dom_landmark"), LANDMARK_ROLES.has(role) || LANDMARK_TAGS.has(node.tag) ? 1 : 0);
+  out.set(row, out.col("dom_itemprop_body"), BODY_PROPS.test(node.attrs?.["itemprop"]?.toLowerCase() ?? "") ? 1 : 0);
+  out.set(row, out.col("dom_itemtype_article"), ARTICLE_TYPES.test(node.attrs?.["itemtype"] ?? "") ? 1 : 0);
+  const bits = keywordBits(node);
+  for (let k = 0; k < CLASS_KEYWORDS.length; k++) out.set(row, base.cls + k, (bits >> k) & 1);
+  out.set(row, out.col("dom_has_id"), node.attrs?.["id"] ? 1 : 0);
+}
+
+export const domFamily: FeatureFamily = {
+  family: "dom",
+  defs: domDefs(),
+  fill(f, out) {
+    const base = { tag: out.col("dom_tag_text"), role: out.col(`dom_role_${ROLES[0]}`), cls: out.col(`dom_cls_${CLASS_KEYWORDS[0]?.[0]}`) };
+    const zeroCols = [...ONE_HOT_TAGS.keys()].map((k) => base.tag + k).concat([out.col("dom_tag_other")], [...ROLES.keys()].map((k) => base.role + k));
+    for (let row = 0; row < f.rows.length; row++) {
+      const i = f.rows[row] as number;
+      for (const c of zeroCols) out.set(row, c, 0);
+      fillCounts(f, out, row, i);
+      fillShape(f, out, row, i);
+      fillTagRole(f, out, row, i, base);
+    }
+  },
+};

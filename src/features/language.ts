@@ -1,0 +1,55 @@
+/**
+ * The page's language and its stop words, for Louvan et al.'s text features (§3.1: stop-word
+ * count and ratio). Language: the <html lang> / dataset language when given, else tinyld on a
+ * sample of the page's longer text nodes. Stop words: the `stopword` package's list for that
+ * language; when there is none, a language-free stand-in: the page's STOPWORD_FALLBACK_TOP most
+ * frequent words (Zipf: function words dominate the head of any language's frequency list).
+ */
+import { createRequire } from "node:module";
+import { detect, toISO3 } from "tinyld";
+
+/** Below this many characters tinyld's guess is noise: treat the language as unknown. */
+export const LANG_MIN_SAMPLE_CHARS = 60;
+/** Language-free stop words: this many most frequent words of the page. */
+export const STOPWORD_FALLBACK_TOP = 30;
+
+/** ISO 639-3 codes tinyld returns that `stopword` names differently. */
+const STOPWORD_ALIASES: Readonly<Record<string, string>> = { cmn: "zho", nno: "nob", nor: "nob", pes: "fas", zsm: "msa" };
+
+/** `stopword` ships no types: its export is an object of ISO 639-3 code → word list. */
+const LISTS = createRequire(import.meta.url)("stopword") as Record<string, unknown>;
+const cache = new Map<string, ReadonlySet<string> | null>();
+
+export function detectLanguage(sample: string): string | null {
+  if (sample.length < LANG_MIN_SAMPLE_CHARS) return null;
+  const lang = detect(sample);
+  return lang ? lang : null;
+}
+
+/** The stop-word list for an ISO 639-1/3 code, or null when `stopword` has none. */
+export function stopwordList(lang: string | null): ReadonlySet<string> | null {
+  if (!lang) return null;
+  const hit = cache.get(lang);
+  if (hit !== undefined) return hit;
+  let iso3 = lang.length === 3 ? lang : toISO3(lang);
+  iso3 = STOPWORD_ALIASES[iso3] ?? iso3;
+  const list = LISTS[iso3];
+  const set = Array.isArray(list) ? new Set((list as string[]).map((w) => w.toLowerCase())) : null;
+  cache.set(lang, set);
+  return set;
+}
+
+export interface StopwordChoice {
+  words: ReadonlySet<string>;
+  /** True when a real list for the language was used. */
+  known: boolean;
+}
+
+export function stopwordSet(lang: string | null, tokensPerNode: ReadonlyMap<number, string[]>): StopwordChoice {
+  const list = stopwordList(lang);
+  if (list) return { words: list, known: true };
+  const freq = new Map<string, number>();
+  for (const ws of tokensPerNode.values()) for (const w of ws) freq.set(w, (freq.get(w) ?? 0) + 1);
+  const top = [...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, STOPWORD_FALLBACK_TOP).map(([w]) => w);
+  return { words: new Set(top), known: false };
+}

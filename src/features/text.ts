@@ -1,0 +1,44 @@
+/**
+ * Text features (Louvan et al., §3.1: number of words, stop words, punctuation, word length),
+ * with the Unicode word tokenizer shared by every metric (`words()`, src/dom/text.ts) and the
+ * page-language stop words of language.ts. Plus block length relative to the page's longest leaf
+ * segment (MODELING-NOTES.md: the strongest non-context feature in the prototype).
+ */
+import { def, ratio, type FeatureFamily } from "./registry.ts";
+
+export const textFamily: FeatureFamily = {
+  family: "text",
+  defs: [
+    def("txt_words", "number of words (Unicode \\w+ tokens) in the subtree's visible text", "louvan"),
+    def("txt_stopwords", "number of stop words (page language; page's top words when the language has no list)", "louvan"),
+    def("txt_stop_ratio", "stop words / words", "louvan"),
+    def("txt_sentence_ends", "number of sentence-ending punctuation marks (. ! ? and CJK forms)", "louvan"),
+    def("txt_sentence_ends_per_word", "sentence-ending marks / words", "louvan"),
+    def("txt_avg_word_len", "mean word length in characters", "louvan"),
+    def("txt_digit_share", "ASCII digits / non-space characters", "louvan"),
+    def("txt_lang_known", "1 when a stop-word list exists for the page language, else 0 (language-free fallback)", "pith"),
+    def("txt_words_rel_max_leaf", "words / words of the page's longest leaf segment", "modeling-notes"),
+    def("txt_leaf", "1 when the node is a leaf segment (all its text is its own), else 0", "pith"),
+  ],
+  fill(f, out) {
+    const s = f.stats;
+    let maxLeaf = 0;
+    for (const i of f.rows) if (s.structure.leaf[i] === 1) maxLeaf = Math.max(maxLeaf, s.words[i] as number);
+    const c = Object.fromEntries(this.defs.map((d) => [d.name, out.col(d.name)])) as Record<string, number>;
+    const col = (name: string): number => c[name] as number;
+    for (let row = 0; row < f.rows.length; row++) {
+      const i = f.rows[row] as number;
+      const w = s.words[i] as number;
+      out.set(row, col("txt_words"), w);
+      out.set(row, col("txt_stopwords"), s.stopwords[i] as number);
+      out.set(row, col("txt_stop_ratio"), ratio(s.stopwords[i] as number, w));
+      out.set(row, col("txt_sentence_ends"), s.sentenceEnds[i] as number);
+      out.set(row, col("txt_sentence_ends_per_word"), ratio(s.sentenceEnds[i] as number, w));
+      out.set(row, col("txt_avg_word_len"), ratio(s.wordChars[i] as number, w));
+      out.set(row, col("txt_digit_share"), ratio(s.digits[i] as number, s.structure.chars[i] as number));
+      out.set(row, col("txt_lang_known"), s.langKnown ? 1 : 0);
+      out.set(row, col("txt_words_rel_max_leaf"), ratio(w, maxLeaf));
+      out.set(row, col("txt_leaf"), s.structure.leaf[i] as number);
+    }
+  },
+};

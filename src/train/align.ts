@@ -1,0 +1,212 @@
+/**
+ * Word alignment of gold text to a page, for training labels: dragnet's approach (Peters &
+ * Lecocq, "Content extraction using diverse feature sets", WWW 2013 — labels from a
+ * longest-common-subsequence alignment of gold tokens to block tokens), implemented as Python
+ * difflib's SequenceMatcher (Ratcliff/Obershelp: longest matching block, then the same on the
+ * left and right remainders), over integer token ids with typed arrays and an explicit queue.
+ *
+ * - "Popular" gold tokens (difflib's autojunk: more than 1 % of a gold text of ≥ 200 tokens)
+ *   cannot seed a match, which keeps the cost near-linear on 10k-word pages; matches are then
+ *   extended over equal neighbouring tokens, so popular words next to a match are recovered.
+ * - Page tokens follow textOf() exactly (src/dom/text.ts): content text nodes in document order,
+ *   and a word split across two text nodes with no line break between them ("<b>W</b>ord") is
+ *   one token, owned by the text node where it starts. The metric tokenises textOf's output, so
+ *   labels and the oracle see the same words the evaluation counts.
+ */
+import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
+import { words } from "../dom/text.ts";
+import type { Tree } from "../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
+
+/** difflib autojunk: gold texts with at least this many tokens have popular tokens… */
+export const POPULAR_MIN_TOKENS = 200;
+/** …occurring more than this share of the gold (+1) times. */
+export const POPULAR_SHARE = 0.01;
+
+export interface PageTokens {
+  /** Lower-cased word tokens in textOf order. */
+  tokens: string[];
+  /** Owning text node (snapshot index) of each token. */
+  owner: Int32Array;
+}
+
+const WORD_START = /^[\p{L}\p{M}\p{Nd}\p{Pc}]/u;
+const WORD_END = /[\p{L}\p{M}\p{Nd}\p{Pc}]$/u;
+
+function breaksLine(node: SnapshotNode): boolean {
+  return node.type === 1 && (node.tag === "br" || isBlockDisplay(node.tag, node.style?.display));
+}
+
+/** The page's words as textOf() would produce them for the whole document, with owners. */
+export function pageTokens(page: PageSnapshot, tree: Tree): PageTokens {
+  const tokens: string[] = [];
+  const owner: number[] = [];
+  const blockEnds: number[] = [];
+  let boundary = true;
+  let prevEndsInWord = false;
+  for (let i = 0; i < tree.n; i++) {
+    while (blockEnds.length && (blockEnds[blockEnds.length - 1] as number) <= i) {
+      blockEnds.pop();
+      boundary = true;
+    }
+    const node = page.nodes[i] as SnapshotNode;
+    if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
+      i = (tree.end[i] as number) - 1;
+      continue;
+    }
+    if (node.type === 1) {
+      if (breaksLine(node)) {
+        boundary = true;
+        blockEnds.push(tree.end[i] as number);
+      }
+      continue;
+    }
+    const text = (node.text ?? "").toLowerCase();
+    if (!text) continue;
+    const ws = words(text);
+    let k = 0;
+    if (!boundary && prevEndsInWord && ws.length && WORD_START.test(text)) {
+      tokens[tokens.length - 1] += ws[0] as string; // continues the previous text node's last word
+      k = 1;
+    }
+    for (; k < ws.length; k++) {
+      tokens.push(ws[k] as string);
+      owner.push(i);
+    }
+    if (/\S/.test(text)) {
+      boundary = false;
+      prevEndsInWord = WORD_END.test(text);
+    } else if (text.length) prevEndsInWord = false;
+  }
+  return { tokens, owner: Int32Array.from(owner) };
+}
+
+interface Match {
+  a: number;
+  b: number;
+  size: number;
+}
+
+interface Index {
+  a: Int32Array;
+  b: Int32Array;
+  /** Gold positions per token id (CSR), popular ids excluded. */
+  start: Int32Array;
+  pos: Int32Array;
+}
+
+function encode(pageTok: readonly string[], gold: readonly string[]): Index {
+  const ids = new Map<string, number>();
+  const id = (t: string): number => {
+    let v = ids.get(t);
+    if (v === undefined) ids.set(t, (v = ids.size));
+    return v;
+  };
+  const b = Int32Array.from(gold, id);
+  const a = Int32Array.from(pageTok, id);
+  const V = ids.size;
+  const count = new Int32Array(V + 1);
+  for (const t of b) count[t + 1] = (count[t + 1] as number) + 1;
+  const limit = b.length >= POPULAR_MIN_TOKENS ? Math.floor(b.length * POPULAR_SHARE) + 1 : Infinity;
+  for (let t = 1; t <= V; t++) if ((count[t] as number) > limit) count[t] = 0;
+  const start = new Int32Array(V + 1);
+  for (let t = 0; t < V; t++) start[t + 1] = (start[t] as number) + (count[t + 1] as number);
+  const fill = start.slice();
+  const pos = new Int32Array(start[V] as number);
+  for (let j = 0; j < b.length; j++) {
+    const t = b[j] as number;
+    if ((start[t + 1] as number) === (start[t] as number)) continue; // popular
+    pos[fill[t] as number] = j;
+    fill[t] = (fill[t] as number) + 1;
+  }
+  return { a, b, start, pos };
+}
+
+/** First index in pos[lo, hi) with pos[k] >= x. */
+function lowerBound(pos: Int32Array, lo: number, hi: number, x: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((pos[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Scratch for longestMatch: len[j] = match length ending at (row, j), valid when stamp[j] = row. */
+interface Scratch {
+  len: Int32Array;
+  stamp: Float64Array;
+  clock: number;
+}
+
+/** difflib find_longest_match on a[alo, ahi) × b[blo, bhi). */
+function longestMatch(ix: Index, alo: number, ahi: number, blo: number, bhi: number, scr: Scratch): Match {
+  let best: Match = { a: alo, b: blo, size: 0 };
+  const { len, stamp } = scr;
+  scr.clock++; // rows of an earlier call never count as this call's previous row
+  for (let i = alo; i < ahi; i++) {
+    const row = ++scr.clock;
+    const t = ix.a[i] as number;
+    const s = ix.start[t] as number;
+    const e = ix.start[t + 1] as number;
+    if (s === e) continue;
+    const lo = lowerBound(ix.pos, s, e, blo);
+    for (let k = lowerBound(ix.pos, lo, e, bhi) - 1; k >= lo; k--) {
+      const j = ix.pos[k] as number; // descending j: len[j-1] still holds row i-1
+      const v = (j > blo && stamp[j - 1] === row - 1 ? (len[j - 1] as number) : 0) + 1;
+      len[j] = v;
+      stamp[j] = row;
+      if (v > best.size) best = { a: i - v + 1, b: j - v + 1, size: v };
+    }
+  }
+  return best;
+}
+
+function extend(ix: Index, m: Match, alo: number, ahi: number, blo: number, bhi: number): Match {
+  let { a, b, size } = m;
+  while (a > alo && b > blo && ix.a[a - 1] === ix.b[b - 1]) {
+    a--;
+    b--;
+    size++;
+  }
+  while (a + size < ahi && b + size < bhi && ix.a[a + size] === ix.b[b + size]) size++;
+  return { a, b, size };
+}
+
+/** Matching blocks (difflib get_matching_blocks), any order. */
+function matchingBlocks(ix: Index): Match[] {
+  const scratch: Scratch = { len: new Int32Array(ix.b.length + 1), stamp: new Float64Array(ix.b.length + 1).fill(-1), clock: 0 };
+  const out: Match[] = [];
+  const queue: Array<[number, number, number, number]> = [[0, ix.a.length, 0, ix.b.length]];
+  while (queue.length) {
+    const [alo, ahi, blo, bhi] = queue.pop() as [number, number, number, number];
+    if (alo >= ahi || blo >= bhi) continue;
+    const raw = longestMatch(ix, alo, ahi, blo, bhi, scratch);
+    if (raw.size === 0) continue;
+    const m = extend(ix, raw, alo, ahi, blo, bhi);
+    out.push(m);
+    queue.push([alo, m.a, blo, m.b], [m.a + m.size, ahi, m.b + m.size, bhi]);
+  }
+  return out;
+}
+
+export interface Alignment {
+  /** 1 when page token k is aligned to a gold token. */
+  matched: Uint8Array;
+  /** Gold tokens aligned (≤ both lengths). */
+  matchedCount: number;
+  goldTokens: number;
+}
+
+/** Align gold tokens to page tokens (monotonic, difflib-style). */
+export function alignTokens(pageTok: readonly string[], goldTok: readonly string[]): Alignment {
+  const matched = new Uint8Array(pageTok.length);
+  if (!pageTok.length || !goldTok.length) return { matched, matchedCount: 0, goldTokens: goldTok.length };
+  const ix = encode(pageTok, goldTok);
+  let matchedCount = 0;
+  for (const m of matchingBlocks(ix)) {
+    matched.fill(1, m.a, m.a + m.size);
+    matchedCount += m.size;
+  }
+  return { matched, matchedCount, goldTokens: goldTok.length };
+}
