@@ -4,6 +4,7 @@
  * 100 features, sites held out) and, when present, on real tables in data/features/*.jsonl.
  *
  *   node --import tsx scripts/bench-ml.ts [--quick] [--no-ml-rf] [--sizes 10000,100000,400000]
+ *                                        [--sections ml-rf,shared,scale,real]
  *
  * Sections: (1) ml-random-forest training time per tree at 2k / 4k / 8k rows (quadratic);
  * (2) every model on one shared 2k-row sample ml-random-forest can train on; (3) the
@@ -24,6 +25,8 @@ const QUICK = args.includes("--quick");
 const NO_ML_RF = args.includes("--no-ml-rf");
 const sizesArg = args[args.indexOf("--sizes") + 1];
 const SIZES = args.includes("--sizes") && sizesArg ? sizesArg.split(",").map(Number) : QUICK ? [10_000, 50_000] : [10_000, 100_000, 400_000];
+const sectionsArg = args[args.indexOf("--sections") + 1];
+const SECTIONS = new Set(args.includes("--sections") && sectionsArg ? sectionsArg.split(",") : ["ml-rf", "shared", "scale", "real"]);
 const N_COLS = 100;
 const TEST_ROWS = QUICK ? 10_000 : 50_000;
 const SHARED_ROWS = 2000;
@@ -150,16 +153,16 @@ function table(rows: Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const maxRows = Math.max(...SIZES, SHARED_ROWS, ...ML_RF_SCALING_ROWS);
+  const maxRows = Math.max(...(SECTIONS.has("scale") ? SIZES : []), SHARED_ROWS, ...ML_RF_SCALING_ROWS);
   const t0 = performance.now();
   const train = makeSyntheticData({ nRows: maxRows, nCols: N_COLS, seed: 1 });
   const test = makeSyntheticData({ nRows: TEST_ROWS, nCols: N_COLS, seed: 2 });
   console.error(`synthetic: ${maxRows} training rows × ${N_COLS} features (+${TEST_ROWS} rows of unseen sites) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const sections: [string, Row[]][] = [];
-  if (!NO_ML_RF) sections.push(["ml-random-forest, one tree, against rows", await mlRfScaling(train, test)]);
-  sections.push([`Shared ${SHARED_ROWS}-row sample`, await sharedSample(train, test, "synthetic")]);
-  sections.push(["Histogram learners against rows", await scaling(train, test)]);
-  const real = await realData();
+  if (!NO_ML_RF && SECTIONS.has("ml-rf")) sections.push(["ml-random-forest, one tree, against rows", await mlRfScaling(train, test)]);
+  if (SECTIONS.has("shared")) sections.push([`Shared ${SHARED_ROWS}-row sample`, await sharedSample(train, test, "synthetic")]);
+  if (SECTIONS.has("scale")) sections.push(["Histogram learners against rows", await scaling(train, test)]);
+  const real = SECTIONS.has("real") ? await realData() : [];
   if (real.length > 0) sections.push(["Real feature table (data/features)", real]);
   for (const [title, rows] of sections) console.log(`\n### ${title}\n\n${table(rows)}`);
   console.log(`\nNode ${process.version}, load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB, total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
