@@ -7,7 +7,7 @@
  * container, …) and the node's position in document order.
  */
 import type { SnapshotNode } from "../types.ts";
-import { CLASS_KEYWORDS, keywordBits } from "./dom.ts";
+import { CLASS_KEYWORDS } from "./dom.ts";
 import { def, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** How many DOM ancestors get their own columns. */
@@ -44,7 +44,7 @@ function inheritedBits(f: PageFacts): Int32Array {
   const bits = new Int32Array(f.tree.n);
   for (let i = 0; i < f.tree.n; i++) {
     const p = f.tree.parent[i] as number;
-    bits[i] = (p >= 0 ? (bits[p] as number) : 0) | keywordBits(f.page.nodes[i] as SnapshotNode);
+    bits[i] = (p >= 0 ? (bits[p] as number) : 0) | (f.keywordBits[i] as number);
   }
   return bits;
 }
@@ -89,10 +89,11 @@ function siblings(f: PageFacts): Siblings {
   const next = new Int32Array(m).fill(-1);
   const groupSize = new Map<number, number>();
   const tagSize = new Map<string, number>();
-  const key = (i: number): string => `${sp[i]}|${(f.page.nodes[i] as SnapshotNode).tag}`;
+  const keys: string[] = new Array<string>(m);
   for (let r = 0; r < m; r++) {
     const i = f.rows[r] as number;
     const g = sp[i] as number;
+    const key = (keys[r] = `${g}|${(f.page.nodes[i] as SnapshotNode).tag}`);
     const before = last.get(g);
     if (before !== undefined) {
       prev[r] = f.rows[before] as number;
@@ -100,14 +101,14 @@ function siblings(f: PageFacts): Siblings {
     }
     last.set(g, r);
     groupSize.set(g, (groupSize.get(g) ?? 0) + 1);
-    tagSize.set(key(i), (tagSize.get(key(i)) ?? 0) + 1);
+    tagSize.set(key, (tagSize.get(key) ?? 0) + 1);
   }
   const count = new Int32Array(m);
   const sameTag = new Int32Array(m);
   for (let r = 0; r < m; r++) {
     const i = f.rows[r] as number;
     count[r] = (groupSize.get(sp[i] as number) ?? 1) - 1;
-    sameTag[r] = (tagSize.get(key(i)) ?? 1) - 1;
+    sameTag[r] = (tagSize.get(keys[r] as string) ?? 1) - 1;
   }
   return { prev, next, count, sameTag };
 }
@@ -121,6 +122,9 @@ export const contextFamily: FeatureFamily = {
     const kwIndex = INHERITED_KEYWORDS.map((k) => CLASS_KEYWORDS.findIndex(([name]) => name === k));
     const inBase = out.col(`ctx_in_${INHERITED_KEYWORDS[0]}`);
     const n = Math.max(1, f.tree.n);
+    const C = Object.fromEntries(this.defs.map((d) => [d.name, out.col(d.name)])) as Record<string, number>;
+    const cols: ColumnWriter = { col: (name) => C[name] ?? out.col(name), set: out.set };
+    out = cols;
     for (let row = 0; row < f.rows.length; row++) {
       const i = f.rows[row] as number;
       out.set(row, out.col("ctx_pos_text"), ratio(f.stats.charsBefore[i] as number, f.stats.pageChars));

@@ -81,12 +81,20 @@ export function idClass(node: SnapshotNode): string {
   return s ? s.toLowerCase() : "";
 }
 
+/** id/class strings repeat within and across pages: their keyword bits are memoised (bounded). */
+const BITS_CACHE = new Map<string, number>();
+export const BITS_CACHE_MAX = 50_000;
+
 /** Bit k set when CLASS_KEYWORDS[k] matches the node's own id/class. */
 export function keywordBits(node: SnapshotNode): number {
   const s = idClass(node);
   if (!s) return 0;
+  const hit = BITS_CACHE.get(s);
+  if (hit !== undefined) return hit;
   let bits = 0;
   for (let k = 0; k < CLASS_KEYWORDS.length; k++) if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
+  if (BITS_CACHE.size >= BITS_CACHE_MAX) BITS_CACHE.clear();
+  BITS_CACHE.set(s, bits);
   return bits;
 }
 
@@ -95,42 +103,46 @@ const ROLE_INDEX = new Map<string, number>(ROLES.map((r, k) => [r, k]));
 const BODY_PROPS = /^(?:articlebody|text|reviewbody)$/;
 const ARTICLE_TYPES = /article|blogposting|newsarticle|report/i;
 
-function fillCounts(f: PageFacts, out: ColumnWriter, row: number, i: number): void {
+/** Column indices, resolved once per page. */
+type Cols = Record<string, number>;
+
+function fillCounts(f: PageFacts, out: ColumnWriter, row: number, i: number, c: Cols): void {
   const s = f.stats;
   const K = COUNTED.length;
   const chars = f.stats.structure.chars[i] as number;
-  out.set(row, out.col("dom_text_chars"), chars);
-  out.set(row, out.col("dom_html_chars"), s.htmlChars[i] as number);
-  out.set(row, out.col("dom_text_html_ratio"), ratio(chars, s.htmlChars[i] as number));
-  for (let k = 0; k < K; k++) out.set(row, out.col(`dom_n_${COUNTED[k]}`), s.counts[i * K + k] as number);
-  out.set(row, out.col("dom_anchor_ratio"), ratio(s.anchorChars[i] as number, chars));
+  out.set(row, c["dom_text_chars"] as number, chars);
+  out.set(row, c["dom_html_chars"] as number, s.htmlChars[i] as number);
+  out.set(row, c["dom_text_html_ratio"] as number, ratio(chars, s.htmlChars[i] as number));
+  const base = c[`dom_n_${COUNTED[0]}`] as number; // COUNTED columns are contiguous
+  for (let k = 0; k < K; k++) out.set(row, base + k, s.counts[i * K + k] as number);
+  out.set(row, c["dom_anchor_ratio"] as number, ratio(s.anchorChars[i] as number, chars));
 }
 
-function fillShape(f: PageFacts, out: ColumnWriter, row: number, i: number): void {
+function fillShape(f: PageFacts, out: ColumnWriter, row: number, i: number, c: Cols): void {
   const { tree } = f;
-  out.set(row, out.col("dom_depth"), tree.depth[i] as number);
-  out.set(row, out.col("dom_height"), tree.height[i] as number);
-  out.set(row, out.col("dom_subtree_nodes"), (tree.end[i] as number) - i);
+  out.set(row, c["dom_depth"] as number, tree.depth[i] as number);
+  out.set(row, c["dom_height"] as number, tree.height[i] as number);
+  out.set(row, c["dom_subtree_nodes"] as number, (tree.end[i] as number) - i);
   const kids = childrenOf(tree, i);
   let blocks = 0;
-  for (const c of kids) if (f.stats.structure.isStructural[c] === 1) blocks++;
-  out.set(row, out.col("dom_children"), kids.length);
-  out.set(row, out.col("dom_block_children"), blocks);
+  for (const k of kids) if (f.stats.structure.isStructural[k] === 1) blocks++;
+  out.set(row, c["dom_children"] as number, kids.length);
+  out.set(row, c["dom_block_children"] as number, blocks);
 }
 
-function fillTagRole(f: PageFacts, out: ColumnWriter, row: number, i: number, base: { tag: number; role: number; cls: number }): void {
+function fillTagRole(f: PageFacts, out: ColumnWriter, row: number, i: number, base: { tag: number; role: number; cls: number }, c: Cols): void {
   const node = f.page.nodes[i] as SnapshotNode;
   const t = TAG_INDEX.get(node.tag);
-  out.set(row, t === undefined ? out.col("dom_tag_other") : base.tag + t, 1);
+  out.set(row, t === undefined ? (c["dom_tag_other"] as number) : base.tag + t, 1);
   const role = node.attrs?.["role"]?.toLowerCase().trim() ?? "";
   const r = ROLE_INDEX.get(role);
   if (r !== undefined) out.set(row, base.role + r, 1);
-  out.set(row, out.col("dom_landmark"), LANDMARK_ROLES.has(role) || LANDMARK_TAGS.has(node.tag) ? 1 : 0);
-  out.set(row, out.col("dom_itemprop_body"), BODY_PROPS.test(node.attrs?.["itemprop"]?.toLowerCase() ?? "") ? 1 : 0);
-  out.set(row, out.col("dom_itemtype_article"), ARTICLE_TYPES.test(node.attrs?.["itemtype"] ?? "") ? 1 : 0);
-  const bits = keywordBits(node);
+  out.set(row, c["dom_landmark"] as number, LANDMARK_ROLES.has(role) || LANDMARK_TAGS.has(node.tag) ? 1 : 0);
+  out.set(row, c["dom_itemprop_body"] as number, BODY_PROPS.test(node.attrs?.["itemprop"]?.toLowerCase() ?? "") ? 1 : 0);
+  out.set(row, c["dom_itemtype_article"] as number, ARTICLE_TYPES.test(node.attrs?.["itemtype"] ?? "") ? 1 : 0);
+  const bits = f.keywordBits[i] as number;
   for (let k = 0; k < CLASS_KEYWORDS.length; k++) out.set(row, base.cls + k, (bits >> k) & 1);
-  out.set(row, out.col("dom_has_id"), node.attrs?.["id"] ? 1 : 0);
+  out.set(row, c["dom_has_id"] as number, node.attrs?.["id"] ? 1 : 0);
 }
 
 export const domFamily: FeatureFamily = {
@@ -139,12 +151,13 @@ export const domFamily: FeatureFamily = {
   fill(f, out) {
     const base = { tag: out.col("dom_tag_text"), role: out.col(`dom_role_${ROLES[0]}`), cls: out.col(`dom_cls_${CLASS_KEYWORDS[0]?.[0]}`) };
     const zeroCols = [...ONE_HOT_TAGS.keys()].map((k) => base.tag + k).concat([out.col("dom_tag_other")], [...ROLES.keys()].map((k) => base.role + k));
+    const c: Cols = Object.fromEntries(this.defs.map((d) => [d.name, out.col(d.name)]));
     for (let row = 0; row < f.rows.length; row++) {
       const i = f.rows[row] as number;
-      for (const c of zeroCols) out.set(row, c, 0);
-      fillCounts(f, out, row, i);
-      fillShape(f, out, row, i);
-      fillTagRole(f, out, row, i, base);
+      for (const z of zeroCols) out.set(row, z, 0);
+      fillCounts(f, out, row, i, c);
+      fillShape(f, out, row, i, c);
+      fillTagRole(f, out, row, i, base, c);
     }
   },
 };

@@ -5,10 +5,10 @@
  * (IBDF); context features after MODELING-NOTES.md. Linear time, no recursion.
  */
 import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SiteContext } from "../types.ts";
+import type { PageSnapshot, SiteContext, SnapshotNode } from "../types.ts";
 import { cnrFamily } from "./cnr.ts";
 import { contextFamily } from "./context.ts";
-import { domFamily } from "./dom.ts";
+import { domFamily, keywordBits } from "./dom.ts";
 import { schemaOf, type ColumnWriter, type FeatureFamily, type FeatureSchema, type PageFacts } from "./registry.ts";
 import { siteFamily } from "./site.ts";
 import { computeStats } from "./stats.ts";
@@ -69,7 +69,9 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: { site?
       values[row * width + col] = value;
     },
   };
-  const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null };
+  const keywordBitsAll = new Int32Array(tree.n);
+  for (let i = 0; i < tree.n; i++) keywordBitsAll[i] = keywordBits(page.nodes[i] as SnapshotNode);
+  const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null, keywordBits: keywordBitsAll };
   for (const family of FAMILIES) family.fill(facts, writer);
   return { schema, nodes: rows, values, lang: stats.lang };
 }

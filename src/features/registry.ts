@@ -27,6 +27,8 @@ export interface PageFacts {
   /** Structural node indices = table rows. */
   rows: Int32Array;
   site: SiteContext | null;
+  /** Per node: bits of the id/class keyword families (dom.ts CLASS_KEYWORDS) on the node itself. */
+  keywordBits: Int32Array;
 }
 
 /** Writes one column at a time into the row-major table. */

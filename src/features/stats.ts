@@ -96,7 +96,8 @@ function anchorMask(page: PageSnapshot, tree: Tree): Uint8Array {
 function htmlLength(node: SnapshotNode): number {
   if (node.type === 3) return (node.text ?? "").length;
   let k = 2 * node.tag.length + 5;
-  if (node.attrs) for (const [a, v] of Object.entries(node.attrs)) k += a.length + v.length + 4;
+  const attrs = node.attrs;
+  if (attrs) for (const a in attrs) k += a.length + (attrs[a] as string).length + 4;
   return k;
 }
 

@@ -22,6 +22,8 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 export const POPULAR_MIN_TOKENS = 200;
 /** …occurring more than this share of the gold (+1) times. */
 export const POPULAR_SHARE = 0.01;
+/** When a range has no match without popular tokens, search it with them if |a range|·|b range| ≤ this. */
+export const POPULAR_FALLBACK_CELLS = 4_000_000;
 
 export interface PageTokens {
   /** Lower-cased word tokens in textOf order. */
@@ -93,6 +95,26 @@ interface Index {
   /** Gold positions per token id (CSR), popular ids excluded. */
   start: Int32Array;
   pos: Int32Array;
+  /** The same with popular ids included (fallback for ranges made only of popular tokens). */
+  fullStart: Int32Array;
+  fullPos: Int32Array;
+}
+
+/** Gold positions per token id in CSR form, ids with keep(count) only. */
+function positions(b: Int32Array, V: number, keep: (count: number) => boolean): { start: Int32Array; pos: Int32Array } {
+  const count = new Int32Array(V);
+  for (const t of b) count[t] = (count[t] as number) + 1;
+  const start = new Int32Array(V + 1);
+  for (let t = 0; t < V; t++) start[t + 1] = (start[t] as number) + (keep(count[t] as number) ? (count[t] as number) : 0);
+  const fill = start.slice();
+  const pos = new Int32Array(start[V] as number);
+  for (let j = 0; j < b.length; j++) {
+    const t = b[j] as number;
+    if ((start[t + 1] as number) === (start[t] as number)) continue;
+    pos[fill[t] as number] = j;
+    fill[t] = (fill[t] as number) + 1;
+  }
+  return { start, pos };
 }
 
 function encode(pageTok: readonly string[], gold: readonly string[]): Index {
@@ -105,21 +127,10 @@ function encode(pageTok: readonly string[], gold: readonly string[]): Index {
   const b = Int32Array.from(gold, id);
   const a = Int32Array.from(pageTok, id);
   const V = ids.size;
-  const count = new Int32Array(V + 1);
-  for (const t of b) count[t + 1] = (count[t + 1] as number) + 1;
   const limit = b.length >= POPULAR_MIN_TOKENS ? Math.floor(b.length * POPULAR_SHARE) + 1 : Infinity;
-  for (let t = 1; t <= V; t++) if ((count[t] as number) > limit) count[t] = 0;
-  const start = new Int32Array(V + 1);
-  for (let t = 0; t < V; t++) start[t + 1] = (start[t] as number) + (count[t + 1] as number);
-  const fill = start.slice();
-  const pos = new Int32Array(start[V] as number);
-  for (let j = 0; j < b.length; j++) {
-    const t = b[j] as number;
-    if ((start[t + 1] as number) === (start[t] as number)) continue; // popular
-    pos[fill[t] as number] = j;
-    fill[t] = (fill[t] as number) + 1;
-  }
-  return { a, b, start, pos };
+  const strict = positions(b, V, (c) => c <= limit);
+  const full = positions(b, V, () => true);
+  return { a, b, start: strict.start, pos: strict.pos, fullStart: full.start, fullPos: full.pos };
 }
 
 /** First index in pos[lo, hi) with pos[k] >= x. */
@@ -140,23 +151,26 @@ interface Scratch {
 }
 
 /** difflib find_longest_match on a[alo, ahi) × b[blo, bhi). */
-function longestMatch(ix: Index, alo: number, ahi: number, blo: number, bhi: number, scr: Scratch): Match {
+function longestMatch(ix: Index, alo: number, ahi: number, blo: number, bhi: number, scr: Scratch, full: boolean): Match {
+  const start = full ? ix.fullStart : ix.start;
+  const pos = full ? ix.fullPos : ix.pos;
   let best: Match = { a: alo, b: blo, size: 0 };
   const { len, stamp } = scr;
   scr.clock++; // rows of an earlier call never count as this call's previous row
   for (let i = alo; i < ahi; i++) {
     const row = ++scr.clock;
     const t = ix.a[i] as number;
-    const s = ix.start[t] as number;
-    const e = ix.start[t + 1] as number;
+    const s = start[t] as number;
+    const e = start[t + 1] as number;
     if (s === e) continue;
-    const lo = lowerBound(ix.pos, s, e, blo);
-    for (let k = lowerBound(ix.pos, lo, e, bhi) - 1; k >= lo; k--) {
-      const j = ix.pos[k] as number; // descending j: len[j-1] still holds row i-1
+    const lo = lowerBound(pos, s, e, blo);
+    for (let k = lowerBound(pos, lo, e, bhi) - 1; k >= lo; k--) {
+      const j = pos[k] as number; // descending j: len[j-1] still holds row i-1
       const v = (j > blo && stamp[j - 1] === row - 1 ? (len[j - 1] as number) : 0) + 1;
       len[j] = v;
       stamp[j] = row;
-      if (v > best.size) best = { a: i - v + 1, b: j - v + 1, size: v };
+      // difflib keeps the earliest (i, j) among equally long matches; j runs downwards here
+      if (v > best.size || (v === best.size && i - v + 1 === best.a)) best = { a: i - v + 1, b: j - v + 1, size: v };
     }
   }
   return best;
@@ -181,7 +195,8 @@ function matchingBlocks(ix: Index): Match[] {
   while (queue.length) {
     const [alo, ahi, blo, bhi] = queue.pop() as [number, number, number, number];
     if (alo >= ahi || blo >= bhi) continue;
-    const raw = longestMatch(ix, alo, ahi, blo, bhi, scratch);
+    let raw = longestMatch(ix, alo, ahi, blo, bhi, scratch, false);
+    if (raw.size === 0 && (ahi - alo) * (bhi - blo) <= POPULAR_FALLBACK_CELLS) raw = longestMatch(ix, alo, ahi, blo, bhi, scratch, true);
     if (raw.size === 0) continue;
     const m = extend(ix, raw, alo, ahi, blo, bhi);
     out.push(m);
