@@ -5,7 +5,12 @@ import { staticSnapshot } from "../src/render/static.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { mainContentBranch, mergeSiblings, reduceCandidates, siteLevelExtractor, siteLevelMainContent } from "../src/algorithms/site-level.ts";
 import type { PageSnapshot } from "../src/types.ts";
-import { fixtureText, pageFromHtml } from "./helpers.ts";
+import { fixtureText, hugePage, pageFromHtml } from "./helpers.ts";
+import { nodePath } from "../src/dom/path.ts";
+import { MAX_TRACE_PER_STEP, PathCache } from "../src/site/extraction.ts";
+import { contentExtractor } from "../src/algorithms/content-extractor.ts";
+import { featureExtractor } from "../src/algorithms/feature-extractor.ts";
+import { kFeatureExtractor } from "../src/algorithms/k-feature-extractor.ts";
 
 // 0 html, 1 body, 2 div#x, 3 p, 4 "a", 5 p, 6 "b", 7 div#y, 8 p, 9 "c", 10 p, 11 "d"
 const TREE_PAGE = staticSnapshot(pageFromHtml(`<html><body><div id="x"><p>a</p><p>b</p></div><div id="y"><p>c</p><p>d</p></div></body></html>`));
@@ -95,4 +100,25 @@ test("10,000-level nesting: site runs without overflow", async () => {
   const deep = (t: string, id: string) => staticSnapshot(pageFromHtml(`<html><body><p>menu</p>${"<div>".repeat(10_000)}<p>${t}</p>${"</div>".repeat(10_000)}</body></html>`, id));
   const e = await siteLevelExtractor.extract(deep("the bottom text", "a"), { site: { domain: "d", pages: [deep("another text", "b")] } });
   assert.equal(e.text, "the bottom text");
+});
+
+test("trace paths equal nodePath for every node (memoised PathCache)", () => {
+  const page = blogPages()[0] as PageSnapshot;
+  const tree = buildTree(page);
+  const cache = new PathCache(page, tree);
+  for (let i = 0; i < tree.n; i++) assert.equal(cache.path(i), nodePath(page, tree, i));
+});
+
+test("100,000-node page: the four extractors stay near-linear (bounded trace, memoised paths)", { timeout: 30_000 }, async () => {
+  const big = (extra: string, id: string) => staticSnapshot(pageFromHtml(hugePage(3_000_000).replace("<body>", `<body><p>${extra}</p>`), id));
+  const a = big("alpha unique", "a");
+  const b = big("beta other", "b");
+  assert.ok(a.nodes.length > 100_000);
+  const site = { domain: "d", pages: [b] };
+  const e = await siteLevelExtractor.extract(a, { site });
+  assert.equal(e.text, "alpha unique");
+  for (const x of [contentExtractor, featureExtractor, kFeatureExtractor]) {
+    const r = await x.extract(a, { site });
+    assert.ok(r.trace.length <= 4 * MAX_TRACE_PER_STEP + 4, `${x.name}: trace bounded`);
+  }
 });

@@ -20,7 +20,7 @@ import { buildTree } from "../dom/tree.ts";
 import { DEFAULT_TAG_SET, blockFeature, tagSetParam } from "../site/block-set.ts";
 import { blockIbdf, SIMILARITY_EPSILON } from "../site/ibdf.ts";
 import { rankSitePages } from "../site/nset.ts";
-import { chosenSubtrees, emptyExtraction, extractionOf, traceEntry, unusablePage } from "../site/extraction.ts";
+import { BoundedTrace, chosenSubtrees, emptyExtraction, extractionOf, unusablePage } from "../site/extraction.ts";
 import { featureExtractor } from "./feature-extractor.ts";
 
 export const METHOD = "content-extractor";
@@ -45,20 +45,20 @@ function extractContent(page: PageSnapshot, context: ExtractorContext = {}): Ext
   const r = blockIbdf(page, tree, cls, { tags });
   const nb = r.blocks.roots.length;
   const chosen = new Uint8Array(nb);
-  const trace: TraceEntry[] = [
-    { step: "class", node: -1, path: "", action: "keep", reason: `compared with ${cls.length} of ${others.length} site pages, ε=${SIMILARITY_EPSILON}, θ=${IBDF_THRESHOLD}`, text: "" },
-  ];
+  const head: TraceEntry = { step: "class", node: -1, path: "", action: "keep", reason: `compared with ${cls.length} of ${others.length} site pages, ε=${SIMILARITY_EPSILON}, θ=${IBDF_THRESHOLD}`, text: "" };
+  const trace = new BoundedTrace(page, tree);
   for (let b = 0; b < nb; b++) {
     const hasContent = (r.blocks.terms[b]?.length ?? 0) > 0 || blockFeature(r.blocks, b, "images") > 0;
     if (!hasContent) continue;
     const keep = (r.ibdf[b] as number) > IBDF_THRESHOLD;
     if (keep) chosen[b] = 1;
     const why = keep ? "no similar block in the other pages" : `similar block in ${r.similarPages[b]} of ${cls.length} other pages`;
-    trace.push(traceEntry(page, tree, "ibdf", r.blocks.roots[b] as number, keep ? "keep" : "drop", why, r.ibdf[b]));
+    trace.add("ibdf", r.blocks.roots[b] as number, keep ? "keep" : "drop", why, r.ibdf[b]);
   }
   const nodes = chosenSubtrees(page, tree, r.blocks.blockOf, chosen);
-  if (nodes.length === 0) return emptyExtraction(METHOD, "every block with content also occurs in other pages of the site", trace);
-  return extractionOf(page, tree, METHOD, nodes, trace, `pages=${cls.length}`);
+  const entries = [head, ...trace.finish()];
+  if (nodes.length === 0) return emptyExtraction(METHOD, "every block with content also occurs in other pages of the site", entries);
+  return extractionOf(page, tree, METHOD, nodes, entries, `pages=${cls.length}`);
 }
 
 async function fallback(page: PageSnapshot, context: ExtractorContext): Promise<Extraction> {

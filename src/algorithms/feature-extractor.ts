@@ -15,7 +15,7 @@ import type { Extraction, Extractor, ExtractorContext, PageSnapshot, TraceEntry 
 import { registerExtractor } from "../extractors.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { BLOCK_FEATURES, FEATURE_TAG_SET, getBlockSet, tagSetParam, type BlockFeature, type BlockSet } from "../site/block-set.ts";
-import { chosenSubtrees, emptyExtraction, extractionOf, traceEntry, unusablePage } from "../site/extraction.ts";
+import { BoundedTrace, chosenSubtrees, emptyExtraction, extractionOf, unusablePage } from "../site/extraction.ts";
 
 export const METHOD = "feature-extractor";
 /**
@@ -100,10 +100,11 @@ function extractFeature(page: PageSnapshot, context: ExtractorContext = {}): Ext
   basket.scores.forEach((s, k) => {
     if (s > (basket.scores[best] as number)) best = k;
   });
-  const trace = basket.winners.map((b, k) =>
-    traceEntry(page, tree, "winner-basket", basket.blocks.roots[b] as number, k === best ? "keep" : "drop", k === best ? "highest desired-feature sum in the winner basket" : "in the winner basket, not the highest", basket.scores[k]),
+  const trace = new BoundedTrace(page, tree);
+  basket.winners.forEach((b, k) =>
+    trace.add("winner-basket", basket.blocks.roots[b] as number, k === best ? "keep" : "drop", k === best ? "highest desired-feature sum in the winner basket" : "in the winner basket, not the highest", basket.scores[k]),
   );
-  return blocksExtraction(page, tree, METHOD, basket, [basket.winners[best] as number], trace, `feature=${desired.join(",")}`);
+  return blocksExtraction(page, tree, METHOD, basket, [basket.winners[best] as number], trace.finish(), `feature=${desired.join(",")}`);
 }
 
 export const featureExtractor: Extractor = {

@@ -16,7 +16,7 @@ import type { Extraction, Extractor, ExtractorContext, PageSnapshot } from "../t
 import { registerExtractor } from "../extractors.ts";
 import { buildTree } from "../dom/tree.ts";
 import { FEATURE_TAG_SET, tagSetParam } from "../site/block-set.ts";
-import { emptyExtraction, traceEntry, unusablePage } from "../site/extraction.ts";
+import { BoundedTrace, emptyExtraction, unusablePage } from "../site/extraction.ts";
 import { blocksExtraction, desiredParam, winnerBasket } from "./feature-extractor.ts";
 
 export const METHOD = "k-feature-extractor";
@@ -93,12 +93,13 @@ function extractK(page: PageSnapshot, context: ExtractorContext = {}): Extractio
     if (c > (km.centroids[top] as number)) top = j;
   });
   const chosen = basket.winners.filter((_, i) => km.assignment[i] === top);
-  const trace = basket.winners.map((b, i) => {
+  const trace = new BoundedTrace(page, tree);
+  basket.winners.forEach((b, i) => {
     const keep = km.assignment[i] === top;
     const why = keep ? `in the top cluster of k=${km.k} (centroid ${(km.centroids[top] as number).toFixed(3)})` : `in cluster ${km.assignment[i]} of k=${km.k}, not the top one`;
-    return traceEntry(page, tree, "k-means", basket.blocks.roots[b] as number, keep ? "keep" : "drop", why, basket.scores[i]);
+    trace.add("k-means", basket.blocks.roots[b] as number, keep ? "keep" : "drop", why, basket.scores[i]);
   });
-  return blocksExtraction(page, tree, METHOD, basket, chosen, trace, `k=${km.k},feature=${desired.join(",")}`);
+  return blocksExtraction(page, tree, METHOD, basket, chosen, trace.finish(), `k=${km.k},feature=${desired.join(",")}`);
 }
 
 export const kFeatureExtractor: Extractor = {

@@ -24,7 +24,7 @@ import { buildTree, contains, type Tree } from "../dom/tree.ts";
 import { DEFAULT_EQUALITY, occurrenceCounts, type EqualityMode } from "../site/mapping.ts";
 import { DEFAULT_NSET_SIZE, rankSitePages, shuffled } from "../site/nset.ts";
 import { fetchNSet } from "../site/live.ts";
-import { contentMask, emptyExtraction, extractionOf, traceEntry, unusablePage } from "../site/extraction.ts";
+import { BoundedTrace, contentMask, emptyExtraction, extractionOf, unusablePage } from "../site/extraction.ts";
 import { featureExtractor } from "./feature-extractor.ts";
 
 export const METHOD = "site";
@@ -147,16 +147,16 @@ export function mergeSiblings(tree: Tree, nodes: readonly number[]): number[] {
 }
 
 function siteTrace(page: PageSnapshot, tree: Tree, r: SiteLevelResult): TraceEntry[] {
-  const trace: TraceEntry[] = [];
+  const trace = new BoundedTrace(page, tree);
   const kept = new Set(r.inBranch);
   for (const node of r.reduced) {
-    if (!kept.has(node)) trace.push(traceEntry(page, tree, "alg4-branch", node, "drop", `candidate outside the main-content branch${r.branch >= 0 ? ` (node ${r.branch})` : ""}`));
+    if (!kept.has(node)) trace.add("alg4-branch", node, "drop", `candidate outside the main-content branch${r.branch >= 0 ? ` (node ${r.branch})` : ""}`);
   }
-  if (r.branch >= 0) trace.push(traceEntry(page, tree, "alg3-branch", r.branch, "keep", "main-content branch: parent of a candidate with the largest subtree", (tree.end[r.branch] as number) - r.branch));
+  if (r.branch >= 0) trace.add("alg3-branch", r.branch, "keep", "main-content branch: parent of a candidate with the largest subtree", (tree.end[r.branch] as number) - r.branch);
   const main = new Set(r.main);
-  for (const node of r.inBranch) if (!main.has(node)) trace.push(traceEntry(page, tree, "alg5-merge", node, "keep", "merged with its sibling candidates into their parent"));
-  for (const node of r.main) trace.push(traceEntry(page, tree, "main-content", node, "keep", kept.has(node) ? "candidate in the main-content branch" : "parent of sibling candidates"));
-  return trace;
+  for (const node of r.inBranch) if (!main.has(node)) trace.add("alg5-merge", node, "keep", "merged with its sibling candidates into their parent");
+  for (const node of r.main) trace.add("main-content", node, "keep", kept.has(node) ? "candidate in the main-content branch" : "parent of sibling candidates");
+  return trace.finish();
 }
 
 function equalityParam(v: unknown): EqualityMode {

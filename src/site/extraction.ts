@@ -5,9 +5,8 @@
  */
 import type { Extraction, PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
-import { nodePath } from "../dom/path.ts";
 import { textOf } from "../dom/text.ts";
-import { outermost, type Tree } from "../dom/tree.ts";
+import { childrenOf, outermost, type Tree } from "../dom/tree.ts";
 
 /** Characters of text kept in a trace entry. */
 export const TRACE_TEXT_CHARS = 80;
@@ -52,6 +51,63 @@ export function excerpt(page: PageSnapshot, tree: Tree, node: number): string {
   return out.replace(/\s+/g, " ").trim().slice(0, TRACE_TEXT_CHARS);
 }
 
+/**
+ * nodePath (src/dom/path.ts) with the same-tag sibling positions of each parent computed once
+ * and memoised: a trace of hundreds of nodes under a parent with 30,000 children costs one
+ * pass over the children instead of one per node. Same output as nodePath (tested).
+ */
+export class PathCache {
+  private readonly position = new Map<number, { k: Int32Array; many: Uint8Array }>();
+  constructor(
+    private readonly page: PageSnapshot,
+    private readonly tree: Tree,
+  ) {}
+
+  private positionsUnder(p: number): { k: Int32Array; many: Uint8Array } {
+    let pos = this.position.get(p);
+    if (!pos) {
+      const kids = childrenOf(this.tree, p);
+      const seen = new Map<string, number>();
+      const k = new Int32Array(kids.length);
+      kids.forEach((c, j) => {
+        const tag = (this.page.nodes[c] as SnapshotNode).tag;
+        const count = (seen.get(tag) ?? 0) + 1;
+        seen.set(tag, count);
+        k[j] = count;
+      });
+      const many = Uint8Array.from(kids, (c) => ((seen.get((this.page.nodes[c] as SnapshotNode).tag) ?? 0) > 1 ? 1 : 0));
+      pos = { k, many };
+      this.position.set(p, pos);
+    }
+    return pos;
+  }
+
+  path(index: number): string {
+    const parts: string[] = [];
+    for (let i = index; i >= 0; i = this.tree.parent[i] as number) {
+      const node = this.page.nodes[i] as SnapshotNode;
+      const id = node.attrs?.["id"];
+      let part = id ? `${node.tag}#${id}` : node.tag;
+      const p = this.tree.parent[i] as number;
+      if (p >= 0 && id === undefined) {
+        const pos = this.positionsUnder(p);
+        const j = childrenOf(this.tree, p).indexOf(i);
+        if (pos.many[j] === 1) part += `:${pos.k[j]}`;
+      }
+      parts.push(part);
+    }
+    return parts.reverse().join(">");
+  }
+}
+
+const PATHS = new WeakMap<PageSnapshot, PathCache>();
+
+function pathOf(page: PageSnapshot, tree: Tree, node: number): string {
+  let cache = PATHS.get(page);
+  if (!cache) PATHS.set(page, (cache = new PathCache(page, tree)));
+  return cache.path(node);
+}
+
 export function traceEntry(
   page: PageSnapshot,
   tree: Tree,
@@ -62,9 +118,40 @@ export function traceEntry(
   score?: number,
 ): TraceEntry {
   const text = node >= 0 ? excerpt(page, tree, node) : "";
-  const entry: TraceEntry = { step, node, path: node >= 0 ? nodePath(page, tree, node) : "", action, reason, text };
+  const entry: TraceEntry = { step, node, path: node >= 0 ? pathOf(page, tree, node) : "", action, reason, text };
   if (score !== undefined) entry.score = score;
   return entry;
+}
+
+/** Decisions recorded per step and action; the rest are counted in one summary entry. */
+export const MAX_TRACE_PER_STEP = 300;
+
+/** A trace that stays small on pages with tens of thousands of blocks. */
+export class BoundedTrace {
+  readonly entries: TraceEntry[] = [];
+  private readonly counts = new Map<string, number>();
+  constructor(
+    private readonly page: PageSnapshot,
+    private readonly tree: Tree,
+  ) {}
+
+  add(step: string, node: number, action: "keep" | "drop", reason: string, score?: number): void {
+    const k = `${step}\u0000${action}`;
+    const c = (this.counts.get(k) ?? 0) + 1;
+    this.counts.set(k, c);
+    if (c <= MAX_TRACE_PER_STEP) this.entries.push(traceEntry(this.page, this.tree, step, node, action, reason, score));
+  }
+
+  /** Entries plus one "… more" entry per step/action that overflowed. */
+  finish(): TraceEntry[] {
+    const out = [...this.entries];
+    for (const [k, c] of this.counts) {
+      if (c <= MAX_TRACE_PER_STEP) continue;
+      const [step, action] = k.split("\u0000") as [string, "keep" | "drop"];
+      out.push({ step, node: -1, path: "", action, reason: `${c - MAX_TRACE_PER_STEP} more "${action}" decisions not listed`, text: "" });
+    }
+    return out;
+  }
 }
 
 export function emptyExtraction(method: string, reason: string, trace: TraceEntry[] = []): Extraction {

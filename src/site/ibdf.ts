@@ -14,11 +14,11 @@
  * does not drown its term set (with raw counts two different 300-word articles would be
  * "identical", the false match the paper warns about).
  *
- * Speed: instead of all block pairs, each block's term overlap with every block of the other
- * page is accumulated through an inverted index of that page (cached per snapshot); only
- * blocks without terms are compared with the other page's term-less blocks directly. Blocks
- * sharing no term with b get SIM ≤ the counted-features part alone, which we treat as not
- * similar unless b itself has no terms. Two empty blocks (zero vectors) count as identical.
+ * Speed: instead of all block pairs, candidates come from an inverted index of the other page
+ * (cached per snapshot), identical blocks are found by signature, and repeated blocks are
+ * answered once (see similarBlockIn for the two bounds). Blocks sharing no term with b are
+ * treated as not similar unless b itself has no terms (then it is compared with the other
+ * page's distinct term-less blocks). Two empty blocks (zero vectors) count as identical.
  */
 import type { PageSnapshot } from "../types.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
@@ -107,25 +107,72 @@ export function blockSimilarity(a: IndexedBlocks, i: number, b: IndexedBlocks, j
   return cosine(a, i, b, j, shared);
 }
 
-/** For each block of `a`: does `b` hold a block with SIM > epsilon? */
+/** Posting lists longer than this (stop-word-like terms) are not scanned for candidates. */
+export const MAX_POSTING_SCAN = 400;
+/** Most candidate blocks of the other page whose exact SIM is computed for one block. */
+export const MAX_CANDIDATES_PER_BLOCK = 2000;
+
+/** Exact vector identity: sorted term ids + scaled features. */
+function signature(x: IndexedBlocks, i: number): string {
+  const nf = BLOCK_FEATURES.length;
+  return `${Array.from(x.scaled.subarray(i * nf, (i + 1) * nf)).join(",")}|${(x.blocks.terms[i] as Int32Array).join(",")}`;
+}
+
+const SIGNATURES = new WeakMap<IndexedBlocks, { byBlock: string[]; set: Set<string>; termless: number[] }>();
+
+/** Per-page signatures, the set of them and one term-less block per distinct signature. */
+function signaturesOf(x: IndexedBlocks): { byBlock: string[]; set: Set<string>; termless: number[] } {
+  let sig = SIGNATURES.get(x);
+  if (!sig) {
+    const byBlock = Array.from(x.blocks.roots, (_, i) => signature(x, i));
+    const seen = new Set<string>();
+    const termless = x.termless.filter((j) => !seen.has(byBlock[j] as string) && seen.add(byBlock[j] as string));
+    sig = { byBlock, set: new Set(byBlock), termless };
+    SIGNATURES.set(x, sig);
+  }
+  return sig;
+}
+
+/** Does `b` hold a block with SIM > epsilon to block i of `a` (identical blocks aside)? */
+function hasSimilar(a: IndexedBlocks, i: number, b: IndexedBlocks, termlessB: readonly number[], epsilon: number): boolean {
+  const terms = a.blocks.terms[i] as Int32Array;
+  if (terms.length === 0) return termlessB.some((j) => cosine(a, i, b, j, 0) > epsilon);
+  const lists = Array.from(terms, (t) => b.postings.get(t) ?? []).filter((l) => l.length > 0 && l.length <= MAX_POSTING_SCAN);
+  lists.sort((x, y) => x.length - y.length); // rarest terms first
+  const checked = new Set<number>();
+  for (const list of lists) {
+    for (const j of list) {
+      if (checked.has(j)) continue;
+      checked.add(j);
+      if (blockSimilarity(a, i, b, j) > epsilon) return true;
+      if (checked.size >= MAX_CANDIDATES_PER_BLOCK) return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * For each block of `a`: does `b` hold a block with SIM > epsilon? Identical vectors are found
+ * by signature; blocks of `a` with the same signature share one answer; other candidates come
+ * from the posting lists of the block's terms, rarest first. Approximation (named constants):
+ * terms in more than MAX_POSTING_SCAN blocks of `b` do not propose candidates, and at most
+ * MAX_CANDIDATES_PER_BLOCK candidates are checked — this bounds pages with tens of thousands
+ * of near-identical blocks, and only misses a similar block that shares no rarer term.
+ */
 export function similarBlockIn(a: IndexedBlocks, b: IndexedBlocks, epsilon = SIMILARITY_EPSILON): Uint8Array {
   const nb = a.blocks.roots.length;
   const out = new Uint8Array(nb);
-  const shared = new Map<number, number>();
+  const sa = signaturesOf(a);
+  const sb = signaturesOf(b);
+  const memo = new Map<string, boolean>();
   for (let i = 0; i < nb; i++) {
-    const terms = a.blocks.terms[i] as Int32Array;
-    if (terms.length === 0) {
-      for (const j of b.termless) if (cosine(a, i, b, j, 0) > epsilon) out[i] = 1;
-      continue;
+    const sig = sa.byBlock[i] as string;
+    let hit = memo.get(sig);
+    if (hit === undefined) {
+      hit = sb.set.has(sig) ? 1 > epsilon : hasSimilar(a, i, b, sb.termless, epsilon); // identical: SIM = 1
+      memo.set(sig, hit);
     }
-    shared.clear();
-    for (const t of terms) for (const j of b.postings.get(t) ?? []) shared.set(j, (shared.get(j) ?? 0) + 1);
-    for (const [j, s] of shared) {
-      if (cosine(a, i, b, j, s) > epsilon) {
-        out[i] = 1;
-        break;
-      }
-    }
+    if (hit) out[i] = 1;
   }
   return out;
 }
