@@ -10,6 +10,8 @@ import type { SnapshotNode } from "../types.ts";
 import { CLASS_KEYWORDS } from "./dom.ts";
 import { def, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
+/** Distinct tags per page are far fewer than this; (parent + 1) · TAG_KEY_SPACE + tag id is exact in a double. */
+const TAG_KEY_SPACE = 1 << 20;
 /** How many DOM ancestors get their own columns. */
 export const ANCESTOR_LEVELS = 4;
 /** Keyword families whose presence on any ancestor-or-self gets a column. */
@@ -88,12 +90,16 @@ function siblings(f: PageFacts): Siblings {
   const prev = new Int32Array(m).fill(-1);
   const next = new Int32Array(m).fill(-1);
   const groupSize = new Map<number, number>();
-  const tagSize = new Map<string, number>();
-  const keys: string[] = new Array<string>(m);
+  const tagSize = new Map<number, number>();
+  const tagIds = new Map<string, number>();
+  const keys = new Float64Array(m); // (structural parent, tag) as one number: no per-row strings
   for (let r = 0; r < m; r++) {
     const i = f.rows[r] as number;
     const g = sp[i] as number;
-    const key = (keys[r] = `${g}|${(f.page.nodes[i] as SnapshotNode).tag}`);
+    const tag = (f.page.nodes[i] as SnapshotNode).tag;
+    let t = tagIds.get(tag);
+    if (t === undefined) tagIds.set(tag, (t = tagIds.size));
+    const key = (keys[r] = (g + 1) * TAG_KEY_SPACE + t);
     const before = last.get(g);
     if (before !== undefined) {
       prev[r] = f.rows[before] as number;
@@ -108,7 +114,7 @@ function siblings(f: PageFacts): Siblings {
   for (let r = 0; r < m; r++) {
     const i = f.rows[r] as number;
     count[r] = (groupSize.get(sp[i] as number) ?? 1) - 1;
-    sameTag[r] = (tagSize.get(keys[r] as string) ?? 1) - 1;
+    sameTag[r] = (tagSize.get(keys[r] as number) ?? 1) - 1;
   }
   return { prev, next, count, sameTag };
 }

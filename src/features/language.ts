@@ -45,11 +45,12 @@ export interface StopwordChoice {
   known: boolean;
 }
 
-export function stopwordSet(lang: string | null, tokensPerNode: ReadonlyMap<number, string[]>): StopwordChoice {
+/** `pageWords` is only called (once) when the language has no list. */
+export function stopwordSet(lang: string | null, pageWords: () => Iterable<string>): StopwordChoice {
   const list = stopwordList(lang);
   if (list) return { words: list, known: true };
   const freq = new Map<string, number>();
-  for (const ws of tokensPerNode.values()) for (const w of ws) freq.set(w, (freq.get(w) ?? 0) + 1);
+  for (const w of pageWords()) freq.set(w, (freq.get(w) ?? 0) + 1);
   const top = [...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, STOPWORD_FALLBACK_TOP).map(([w]) => w);
   return { words: new Set(top), known: false };
 }

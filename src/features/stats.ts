@@ -65,23 +65,24 @@ export interface NodeStats {
 export const LANG_SAMPLE_MIN_NODE_CHARS = 40;
 export const LANG_SAMPLE_CHARS = 3000;
 
-interface Tokens {
-  perNode: Map<number, string[]>;
-  sample: string;
-}
-
-function tokenize(page: PageSnapshot, tree: Tree, content: Uint8Array): Tokens {
-  const perNode = new Map<number, string[]>();
+/** Language sample: the first longer text nodes (no tokenising, no per-node storage). */
+function languageSample(page: PageSnapshot, tree: Tree, content: Uint8Array): string {
   let sample = "";
-  for (let i = 0; i < tree.n; i++) {
+  for (let i = 0; i < tree.n && sample.length < LANG_SAMPLE_CHARS; i++) {
     const node = page.nodes[i] as SnapshotNode;
     if (node.type !== 3 || content[i] !== 1) continue;
     const text = node.text ?? "";
-    const w = words(text.toLowerCase());
-    if (w.length) perNode.set(i, w);
-    if (sample.length < LANG_SAMPLE_CHARS && text.length >= LANG_SAMPLE_MIN_NODE_CHARS) sample += text + " ";
+    if (text.length >= LANG_SAMPLE_MIN_NODE_CHARS) sample += text + " ";
   }
-  return { perNode, sample };
+  return sample;
+}
+
+/** Lower-cased words of every content text node, for the language-free stop-word fallback. */
+function* allContentWords(page: PageSnapshot, tree: Tree, content: Uint8Array): Generator<string> {
+  for (let i = 0; i < tree.n; i++) {
+    const node = page.nodes[i] as SnapshotNode;
+    if (node.type === 3 && content[i] === 1 && node.text) yield* words(node.text.toLowerCase());
+  }
 }
 
 function anchorMask(page: PageSnapshot, tree: Tree): Uint8Array {
@@ -116,16 +117,15 @@ export function computeStats(page: PageSnapshot, tree: Tree, givenLang?: string 
   const n = tree.n;
   const structure = analyzeStructure(page, tree);
   const { content, chars } = structure;
-  const tokens = tokenize(page, tree, content);
-  const lang = normalizeLang(givenLang ?? page.lang) ?? detectLanguage(tokens.sample);
-  const stop = stopwordSet(lang, tokens.perNode);
+  const lang = normalizeLang(givenLang ?? page.lang) ?? detectLanguage(languageSample(page, tree, content));
+  const stop = stopwordSet(lang, () => allContentWords(page, tree, content));
   const inA = anchorMask(page, tree);
   const s = allocate(n);
   const K = COUNTED.length;
   for (let i = n - 1; i >= 0; i--) {
     const node = page.nodes[i] as SnapshotNode;
     s.htmlChars[i] = (s.htmlChars[i] as number) + htmlLength(node);
-    if (node.type === 3) leafText(i, node, content[i] === 1, inA[i] === 1, tokens, stop.words, s, chars);
+    if (node.type === 3) leafText(i, node, content[i] === 1, inA[i] === 1, stop.words, s, chars);
     else {
       const kind = node.visible ? countedKind(node.tag) : -1;
       if (kind >= 0) s.counts[i * K + kind] = (s.counts[i * K + kind] as number) + 1;
@@ -164,14 +164,14 @@ function allocate(n: number) {
   };
 }
 
-function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: boolean, tokens: Tokens, stop: ReadonlySet<string>, s: Sums, chars: Int32Array): void {
+function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: boolean, stop: ReadonlySet<string>, s: Sums, chars: Int32Array): void {
   s.cnrWeight[i] = 1;
   if (!isContent) return;
   const c = chars[i] as number;
   s.cnrChars[i] = inAnchor ? 0 : c;
   if (inAnchor) s.anchorChars[i] = c;
-  const w = tokens.perNode.get(i);
-  if (w) {
+  const w = node.text ? words(node.text.toLowerCase()) : [];
+  if (w.length) {
     let wc = 0;
     let st = 0;
     for (const x of w) {

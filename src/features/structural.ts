@@ -116,7 +116,8 @@ export function analyzeStructure(page: PageSnapshot, tree: Tree): Structure {
   const { chars, containsBlock, mixed } = bottomUp(page, tree, content);
   const isStructural = new Uint8Array(n);
   const structuralParent = new Int32Array(n).fill(-1);
-  const list: number[] = [];
+  const list = new Int32Array(n);
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const p = tree.parent[i] as number;
     if (p >= 0) structuralParent[i] = isStructural[p] === 1 ? p : (structuralParent[p] as number);
@@ -127,17 +128,18 @@ export function analyzeStructure(page: PageSnapshot, tree: Tree): Structure {
     const rule3 = p >= 0 && isStructural[p] === 1 && mixed[p] === 1 && (chars[i] as number) > 0;
     if (rule12 || rule3) {
       isStructural[i] = 1;
-      list.push(i);
+      list[m++] = i;
     }
   }
+  const nodes = list.slice(0, m);
   const leaf = new Uint8Array(n);
-  for (const i of list) leaf[i] = 1;
-  for (let k = list.length - 1; k >= 0; k--) {
-    const i = list[k] as number;
+  for (const i of nodes) leaf[i] = 1;
+  for (let k = m - 1; k >= 0; k--) {
+    const i = nodes[k] as number;
     const sp = structuralParent[i] as number;
     if (sp >= 0 && (chars[i] as number) > 0) leaf[sp] = 0;
   }
-  return { nodes: Int32Array.from(list), isStructural, content, chars, structuralParent, leaf };
+  return { nodes, isStructural, content, chars, structuralParent, leaf };
 }
 
 /** Snapshot indices of the structural nodes, in document order. */

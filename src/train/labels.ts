@@ -4,12 +4,14 @@
  * of its words that are gold. The rules (thresholds named below):
  *
  * - goldShare = gold words / words in the node's subtree (NaN without words).
- * - main = 1 when goldShare ≥ MAIN_CONTAINER_SHARE (the node is nearly all gold), or the node is
- *   a leaf segment (structural.ts: its whole text is its own) with goldShare ≥ MAIN_LEAF_SHARE.
- *   A mixed container (between the two) is NOT main: its main words are reached through its
- *   descendants. Hence the oracle `textOf(page, tree, outermost(main nodes))` (what the learned
- *   pipeline does with its picks) keeps every leaf segment that is mostly gold, plus whatever
- *   small noise sits inside a ≥ MAIN_CONTAINER_SHARE container.
+ * - main: a leaf segment (structural.ts: its whole text is its own) is main when goldShare ≥
+ *   MAIN_LEAF_SHARE (majority of its words); a container is main when every word-bearing leaf
+ *   below it is main (then picking it adds nothing the leaves would not). So the oracle
+ *   `textOf(page, tree, outermost(main nodes))` — what the learned pipeline does with its picks —
+ *   yields exactly the main leaves, whichever level the picks are made at. A mixed container is
+ *   not main: its main words are reached through its descendants. (Measured alternative: also
+ *   calling containers with goldShare ≥ 0.9 main cost 0.5-1.9 points of oracle precision —
+ *   dragnet 0.980 vs 0.997 F1 — see notebooks/oracle-f1.ts --container 0.9.)
  * - goodSegment = 1 for the coarsest homogeneous nodes (Louvan's "good segments"): structural
  *   nodes with words that are homogeneous (goldShare ≥ HOMOGENEOUS_SHARE or ≤ 1 −
  *   HOMOGENEOUS_SHARE) or leaf segments (cannot be split further), and have no such structural
@@ -21,8 +23,6 @@ import { analyzeStructure, type Structure } from "../features/structural.ts";
 import type { PageSnapshot } from "../types.ts";
 import { alignTokens, pageTokens } from "./align.ts";
 
-/** A container is main when at least this share of its words is gold. */
-export const MAIN_CONTAINER_SHARE = 0.9;
 /** A leaf segment is main when at least this share of its words is gold (majority). */
 export const MAIN_LEAF_SHARE = 0.5;
 /** Homogeneous (for goodSegment): goldShare ≥ this, or ≤ 1 − this. */
@@ -42,7 +42,7 @@ export interface NodeLabels {
 }
 
 export interface LabelOptions {
-  /** Override MAIN_CONTAINER_SHARE (e.g. 1 = only leaf decisions). */
+  /** Also call a container main when at least this share of its words is gold (default: off). */
   containerShare?: number;
   /** Precomputed structure (saves a pass when features were computed too). */
   structure?: Structure;
@@ -66,6 +66,21 @@ function subtreeCounts(tree: Tree, owner: Int32Array, matched: Uint8Array): { to
   return { total, gold };
 }
 
+/** main for leaves by majority; containers main when all word-bearing structural children are. */
+function mainBottomUp(structure: Structure, total: Int32Array, goldShare: Float32Array, main: Uint8Array, containerShare: number): void {
+  const nodes = structure.nodes;
+  const notAllMain = new Uint8Array(structure.isStructural.length);
+  for (let r = nodes.length - 1; r >= 0; r--) {
+    const i = nodes[r] as number;
+    const w = total[i] as number;
+    const share = goldShare[r] as number;
+    const isMain = w > 0 && (structure.leaf[i] === 1 ? share >= MAIN_LEAF_SHARE : notAllMain[i] === 0 || share >= containerShare);
+    main[r] = isMain ? 1 : 0;
+    const sp = structure.structuralParent[i] as number;
+    if (sp >= 0 && w > 0 && !isMain) notAllMain[sp] = 1;
+  }
+}
+
 export function labelNodes(page: PageSnapshot, tree: Tree, gold: string, options: LabelOptions = {}): NodeLabels {
   const structure = options.structure ?? analyzeStructure(page, tree);
   const { tokens, owner } = pageTokens(page, tree);
@@ -77,21 +92,20 @@ export function labelNodes(page: PageSnapshot, tree: Tree, gold: string, options
   const main = new Uint8Array(m);
   const goodSegment = new Uint8Array(m);
   const wordCount = new Int32Array(m);
-  const containerShare = options.containerShare ?? MAIN_CONTAINER_SHARE;
+  const containerShare = options.containerShare ?? Infinity;
   const covered = new Uint8Array(tree.n); // inside a good segment (node itself included)
   for (let r = 0; r < m; r++) {
     const i = nodes[r] as number;
     const w = total[i] as number;
     const share = w > 0 ? (goldCount[i] as number) / w : NaN;
-    const leaf = structure.leaf[i] === 1;
     goldShare[r] = share;
     wordCount[r] = w;
-    main[r] = w > 0 && (share >= containerShare || (leaf && share >= MAIN_LEAF_SHARE)) ? 1 : 0;
     const sp = structure.structuralParent[i] as number;
     const under = sp >= 0 && covered[sp] === 1;
-    const homogeneous = w > 0 && (share >= HOMOGENEOUS_SHARE || share <= 1 - HOMOGENEOUS_SHARE || leaf);
+    const homogeneous = w > 0 && (share >= HOMOGENEOUS_SHARE || share <= 1 - HOMOGENEOUS_SHARE || structure.leaf[i] === 1);
     goodSegment[r] = !under && homogeneous ? 1 : 0;
     covered[i] = under || homogeneous ? 1 : 0;
   }
+  mainBottomUp(structure, total, goldShare, main, containerShare);
   return { nodes, goldShare, main, goodSegment, words: wordCount };
 }

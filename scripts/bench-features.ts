@@ -1,0 +1,52 @@
+/**
+ * Feature extraction cost beside static snapshot cost (issue 3 target: features < snapshot).
+ * Per page: staticSnapshot(), buildTree(), computeFeatures() and labelNodes() (alignment),
+ * each timed separately after a warm-up pass; prints mean and median ms/page.
+ *
+ *   node --import tsx scripts/bench-features.ts [--data wcxb-dev] [--limit 300]
+ */
+import { parseArgs } from "node:util";
+import { buildTree } from "../src/dom/tree.ts";
+import { computeFeatures } from "../src/features/index.ts";
+import { loadDataset, readDatasetPage, readGold } from "../src/io/dataset.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { labelNodes } from "../src/train/labels.ts";
+import type { PageInput } from "../src/types.ts";
+
+/** Pages used to warm up the JIT before timing. */
+export const WARMUP_PAGES = 20;
+
+const { values } = parseArgs({ options: { data: { type: "string" }, limit: { type: "string" } } });
+const ds = loadDataset(values.data ?? "wcxb-dev");
+const pages = ds.pages.slice(0, Number(values.limit ?? 300));
+const inputs: Array<{ input: PageInput; gold: string | null }> = [];
+for (const p of pages) inputs.push({ input: await readDatasetPage(ds, p), gold: await readGold(ds, p) });
+
+const times = { snapshot: [] as number[], tree: [] as number[], features: [] as number[], labels: [] as number[] };
+let rows = 0;
+let nodes = 0;
+for (let pass = 0; pass < 2; pass++) {
+  for (const [k, { input, gold }] of inputs.entries()) {
+    if (pass === 0 && k >= WARMUP_PAGES) break;
+    const t0 = performance.now();
+    const snap = staticSnapshot(input);
+    const t1 = performance.now();
+    const tree = buildTree(snap);
+    const t2 = performance.now();
+    const table = computeFeatures(snap, tree);
+    const t3 = performance.now();
+    if (gold !== null) labelNodes(snap, tree, gold);
+    const t4 = performance.now();
+    if (pass === 0) continue;
+    times.snapshot.push(t1 - t0);
+    times.tree.push(t2 - t1);
+    times.features.push(t3 - t2);
+    if (gold !== null) times.labels.push(t4 - t3);
+    rows += table.nodes.length;
+    nodes += snap.nodes.length;
+  }
+}
+const mean = (a: number[]): number => a.reduce((s, x) => s + x, 0) / Math.max(1, a.length);
+const median = (a: number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? NaN;
+console.log(`${ds.name}: ${inputs.length} pages, ${(nodes / inputs.length).toFixed(0)} nodes/page, ${(rows / inputs.length).toFixed(0)} structural rows/page`);
+for (const [k, a] of Object.entries(times)) console.log(`  ${k.padEnd(9)} mean ${mean(a).toFixed(2)} ms/page   median ${median(a).toFixed(2)} ms/page`);

@@ -1,0 +1,116 @@
+/** computeFeatures: schema, hand-computed values on a small fixture, missing-value rules, bad input. */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { buildTree } from "../src/dom/tree.ts";
+import { computeFeatures, featureDefinitions, featureSchema, featureValue, siteContextFor, type FeatureTable } from "../src/features/index.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import type { PageSnapshot } from "../src/types.ts";
+
+function fixture(name: string): string {
+  return readFileSync(new URL(`./fixtures/features/${name}`, import.meta.url), "utf8");
+}
+
+function snap(html: string, id = "t", url: string | null = null): PageSnapshot {
+  return staticSnapshot({ id, source: id, url, html, encoding: "utf-8", remote: false });
+}
+
+function rowOf(page: PageSnapshot, table: FeatureTable, pred: (i: number) => boolean): number {
+  const r = [...table.nodes].findIndex(pred);
+  assert.ok(r >= 0, "row not found");
+  return r;
+}
+
+const byId = (page: PageSnapshot, id: string) => (i: number) => page.nodes[i]!.attrs?.["id"] === id;
+
+test("schema: unique names, 16-hex hash, every feature documented with a paper", () => {
+  const s = featureSchema();
+  assert.equal(new Set(s.names).size, s.names.length);
+  assert.match(s.hash, /^[0-9a-f]{16}$/);
+  const defs = featureDefinitions();
+  assert.deepEqual(defs.map((d) => d.name), s.names);
+  for (const d of defs) assert.ok(d.description.length > 10 && d.paper.length > 0, d.name);
+  for (const n of ["dom_n_a", "dom_anchor_ratio", "dom_height", "txt_stop_ratio", "cnr", "cnr_rank", "ctx_anc4_link_density", "vis_font_rel", "site_occurrences", "site_ibdf"]) assert.ok(s.names.includes(n), n);
+});
+
+test("features: hand-computed values on the mixed fixture", () => {
+  const page = snap(fixture("mixed.html"));
+  const tree = buildTree(page);
+  const t = computeFeatures(page, tree);
+  assert.equal(t.values.length, t.nodes.length * t.schema.names.length);
+  assert.equal(t.lang, "en");
+  // tags of the rows: body, div#nav, div#main, "Intro words here", p, div.related
+  assert.deepEqual([...t.nodes].map((i) => page.nodes[i]!.tag), ["body", "div", "div", "#text", "p", "div"]);
+  const nav = rowOf(page, t, byId(page, "nav"));
+  assert.equal(featureValue(t, nav, "txt_words"), 2);
+  assert.equal(featureValue(t, nav, "dom_n_a"), 2);
+  assert.equal(featureValue(t, nav, "dom_anchor_ratio"), 1);
+  assert.equal(featureValue(t, nav, "cnr"), 0); // Insa: links are non-content nodes
+  assert.equal(featureValue(t, nav, "dom_tag_div"), 1);
+  assert.equal(featureValue(t, nav, "dom_cls_nav"), 1);
+  const p = rowOf(page, t, (i) => page.nodes[i]!.tag === "p");
+  // "First para one two three.": 21 non-space chars; weight = p + its text node = 2
+  assert.equal(featureValue(t, p, "dom_text_chars"), 21);
+  assert.equal(featureValue(t, p, "cnr"), 10.5);
+  assert.equal(featureValue(t, p, "txt_words"), 5);
+  assert.equal(featureValue(t, p, "txt_sentence_ends"), 1);
+  assert.equal(featureValue(t, p, "txt_stopwords"), 0); // stopword's English list has none of these five
+  const intro = rowOf(page, t, (i) => page.nodes[i]!.tag === "#text");
+  assert.equal(featureValue(t, intro, "txt_stop_ratio"), Math.fround(1 / 3)); // "here" is
+  assert.equal(featureValue(t, intro, "txt_leaf"), 1);
+  // CNRs: div#nav 0, body 50/11, div.related 15/2, div#main 50/6, p 10.5, "Intro words here" 14 → p is 5th of 6
+  assert.equal(featureValue(t, p, "cnr_rank"), Math.fround(4 / 5));
+  // page: 8 (HomeNews) + div#main 50 = 14 (Intro words here) + 21 + 15 (Read more stories)
+  assert.equal(featureValue(t, p, "ctx_anc1_text_share"), Math.fround(50 / (8 + 50)));
+  assert.ok(Math.abs(featureValue(t, p, "ctx_pos_text") - (8 + 14) / 58) < 1e-6);
+  assert.equal(featureValue(t, p, "ctx_prev_words"), 3);
+  assert.equal(featureValue(t, p, "ctx_next_words"), 3);
+  assert.equal(featureValue(t, p, "ctx_in_related"), 0);
+  assert.equal(featureValue(t, rowOf(page, t, (i) => page.nodes[i]!.attrs?.["class"] === "related"), "ctx_in_related"), 1);
+});
+
+test("features: visual columns are NaN in static mode, site columns NaN without a site", () => {
+  const page = snap(fixture("mixed.html"));
+  const t = computeFeatures(page, buildTree(page));
+  for (let r = 0; r < t.nodes.length; r++) {
+    for (const n of ["vis_x", "vis_font_rel", "vis_above_fold", "site_occurrences", "site_ibdf"]) assert.ok(Number.isNaN(featureValue(t, r, n)), n);
+  }
+});
+
+test("features: site context gives occurrence counts (template nav found in the other page)", () => {
+  const a = snap(fixture("mixed.html"), "a", "https://example.org/a");
+  const b = snap(fixture("mixed.html").replace("First para one two three.", "Another page entirely."), "b", "https://example.org/b");
+  const contexts = siteContextFor([{ domain: "example.org", snapshot: a }, { domain: "example.org", snapshot: b }, { domain: null, snapshot: snap("<p>x</p>") }]);
+  assert.equal(contexts.size, 2);
+  const t = computeFeatures(a, buildTree(a), { site: contexts.get(a)! });
+  const nav = rowOf(a, t, byId(a, "nav"));
+  assert.equal(featureValue(t, nav, "site_occurrences"), 1);
+  assert.equal(featureValue(t, nav, "site_pages"), 1);
+  const p = rowOf(a, t, (i) => a.nodes[i]!.tag === "p");
+  assert.equal(featureValue(t, p, "site_occurrences"), 0); // different own text: not mapped
+});
+
+test("bad input: no text, only scripts → a table without overflow", () => {
+  for (const html of ["", "<html></html>", "<script>var a = 1;</script><style>p{}</style>", "<div><div></div></div>"]) {
+    const page = snap(html);
+    const t = computeFeatures(page, buildTree(page));
+    assert.equal(t.values.length, t.nodes.length * t.schema.names.length);
+    for (let r = 0; r < t.nodes.length; r++) assert.equal(featureValue(t, r, "txt_words"), 0);
+  }
+});
+
+test("bad input: 10,000 levels and 100,000 nodes in linear time", () => {
+  const deep = snap(`<html><body>${"<div>".repeat(10_000)}<p>deep text at the bottom</p>${"</div>".repeat(10_000)}</body></html>`);
+  const t0 = performance.now();
+  const td = computeFeatures(deep, buildTree(deep));
+  assert.equal(td.nodes.length, 10_002); // body + 10,000 divs + p
+  const p = td.nodes.length - 1;
+  assert.equal(featureValue(td, p, "txt_words"), 5);
+  assert.equal(featureValue(td, p, "dom_depth"), 10_002);
+  const wide = snap(`<html><body>${"<div><p>some words here</p></div>".repeat(33_334)}</body></html>`);
+  assert.ok(wide.nodes.length > 100_000);
+  const tw = computeFeatures(wide, buildTree(wide));
+  assert.equal(tw.nodes.length, 1 + 2 * 33_334);
+  const ms = performance.now() - t0;
+  assert.ok(ms < 10_000, `took ${ms.toFixed(0)} ms`);
+});

@@ -1,0 +1,96 @@
+/** Gold-text alignment (src/train/align.ts), node labels (src/train/labels.ts) and the oracle. */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { oracle } from "../src/algorithms/oracle.ts";
+import { words } from "../src/dom/text.ts";
+import { buildTree } from "../src/dom/tree.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { alignTokens, pageTokens } from "../src/train/align.ts";
+import { labelNodes } from "../src/train/labels.ts";
+import type { PageSnapshot } from "../src/types.ts";
+
+function fixture(name: string): string {
+  return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
+}
+
+function snap(html: string): PageSnapshot {
+  return staticSnapshot({ id: "t", source: "t", url: null, html, encoding: "utf-8", remote: false });
+}
+
+const bits = (a: Uint8Array): string => [...a].join("");
+
+test("align: monotonic matching blocks, noise left out", () => {
+  assert.equal(bits(alignTokens("x a b c d y e f g".split(" "), "a b c d e f g".split(" ")).matched), "011110111");
+  assert.equal(alignTokens([], ["a"]).matchedCount, 0);
+  assert.equal(alignTokens(["a"], []).matchedCount, 0);
+});
+
+test("align: repeated paragraphs each align to their own copy (difflib's earliest-match rule)", () => {
+  const para = (k: number): string[] => ["item", String(k), ...Array.from({ length: 80 }, (_, i) => `w${i}`)];
+  const page = [...para(1), ...para(2), ...para(3)];
+  assert.equal(alignTokens(page, page).matchedCount, page.length);
+});
+
+test("align: texts made only of popular tokens still align (fallback)", () => {
+  const t = Array.from({ length: 300 }, (_, i) => `w${i % 50}`);
+  assert.equal(alignTokens(t, t).matchedCount, 300);
+});
+
+test("align: 20,000-token page against 10,000 gold tokens stays fast", () => {
+  const page = Array.from({ length: 20_000 }, (_, i) => `t${(i * 7919) % 3000}`);
+  const gold = page.filter((_, i) => i % 4 !== 0).slice(0, 10_000);
+  const t0 = performance.now();
+  const a = alignTokens(page, gold);
+  assert.ok(a.matchedCount >= 9_900, `matched ${a.matchedCount}`);
+  assert.ok(performance.now() - t0 < 5_000);
+});
+
+test("page tokens follow textOf: a word split across inline text nodes is one token", () => {
+  const page = snap("<p><b>W</b>ord here</p><p>next</p>");
+  const t = pageTokens(page, buildTree(page));
+  assert.deepEqual(t.tokens, ["word", "here", "next"]);
+  assert.equal(t.owner.length, 3);
+});
+
+test("labels: hand-computed shares, main and good segments on the mixed fixture", () => {
+  const page = snap(fixture("features/mixed.html"));
+  const tree = buildTree(page);
+  const L = labelNodes(page, tree, fixture("features/mixed.gold.txt"));
+  // rows: body, div#nav, div#main, "Intro words here", p, div.related
+  assert.deepEqual([...L.words], [13, 2, 11, 3, 5, 3]);
+  assert.deepEqual([...L.goldShare].map((x) => Math.round(x * 1000) / 1000), [0.615, 0, 0.727, 1, 1, 0]);
+  assert.deepEqual([...L.main], [0, 0, 0, 1, 1, 0]);
+  assert.deepEqual([...L.goodSegment], [0, 1, 0, 1, 1, 1]);
+});
+
+test("labels: a container is main only when all its word-bearing leaves are", () => {
+  const page = snap("<html><body><div id=a><p>one two</p><p>three four</p></div><div id=b><p>five six</p><p>menu items</p></div></body></html>");
+  const L = labelNodes(page, buildTree(page), "one two three four five six");
+  assert.deepEqual([...L.nodes].map((i) => page.nodes[i]!.tag), ["body", "div", "p", "p", "div", "p", "p"]);
+  assert.deepEqual([...L.main], [0, 1, 1, 1, 0, 1, 0]);
+  assert.deepEqual([...L.goodSegment], [0, 1, 0, 0, 0, 1, 1]);
+});
+
+test("labels: no words → NaN share, nothing main", () => {
+  const page = snap("<div><img src=x></div><script>var a</script>");
+  const L = labelNodes(page, buildTree(page), "some gold text");
+  assert.ok([...L.goldShare].every(Number.isNaN));
+  assert.ok(L.main.every((x) => x === 0));
+});
+
+test("oracle: reproduces the gold of the mixed fixture exactly through textOf(outermost(main))", async () => {
+  const page = snap(fixture("features/mixed.html"));
+  const gold = fixture("features/mixed.gold.txt");
+  const e = await oracle.extract(page, { params: { gold } });
+  assert.equal(e.text, gold.trim());
+  assert.equal(e.trace.length, e.nodes.length);
+  const none = await oracle.extract(page, {});
+  assert.equal(none.emptyReason, "no gold text (params.gold)");
+});
+
+test("oracle: the article fixture's gold words come back in order", async () => {
+  const gold = fixture("pages/article.gold.txt");
+  const e = await oracle.extract(snap(fixture("pages/article.html")), { params: { gold } });
+  assert.deepEqual(words(e.text.toLowerCase()), words(gold.toLowerCase()));
+});
