@@ -6,6 +6,7 @@ import { EXIT, UsageError, type Command } from "./command.ts";
 import { evaluateCommand } from "./evaluate.ts";
 import { exportCommand } from "./export.ts";
 import { extractCommand } from "./extract.ts";
+import { featuresCommand } from "./features.ts";
 import { renderCommand } from "./render.ts";
 import { trainCommand } from "./train.ts";
 
@@ -14,6 +15,7 @@ const COMMANDS: Command[] = [
   extractCommand,
   evaluateCommand,
   renderCommand,
+  featuresCommand,
   trainCommand,
   exportCommand,
 ];

@@ -1,0 +1,47 @@
+/** `pith features` table output, and the linear-time node paths it writes. */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { nodePath } from "../src/dom/path.ts";
+import { buildTree } from "../src/dom/tree.ts";
+import { featureSchema, structuralNodes } from "../src/features/index.ts";
+import { nodePaths, PATH_TAIL_PARTS } from "../src/features/paths.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+
+const fixture = (name: string): string => new URL(`./fixtures/${name}`, import.meta.url).pathname;
+const snap = (html: string) => staticSnapshot({ id: "t", source: "t", url: null, html, encoding: "utf-8", remote: false });
+
+test("nodePaths equals nodePath for every node of the fixtures", () => {
+  for (const f of ["features/mixed.html", "pages/article.html"]) {
+    const page = snap(readFileSync(fixture(f), "utf8"));
+    const tree = buildTree(page);
+    const all = Array.from({ length: tree.n }, (_, i) => i);
+    assert.deepEqual(nodePaths(page, tree, all), all.map((i) => nodePath(page, tree, i)));
+  }
+});
+
+test("nodePaths: deep nodes keep only their last parts", () => {
+  const page = snap(`<html><body>${"<div>".repeat(5_000)}<p>x</p>${"</div>".repeat(5_000)}</body></html>`);
+  const tree = buildTree(page);
+  const [p] = nodePaths(page, tree, [tree.n - 2]);
+  assert.equal(p, `…>${Array(PATH_TAIL_PARTS - 1).fill("div").join(">")}>p`);
+});
+
+test("pith features writes one JSONL row per structural node with features and no labels for plain files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-features-"));
+  const out = join(dir, "t.jsonl");
+  execFileSync(process.execPath, ["bin/pith.js", "features", fixture("features/mixed.html"), "--out", out], { cwd: new URL("..", import.meta.url).pathname, stdio: "pipe" });
+  const rows = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const page = snap(readFileSync(fixture("features/mixed.html"), "utf8"));
+  assert.equal(rows.length, structuralNodes(page, buildTree(page)).length);
+  assert.deepEqual(rows.map((r) => r["path"]), ["html>body", "html>body>div#nav", "html>body>div#main", "html>body>div#main>#text", "html>body>div#main>p", "html>body>div#main>div"]);
+  for (const r of rows) {
+    for (const n of featureSchema().names) assert.ok(n in r, n);
+    assert.equal(r["main"], null);
+    assert.equal(r["vis_x"], null); // NaN → null
+  }
+  assert.equal(rows[4]!["txt_words"], 5);
+});
