@@ -36,6 +36,9 @@ export function htmlToText(html: string): string {
   return textOf(snap, buildTree(snap), [0]);
 }
 
+/** What defuddle's Node entry uses for a page without a URL (its extractor lookup needs one). */
+const BLANK_URL = "about:blank";
+
 type LinkedomDocument = ReturnType<typeof parseHTML>["document"];
 
 function linkedomDocument(input: PageInput): LinkedomDocument {
@@ -43,7 +46,7 @@ function linkedomDocument(input: PageInput): LinkedomDocument {
   const doc = document as unknown as { styleSheets?: unknown; defaultView?: { getComputedStyle?: unknown } | null; URL: string };
   doc.styleSheets ??= [];
   if (doc.defaultView && !doc.defaultView.getComputedStyle) doc.defaultView.getComputedStyle = () => ({ display: "" });
-  if (input.url) doc.URL = input.url;
+  doc.URL = input.url ?? BLANK_URL;
   return document;
 }
 
@@ -71,7 +74,7 @@ export const defuddlePeer: Peer = {
   name: "defuddle",
   description: "defuddle 0.19 on linkedom, no network (peer)",
   extract(input) {
-    const options = { useAsync: false, ...(input.url ? { url: input.url } : {}) };
+    const options = { useAsync: false, url: input.url ?? BLANK_URL };
     const result = quietly(() => new Defuddle(linkedomDocument(input) as unknown as Document, options).parse());
     return { text: result.content ? htmlToText(result.content) : "", nodes: null };
   },
