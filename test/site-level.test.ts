@@ -25,6 +25,10 @@ test("Algorithm 2: reduced set = candidates whose parent is not a candidate", ()
 test("Algorithm 3: branch = parent with the largest subtree, first in DFS on ties", () => {
   assert.equal(mainContentBranch(TREE, [3, 8]), 2, "div#x (5 nodes) ties div#y (5 nodes): first wins");
   assert.equal(mainContentBranch(TREE, [4, 2]), 1, "body (11 nodes) beats p (2 nodes)");
+  const words = new Float64Array(TREE.n);
+  words[2] = 1;
+  words[7] = 5;
+  assert.equal(mainContentBranch(TREE, [3, 8], words), 7, "branch=words: div#y holds more words");
 });
 
 test("Algorithm 5: siblings are replaced by their parent, recursively", () => {

@@ -16,7 +16,8 @@
  * to <body>; the n-SET comes from ExtractorContext.site (ranked, or randomly with
  * `selection=random` for the paper's Table 2 baseline) or, with `live=true`, by fetching the
  * key page's links. Params: n (default 4), selection (ranked|random), seed, live, fallback,
- * equality (attributes|id|tag: which attributes node equality compares, src/site/mapping.ts).
+ * equality (attributes|id|tag: which attributes node equality compares, src/site/mapping.ts),
+ * branch (nodes|words: how Algorithm 3 sizes a subtree; nodes is the paper's).
  */
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot, TraceEntry } from "../types.ts";
 import { registerExtractor } from "../extractors.ts";
@@ -24,7 +25,7 @@ import { buildTree, contains, type Tree } from "../dom/tree.ts";
 import { DEFAULT_EQUALITY, occurrenceCounts, type EqualityMode } from "../site/mapping.ts";
 import { DEFAULT_NSET_SIZE, rankSitePages, shuffled } from "../site/nset.ts";
 import { fetchNSet } from "../site/live.ts";
-import { BoundedTrace, contentMask, emptyExtraction, extractionOf, unusablePage } from "../site/extraction.ts";
+import { BoundedTrace, contentMask, emptyExtraction, extractionOf, subtreeWords, unusablePage } from "../site/extraction.ts";
 import { featureExtractor } from "./feature-extractor.ts";
 
 export const METHOD = "site";
@@ -72,8 +73,17 @@ export interface SiteLevelResult {
   main: number[];
 }
 
+/** How Algorithm 3 measures a subtree: "nodes" (the paper) or "words" (visible words; ours). */
+export type BranchMeasure = "nodes" | "words";
+
+export interface SiteLevelOptions {
+  equality?: EqualityMode;
+  branch?: BranchMeasure;
+}
+
 /** Algorithms 1-5 on a key page against its n-SET (pure). */
-export function siteLevelMainContent(page: PageSnapshot, tree: Tree, nset: readonly PageSnapshot[], equality: EqualityMode = DEFAULT_EQUALITY): SiteLevelResult {
+export function siteLevelMainContent(page: PageSnapshot, tree: Tree, nset: readonly PageSnapshot[], options: SiteLevelOptions = {}): SiteLevelResult {
+  const equality = options.equality ?? DEFAULT_EQUALITY;
   const occurrences = occurrenceCounts(page, tree, nset, equality);
   const content = contentMask(page, tree);
   const isCand = new Uint8Array(tree.n);
@@ -86,7 +96,7 @@ export function siteLevelMainContent(page: PageSnapshot, tree: Tree, nset: reado
   }
   const reduced = reduceCandidates(tree, isCand);
   if (reduced.length <= 1) return { occurrences, candidates, reduced, branch: -1, inBranch: reduced, main: reduced };
-  const branch = mainContentBranch(tree, reduced);
+  const branch = mainContentBranch(tree, reduced, options.branch === "words" ? subtreeWords(page, tree) : undefined);
   const inBranch = reduced.filter((r) => r !== branch && contains(tree, branch, r));
   return { occurrences, candidates, reduced, branch, inBranch, main: mergeSiblings(tree, inBranch) };
 }
@@ -101,14 +111,19 @@ export function reduceCandidates(tree: Tree, isCand: Uint8Array): number[] {
   return out;
 }
 
-/** Algorithm 3: the parent of a reduced node with the largest subtree; first in DFS on ties. */
-export function mainContentBranch(tree: Tree, reduced: readonly number[]): number {
+/**
+ * Algorithm 3: the parent of a reduced node with the largest subtree; first in DFS on ties.
+ * Size is the node count (the paper), or with `weights` the sum of a per-node weight over the
+ * subtree (our `branch=words` variant: visible words, so a node-heavy widget does not beat
+ * the article body).
+ */
+export function mainContentBranch(tree: Tree, reduced: readonly number[], weights?: Float64Array): number {
   let branch = -1;
   let count = 0;
   for (const r of reduced) {
     const p = tree.parent[r] as number;
     if (p < 0) continue;
-    const size = (tree.end[p] as number) - p;
+    const size = weights ? (weights[p] as number) : (tree.end[p] as number) - p;
     if (size > count || (size === count && p < branch)) {
       branch = p;
       count = size;
@@ -179,7 +194,8 @@ async function extractSite(page: PageSnapshot, context: ExtractorContext = {}): 
     return emptyExtraction(METHOD, "site needs other pages of the same site (SiteContext, or --param live=true for a page with a URL); none given", [head]);
   }
   const equality = equalityParam(context.params?.["equality"]);
-  const r = siteLevelMainContent(page, tree, nset.pages, equality);
+  const branch = context.params?.["branch"] === "words" ? "words" : "nodes";
+  const r = siteLevelMainContent(page, tree, nset.pages, { equality, branch });
   head.reason += `; ${r.candidates} candidate nodes, ${r.reduced.length} reduced`;
   if (r.main.length === 0) return emptyExtraction(METHOD, "every content node of the key page also occurs in the n-SET (template only)", [head]);
   return extractionOf(page, tree, METHOD, r.main, [head, ...siteTrace(page, tree, r)], `n=${nset.pages.length}`);

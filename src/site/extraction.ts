@@ -5,7 +5,7 @@
  */
 import type { Extraction, PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
-import { textOf } from "../dom/text.ts";
+import { textOf, words } from "../dom/text.ts";
 import { childrenOf, outermost, type Tree } from "../dom/tree.ts";
 
 /** Characters of text kept in a trace entry. */
@@ -106,6 +106,24 @@ function pathOf(page: PageSnapshot, tree: Tree, node: number): string {
   let cache = PATHS.get(page);
   if (!cache) PATHS.set(page, (cache = new PathCache(page, tree)));
   return cache.path(node);
+}
+
+/** Per node: visible words in its subtree (outside non-content elements). Two linear passes. */
+export function subtreeWords(page: PageSnapshot, tree: Tree): Float64Array {
+  const n = tree.n;
+  const hidden = new Uint8Array(n);
+  const count = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const node = page.nodes[i] as SnapshotNode;
+    const p = tree.parent[i] as number;
+    hidden[i] = (p >= 0 && hidden[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
+    if (hidden[i] === 0 && node.type === 3 && node.text) count[i] = words(node.text).length;
+  }
+  for (let i = n - 1; i > 0; i--) {
+    const p = tree.parent[i] as number;
+    if (p >= 0) count[p] = (count[p] as number) + (count[i] as number);
+  }
+  return count;
 }
 
 export function traceEntry(
