@@ -1,0 +1,60 @@
+/**
+ * Locates a Chromium/Chrome executable for the Chromium renderer. pith never downloads a
+ * browser (puppeteer-core has no install step): it uses the one named by the environment or a
+ * system install, and fails with one line that names the fix when there is none.
+ */
+import { accessSync, constants, statSync } from "node:fs";
+
+/** Environment variables checked first, in order. */
+const ENV_VARIABLES = ["PUPPETEER_EXECUTABLE_PATH", "CHROME_PATH"] as const;
+
+/** Usual system locations (Debian's `chromium` package first), checked after the environment. */
+const SYSTEM_PATHS = [
+  "/usr/bin/chromium",
+  "/usr/lib/chromium/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+] as const;
+
+export const BROWSER_NOT_FOUND_MESSAGE =
+  "No Chromium found. Install one with `apt-get install -y chromium` (Debian/Ubuntu) or set PUPPETEER_EXECUTABLE_PATH; or use --mode static.";
+
+/** Thrown when no browser executable exists; its message is the whole user-facing explanation. */
+export class BrowserNotFoundError extends Error {
+  override readonly name = "BrowserNotFoundError";
+  constructor(message: string = BROWSER_NOT_FOUND_MESSAGE) {
+    super(message);
+  }
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Returns the first usable browser path. An environment variable that is set but points at
+ * nothing is an error of its own (the user asked for that browser), not a silent fallback.
+ */
+export function findChromium(
+  env: NodeJS.ProcessEnv = process.env,
+  systemPaths: readonly string[] = SYSTEM_PATHS,
+): string {
+  for (const name of ENV_VARIABLES) {
+    const value = env[name];
+    if (value === undefined || value === "") continue;
+    if (isExecutableFile(value)) return value;
+    throw new BrowserNotFoundError(
+      `${name}=${value} is not an executable file. Fix the path, or install Chromium with \`apt-get install -y chromium\`; or use --mode static.`,
+    );
+  }
+  for (const path of systemPaths) {
+    if (isExecutableFile(path)) return path;
+  }
+  throw new BrowserNotFoundError();
+}
