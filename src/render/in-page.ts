@@ -1,0 +1,227 @@
+/**
+ * The in-page DOM walk of the Chromium renderer, and its decoding on the Node side.
+ *
+ * The walk is kept as plain JavaScript SOURCE TEXT, not as a TypeScript function: tsx/esbuild
+ * rewrite functions (e.g. inject `__name(...)` helpers) and `fn.toString()` would then ship a
+ * reference that does not exist in the page. The test suite checks the shipped source.
+ *
+ * The walk is iterative (firstChild/nextSibling with an index stack), so any nesting depth
+ * works, and visits elements and text nodes in document order (pre-order). It returns compact
+ * parallel arrays (interned strings, flat numbers) to keep the CDP transfer small;
+ * `decodeWalk` rebuilds `SnapshotNode[]` in Node.
+ */
+import type { Box, NodeStyle, SnapshotNode } from "../types.ts";
+import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
+import { MAX_ATTRIBUTE_LENGTH } from "./attributes.ts";
+
+/**
+ * Elements whose children are not walked (the element itself is kept). Script/style/template
+ * bodies are not page text; svg/math subtrees are drawings and formulas; the others hold raw
+ * text (same list as the static renderer's raw-text tags, so both modes agree).
+ */
+export const SKIP_CHILDREN_TAGS = [
+  "script", "style", "template", "svg", "math",
+  "textarea", "title", "xmp", "iframe", "noembed", "noframes",
+] as const;
+
+/** Attribute on elements pith adds to a page (the injected <base>); the walk leaves them out. */
+export const INJECTED_MARKER = "data-pith-injected";
+
+/** Parameters passed into the page with the walk. */
+export interface WalkConfig {
+  kept: readonly string[];
+  prefix: string;
+  maxLen: number;
+  skipChildren: readonly string[];
+  /** With JavaScript on, <noscript> content is one raw-markup text node: drop it. */
+  skipNoscript: boolean;
+  /** Elements carrying this attribute are not part of the page (see INJECTED_MARKER). */
+  marker: string;
+}
+
+/**
+ * What the page returns. Arrays are parallel by node index unless noted; every string that
+ * repeats (tags, attribute names and values, style tuples) is an index into `strs`.
+ */
+export interface WalkResult {
+  /** Parent index per node (-1 for <html>). */
+  p: number[];
+  /** Per node: tag name (elements) or -1 (text). */
+  k: number[];
+  /** Per node: x, y, w, h (4 numbers, rounded to 1/100 px). */
+  b: number[];
+  /** Per ELEMENT: "display|visibility|position|fontSize|fontWeight". */
+  s: number[];
+  /** Per node: "1" visible / "0" not. */
+  v: string;
+  /** Per TEXT node, in order: its data (whitespace-only data collapsed to " "). */
+  x: string[];
+  /** Flat triples: node index, attribute name, attribute value (truncated). */
+  a: number[];
+  /** Interned strings. */
+  strs: string[];
+  w: number;
+  h: number;
+  title: string;
+  lang: string | null;
+}
+
+export function walkConfig(javascript: boolean): WalkConfig {
+  return {
+    kept: KEPT_ATTRIBUTES,
+    prefix: KEPT_ATTRIBUTE_PREFIX,
+    maxLen: MAX_ATTRIBUTE_LENGTH,
+    skipChildren: SKIP_CHILDREN_TAGS,
+    skipNoscript: javascript,
+    marker: INJECTED_MARKER,
+  };
+}
+
+/**
+ * The walk, as source text of a function expression `(cfg) => WalkResult`.
+ * ES2020, no helpers, no closures over Node-side values.
+ */
+export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
+  var KEPT = new Set(cfg.kept), PREFIX = cfg.prefix, MAXLEN = cfg.maxLen, MARKER = cfg.marker;
+  var SKIP = new Set(cfg.skipChildren);
+  if (cfg.skipNoscript) SKIP.add("noscript");
+  var WS = /^\s+$/;
+  var sx = window.scrollX, sy = window.scrollY;
+  var P = [], K = [], B = [], S = [], V = [], X = [], A = [], R = [], strs = [], ids = new Map();
+  function intern(str) {
+    var i = ids.get(str);
+    if (i === undefined) { i = strs.length; strs.push(str); ids.set(str, i); }
+    return i;
+  }
+  function r2(n) { return Math.round(n * 100) / 100; }
+  function pushBox(r) { B.push(r2(r.left + sx), r2(r.top + sy), r2(r.width), r2(r.height)); }
+  var range = document.createRange();
+  function attributes(el, idx) {
+    var names = el.getAttributeNames();
+    for (var i = 0; i < names.length; i++) {
+      var name = names[i];
+      if (KEPT.has(name) || name.startsWith(PREFIX)) {
+        var val = el.getAttribute(name);
+        A.push(idx, intern(name), intern(val.length > MAXLEN ? val.slice(0, MAXLEN) : val));
+      }
+    }
+  }
+  function element(el, parent) {
+    var idx = P.length, tag = el.localName.toLowerCase();
+    var cs = getComputedStyle(el), display = cs.display, visibility = cs.visibility;
+    var rendered = false;
+    P.push(parent); K.push(intern(tag));
+    if ((parent < 0 || R[parent] === 1) && display !== "none") {
+      if (display === "contents") { rendered = true; B.push(0, 0, 0, 0); }
+      else {
+        var r = el.getBoundingClientRect();
+        rendered = r.width > 0 || r.height > 0 || el.getClientRects().length > 0;
+        if (rendered) pushBox(r); else B.push(0, 0, 0, 0);
+      }
+    } else B.push(0, 0, 0, 0);
+    R.push(rendered ? 1 : 0);
+    V.push(rendered && visibility === "visible" ? "1" : "0");
+    S.push(intern(display + "|" + visibility + "|" + cs.position + "|" + cs.fontSize + "|" + cs.fontWeight));
+    attributes(el, idx);
+    return tag;
+  }
+  function text(node, parent) {
+    var data = node.data;
+    P.push(parent); K.push(-1); R.push(R[parent]);
+    X.push(WS.test(data) ? " " : data);
+    V.push(V[parent]);
+    if (R[parent] === 1 && data.length > 0) {
+      range.selectNodeContents(node);
+      pushBox(range.getBoundingClientRect());
+    } else B.push(0, 0, 0, 0);
+  }
+  var root = document.documentElement;
+  var stack = [];
+  var parent = -1;
+  var n = root;
+  while (n) {
+    if (n.nodeType === 1) {
+      if (!n.hasAttribute(MARKER)) {
+        var idx = P.length;
+        var tag = element(n, parent);
+        if (n.firstChild && !SKIP.has(tag)) { stack.push(parent); parent = idx; n = n.firstChild; continue; }
+      }
+    } else if (n.nodeType === 3) {
+      text(n, parent);
+    }
+    while (n && n !== root && !n.nextSibling) { n = n.parentNode; parent = stack.pop(); }
+    n = n && n !== root ? n.nextSibling : null;
+  }
+  var body = document.body;
+  var w = Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0);
+  var h = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
+  return { p: P, k: K, b: B, s: S, v: V.join(""), x: X, a: A, strs: strs, w: w, h: h,
+    title: document.title, lang: root ? root.getAttribute("lang") : null };
+}`;
+
+/** The expression evaluated in the page: call the walk with its config. */
+export function walkExpression(config: WalkConfig): string {
+  return `(${IN_PAGE_WALK_SOURCE})(${JSON.stringify(config)})`;
+}
+
+/**
+ * One expression that replaces the document with `html` and walks it, for pages that can load
+ * nothing and run no script: the DOM is final once the parser is done. It evaluates to null
+ * when the parser is still waiting (document.readyState not "complete"); the caller then polls.
+ * The HTML travels as a string literal: Runtime.evaluate of a literal is faster than passing it
+ * as a call argument.
+ */
+export function writeAndWalkExpression(html: string, config: WalkConfig): string {
+  return `(function (h) { document.open(); document.write(h); document.close(); ` +
+    `if (document.readyState !== "complete") return null; ` +
+    `return (${IN_PAGE_WALK_SOURCE})(${JSON.stringify(config)}); })(${JSON.stringify(html)})`;
+}
+
+function num(arr: number[], i: number): number {
+  return arr[i] ?? 0;
+}
+
+function str(r: WalkResult, i: number): string {
+  return r.strs[i] ?? "";
+}
+
+/** Decode the "display|visibility|position|fontSize|fontWeight" tuples, once per distinct tuple. */
+function styleDecoder(r: WalkResult): (id: number) => NodeStyle {
+  const cache = new Map<number, NodeStyle>();
+  return (id) => {
+    let style = cache.get(id);
+    if (!style) {
+      const [display = "", visibility = "", position = "", fontSize = "", fontWeight = ""] = str(r, id).split("|");
+      style = { display, visibility, position, fontSize: parseFloat(fontSize) || 0, fontWeight: parseFloat(fontWeight) || 0 };
+      cache.set(id, style);
+    }
+    return { ...style };
+  };
+}
+
+function decodeBox(r: WalkResult, i: number): Box {
+  const o = i * 4;
+  return { x: num(r.b, o), y: num(r.b, o + 1), w: num(r.b, o + 2), h: num(r.b, o + 3) };
+}
+
+/** Rebuild SnapshotNode[] from the page's compact arrays. */
+export function decodeWalk(r: WalkResult): SnapshotNode[] {
+  const nodes: SnapshotNode[] = new Array(r.p.length);
+  const style = styleDecoder(r);
+  let element = 0;
+  let textIndex = 0;
+  let a = 0;
+  for (let i = 0; i < r.p.length; i++) {
+    const parent = num(r.p, i);
+    const k = num(r.k, i);
+    const visible = r.v.charCodeAt(i) === 49; // "1"
+    if (k < 0) {
+      nodes[i] = { parent, type: 3, tag: "#text", text: r.x[textIndex++] ?? "", box: decodeBox(r, i), visible };
+      continue;
+    }
+    const attrs: Record<string, string> = {};
+    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = str(r, num(r.a, a + 2));
+    nodes[i] = { parent, type: 1, tag: str(r, k), attrs, box: decodeBox(r, i), style: style(num(r.s, element++)), visible };
+  }
+  return nodes;
+}
