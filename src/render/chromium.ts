@@ -1,0 +1,606 @@
+/**
+ * Chromium renderer: lays pages out in a headless system Chromium (via puppeteer-core; this is
+ * the only file that imports it) and snapshots every element and text node with its box and
+ * computed style (see in-page.ts for the walk).
+ *
+ * A browser is reused across pages with a small pool of tabs (default 2 rendering at once).
+ *
+ * Resource policy (the same for training and prediction):
+ * - local input (`remote: false`), the default: no network at all. The tab blocks every
+ *   network scheme in the browser (Network.setBlockedURLs), the browser resolves no hostname
+ *   but 127.0.0.1 and sends anything else to a dead proxy (which also stops preconnects and
+ *   iframe navigations). JavaScript off unless `javascript`. The HTML is written into the tab
+ *   (document.write, as Puppeteer's setContent does) after a `<base href>` for `input.url`.
+ *   With JavaScript off this is ONE CDP call that writes and walks (the fast path).
+ * - URL input (`remote`), or `network: true`: the tab navigates to the page's URL and the
+ *   document request is answered with the HTML src/io already fetched. Scripts, stylesheets,
+ *   XHR/fetch go out only when JavaScript is on (what the page needs to build its DOM);
+ *   images, media and fonts only with `loadResources`. Chromium's Local Network Access checks
+ *   stay on: a public page cannot reach 127.0.0.1 or private addresses.
+ * Blink's image switch and the offline network ban are launch flags, so each combination in
+ * use gets its own browser, launched on first use.
+ *
+ * Failure handling: a per-page time limit covers getting a tab, loading and the walk; the
+ * `load` event is waited for during LOAD_WAIT_SHARE of it, then the DOM is walked as it
+ * stands. On timeout the render rejects at once with "timeout: …" and, in the background, the
+ * tab is closed and the browser killed if it stopped answering. A crashed or disconnected
+ * browser is relaunched for the next page.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer from "puppeteer-core";
+import type { Browser, HTTPRequest, Page } from "puppeteer-core";
+import type { PageInput, PageSnapshot, RenderOptions, Renderer } from "../types.ts";
+import { SNAPSHOT_VERSION } from "../types.ts";
+import { findChromium } from "./find-browser.ts";
+import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkExpression } from "./in-page.ts";
+import type { WalkConfig, WalkResult } from "./in-page.ts";
+
+/** Layout viewport (a common laptop screen), for every page. */
+export const VIEWPORT = { width: 1366, height: 768 } as const;
+/** Per-page time limit when the caller gives none. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Tabs rendering at once; 2 vCPU gain only 1.3-1.7x from parallel pages (DEPENDENCIES.md). */
+export const DEFAULT_CONCURRENCY = 2;
+/** Share of the time limit spent waiting for the `load` event; after it the DOM is walked as is. */
+const LOAD_WAIT_SHARE = 0.6;
+/** Poll interval while an offline page's parser still waits on a (failing) resource. */
+const READY_POLL_MS = 5;
+/** How long closing a tab or asking the browser for its version may take before we give up on it. */
+const CLOSE_TAB_TIMEOUT_MS = 3_000;
+const PING_TIMEOUT_MS = 3_000;
+/** Browser start-up limit (a cold start takes 0.3-0.5 s here). */
+const LAUNCH_TIMEOUT_MS = 30_000;
+/** CDP call limit; a 10 MB page goes through one call. */
+const PROTOCOL_TIMEOUT_MS = 120_000;
+
+/**
+ * Launch flags that work offline and as root. --no-sandbox: root cannot use the setuid sandbox.
+ * The rest stop background traffic (updates, sync, first-run pages, QUIC), avoid /dev/shm
+ * (small in containers) and the GPU. Puppeteer adds --headless=new and --hide-scrollbars.
+ */
+const BASE_FLAGS = [
+  "--no-sandbox",
+  "--headless=new",
+  "--disable-gpu",
+  "--disable-component-update",
+  "--disable-background-networking",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+] as const;
+/** Every hostname fails to resolve except 127.0.0.1 (interception alone misses preconnects). */
+const OFFLINE_RESOLVER_FLAG = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1";
+/** Images off in Blink: same boxes as blocking them, and no image requests at all. */
+const NO_IMAGES_FLAG = "--blink-settings=imagesEnabled=false";
+
+/**
+ * Offline tabs block every network scheme inside the browser (Network.setBlockedURLs, URLPattern
+ * syntax; the port wildcard is required for URLs with a port). Blocked requests fail at once, so
+ * the parser never waits on a stylesheet; Node-side interception fails them asynchronously.
+ */
+const OFFLINE_BLOCK_PATTERNS = ["http", "https", "ws", "wss", "ftp", "file"].flatMap((scheme) => [
+  { urlPattern: `${scheme}://*:*/*`, block: true },
+  { urlPattern: `${scheme}://*/*`, block: true },
+]);
+/**
+ * Defence in depth for offline browsers: anything that still reaches the network stack
+ * (preconnects to IP literals, which skip the host resolver) goes to a proxy that cannot
+ * resolve. `<-loopback>` removes the implicit proxy bypass for 127.0.0.1/localhost.
+ */
+const OFFLINE_PROXY_FLAGS = ["--proxy-server=http://pith-offline.invalid:9", "--proxy-bypass-list=<-loopback>"] as const;
+
+/** Request types a page needs to build its DOM with JavaScript on. */
+const DOM_BUILDING_TYPES = new Set(["script", "stylesheet", "xhr", "fetch", "eventsource", "websocket", "other"]);
+/** Request types allowed only with `loadResources`. */
+const HEAVY_TYPES = new Set(["image", "media", "font"]);
+/** URLs that never touch the network. */
+const LOCAL_URL = /^(?:data|about|blob):/i;
+
+/** What one tab may load for the page being rendered. */
+export interface RequestPolicy {
+  network: boolean;
+  javascript: boolean;
+  loadResources: boolean;
+}
+
+/** The resource policy as a pure function: may a request of this type to this URL go out? */
+export function allowRequest(policy: RequestPolicy, url: string, resourceType: string): boolean {
+  if (LOCAL_URL.test(url)) return true;
+  if (!policy.network) return false;
+  if (HEAVY_TYPES.has(resourceType)) return policy.loadResources;
+  return policy.javascript && DOM_BUILDING_TYPES.has(resourceType);
+}
+
+const DOCTYPE_PREFIX = /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<!doctype[^>]*>/i;
+const BASE_HREF = /<base\s[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
+/** A document's own <base> is looked for in this many leading characters (it belongs in <head>). */
+const HEAD_SCAN_CHARS = 65_536;
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+/**
+ * Insert `<base href>` (after the doctype, so the document keeps its rendering mode) so
+ * relative URLs resolve against the page's URL. A document's own <base> is resolved against
+ * the URL first and wins, as it would in a navigation.
+ */
+export function injectBase(html: string, url: string | null): string {
+  if (url === null) return html;
+  let base: string;
+  try {
+    const own = BASE_HREF.exec(html.slice(0, HEAD_SCAN_CHARS));
+    const ownHref = own ? (own[1] ?? own[2] ?? own[3] ?? "") : "";
+    base = new URL(ownHref.trim(), url).href;
+  } catch {
+    return html;
+  }
+  const tag = `<base ${INJECTED_MARKER} href="${escapeAttribute(base)}">`;
+  const doctype = DOCTYPE_PREFIX.exec(html.slice(0, HEAD_SCAN_CHARS));
+  const at = doctype ? doctype[0].length : 0;
+  return html.slice(0, at) + tag + html.slice(at);
+}
+
+class TimeoutError extends Error {}
+
+/**
+ * Wait for a page load, but past its own deadline (a resource that never arrives) carry on
+ * and walk the DOM as it stands. Any other failure is one.
+ */
+async function untilLoadedOrLate(load: Promise<unknown>): Promise<void> {
+  try {
+    await load;
+  } catch (err) {
+    if (!(err instanceof Error && err.name === "TimeoutError")) throw err;
+  }
+}
+
+/** Stand-in document URL for pages without an http(s) URL of their own (never resolved). */
+const SYNTHETIC_DOCUMENT_URL = "http://pith.invalid/";
+
+/** The URL a page is navigated to: its own http(s) URL without fragment, else a stand-in. */
+export function documentUrl(url: string | null): string {
+  if (url === null) return SYNTHETIC_DOCUMENT_URL;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return SYNTHETIC_DOCUMENT_URL;
+    parsed.hash = "";
+    return parsed.href;
+  } catch {
+    return SYNTHETIC_DOCUMENT_URL;
+  }
+}
+
+/** Race `work` against a timer; the loser's outcome is ignored (never an unhandled rejection). */
+async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  work.catch(() => undefined);
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(message)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A counting semaphore for the page pool. */
+class Slots {
+  private free: number;
+  private waiting: (() => void)[] = [];
+  constructor(n: number) {
+    this.free = n;
+  }
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+/** A tab and the state it was last left in. */
+interface Tab {
+  page: Page;
+  policy: RequestPolicy;
+  javascript: boolean;
+  /**
+   * Page scripts ran in this window: the tab is closed instead of reused, so no timer or global
+   * carries over. (Navigating it to about:blank is not enough: Chromium then refuses
+   * document.write()-inserted external scripts in that tab, net::ERR_FAILED.)
+   */
+  dirty: boolean;
+  /** While navigating: the document to answer the main-frame request for `url` with. */
+  document: { url: string; html: string } | null;
+}
+
+/** Request interception for tabs that may use the network (see allowRequest). */
+async function onRequest(tab: Tab, req: HTTPRequest): Promise<void> {
+  if (req.isInterceptResolutionHandled()) return;
+  const doc = tab.document;
+  if (doc && req.isNavigationRequest() && req.frame() === tab.page.mainFrame() && req.url() === doc.url) {
+    await req.respond({ status: 200, contentType: "text/html; charset=utf-8", body: doc.html });
+    return;
+  }
+  if (allowRequest(tab.policy, req.url(), req.resourceType())) await req.continue();
+  else await req.abort("blockedbyclient");
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return (text.split("\n")[0] ?? "").trim();
+}
+
+/** One running browser (offline or network-enabled) and its idle tabs. */
+class BrowserHandle {
+  private idle: Tab[] = [];
+  alive = true;
+
+  private constructor(
+    readonly browser: Browser,
+    private readonly tempDir: string,
+    /** May this browser's tabs use the network at all (decides how requests are stopped)? */
+    private readonly network: boolean,
+  ) {
+    browser.on("disconnected", () => {
+      this.alive = false;
+    });
+  }
+
+  static async launch(kind: BrowserKind, executablePath: string): Promise<BrowserHandle> {
+    const { network, images } = kind;
+    const tempDir = mkdtempSync(join(tmpdir(), "pith-chromium-"));
+    const args: string[] = [...BASE_FLAGS];
+    if (!images) args.push(NO_IMAGES_FLAG);
+    if (!network) args.push(OFFLINE_RESOLVER_FLAG, ...OFFLINE_PROXY_FLAGS);
+    try {
+      const browser = await puppeteer.launch({
+        executablePath,
+        headless: true,
+        args,
+        userDataDir: join(tempDir, "profile"),
+        env: { ...process.env, XDG_CONFIG_HOME: join(tempDir, "config"), XDG_CACHE_HOME: join(tempDir, "cache") },
+        defaultViewport: VIEWPORT,
+        timeout: LAUNCH_TIMEOUT_MS,
+        protocolTimeout: PROTOCOL_TIMEOUT_MS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      return new BrowserHandle(browser, tempDir, network);
+    } catch (err) {
+      rmSync(tempDir, { recursive: true, force: true });
+      throw new Error(`Chromium failed to start (${executablePath}): ${firstLine(err)}`);
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.browser.process()?.pid;
+  }
+
+  async takeTab(): Promise<Tab> {
+    const tab = this.idle.pop();
+    return tab ?? (await this.newTab());
+  }
+
+  giveTab(tab: Tab): void {
+    if (!this.alive) return;
+    if (tab.dirty) void this.discardTab(tab);
+    else this.idle.push(tab);
+  }
+
+  private async newTab(): Promise<Tab> {
+    const page = await this.browser.newPage();
+    const tab: Tab = {
+      page,
+      policy: { network: false, javascript: false, loadResources: false },
+      javascript: true,
+      dirty: false,
+      document: null,
+    };
+    if (this.network) {
+      await page.setRequestInterception(true);
+      page.on("request", (req: HTTPRequest) => void onRequest(tab, req).catch(() => undefined));
+    } else {
+      // The session must stay attached for the block list to hold; it lives as long as the tab.
+      const session = await page.createCDPSession();
+      await session.send("Network.enable");
+      await session.send("Network.setBlockedURLs", { urlPatterns: OFFLINE_BLOCK_PATTERNS });
+    }
+    // alert()/confirm() would block the page until answered.
+    page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
+    page.on("error", () => undefined); // tab crash: the pending call rejects and the tab is discarded
+    return tab;
+  }
+
+  /** Close a tab that must not be reused; a hung tab gets CLOSE_TAB_TIMEOUT_MS. */
+  async discardTab(tab: Tab): Promise<void> {
+    await withTimeout(tab.page.close({ runBeforeUnload: false }), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
+  }
+
+  async responsive(): Promise<boolean> {
+    if (!this.alive || !this.browser.connected) return false;
+    try {
+      await withTimeout(this.browser.version(), PING_TIMEOUT_MS, "ping");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Close the browser (killing it when it does not answer) and remove its temp dir. */
+  async dispose(): Promise<void> {
+    this.alive = false;
+    this.idle = [];
+    const proc = this.browser.process();
+    await withTimeout(this.browser.close(), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
+    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+    rmSync(this.tempDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** Child processes of `pid`, recursively, from /proc (empty where /proc is missing). */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [pid];
+  }
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the ")" that closes the command name: state, ppid, …
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // the process exited while we looked
+    }
+  }
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop() as number;
+    out.push(p);
+    stack.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+/** True when `pid` still runs a Chromium binary (guards against a recycled pid). */
+function isChromiumProcess(pid: number): boolean {
+  try {
+    return /chrom/i.test(readFileSync(`/proc/${pid}/cmdline`, "latin1"));
+  } catch {
+    return false;
+  }
+}
+
+function killPids(pids: number[]): void {
+  for (const p of pids) {
+    if (!isChromiumProcess(p)) continue;
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Browser-wide launch choices: the offline host-resolver/proxy ban and Blink's image switch are
+ * flags, so each combination in use gets its own browser (launched on first use).
+ */
+interface BrowserKind {
+  network: boolean;
+  images: boolean;
+}
+type BrowserKey = "offline" | "offline+images" | "online" | "online+images";
+
+function browserKind(key: BrowserKey): BrowserKind {
+  return { network: key.startsWith("online"), images: key.endsWith("+images") };
+}
+
+function browserKey(policy: RequestPolicy): BrowserKey {
+  return `${policy.network ? "online" : "offline"}${policy.loadResources ? "+images" : ""}`;
+}
+
+/** What one render got hold of, for the clean-up after a failure. */
+interface Attempt {
+  handle?: BrowserHandle;
+  tab?: Tab;
+}
+
+/** Renders pages in a reused headless Chromium; see the file header for the policies. */
+export class ChromiumRenderer implements Renderer {
+  readonly mode = "chromium" as const;
+  private readonly browsers = new Map<BrowserKey, Promise<BrowserHandle>>();
+  private readonly slots: Slots;
+  /** Launched browsers, for processIds() and close(). */
+  private readonly live = new Set<BrowserHandle>();
+  private closed = false;
+
+  private constructor(
+    private readonly executablePath: string,
+    readonly concurrency: number,
+  ) {
+    this.slots = new Slots(concurrency);
+  }
+
+  /** Find Chromium (BrowserNotFoundError when there is none) and start the offline browser. */
+  static async launch(opts: { concurrency?: number } = {}): Promise<ChromiumRenderer> {
+    const concurrency = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
+    const renderer = new ChromiumRenderer(findChromium(), concurrency);
+    await renderer.browser("offline");
+    return renderer;
+  }
+
+  async render(input: PageInput, options: RenderOptions = {}): Promise<PageSnapshot> {
+    if (this.closed) throw new Error("ChromiumRenderer is closed");
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const policy: RequestPolicy = {
+      network: input.remote || options.network === true,
+      javascript: options.javascript === true,
+      loadResources: options.loadResources === true,
+    };
+    await this.slots.acquire();
+    const started = performance.now(); // render time, not time spent waiting for a tab
+    const attempt: Attempt = {};
+    const work = (async () => {
+      attempt.handle = await this.browser(browserKey(policy));
+      attempt.tab = await attempt.handle.takeTab();
+      return this.renderInTab(attempt.tab, input, policy, timeoutMs);
+    })();
+    try {
+      const result = await withTimeout(work, timeoutMs, `timeout: ${input.id} did not render within ${timeoutMs} ms`);
+      if (attempt.handle && attempt.tab) attempt.handle.giveTab(attempt.tab);
+      this.slots.release();
+      return this.snapshot(input, result, started);
+    } catch (err) {
+      // Report at once; clean up in the background and free the slot only when done.
+      void this.recover(attempt, work).finally(() => this.slots.release());
+      if (err instanceof TimeoutError) throw new Error(err.message);
+      throw new Error(`render failed for ${input.id}: ${firstLine(err)}`);
+    }
+  }
+
+  /**
+   * After a failed render: close the tab; kill the browser when it stopped answering (the next
+   * render relaunches it). A tab that was still being opened is waited for, briefly.
+   */
+  private async recover(attempt: Attempt, work: Promise<unknown>): Promise<void> {
+    if (!attempt.tab) await withTimeout(work, CLOSE_TAB_TIMEOUT_MS, "settle").catch(() => undefined);
+    const { handle, tab } = attempt;
+    if (!handle) return;
+    if (tab) await handle.discardTab(tab);
+    if (tab && (await handle.responsive())) return;
+    await this.retire(handle);
+  }
+
+  /** Stop a browser: gracefully (then kill what is left of its process tree) or at once. */
+  private async retire(handle: BrowserHandle, graceful = false): Promise<void> {
+    handle.alive = false;
+    this.live.delete(handle);
+    const pids = handle.pid === undefined ? [] : processTree(handle.pid);
+    if (!graceful) killPids(pids);
+    await handle.dispose();
+    killPids(pids);
+  }
+
+  private async renderInTab(tab: Tab, input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
+    const { page } = tab;
+    if (tab.javascript !== policy.javascript) {
+      await page.setJavaScriptEnabled(policy.javascript);
+      tab.javascript = policy.javascript;
+    }
+    tab.policy = policy;
+    const config = walkConfig(policy.javascript);
+    const loadWaitMs = Math.max(1, Math.floor(timeoutMs * LOAD_WAIT_SHARE));
+    if (policy.network) {
+      await untilLoadedOrLate(this.navigateTo(tab, input, loadWaitMs));
+    } else {
+      tab.dirty = policy.javascript;
+      const html = injectBase(input.html, input.url);
+      if (!policy.javascript) {
+        // Nothing can load and no script runs: the DOM is final once parsed. One CDP call
+        // instead of setContent + lifecycle wait + walk (about 40% less time, bench-render).
+        const done = (await page.evaluate(writeAndWalkExpression(html, config))) as WalkResult | null;
+        return done ?? (await this.walkWhenParsed(page, config));
+      }
+      await untilLoadedOrLate(page.setContent(html, { waitUntil: "load", timeout: loadWaitMs }));
+    }
+    return (await page.evaluate(walkExpression(config))) as WalkResult;
+  }
+
+  /**
+   * Pages that may use the network are loaded by a navigation whose document request is
+   * answered with the HTML we already have: the page gets its real URL and origin (its own
+   * XHR/fetch are same-origin) and its scripts are parsed from the network path.
+   * document.write() would make Chromium refuse cross-site scripts ("parser-blocking,
+   * cross site script invoked via document.write") on what it deems a slow connection.
+   */
+  private async navigateTo(tab: Tab, input: PageInput, loadWaitMs: number): Promise<void> {
+    const url = documentUrl(input.url);
+    tab.document = { url, html: input.html };
+    try {
+      await tab.page.goto(url, { waitUntil: "load", timeout: loadWaitMs });
+    } finally {
+      tab.document = null;
+    }
+  }
+
+  /** Poll until the parser has finished (it can wait on a failing stylesheet), then walk. */
+  private async walkWhenParsed(page: Page, config: WalkConfig): Promise<WalkResult> {
+    const expression = `document.readyState === "complete" ? ${walkExpression(config)} : null`;
+    for (;;) {
+      const result = (await page.evaluate(expression)) as WalkResult | null;
+      if (result) return result;
+      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    }
+  }
+
+  private snapshot(input: PageInput, r: WalkResult, started: number): PageSnapshot {
+    return {
+      version: SNAPSHOT_VERSION,
+      mode: "chromium",
+      id: input.id,
+      source: input.source,
+      url: input.url,
+      title: r.title,
+      lang: r.lang,
+      document: { width: r.w, height: r.h },
+      viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
+      nodes: decodeWalk(r),
+      ms: performance.now() - started,
+    };
+  }
+
+  /** The running browser for this network mode, (re)launched when missing or dead. */
+  private async browser(key: BrowserKey): Promise<BrowserHandle> {
+    const current = this.browsers.get(key);
+    if (current) {
+      const handle = await current.catch(() => undefined);
+      if (handle?.alive) return handle;
+      // Replace it synchronously so concurrent callers share one relaunch.
+      if (this.browsers.get(key) === current) {
+        this.browsers.delete(key);
+        if (handle) void this.retire(handle);
+      }
+      return this.browser(key);
+    }
+    const launching = BrowserHandle.launch(browserKind(key), this.executablePath);
+    this.browsers.set(key, launching);
+    launching.then(
+      (h) => this.live.add(h),
+      () => this.browsers.get(key) === launching && this.browsers.delete(key),
+    );
+    return launching;
+  }
+
+  /** Process ids of the running browsers and all their children (for memory accounting). */
+  processIds(): number[] {
+    const out: number[] = [];
+    for (const h of this.live) if (h.alive && h.pid !== undefined) out.push(...processTree(h.pid));
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.browsers.values()].map((p) => p.catch(() => undefined)));
+    this.browsers.clear();
+    await Promise.all([...this.live].map((h) => this.retire(h, true)));
+  }
+}
