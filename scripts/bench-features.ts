@@ -1,7 +1,8 @@
 /**
  * Feature extraction cost beside static snapshot cost (issue 3 target: features < snapshot).
  * Per page: staticSnapshot(), buildTree(), computeFeatures() and labelNodes() (alignment),
- * each timed separately after a warm-up pass; prints mean and median ms/page.
+ * each timed separately after a warm-up pass; prints mean and median ms/page of wall time and
+ * the mean process CPU time (user + system: steadier than wall time on a shared, loaded machine).
  *
  *   node --import tsx scripts/bench-features.ts [--data wcxb-dev] [--limit 300]
  */
@@ -23,21 +24,35 @@ const inputs: Array<{ input: PageInput; gold: string | null }> = [];
 for (const p of pages) inputs.push({ input: await readDatasetPage(ds, p), gold: await readGold(ds, p) });
 
 const times = { snapshot: [] as number[], tree: [] as number[], features: [] as number[], labels: [] as number[] };
+const cpu = { snapshot: 0, tree: 0, features: 0, labels: 0 };
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
 let rows = 0;
 let nodes = 0;
 for (let pass = 0; pass < 2; pass++) {
   for (const [k, { input, gold }] of inputs.entries()) {
     if (pass === 0 && k >= WARMUP_PAGES) break;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const snap = staticSnapshot(input);
     const t1 = performance.now();
+    const c1 = cpuMs(c0);
     const tree = buildTree(snap);
     const t2 = performance.now();
+    const c2 = cpuMs(c0);
     const table = computeFeatures(snap, tree);
     const t3 = performance.now();
+    const c3 = cpuMs(c0);
     if (gold !== null) labelNodes(snap, tree, gold);
     const t4 = performance.now();
+    const c4 = cpuMs(c0);
     if (pass === 0) continue;
+    cpu.snapshot += c1;
+    cpu.tree += c2 - c1;
+    cpu.features += c3 - c2;
+    cpu.labels += c4 - c3;
     times.snapshot.push(t1 - t0);
     times.tree.push(t2 - t1);
     times.features.push(t3 - t2);
@@ -49,4 +64,7 @@ for (let pass = 0; pass < 2; pass++) {
 const mean = (a: number[]): number => a.reduce((s, x) => s + x, 0) / Math.max(1, a.length);
 const median = (a: number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? NaN;
 console.log(`${ds.name}: ${inputs.length} pages, ${(nodes / inputs.length).toFixed(0)} nodes/page, ${(rows / inputs.length).toFixed(0)} structural rows/page`);
-for (const [k, a] of Object.entries(times)) console.log(`  ${k.padEnd(9)} mean ${mean(a).toFixed(2)} ms/page   median ${median(a).toFixed(2)} ms/page`);
+for (const [k, a] of Object.entries(times)) {
+  const c = cpu[k as keyof typeof cpu] / Math.max(1, a.length);
+  console.log(`  ${k.padEnd(9)} wall mean ${mean(a).toFixed(2)} ms/page, median ${median(a).toFixed(2)} ms/page; CPU mean ${c.toFixed(2)} ms/page`);
+}

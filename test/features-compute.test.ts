@@ -114,3 +114,25 @@ test("bad input: 10,000 levels and 100,000 nodes in linear time", () => {
   const ms = performance.now() - t0;
   assert.ok(ms < 10_000, `took ${ms.toFixed(0)} ms`);
 });
+
+test("every family writes every column of every row (one-hot columns may leave their 0)", async () => {
+  const { FAMILIES, featureIndex } = await import("../src/features/index.ts");
+  const { computeStats } = await import("../src/features/stats.ts");
+  const { keywordBits } = await import("../src/features/dom.ts");
+  const page = snap(fixture("mixed.html"));
+  const tree = buildTree(page);
+  const stats = computeStats(page, tree);
+  const rows = stats.structure.nodes;
+  const index = featureIndex();
+  const written = new Set<string>();
+  const writer = {
+    col: (n: string) => index.get(n)!,
+    set: (r: number, c: number) => void written.add(`${r}:${c}`),
+  };
+  const kb = Int32Array.from(page.nodes, (n) => keywordBits(n));
+  for (const f of FAMILIES) f.fill({ page, tree, stats, rows, site: null, keywordBits: kb }, writer);
+  for (const [name, c] of index) {
+    if (/^dom_(tag|role)_/.test(name)) continue;
+    for (let r = 0; r < rows.length; r++) assert.ok(written.has(`${r}:${c}`), `${name} row ${r}`);
+  }
+});

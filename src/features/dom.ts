@@ -81,20 +81,28 @@ export function idClass(node: SnapshotNode): string {
   return s ? s.toLowerCase() : "";
 }
 
+/** Union of every keyword pattern: most id/class strings match none, one test rules them out. */
+const ANY_KEYWORD = new RegExp(CLASS_KEYWORDS.map(([, re]) => `(?:${re.source})`).join("|"));
+
 /** id/class strings repeat within and across pages: their keyword bits are memoised (bounded). */
 const BITS_CACHE = new Map<string, number>();
 export const BITS_CACHE_MAX = 50_000;
 
 /** Bit k set when CLASS_KEYWORDS[k] matches the node's own id/class. */
 export function keywordBits(node: SnapshotNode): number {
-  const s = idClass(node);
-  if (!s) return 0;
-  const hit = BITS_CACHE.get(s);
+  const a = node.attrs;
+  if (!a) return 0;
+  const id = a["id"];
+  const cls = a["class"];
+  if (!id && !cls) return 0;
+  const key = id ? (cls ? `${id} ${cls}` : id) : (cls as string);
+  const hit = BITS_CACHE.get(key);
   if (hit !== undefined) return hit;
+  const s = key.toLowerCase();
   let bits = 0;
-  for (let k = 0; k < CLASS_KEYWORDS.length; k++) if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
+  if (ANY_KEYWORD.test(s)) for (let k = 0; k < CLASS_KEYWORDS.length; k++) if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
   if (BITS_CACHE.size >= BITS_CACHE_MAX) BITS_CACHE.clear();
-  BITS_CACHE.set(s, bits);
+  BITS_CACHE.set(key, bits);
   return bits;
 }
 
@@ -150,11 +158,9 @@ export const domFamily: FeatureFamily = {
   defs: domDefs(),
   fill(f, out) {
     const base = { tag: out.col("dom_tag_text"), role: out.col(`dom_role_${ROLES[0]}`), cls: out.col(`dom_cls_${CLASS_KEYWORDS[0]?.[0]}`) };
-    const zeroCols = [...ONE_HOT_TAGS.keys()].map((k) => base.tag + k).concat([out.col("dom_tag_other")], [...ROLES.keys()].map((k) => base.role + k));
     const c: Cols = Object.fromEntries(this.defs.map((d) => [d.name, out.col(d.name)]));
     for (let row = 0; row < f.rows.length; row++) {
       const i = f.rows[row] as number;
-      for (const z of zeroCols) out.set(row, z, 0);
       fillCounts(f, out, row, i, c);
       fillShape(f, out, row, i, c);
       fillTagRole(f, out, row, i, base, c);

@@ -58,7 +58,9 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: { site?
   const stats = computeStats(page, tree, context.lang);
   const rows = stats.structure.nodes;
   const width = schema.names.length;
-  const values = new Float32Array(rows.length * width).fill(NaN);
+  // Zero-initialised: one-hot columns only write their 1s. Every family writes every other
+  // column itself, NaN where a value is missing (tested: features-compute.test.ts).
+  const values = new Float32Array(rows.length * width);
   const writer: ColumnWriter = {
     col(name) {
       const c = index.get(name);

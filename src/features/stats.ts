@@ -63,7 +63,7 @@ export interface NodeStats {
 
 /** Language sample: text nodes of at least this many characters, up to LANG_SAMPLE_CHARS. */
 export const LANG_SAMPLE_MIN_NODE_CHARS = 40;
-export const LANG_SAMPLE_CHARS = 3000;
+export const LANG_SAMPLE_CHARS = 1000;
 
 /** Language sample: the first longer text nodes (no tokenising, no per-node storage). */
 function languageSample(page: PageSnapshot, tree: Tree, content: Uint8Array): string {
