@@ -6,6 +6,7 @@
 import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
+import { BUNDLED_MODEL_DIR, domainKey, domainModelPath } from "../pipeline/resolve.ts";
 import type { CvReport } from "../train/cv.ts";
 import { train, TrainError } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
@@ -22,7 +23,9 @@ models) on labeled sets, report site-grouped cross-validation, write a model art
 
 Options:
   --data SETS        comma-separated set names (under ../shared/data or $PITH_DATA) or folders
-  --out FILE         where to write the model JSON (required)
+  --out FILE         where to write the model JSON (required, except with --domain: then
+                     MODEL-DIR/domains/HOST.json, where pith extract finds it)
+  --model-dir DIR    model directory for --domain models (default: models/)
   --genre TYPES      keep only these page types (article, forum, product, …; news/blog = article)
   --domain HOST      train a per-domain model from that site's pages (use it with pith export)
   --model KIND       gbdt (default), rf (histogram random forest), ml-rf, mlp
@@ -63,11 +66,12 @@ export const trainCommand: Command = {
     const { values } = parse("train", argv, {
       data: { type: "string" }, out: { type: "string" }, genre: { type: "string" }, domain: { type: "string" }, model: { type: "string" },
       mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, "no-segment": { type: "boolean" },
-      seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" },
+      seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
     });
     const datasets = listOption(values.data);
     if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
-    if (!values.out) throw new UsageError("train: --out FILE is required");
+    const out = values.out ?? (values.domain ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain) : undefined);
+    if (!out) throw new UsageError("train: --out FILE is required");
     const kind = KIND_ALIASES[values.model ?? "gbdt"];
     if (!kind) throw new UsageError(`train: --model must be one of ${CLASSIFIER_KINDS.join(", ")}`);
     const mode = values.mode ?? "static";
@@ -79,14 +83,14 @@ export const trainCommand: Command = {
       const result = await train({
         datasets, mode, kind, params: {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), folds: intOption("train", "folds", values.folds, DEFAULT_FOLDS),
         perType: !values["no-types"], segment: !values["no-segment"], genres: listOption(values.genre), domain: values.domain ?? null,
-        name: values.name ?? (values.out.split("/").pop() ?? "model").replace(/\.json$/, ""), log,
+        name: values.name ?? (values.domain ? `domain-${domainKey(values.domain)}` : (out.split("/").pop() ?? "model").replace(/\.json$/, "")), log,
         ...(workers > 0 ? { workers } : {}),
         onPage: (_d, done, total) => { bar.setTotal(total); bar.tick(); if (done === total) bar.stop(); },
       });
-      await saveModel(values.out, result.artifact);
+      await saveModel(out, result.artifact);
       if (values.json) process.stdout.write(JSON.stringify(result.report, null, 2) + "\n");
       else if (result.report) process.stdout.write(formatReport(result.report) + "\n");
-      log(`wrote ${values.out} (${result.records} pages, ${result.seconds.toFixed(1)} s)`);
+      log(`wrote ${out} (${result.records} pages, ${result.seconds.toFixed(1)} s)`);
       return EXIT.ok;
     } catch (e) {
       if (e instanceof TrainError) throw new UsageError(`train: ${e.message}`);

@@ -36,6 +36,8 @@ export interface PipelineExtra {
   router?: RouterJSON;
   /** Page types whose content model exists in the artifact. */
   types?: string[];
+  /** Weight of the segment mean in a leaf's score (segments.ts); 0 = off. */
+  segmentBlend?: number;
 }
 
 export interface Router {
@@ -55,6 +57,7 @@ export interface PipelineModel {
   byType: Map<string, ContentModel>;
   router: Router | null;
   refiners: Record<string, RefinerName>;
+  segmentBlend: number;
 }
 
 function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {
@@ -82,7 +85,7 @@ export async function pipelineFromArtifact(artifact: ModelArtifact, source: stri
   const byType = new Map<string, ContentModel>();
   for (const t of extra.types ?? []) byType.set(t, { classifier: await artifactClassifier(artifact, `content:${t}`, source), threshold: threshold(t) });
   const router = extra.router ? await loadRouter(extra.router, source) : null;
-  return { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {} };
+  return { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0 };
 }
 
 /** Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem). */

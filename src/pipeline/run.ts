@@ -16,6 +16,7 @@ import type { ContentModel, PipelineModel } from "./model.ts";
 import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
 import { applyRefiner } from "./refine.ts";
+import { segmentOf, smoothScores } from "./segments.ts";
 import { coalesce } from "./select.ts";
 
 export const METHOD = "ml";
@@ -100,7 +101,8 @@ export function runPipeline(model: PipelineModel, page: PageSnapshot, options: R
   if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
-  const scores = scoreLeaves(content, table.values, nCols, own);
+  const raw = scoreLeaves(content, table.values, nCols, own);
+  const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
   const refiner = model.refiners[pageType] ?? "none";

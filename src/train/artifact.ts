@@ -20,6 +20,7 @@ export interface ArtifactInput {
   hyperParameters: Record<string, unknown>;
   metrics: Record<string, unknown>;
   routerConfidence?: number;
+  segmentBlend?: number;
 }
 
 export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
@@ -27,7 +28,7 @@ export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
   const classifiers: Record<string, unknown> = { content: a.fitted.content.toJSON() };
   if (a.fitted.segment) classifiers["segment"] = a.fitted.segment.toJSON();
   for (const [t, c] of a.fitted.byType) classifiers[`content:${t}`] = c.toJSON();
-  const extra: PipelineExtra = { name: a.name, thresholds: a.thresholds, refiners: a.refiners, types: [...a.fitted.byType.keys()] };
+  const extra: PipelineExtra = { name: a.name, thresholds: a.thresholds, refiners: a.refiners, types: [...a.fitted.byType.keys()], segmentBlend: a.segmentBlend ?? 0 };
   if (a.fitted.router) {
     extra.router = { types: a.fitted.router.types, classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()), minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE };
   }

@@ -18,6 +18,8 @@ export interface Variant {
   refiners?: Record<string, RefinerName>;
   /** false: always use the general content model. */
   route?: boolean;
+  /** Segment smoothing weight (replaces the model's). */
+  segmentBlend?: number;
 }
 
 export interface EvaluatePayload {
@@ -34,7 +36,7 @@ export interface PageEvaluation {
 }
 
 function variantModel(model: PipelineModel, v: Variant): PipelineModel {
-  return { ...model, refiners: v.refiners ?? model.refiners, router: v.route === false ? null : model.router };
+  return { ...model, refiners: v.refiners ?? model.refiners, router: v.route === false ? null : model.router, segmentBlend: v.segmentBlend ?? model.segmentBlend };
 }
 
 export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: string) => Dataset): Promise<PageEvaluation> {

@@ -45,7 +45,7 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage): Promise<P
   if (gold === null) return null;
   const snap = staticSnapshot(await readDatasetPage(ds, page));
   const tree = buildTree(snap);
-  const table = computeFeatures(snap, tree, { lang: page.lang ?? snap.lang ?? undefined });
+  const table = computeFeatures(snap, tree, {});
   const labels = labelNodes(snap, tree, gold);
   const own = ownership(snap, tree, table.nodes);
   const n = table.nodes.length;
