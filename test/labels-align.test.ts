@@ -94,3 +94,11 @@ test("oracle: the article fixture's gold words come back in order", async () => 
   const e = await oracle.extract(snap(fixture("pages/article.html")), { params: { gold } });
   assert.deepEqual(words(e.text.toLowerCase()), words(gold.toLowerCase()));
 });
+
+test("labels from gold-html (readability style: every gold-html word is main) match the text labels", async () => {
+  const { labelNodesFromGoldHtml } = await import("../src/train/labels.ts");
+  const page = snap(fixture("features/mixed.html"));
+  const tree = buildTree(page);
+  const fromHtml = labelNodesFromGoldHtml(page, tree, "<div>Intro words here<p>First para one two three.</p></div>");
+  assert.deepEqual([...fromHtml.main], [...labelNodes(page, tree, fixture("features/mixed.gold.txt")).main]);
+});

@@ -21,6 +21,7 @@ import type { Tree } from "../dom/tree.ts";
 import { words } from "../dom/text.ts";
 import { analyzeStructure, type Structure } from "../features/structural.ts";
 import type { PageSnapshot } from "../types.ts";
+import { goldNodeLabels } from "../evaluate/gold-nodes.ts";
 import { alignTokens, pageTokens } from "./align.ts";
 
 /** A leaf segment is main when at least this share of its words is gold (majority). */
@@ -82,9 +83,28 @@ function mainBottomUp(structure: Structure, total: Int32Array, goldShare: Float3
 }
 
 export function labelNodes(page: PageSnapshot, tree: Tree, gold: string, options: LabelOptions = {}): NodeLabels {
-  const structure = options.structure ?? analyzeStructure(page, tree);
   const { tokens, owner } = pageTokens(page, tree);
   const { matched } = alignTokens(tokens, words(gold.toLowerCase()));
+  return labelsFromTokens(page, tree, owner, matched, options);
+}
+
+/**
+ * Labels from node-level gold (gold-html: l3s-gn1's x-nc-sel spans, Readability's expected
+ * output), mapped onto the snapshot's text nodes by src/evaluate/gold-nodes.ts; then the same
+ * aggregation, main and goodSegment rules as labelNodes. Used to check how often the two agree.
+ */
+export function labelNodesFromGoldHtml(page: PageSnapshot, tree: Tree, goldHtml: string, options: LabelOptions = {}): NodeLabels {
+  const { owner } = pageTokens(page, tree);
+  const ng = goldNodeLabels(page, tree, goldHtml);
+  const mainNode = new Set<number>();
+  ng.units.forEach((u, k) => ng.gold[k] && mainNode.add(u));
+  const matched = Uint8Array.from(owner, (o) => (mainNode.has(o) ? 1 : 0));
+  return labelsFromTokens(page, tree, owner, matched, options);
+}
+
+/** Shares, main and goodSegment from per-token gold flags (tokens owned by text nodes). */
+function labelsFromTokens(page: PageSnapshot, tree: Tree, owner: Int32Array, matched: Uint8Array, options: LabelOptions): NodeLabels {
+  const structure = options.structure ?? analyzeStructure(page, tree);
   const { total, gold: goldCount } = subtreeCounts(tree, owner, matched);
   const nodes = structure.nodes;
   const m = nodes.length;
