@@ -78,17 +78,6 @@ function resourcePage(base: string): string {
 let renderer: ChromiumRenderer;
 let server: CountingServer;
 
-before(async () => {
-  renderer = await ChromiumRenderer.launch({ concurrency: 2 });
-  server = await countingServer();
-});
-
-after(async () => {
-  await renderer?.close();
-  server?.server.closeAllConnections();
-  server?.server.close();
-});
-
 describe("findChromium", () => {
   test("names the fix in one line when there is no browser", () => {
     assert.throws(() => findChromium({}, ["/nonexistent/chromium"]), (err: unknown) => {
@@ -155,6 +144,18 @@ const SMALL_PAGE = `<!doctype html><html lang="de"><head><title> Small   page </
 </body></html>`;
 
 describe("ChromiumRenderer", () => {
+  // No browser: this hook fails with BrowserNotFoundError's message and so does every test below.
+  before(async () => {
+    renderer = await ChromiumRenderer.launch({ concurrency: 2 });
+    server = await countingServer();
+  });
+
+  after(async () => {
+    await renderer?.close();
+    server?.server.closeAllConnections();
+    server?.server.close();
+  });
+
   test("a small page gives the expected tree", async () => {
     const snap = await renderer.render(page("small", SMALL_PAGE, { url: "https://a.test/p.html" }));
     assert.equal(snap.mode, "chromium");
