@@ -66,6 +66,11 @@ test("features: hand-computed values on the mixed fixture", () => {
   assert.equal(featureValue(t, p, "ctx_prev_words"), 3);
   assert.equal(featureValue(t, p, "ctx_next_words"), 3);
   assert.equal(featureValue(t, p, "ctx_in_related"), 0);
+  // neighbour window of p: leaves div#nav, "Intro words here" before, div.related after
+  assert.equal(featureValue(t, p, "ctx_win_words"), Math.fround(8 / 3));
+  assert.equal(featureValue(t, p, "ctx_win_link_density"), Math.fround(8 / 37));
+  assert.equal(featureValue(t, p, "ctx_win_sentence_leaves"), 0);
+  assert.ok(Number.isNaN(featureValue(t, 0, "ctx_win_words"))); // body holds every leaf: empty window
   assert.equal(featureValue(t, rowOf(page, t, (i) => page.nodes[i]!.attrs?.["class"] === "related"), "ctx_in_related"), 1);
 });
 

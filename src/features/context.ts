@@ -12,6 +12,8 @@ import { def, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, typ
 
 /** Distinct tags per page are far fewer than this; (parent + 1) · TAG_KEY_SPACE + tag id is exact in a double. */
 const TAG_KEY_SPACE = 1 << 20;
+/** Leaf segments (with words) on each side that make up the neighbour window (MODELING-NOTES). */
+export const NEIGHBOR_WINDOW = 3;
 /** How many DOM ancestors get their own columns. */
 export const ANCESTOR_LEVELS = 4;
 /** Keyword families whose presence on any ancestor-or-self gets a column. */
@@ -38,6 +40,9 @@ function contextDefs(): FeatureDef[] {
   }
   d.push(def("ctx_siblings", "number of structural siblings (same structural parent)", "pith"));
   d.push(def("ctx_same_tag_siblings", "share of structural siblings with the node's tag (repeated cards, list items)", "pith"));
+  d.push(def("ctx_win_words", `mean words of the ${NEIGHBOR_WINDOW} leaf segments before and after the node's own`, M));
+  d.push(def("ctx_win_link_density", `link density of the text of the ${NEIGHBOR_WINDOW} leaf segments before and after`, M));
+  d.push(def("ctx_win_sentence_leaves", `share of those neighbouring leaf segments that end sentences (have . ! ?)`, M));
   for (const k of INHERITED_KEYWORDS) d.push(def(`ctx_in_${k}`, `the node or an ancestor has the "${k}" id/class keyword`, "pith"));
   return d;
 }
@@ -119,10 +124,58 @@ function siblings(f: PageFacts): Siblings {
   return { prev, next, count, sameTag };
 }
 
+/**
+ * Neighbour window: the word-bearing leaf segments in document order; a row's window is the
+ * NEIGHBOR_WINDOW leaves before its first leaf and after its last one. Prefix sums and binary search: O(n log n).
+ */
+function fillWindow(f: PageFacts, out: ColumnWriter): void {
+  const { rows, stats } = f;
+  const leaves: number[] = [];
+  const firstLeaf = new Int32Array(rows.length); // index into leaves of the first leaf at/after the row
+  const afterLast = new Int32Array(rows.length); // index of the first leaf after the row's subtree
+  for (const i of rows) if (stats.structure.leaf[i] === 1 && (stats.words[i] as number) > 0) leaves.push(i);
+  const L = leaves.length;
+  const pre = { words: new Float64Array(L + 1), chars: new Float64Array(L + 1), anchor: new Float64Array(L + 1), sent: new Float64Array(L + 1) };
+  leaves.forEach((i, k) => {
+    pre.words[k + 1] = (pre.words[k] as number) + (stats.words[i] as number);
+    pre.chars[k + 1] = (pre.chars[k] as number) + (stats.structure.chars[i] as number);
+    pre.anchor[k + 1] = (pre.anchor[k] as number) + (stats.anchorChars[i] as number);
+    pre.sent[k + 1] = (pre.sent[k] as number) + ((stats.sentenceEnds[i] as number) > 0 ? 1 : 0);
+  });
+  const firstAtOrAfter = (x: number): number => {
+    let lo = 0;
+    let hi = L;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((leaves[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r] as number;
+    firstLeaf[r] = firstAtOrAfter(i);
+    afterLast[r] = firstAtOrAfter(f.tree.end[i] as number);
+  }
+  const [cW, cL, cS] = ["ctx_win_words", "ctx_win_link_density", "ctx_win_sentence_leaves"].map((n) => out.col(n)) as [number, number, number];
+  const sum = (arr: Float64Array, lo: number, hi: number, lo2: number, hi2: number): number => (arr[hi] as number) - (arr[lo] as number) + (arr[hi2] as number) - (arr[lo2] as number);
+  for (let r = 0; r < rows.length; r++) {
+    const lo = Math.max(0, (firstLeaf[r] as number) - NEIGHBOR_WINDOW);
+    const hi = firstLeaf[r] as number;
+    const lo2 = afterLast[r] as number;
+    const hi2 = Math.min(L, lo2 + NEIGHBOR_WINDOW);
+    const count = hi - lo + hi2 - lo2;
+    out.set(r, cW, ratio(sum(pre.words, lo, hi, lo2, hi2), count));
+    out.set(r, cL, ratio(sum(pre.anchor, lo, hi, lo2, hi2), sum(pre.chars, lo, hi, lo2, hi2)));
+    out.set(r, cS, ratio(sum(pre.sent, lo, hi, lo2, hi2), count));
+  }
+}
+
 export const contextFamily: FeatureFamily = {
   family: "context",
   defs: contextDefs(),
   fill(f, out) {
+    fillWindow(f, out);
     const bits = inheritedBits(f);
     const sib = siblings(f);
     const kwIndex = INHERITED_KEYWORDS.map((k) => CLASS_KEYWORDS.findIndex(([name]) => name === k));
