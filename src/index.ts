@@ -18,3 +18,7 @@ export { evaluateMethods, type EvaluateOptions, type EvaluationResult } from "./
 export { wcxbWords, aebShingles, lcsScore, snippetCounts, nodeScore } from "./evaluate/metrics.ts";
 export { computeFeatures, featureSchema, structuralNodes, siteContextFor, type FeatureTable, type FeatureSchema } from "./features/index.ts";
 export { labelNodes, type NodeLabels } from "./train/labels.ts";
+export { textBlocks, nodesForBlocks, type TextBlock, type BlockView, type RefineResult } from "./refine/blocks.ts";
+export { largestBlock, type LbsOptions } from "./refine/largest-block.ts";
+export { lengthSmoothing, type SlsOptions } from "./refine/length-smoothing.ts";
+export { tablePattern, type TpOptions } from "./refine/table-pattern.ts";
