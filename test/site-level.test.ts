@@ -126,3 +126,8 @@ test("100,000-node page: the four extractors stay near-linear (bounded trace, me
     assert.ok(r.trace.length <= 4 * MAX_TRACE_PER_STEP + 4, `${x.name}: trace bounded`);
   }
 });
+
+test("a bad n is a usage error, not a silent empty result", async () => {
+  const pages = blogPages();
+  await assert.rejects(async () => siteLevelExtractor.extract(pages[0] as PageSnapshot, { site: { domain: "d", pages: pages.slice(1) }, params: { n: "four" } }), /n must be a positive integer/);
+});

@@ -20,7 +20,7 @@ import { buildTree } from "../dom/tree.ts";
 import { DEFAULT_TAG_SET, blockFeature, tagSetParam } from "../site/block-set.ts";
 import { blockIbdf, SIMILARITY_EPSILON } from "../site/ibdf.ts";
 import { rankSitePages } from "../site/nset.ts";
-import { BoundedTrace, chosenSubtrees, emptyExtraction, extractionOf, unusablePage } from "../site/extraction.ts";
+import { BoundedTrace, chosenSubtrees, emptyExtraction, extractionOf, positiveIntParam, unusablePage } from "../site/extraction.ts";
 import { featureExtractor } from "./feature-extractor.ts";
 
 export const METHOD = "content-extractor";
@@ -39,7 +39,7 @@ function extractContent(page: PageSnapshot, context: ExtractorContext = {}): Ext
     if (params["fallback"] === true) return fallback(page, context);
     return emptyExtraction(METHOD, "content-extractor needs other pages of the same site (SiteContext); none given");
   }
-  const size = Number(params["pages"] ?? DEFAULT_CLASS_SIZE);
+  const size = positiveIntParam(METHOD, "pages", params["pages"], DEFAULT_CLASS_SIZE);
   const cls = rankSitePages(page, tree, others).slice(0, size).map((r) => r.page);
   const tags = tagSetParam(params["tags"], DEFAULT_TAG_SET);
   const r = blockIbdf(page, tree, cls, { tags });

@@ -25,7 +25,7 @@ import { buildTree, contains, type Tree } from "../dom/tree.ts";
 import { DEFAULT_EQUALITY, occurrenceCounts, type EqualityMode } from "../site/mapping.ts";
 import { DEFAULT_NSET_SIZE, rankSitePages, shuffled } from "../site/nset.ts";
 import { fetchNSet } from "../site/live.ts";
-import { BoundedTrace, contentMask, emptyExtraction, extractionOf, subtreeWords, unusablePage } from "../site/extraction.ts";
+import { BoundedTrace, contentMask, emptyExtraction, extractionOf, positiveIntParam, subtreeWords, unusablePage } from "../site/extraction.ts";
 import { featureExtractor } from "./feature-extractor.ts";
 
 export const METHOD = "site";
@@ -44,12 +44,12 @@ export interface NSetChoice {
 /** §2.1 over the pages at hand (or fetched live when asked and none are given). */
 export async function chooseNSet(page: PageSnapshot, tree: Tree, context: ExtractorContext = {}): Promise<NSetChoice> {
   const params = context.params ?? {};
-  const n = Number(params["n"] ?? DEFAULT_NSET_SIZE);
+  const n = positiveIntParam(METHOD, "n", params["n"], DEFAULT_NSET_SIZE);
   const others = (context.site?.pages ?? []).filter((p) => p !== page);
   if (others.length > 0) {
     const pages =
       params["selection"] === "random"
-        ? shuffled(others, Number(params["seed"] ?? DEFAULT_RANDOM_SEED)).slice(0, n)
+        ? shuffled(others, positiveIntParam(METHOD, "seed", params["seed"], DEFAULT_RANDOM_SEED)).slice(0, n)
         : rankSitePages(page, tree, others).slice(0, n).map((r) => r.page);
     return { pages, source: "site", note: `${pages.length} of ${others.length} site pages (${params["selection"] === "random" ? "random" : "ranked"})` };
   }

@@ -186,6 +186,14 @@ export function extractionOf(page: PageSnapshot, tree: Tree, method: string, cho
   return out;
 }
 
+/** A positive integer parameter, its default when absent; a bad value is a usage error. */
+export function positiveIntParam(method: string, name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${method}: --param ${name} must be a positive integer, got "${String(value)}"`);
+  return n;
+}
+
 /** Why a page cannot be processed at all (no nodes / no text), or null. */
 export function unusablePage(page: PageSnapshot, tree: Tree): string | null {
   if (tree.n <= 1) return "the page has a single node or none";
