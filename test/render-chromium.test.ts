@@ -128,6 +128,9 @@ describe("resource policy", () => {
     const own = injectBase('<head><base href="/other/">', "https://a.test/dir/page.html");
     assert.match(own, /^<base data-pith-injected href="https:\/\/a\.test\/other\/">/);
     assert.equal(injectBase("<p>x", null), "<p>x");
+    const started = performance.now();
+    assert.match(injectBase(`${"<!--c-->".repeat(60)}<p>`, "https://a.test/"), /^<base /, "many comments, no doctype");
+    assert.ok(performance.now() - started < 100, "no regex backtracking blow-up");
   });
 });
 

@@ -120,7 +120,8 @@ export function allowRequest(policy: RequestPolicy, url: string, resourceType: s
   return policy.javascript && DOM_BUILDING_TYPES.has(resourceType);
 }
 
-const DOCTYPE_PREFIX = /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<!doctype[^>]*>/i;
+/** Leading comments then a doctype; each comment stops at its first "-->" (no backtracking blow-up). */
+const DOCTYPE_PREFIX = /^\uFEFF?\s*(?:<!--(?:(?!-->)[\s\S])*-->\s*)*<!doctype[^>]*>/i;
 const BASE_HREF = /<base\s[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
 /** A document's own <base> is looked for in this many leading characters (it belongs in <head>). */
 const HEAD_SCAN_CHARS = 65_536;
@@ -267,7 +268,7 @@ class BrowserHandle {
 
   static async launch(kind: BrowserKind, executablePath: string): Promise<BrowserHandle> {
     const { network, images } = kind;
-    const tempDir = mkdtempSync(join(tmpdir(), "pith-chromium-"));
+    const tempDir = mkdtempSync(join(tmpdir(), "pith-browser-"));
     const args: string[] = [...BASE_FLAGS];
     if (!images) args.push(NO_IMAGES_FLAG);
     if (!network) args.push(OFFLINE_RESOLVER_FLAG, ...OFFLINE_PROXY_FLAGS);
@@ -347,13 +348,18 @@ class BrowserHandle {
     }
   }
 
-  /** Close the browser (killing it when it does not answer) and remove its temp dir. */
-  async dispose(): Promise<void> {
+  /**
+   * Stop the browser: gracefully, or at once. Then kill what is left: its process tree as it
+   * was, and the crash handlers, which detach from the tree but name our temp dir on their
+   * command line (they would otherwise re-create it after we removed it). Then remove the dir.
+   */
+  async dispose(graceful: boolean): Promise<void> {
     this.alive = false;
     this.idle = [];
-    const proc = this.browser.process();
+    const tree = this.pid === undefined ? [] : processTree(this.pid);
+    if (!graceful) killPids(tree);
     await withTimeout(this.browser.close(), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
-    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+    killPids([...tree, ...processesMentioning(this.tempDir)]);
     rmSync(this.tempDir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
@@ -389,10 +395,30 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
-/** True when `pid` still runs a Chromium binary (guards against a recycled pid). */
+/** Processes whose command line contains `text` (our unique temp dir), from /proc. */
+function processesMentioning(text: string): number[] {
+  const out: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(text)) out.push(Number(entry));
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+/** True when `pid` runs a Chromium binary (its program name, not its arguments; guards against recycled pids). */
 function isChromiumProcess(pid: number): boolean {
   try {
-    return /chrom/i.test(readFileSync(`/proc/${pid}/cmdline`, "latin1"));
+    const program = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0")[0] ?? "";
+    return /chrom/i.test(program.slice(program.lastIndexOf("/") + 1));
   } catch {
     return false;
   }
@@ -499,14 +525,11 @@ export class ChromiumRenderer implements Renderer {
     await this.retire(handle);
   }
 
-  /** Stop a browser: gracefully (then kill what is left of its process tree) or at once. */
+  /** Stop a browser and forget it: gracefully (close) or at once (a hung or dead one). */
   private async retire(handle: BrowserHandle, graceful = false): Promise<void> {
     handle.alive = false;
     this.live.delete(handle);
-    const pids = handle.pid === undefined ? [] : processTree(handle.pid);
-    if (!graceful) killPids(pids);
-    await handle.dispose();
-    killPids(pids);
+    await handle.dispose(graceful);
   }
 
   private async renderInTab(tab: Tab, input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
