@@ -11,6 +11,7 @@ import { blockIbdf, blockSimilarity, indexBlocks, nodeIbdf } from "../src/site/i
 import { featureExtractor, winnerBasket } from "../src/algorithms/feature-extractor.ts";
 import { adaptiveKMeans, initialCentroids, kFeatureExtractor, kMeans1d } from "../src/algorithms/k-feature-extractor.ts";
 import { contentExtractor } from "../src/algorithms/content-extractor.ts";
+import { blockCounts, blockPrecisionRecall } from "../src/algorithms/debnath-block-metrics.ts";
 import type { Extractor, PageSnapshot } from "../src/types.ts";
 import { fixtureText, pageFromHtml } from "./helpers.ts";
 
@@ -112,4 +113,14 @@ test("10,000-level nesting: block set and the three extractors do not overflow",
   assert.equal((await featureExtractor.extract(a)).text, "the bottom text");
   assert.equal((await kFeatureExtractor.extract(a)).text, "the bottom text");
   assert.equal((await contentExtractor.extract(a, { site: { domain: "d", pages: [deep("other words here", "b")] } })).text, "the bottom text");
+});
+
+test("block-level P/R (Debnath §4.1) from node gold labels", () => {
+  const bs = getBlockSet(PAGE, buildTree(PAGE), PAPER_TAG_SET);
+  // units: "one two" (block 1, gold), "three" (block 2), "four " (block 4, gold); chosen: the first <p>
+  const c = blockCounts(PAGE, buildTree(PAGE), bs, [4, 6, 10], [true, false, true], [3]);
+  assert.deepEqual(c, { blocks: 3, relevant: 2, suggested: 1, found: 1 });
+  assert.deepEqual(blockPrecisionRecall(c), { p: 1, r: 0.5 });
+  assert.deepEqual(blockPrecisionRecall({ blocks: 2, relevant: 0, suggested: 0, found: 0 }), { p: 1, r: 1 });
+  assert.deepEqual(blockPrecisionRecall({ blocks: 2, relevant: 1, suggested: 0, found: 0 }), { p: 0, r: 0 });
 });
