@@ -6,9 +6,11 @@
 import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
-import { BUNDLED_MODEL_DIR, domainKey, domainModelPath } from "../pipeline/resolve.ts";
+import { BUNDLED_MODEL_DIR, defaultModelPath, domainKey, domainModelPath } from "../pipeline/resolve.ts";
 import type { CvReport } from "../train/cv.ts";
-import { train, TrainError } from "../train/train.ts";
+import { domainExperiment } from "../train/domain-experiment.ts";
+import type { FitConfig } from "../train/fit.ts";
+import { loadAll, train, TrainError } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
 import { progress } from "./progress.ts";
 
@@ -37,6 +39,11 @@ Options:
   --workers N        feature-extraction / evaluation threads (default: all cores)
   --name NAME        model name shown by pith extract (default: the --out file's base name)
   --json             print the report as JSON
+  --domain-experiment N
+                     instead of training: for every domain with ≥ 2N pages, fit a per-domain model
+                     on N pages and compare it on N others with --baseline (default: the bundled model)
+  --baseline FILE    baseline model for --domain-experiment
+  --prepare          only compute and cache the feature tables of --data, then exit
 
 Feature tables are cached under data/cache/, so retraining skips feature extraction.`;
 
@@ -58,6 +65,22 @@ export function formatReport(r: CvReport): string {
   return lines.join("\n");
 }
 
+async function runDomainExperiment(values: { data?: string | undefined; "domain-experiment"?: string | undefined; baseline?: string | undefined; seed?: string | undefined }): Promise<number> {
+  const datasets = listOption(values.data);
+  if (!datasets.length) throw new UsageError("train: --domain-experiment needs --data SETS");
+  const n = intOption("train", "domain-experiment", values["domain-experiment"], 20);
+  const log = (s: string): void => void process.stderr.write(`${s}\n`);
+  const { records, dirs } = await loadAll({ datasets, mode: "static" });
+  const config: FitConfig = { kind: "gbdt", params: {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), perType: false, segment: false };
+  const results = await domainExperiment(records, dirs, n, values.baseline ?? defaultModelPath("static"), config, log);
+  const mean = (f: (r: (typeof results)[number]) => number): number => results.reduce((a, r) => a + f(r), 0) / (results.length || 1);
+  const lines = ["| domain | train pages | test pages | baseline F1 | domain model F1 | lift | train s |", "|---|---|---|---|---|---|---|"];
+  for (const r of results) lines.push(`| ${r.domain} | ${r.trainPages} | ${r.testPages} | ${fmt(r.baseline)} | ${fmt(r.domainModel)} | ${(r.domainModel - r.baseline >= 0 ? "+" : "") + fmt(r.domainModel - r.baseline)} | ${r.seconds.toFixed(1)} |`);
+  lines.push(`| mean | | | ${fmt(mean((r) => r.baseline))} | ${fmt(mean((r) => r.domainModel))} | ${fmt(mean((r) => r.domainModel - r.baseline))} | ${mean((r) => r.seconds).toFixed(1)} |`);
+  process.stdout.write(lines.join("\n") + "\n");
+  return EXIT.ok;
+}
+
 export const trainCommand: Command = {
   name: "train",
   summary: "train the learned pipeline on labeled sets (site-grouped CV report, model JSON)",
@@ -67,7 +90,14 @@ export const trainCommand: Command = {
       data: { type: "string" }, out: { type: "string" }, genre: { type: "string" }, domain: { type: "string" }, model: { type: "string" },
       mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, "no-segment": { type: "boolean" },
       seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
+      "domain-experiment": { type: "string" }, baseline: { type: "string" }, prepare: { type: "boolean" },
     });
+    if (values.prepare) {
+      const { records } = await loadAll({ datasets: listOption(values.data), mode: "static" });
+      process.stderr.write(`cached feature tables of ${records.length} pages\n`);
+      return EXIT.ok;
+    }
+    if (values["domain-experiment"]) return runDomainExperiment(values);
     const datasets = listOption(values.data);
     if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
     const out = values.out ?? (values.domain ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain) : undefined);

@@ -8,7 +8,9 @@
 import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } from "../ml/artifact.ts";
 import { loadClassifier, type Classifier } from "../ml/classifier.ts";
 import { featureSchema } from "./features-adapter.ts";
+import { readFile } from "node:fs/promises";
 import type { RenderMode } from "../types.ts";
+import { columnMap } from "./columns.ts";
 
 /** Decision threshold on P(main) when an artifact names none. */
 export const DEFAULT_THRESHOLD = 0.5;
@@ -58,6 +60,8 @@ export interface PipelineModel {
   router: Router | null;
   refiners: Record<string, RefinerName>;
   segmentBlend: number;
+  /** Set when the model reads a subset of the current features: its columns in the current table (columns.ts). */
+  columns?: Int32Array;
 }
 
 function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {
@@ -90,6 +94,25 @@ export async function pipelineFromArtifact(artifact: ModelArtifact, source: stri
 
 /** Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem). */
 export async function loadPipelineModel(file: string, mode: RenderMode): Promise<PipelineModel> {
-  const artifact = await loadModel(file, { schemaHash: featureSchema().hash, mode });
-  return pipelineFromArtifact(artifact, file);
+  const current = featureSchema();
+  try {
+    return await pipelineFromArtifact(await loadModel(file, { schemaHash: current.hash, mode }), file);
+  } catch (e) {
+    if (!(e instanceof ModelLoadError) || !/feature schema/.test(e.message)) throw e;
+    const recorded = await recordedSchema(file);
+    const map = recorded ? columnMap(recorded, current.names) : null;
+    if (!recorded || !map) throw e;
+    const model = await pipelineFromArtifact(await loadModel(file, { schemaHash: recorded.hash, mode }), file);
+    return { ...model, columns: map };
+  }
+}
+
+async function recordedSchema(file: string): Promise<{ names: string[]; hash: string } | null> {
+  try {
+    const json = JSON.parse(await readFile(file, "utf8")) as { featureSchema?: { names?: unknown; hash?: unknown } };
+    const s = json.featureSchema;
+    return s && Array.isArray(s.names) && typeof s.hash === "string" ? { names: s.names as string[], hash: s.hash } : null;
+  } catch {
+    return null;
+  }
 }

@@ -13,6 +13,7 @@ import { computeFeatures } from "./features-adapter.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
 import type { ContentModel, PipelineModel } from "./model.ts";
+import { selectColumns } from "./columns.ts";
 import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
 import { applyRefiner } from "./refine.ts";
@@ -96,6 +97,20 @@ export function runPipeline(model: PipelineModel, page: PageSnapshot, options: R
   const tree = buildTree(page);
   const table = computeFeatures(page, tree, options.lang ? { lang: options.lang } : {});
   const nCols = table.schema.names.length;
+  const values = model.columns ? selectColumns(table.values, table.nodes.length, nCols, model.columns) : table.values;
+  return runOnTable(model, page, tree, { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols }, options);
+}
+
+/** A feature table without its schema (e.g. read back from the training cache). */
+export interface Table {
+  nodes: Int32Array;
+  values: Float32Array;
+  nCols: number;
+}
+
+/** The pipeline after the feature stage (training-time evaluation reuses cached tables). */
+export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree, table: Table, options: RunOptions = {}): RunResult {
+  const nCols = table.nCols;
   const own = ownership(page, tree, table.nodes);
   const n = table.nodes.length;
   if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n) };

@@ -28,11 +28,15 @@ import { runPool } from "./pool.ts";
 import { groupScores, meanScore, type MeanScore } from "./score.ts";
 import { tuneThreshold } from "./thresholds.ts";
 
+/** Segment smoothing weight tried by the "segments" variant (and adopted when it wins). */
+export const SEGMENT_BLEND = 0.5;
+
 /** Variants compared on the held-out pages: no refiner, Louvan's refiners per type, no routing. */
 export const DEFAULT_VARIANTS: Variant[] = [
   { name: "plain", refiners: {} },
   { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
   { name: "general-only", refiners: {}, route: false },
+  { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
 ];
 
 export interface CvOptions {
@@ -57,6 +61,8 @@ export interface CvReport {
   endToEnd: Record<string, Record<string, MeanScore>>;
   /** Refiner per routed type chosen from the variants. */
   refiners: Record<string, RefinerName>;
+  /** Segment smoothing weight chosen from the variants. */
+  segmentBlend: number;
   routedAs: Record<string, Record<string, number>>;
 }
 
@@ -102,7 +108,7 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   const log = options.log ?? (() => {});
   const variants = options.variants ?? DEFAULT_VARIANTS;
   const folds = groupKFold(records.map((r) => r.site), options.folds, options.config.seed);
-  const rows = buildRows(records, options.nCols, LEAF_ROWS, "main");
+  const rows = buildRows(records, options.nCols, LEAF_ROWS, "main", false);
   const oof: Oof = { general: new Float32Array(rows.y.length), byType: new Map() };
   const fitted: FittedPipeline[] = [];
   for (const [f, fold] of folds.entries()) {
@@ -129,7 +135,7 @@ async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted
       await saveModel(file, art);
       for (const i of test) {
         const rec = records[i] as PageRecord;
-        jobs.push({ task: "evaluate", payload: { dataset: options.datasetDirs.get(rec.dataset), id: rec.id, model: file, variants } });
+        jobs.push({ task: "evaluate", payload: { dataset: options.datasetDirs.get(rec.dataset), id: rec.id, model: file, variants, nodes: rec.nodes, values: rec.values } });
         owner.push(i);
       }
     }
@@ -164,7 +170,9 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
     routedAs[t] ??= {};
     (routedAs[t] as Record<string, number>)[e.routed] = ((routedAs[t] as Record<string, number>)[e.routed] ?? 0) + 1;
   }
-  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners: chooseRefiners(done, variants), routedAs };
+  const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
+  const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
+  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners: chooseRefiners(done, variants), segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routedAs };
 }
 
 /** Per routed type: Louvan's refiner when it beat no refiner on the pages routed to that type. */

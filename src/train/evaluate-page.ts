@@ -7,8 +7,13 @@
 import type { Dataset } from "../io/dataset.ts";
 import { readDatasetPage, readGold } from "../io/dataset.ts";
 import type { PipelineModel, RefinerName } from "../pipeline/model.ts";
-import { cachedModel } from "../pipeline/resolve.ts";
-import { GENERAL, runPipeline } from "../pipeline/run.ts";
+import { readFile } from "node:fs/promises";
+import { parseModel } from "../ml/artifact.ts";
+import { pipelineFromArtifact } from "../pipeline/model.ts";
+import { GENERAL, runOnTable, runPipeline, type Table } from "../pipeline/run.ts";
+import { buildTree, type Tree } from "../dom/tree.ts";
+import { structuralNodes } from "../features/structural.ts";
+import type { PageSnapshot } from "../types.ts";
 import { staticSnapshot } from "../render/static.ts";
 import { wordF1, type PageScore } from "./score.ts";
 
@@ -27,6 +32,9 @@ export interface EvaluatePayload {
   id: string;
   model: string;
   variants: Variant[];
+  /** The page's cached feature table: used when its nodes match the fresh snapshot's. */
+  nodes?: Int32Array;
+  values?: Float32Array;
 }
 
 export interface PageEvaluation {
@@ -39,17 +47,44 @@ function variantModel(model: PipelineModel, v: Variant): PipelineModel {
   return { ...model, refiners: v.refiners ?? model.refiners, router: v.route === false ? null : model.router, segmentBlend: v.segmentBlend ?? model.segmentBlend };
 }
 
+const models = new Map<string, Promise<PipelineModel>>();
+
+/** A fold model loaded against its own recorded schema: it is applied to cached tables of that schema. */
+function ownSchemaModel(file: string): Promise<PipelineModel> {
+  let m = models.get(file);
+  if (!m) {
+    m = readFile(file, "utf8").then(async (text) => {
+      const hash = (JSON.parse(text) as { featureSchema: { hash: string } }).featureSchema.hash;
+      return pipelineFromArtifact(parseModel(text, file, { schemaHash: hash, mode: "static" }), file);
+    });
+    models.set(file, m);
+  }
+  return m;
+}
+
+/** The cached table when it describes this snapshot's structural nodes (same renderer, same rule). */
+function cachedTable(payload: EvaluatePayload, snap: PageSnapshot, tree: Tree, nCols: number): Table | null {
+  const { nodes, values } = payload;
+  if (!nodes || !values || values.length !== nodes.length * nCols) return null;
+  const fresh = structuralNodes(snap, tree);
+  if (fresh.length !== nodes.length || fresh.some((v, i) => v !== nodes[i])) return null;
+  return { nodes, values, nCols };
+}
+
 export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: string) => Dataset): Promise<PageEvaluation> {
   const ds = dataset(payload.dataset);
   const page = ds.pages.find((p) => p.id === payload.id);
   if (!page) throw new Error(`no page ${payload.id}`);
   const gold = (await readGold(ds, page)) ?? "";
   const snap = staticSnapshot(await readDatasetPage(ds, page));
-  const model = await cachedModel(payload.model, "static");
+  const model = await ownSchemaModel(payload.model);
   const scores: Record<string, PageScore> = {};
   let routed = GENERAL;
+  const tree = buildTree(snap);
+  const table = cachedTable(payload, snap, tree, model.artifact.featureSchema.names.length);
   for (const v of payload.variants) {
-    const run = runPipeline(variantModel(model, v), snap, { trace: false });
+    const vm = variantModel(model, v);
+    const run = table ? runOnTable(vm, snap, tree, table, { trace: false }) : runPipeline(vm, snap, { trace: false });
     if (v.route !== false) routed = run.pageType;
     scores[v.name] = wordF1(run.extraction.text, gold);
   }

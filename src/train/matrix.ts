@@ -22,6 +22,20 @@ export interface RowSet {
 export type Target = "main" | "good";
 export type RowFilter = (rec: PageRecord, r: number) => boolean;
 
+/**
+ * Row sampling for speed: rows with fewer than SMALL_ROW_WORDS words (mostly menu links and
+ * labels, each weighing little in word F1) are kept one in SMALL_ROW_STRIDE, deterministically
+ * by position, and their weight is multiplied by the stride so the totals stay unbiased.
+ */
+export const SMALL_ROW_WORDS = 4;
+export const SMALL_ROW_STRIDE = 3;
+
+function sampled(rec: PageRecord, pageIndex: number, r: number, target: Target): { keep: boolean; factor: number } {
+  const words = target === "main" ? (rec.ownWords[r] as number) : (rec.subtreeWords[r] as number);
+  if (words >= SMALL_ROW_WORDS) return { keep: true, factor: 1 };
+  return { keep: (pageIndex * 7 + r) % SMALL_ROW_STRIDE === 0, factor: SMALL_ROW_STRIDE };
+}
+
 /** Leaf segments: rows that own words (what the content classifier decides). */
 export const LEAF_ROWS: RowFilter = (rec, r) => (rec.ownWords[r] as number) > 0;
 /** Rows with any words below them (what the segment classifier decides). */
@@ -34,10 +48,10 @@ function rowWeight(rec: PageRecord, r: number, pageWords: number, pageRows: numb
 }
 
 /** Rows of `records` passing `filter`, with labels `target` and word-share weights. */
-export function buildRows(records: readonly PageRecord[], nCols: number, filter: RowFilter, target: Target): RowSet {
-  const picks: number[][] = records.map((rec) => {
+export function buildRows(records: readonly PageRecord[], nCols: number, filter: RowFilter, target: Target, sample = true): RowSet {
+  const picks: number[][] = records.map((rec, i) => {
     const rows: number[] = [];
-    for (let r = 0; r < rec.nodes.length; r++) if (filter(rec, r)) rows.push(r);
+    for (let r = 0; r < rec.nodes.length; r++) if (filter(rec, r) && (!sample || sampled(rec, i, r, target).keep)) rows.push(r);
     return rows;
   });
   const total = picks.reduce((a, p) => a + p.length, 0);
@@ -54,11 +68,16 @@ export function buildRows(records: readonly PageRecord[], nCols: number, filter:
     let site = siteIndex.get(rec.site);
     if (site === undefined) siteIndex.set(rec.site, (site = siteIndex.size));
     let pageWords = 0;
-    for (const r of rows) pageWords += target === "main" ? (rec.ownWords[r] as number) : Math.sqrt(rec.subtreeWords[r] as number);
+    let pageRows = 0;
+    for (const r of rows) {
+      const f = sample ? sampled(rec, i, r, target).factor : 1;
+      pageWords += f * (target === "main" ? (rec.ownWords[r] as number) : Math.sqrt(rec.subtreeWords[r] as number));
+      pageRows += f;
+    }
     for (const r of rows) {
       X.data.set(rec.values.subarray(r * nCols, (r + 1) * nCols), k * nCols);
       y[k] = target === "main" ? (rec.main[r] as number) : (rec.good[r] as number);
-      w[k] = rowWeight(rec, r, pageWords, rows.length, target);
+      w[k] = rowWeight(rec, r, pageWords, pageRows, target) * (sample ? sampled(rec, i, r, target).factor : 1);
       groups[k] = site;
       page[k] = i;
       row[k] = r;

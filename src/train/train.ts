@@ -111,7 +111,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const refiners: Record<string, RefinerName> = report?.refiners ?? {};
   const artifact = pipelineArtifact({
     kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
-    name: options.name, mode: options.mode, fitted, thresholds, refiners,
+    name: options.name, mode: options.mode, fitted, thresholds, refiners, segmentBlend: report?.segmentBlend ?? 0,
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
     hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, genres: options.genres },
     metrics: report ? { crossValidation: report } : {},
