@@ -22,3 +22,5 @@ export { textBlocks, nodesForBlocks, type TextBlock, type BlockView, type Refine
 export { largestBlock, type LbsOptions } from "./refine/largest-block.ts";
 export { lengthSmoothing, type SlsOptions } from "./refine/length-smoothing.ts";
 export { tablePattern, type TpOptions } from "./refine/table-pattern.ts";
+export { hyperlinkDistance, rankSiteLinks, rankSitePages, type SiteLink } from "./site/nset.ts";
+export { fetchNSet, type LiveNSet } from "./site/live.ts";
