@@ -43,21 +43,28 @@ export async function fetchNSet(key: PageSnapshot, n: number, options: LiveNSetO
   let next = 0;
   let ok = 0;
   let inFlight = 0; // never start more fetches than pages still wanted
+  /** Fetch and render link k; true when it gave a page. */
+  const load = async (k: number): Promise<boolean> => {
+    const r = await fetcher((links[k] as SiteLink).url);
+    if (!r.ok) {
+      errors.push(r.error);
+      return false;
+    }
+    try {
+      got[k] = await render(r.value);
+      return true;
+    } catch (e) {
+      errors.push({ id: r.value.id, source: r.value.source, stage: "render", reason: String((e as Error).message ?? e) });
+      return false;
+    }
+  };
   const worker = async (): Promise<void> => {
     while (next < links.length && ok + inFlight < n) {
       const k = next++;
-      inFlight++;
-      const r = await fetcher((links[k] as SiteLink).url).finally(() => inFlight--);
-      if (!r.ok) {
-        errors.push(r.error);
-        continue;
-      }
-      try {
-        got[k] = await render(r.value);
-        ok++;
-      } catch (e) {
-        errors.push({ id: r.value.id, source: r.value.source, stage: "render", reason: String((e as Error).message ?? e) });
-      }
+      inFlight++; // until fetched *and* rendered, so no other worker starts a fetch that is not needed
+      const loaded = await load(k);
+      if (loaded) ok++;
+      inFlight--;
     }
   };
   await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, Math.max(1, n)) }, worker));
