@@ -123,4 +123,9 @@ describe("pith evaluate (CLI)", () => {
     assert.deepEqual(Object.keys(json.runs[0] ?? {}), ["method", "dataset", "group", "pages", "errors", "wcxb", "aeb", "lcs", "nodes", "snippets", "rouge", "ms_per_page"]);
     assert.equal(json.pages.length, 3);
   });
+  it("rejects an unknown method or dataset as a usage error (exit 2), naming the peers", async () => {
+    const bin = new URL("../bin/pith.js", import.meta.url).pathname;
+    const run = promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "nope", "--data", TINY]);
+    await assert.rejects(run, (e: { code?: number; stderr?: string }) => e.code === 2 && /unknown method "nope".*defuddle, all-text/.test(e.stderr ?? ""));
+  });
 });

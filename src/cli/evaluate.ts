@@ -5,7 +5,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { extractorNames } from "../extractors.ts";
-import { listDatasets } from "../io/dataset.ts";
+import { listDatasets, resolveDatasetDir } from "../io/dataset.ts";
 import { PEERS } from "../evaluate/peers.ts";
 import { jsonReport, markdownReport } from "../evaluate/report.ts";
 import { checkMethods, evaluateMethods } from "../evaluate/runner.ts";
@@ -84,6 +84,7 @@ export const evaluateCommand: Command = {
     if (!datasets.length) throw new UsageError("evaluate: give --data (e.g. --data wcxb-dev)");
     try {
       checkMethods(methods);
+      for (const d of datasets) resolveDatasetDir(d);
     } catch (e) {
       throw new UsageError(`evaluate: ${(e as Error).message}`);
     }

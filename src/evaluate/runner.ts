@@ -12,11 +12,11 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import "../algorithms/index.ts";
-import { getExtractor } from "../extractors.ts";
+import { extractorNames, getExtractor } from "../extractors.ts";
 import { loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import type { RenderMode, RenderOptions } from "../types.ts";
 import { evaluateGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
-import { getPeer } from "./peers.ts";
+import { getPeer, PEERS } from "./peers.ts";
 import { aggregate, type RunFigures } from "./report.ts";
 
 /** Most pages rendered together as one site's context. */
@@ -87,7 +87,8 @@ export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pa
 
 /** Throws on an unknown method name, before any page is read. */
 export function checkMethods(methods: readonly string[]): void {
-  for (const m of methods) if (!getPeer(m)) getExtractor(m);
+  const unknown = methods.filter((m) => !getPeer(m) && !extractorNames().includes(m));
+  if (unknown.length) throw new Error(`unknown method "${unknown.join('", "')}"; known: ${[...extractorNames(), ...PEERS.keys()].join(", ")}`);
 }
 
 function needsSite(methods: readonly string[]): boolean {
