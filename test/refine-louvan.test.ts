@@ -80,6 +80,17 @@ test("TP finds the repeated post structure and drops the intro, navigation and t
   assert.match(r.trace[0]?.reason ?? "", /3 × div\.post\.post-0/);
 });
 
+test("TP: a layout row holding the whole thread does not beat the posts (score = text − largest member)", () => {
+  // body > 3 × div.row: header (6), content (title 12 + posts 30 + 25 + 20), footer (9).
+  // Rows: total 102, largest 87 → score 15. Posts: total 75, largest 30 → score 45.
+  const { page, view } = load(`<html><body><div class="row">Header</div><div class="row"><h2>Thread title</h2>
+<div class="post">${"a".repeat(30)}</div><div class="post">${"b".repeat(25)}</div><div class="post">${"c".repeat(20)}</div></div>
+<div class="row">Footer 17</div></body></html>`);
+  const r = tablePattern(view);
+  assert.deepEqual(r.nodes, page.nodes.flatMap((n, i) => (n.attrs?.["class"] === "post" ? [i] : [])));
+  assert.match(r.trace[0]?.reason ?? "", /3 × div\.post\[\|\|\], 75 chars \(score 45\)/);
+});
+
 test("TP without a repeated structure: fallback all (refiner default) or none", () => {
   const { view } = load(`<html><body><div id="a"><p>Only one paragraph of text here.</p></div></body></html>`);
   assert.deepEqual(tablePattern(view).kept, [0]);
