@@ -92,3 +92,11 @@ test("the bundled sample page: text has one line per block", () => {
   assert.match(text, /^Home\nNews\nScience/m);
   assert.match(text, /\nWhy rivers meander\nBy Ada Lovelace, 12 March 2024\nRivers rarely run straight/);
 });
+
+test("markup repairs: a stray <![CDATA[ and an unclosed <title> do not swallow the page", () => {
+  const cdata = staticSnapshot(pageFromHtml("<html><body><p>first</p><![CDATA[\n<div><p>second post</p></div><p>third</p></body></html>"));
+  assert.equal(textOf(cdata, buildTree(cdata), [0]), "first\nsecond post\nthird");
+  const title = staticSnapshot(pageFromHtml("<html><head><title>Broken title\nvar x = 1;</script></head><body><p>The article body.</p></body></html>"));
+  assert.equal(title.title, "Broken title");
+  assert.match(textOf(title, buildTree(title), [0]), /The article body\./);
+});

@@ -96,6 +96,31 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
   for (const n of nodes) if (n.type === 3 && n.text !== undefined && WHITESPACE_ONLY.test(n.text)) n.text = " ";
 }
 
+/**
+ * Markup repairs where htmlparser2 departs from how browsers (and the datasets' annotators)
+ * see a page, each found on a real page:
+ * - `<![CDATA[` outside SVG/MathML is a bogus comment ending at the next `>` in HTML; htmlparser2
+ *   reads it up to `]]>` and swallowed whole forums (XenForo, wcxb-dev wx-4311). It becomes an
+ *   empty comment, so the markup after it survives.
+ * - A `<title>` that is never closed swallowed the whole document (l3s-gn1 gn1-0014); it is
+ *   closed at the end of its first line.
+ */
+const CDATA_OPEN = /<!\[CDATA\[/gi;
+const TITLE_OPEN = /<title\b[^>]*>/i;
+const TITLE_CLOSE = /<\/title/i;
+
+export function repairMarkup(html: string): string {
+  let out = html.includes("<![") ? html.replace(CDATA_OPEN, "<!---->") : html;
+  const open = TITLE_OPEN.exec(out);
+  if (open && !TITLE_CLOSE.test(out)) {
+    const from = open.index + open[0].length;
+    const newline = out.indexOf("\n", from);
+    const at = newline < 0 ? out.length : newline;
+    out = out.slice(0, at) + "</title>" + out.slice(at);
+  }
+  return out;
+}
+
 /** Parse HTML into a PageSnapshot (pure, synchronous). */
 export function staticSnapshot(input: PageInput): PageSnapshot {
   const started = performance.now();
@@ -109,7 +134,7 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
   );
-  parser.end(input.html);
+  parser.end(repairMarkup(input.html));
   collapseWhitespaceNodes(state.nodes);
   return {
     version: SNAPSHOT_VERSION,
