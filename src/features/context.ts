@@ -60,8 +60,8 @@ function linkDensity(f: PageFacts, i: number): number {
   return ratio(f.stats.anchorChars[i] as number, f.stats.structure.chars[i] as number);
 }
 
-function fillAncestors(f: PageFacts, out: ColumnWriter, row: number, i: number): void {
-  const base = out.col("ctx_anc1_cnr");
+/** Columns from `base`: ctx_anc1_cnr, _link_density, _text_share, ctx_anc2_cnr, … (defs order). */
+function fillAncestors(f: PageFacts, out: ColumnWriter, row: number, i: number, base: number): void {
   let a = f.tree.parent[i] as number;
   for (let k = 0; k < ANCESTOR_LEVELS; k++) {
     const c = base + 3 * k;
@@ -72,8 +72,8 @@ function fillAncestors(f: PageFacts, out: ColumnWriter, row: number, i: number):
   }
 }
 
-function fillSibling(f: PageFacts, out: ColumnWriter, row: number, side: "prev" | "next", sib: number): void {
-  const c = out.col(`ctx_${side}_exists`);
+/** Columns from `c`: ctx_<side>_exists, _words, _link_density, _cnr (defs order). */
+function fillSibling(f: PageFacts, out: ColumnWriter, row: number, c: number, sib: number): void {
   out.set(row, c, sib >= 0 ? 1 : 0);
   out.set(row, c + 1, sib >= 0 ? (f.stats.words[sib] as number) : NaN);
   out.set(row, c + 2, sib >= 0 ? linkDensity(f, sib) : NaN);
@@ -91,10 +91,10 @@ interface Siblings {
 function siblings(f: PageFacts): Siblings {
   const m = f.rows.length;
   const sp = f.stats.structure.structuralParent;
-  const last = new Map<number, number>();
+  const last = new Int32Array(f.tree.n + 1).fill(-1); // by structural parent + 1
+  const groupSize = new Int32Array(f.tree.n + 1);
   const prev = new Int32Array(m).fill(-1);
   const next = new Int32Array(m).fill(-1);
-  const groupSize = new Map<number, number>();
   const tagSize = new Map<number, number>();
   const tagIds = new Map<string, number>();
   const keys = new Float64Array(m); // (structural parent, tag) as one number: no per-row strings
@@ -105,20 +105,20 @@ function siblings(f: PageFacts): Siblings {
     let t = tagIds.get(tag);
     if (t === undefined) tagIds.set(tag, (t = tagIds.size));
     const key = (keys[r] = (g + 1) * TAG_KEY_SPACE + t);
-    const before = last.get(g);
-    if (before !== undefined) {
+    const before = last[g + 1] as number;
+    if (before >= 0) {
       prev[r] = f.rows[before] as number;
       next[before] = i;
     }
-    last.set(g, r);
-    groupSize.set(g, (groupSize.get(g) ?? 0) + 1);
+    last[g + 1] = r;
+    groupSize[g + 1] = (groupSize[g + 1] as number) + 1;
     tagSize.set(key, (tagSize.get(key) ?? 0) + 1);
   }
   const count = new Int32Array(m);
   const sameTag = new Int32Array(m);
   for (let r = 0; r < m; r++) {
     const i = f.rows[r] as number;
-    count[r] = (groupSize.get(sp[i] as number) ?? 1) - 1;
+    count[r] = (groupSize[(sp[i] as number) + 1] as number) - 1;
     sameTag[r] = (tagSize.get(keys[r] as number) ?? 1) - 1;
   }
   return { prev, next, count, sameTag };
@@ -181,21 +181,23 @@ export const contextFamily: FeatureFamily = {
     const kwIndex = INHERITED_KEYWORDS.map((k) => CLASS_KEYWORDS.findIndex(([name]) => name === k));
     const inBase = out.col(`ctx_in_${INHERITED_KEYWORDS[0]}`);
     const n = Math.max(1, f.tree.n);
-    const C = Object.fromEntries(this.defs.map((d) => [d.name, out.col(d.name)])) as Record<string, number>;
-    const cols: ColumnWriter = { col: (name) => C[name] ?? out.col(name), set: out.set };
-    out = cols;
+    const c = {
+      posText: out.col("ctx_pos_text"), posNode: out.col("ctx_pos_node"), share: out.col("ctx_text_share"), anc: out.col("ctx_anc1_cnr"),
+      parentWords: out.col("ctx_parent_words"), prev: out.col("ctx_prev_exists"), next: out.col("ctx_next_exists"),
+      siblings: out.col("ctx_siblings"), sameTag: out.col("ctx_same_tag_siblings"),
+    };
     for (let row = 0; row < f.rows.length; row++) {
       const i = f.rows[row] as number;
-      out.set(row, out.col("ctx_pos_text"), ratio(f.stats.charsBefore[i] as number, f.stats.pageChars));
-      out.set(row, out.col("ctx_pos_node"), i / n);
-      out.set(row, out.col("ctx_text_share"), ratio(f.stats.structure.chars[i] as number, f.stats.pageChars));
-      fillAncestors(f, out, row, i);
+      out.set(row, c.posText, ratio(f.stats.charsBefore[i] as number, f.stats.pageChars));
+      out.set(row, c.posNode, i / n);
+      out.set(row, c.share, ratio(f.stats.structure.chars[i] as number, f.stats.pageChars));
+      fillAncestors(f, out, row, i, c.anc);
       const p = f.tree.parent[i] as number;
-      out.set(row, out.col("ctx_parent_words"), p >= 0 ? (f.stats.words[p] as number) : NaN);
-      fillSibling(f, out, row, "prev", sib.prev[row] as number);
-      fillSibling(f, out, row, "next", sib.next[row] as number);
-      out.set(row, out.col("ctx_siblings"), sib.count[row] as number);
-      out.set(row, out.col("ctx_same_tag_siblings"), ratio(sib.sameTag[row] as number, sib.count[row] as number));
+      out.set(row, c.parentWords, p >= 0 ? (f.stats.words[p] as number) : NaN);
+      fillSibling(f, out, row, c.prev, sib.prev[row] as number);
+      fillSibling(f, out, row, c.next, sib.next[row] as number);
+      out.set(row, c.siblings, sib.count[row] as number);
+      out.set(row, c.sameTag, ratio(sib.sameTag[row] as number, sib.count[row] as number));
       for (let k = 0; k < kwIndex.length; k++) out.set(row, inBase + k, ((bits[i] as number) >> (kwIndex[k] as number)) & 1);
     }
   },

@@ -88,22 +88,25 @@ const ANY_KEYWORD = new RegExp(CLASS_KEYWORDS.map(([, re]) => `(?:${re.source})`
 const BITS_CACHE = new Map<string, number>();
 export const BITS_CACHE_MAX = 50_000;
 
-/** Bit k set when CLASS_KEYWORDS[k] matches the node's own id/class. */
+/** Bits of one id or class string (memoised: class strings repeat within and across pages). */
+function stringBits(raw: string): number {
+  const hit = BITS_CACHE.get(raw);
+  if (hit !== undefined) return hit;
+  const s = raw.toLowerCase();
+  let bits = 0;
+  if (ANY_KEYWORD.test(s)) for (let k = 0; k < CLASS_KEYWORDS.length; k++) if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
+  if (BITS_CACHE.size >= BITS_CACHE_MAX) BITS_CACHE.clear();
+  BITS_CACHE.set(raw, bits);
+  return bits;
+}
+
+/** Bit k set when CLASS_KEYWORDS[k] matches the node's own id or class. */
 export function keywordBits(node: SnapshotNode): number {
   const a = node.attrs;
   if (!a) return 0;
   const id = a["id"];
   const cls = a["class"];
-  if (!id && !cls) return 0;
-  const key = id ? (cls ? `${id} ${cls}` : id) : (cls as string);
-  const hit = BITS_CACHE.get(key);
-  if (hit !== undefined) return hit;
-  const s = key.toLowerCase();
-  let bits = 0;
-  if (ANY_KEYWORD.test(s)) for (let k = 0; k < CLASS_KEYWORDS.length; k++) if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
-  if (BITS_CACHE.size >= BITS_CACHE_MAX) BITS_CACHE.clear();
-  BITS_CACHE.set(key, bits);
-  return bits;
+  return (id ? stringBits(id) : 0) | (cls ? stringBits(cls) : 0);
 }
 
 const TAG_INDEX = new Map<string, number>(ONE_HOT_TAGS.map((t, k) => [t, k]));
@@ -112,45 +115,55 @@ const BODY_PROPS = /^(?:articlebody|text|reviewbody)$/;
 const ARTICLE_TYPES = /article|blogposting|newsarticle|report/i;
 
 /** Column indices, resolved once per page. */
-type Cols = Record<string, number>;
+/** The scalar columns, resolved once per page into a fixed-shape object (fast property access). */
+function domCols(out: ColumnWriter) {
+  return {
+    textChars: out.col("dom_text_chars"), htmlChars: out.col("dom_html_chars"), textHtml: out.col("dom_text_html_ratio"),
+    counted: out.col(`dom_n_${COUNTED[0]}`), anchor: out.col("dom_anchor_ratio"), depth: out.col("dom_depth"), height: out.col("dom_height"),
+    subtree: out.col("dom_subtree_nodes"), children: out.col("dom_children"), blockChildren: out.col("dom_block_children"),
+    tagOther: out.col("dom_tag_other"), landmark: out.col("dom_landmark"), itemprop: out.col("dom_itemprop_body"),
+    itemtype: out.col("dom_itemtype_article"), hasId: out.col("dom_has_id"),
+  };
+}
+type Cols = ReturnType<typeof domCols>;
 
 function fillCounts(f: PageFacts, out: ColumnWriter, row: number, i: number, c: Cols): void {
   const s = f.stats;
   const K = COUNTED.length;
   const chars = f.stats.structure.chars[i] as number;
-  out.set(row, c["dom_text_chars"] as number, chars);
-  out.set(row, c["dom_html_chars"] as number, s.htmlChars[i] as number);
-  out.set(row, c["dom_text_html_ratio"] as number, ratio(chars, s.htmlChars[i] as number));
-  const base = c[`dom_n_${COUNTED[0]}`] as number; // COUNTED columns are contiguous
+  out.set(row, c.textChars, chars);
+  out.set(row, c.htmlChars, s.htmlChars[i] as number);
+  out.set(row, c.textHtml, ratio(chars, s.htmlChars[i] as number));
+  const base = c.counted; // COUNTED columns are contiguous
   for (let k = 0; k < K; k++) out.set(row, base + k, s.counts[i * K + k] as number);
-  out.set(row, c["dom_anchor_ratio"] as number, ratio(s.anchorChars[i] as number, chars));
+  out.set(row, c.anchor, ratio(s.anchorChars[i] as number, chars));
 }
 
 function fillShape(f: PageFacts, out: ColumnWriter, row: number, i: number, c: Cols): void {
   const { tree } = f;
-  out.set(row, c["dom_depth"] as number, tree.depth[i] as number);
-  out.set(row, c["dom_height"] as number, tree.height[i] as number);
-  out.set(row, c["dom_subtree_nodes"] as number, (tree.end[i] as number) - i);
+  out.set(row, c.depth, tree.depth[i] as number);
+  out.set(row, c.height, tree.height[i] as number);
+  out.set(row, c.subtree, (tree.end[i] as number) - i);
   const kids = childrenOf(tree, i);
   let blocks = 0;
   for (const k of kids) if (f.stats.structure.isStructural[k] === 1) blocks++;
-  out.set(row, c["dom_children"] as number, kids.length);
-  out.set(row, c["dom_block_children"] as number, blocks);
+  out.set(row, c.children, kids.length);
+  out.set(row, c.blockChildren, blocks);
 }
 
 function fillTagRole(f: PageFacts, out: ColumnWriter, row: number, i: number, base: { tag: number; role: number; cls: number }, c: Cols): void {
   const node = f.page.nodes[i] as SnapshotNode;
   const t = TAG_INDEX.get(node.tag);
-  out.set(row, t === undefined ? (c["dom_tag_other"] as number) : base.tag + t, 1);
+  out.set(row, t === undefined ? c.tagOther : base.tag + t, 1);
   const role = node.attrs?.["role"]?.toLowerCase().trim() ?? "";
   const r = ROLE_INDEX.get(role);
   if (r !== undefined) out.set(row, base.role + r, 1);
-  out.set(row, c["dom_landmark"] as number, LANDMARK_ROLES.has(role) || LANDMARK_TAGS.has(node.tag) ? 1 : 0);
-  out.set(row, c["dom_itemprop_body"] as number, BODY_PROPS.test(node.attrs?.["itemprop"]?.toLowerCase() ?? "") ? 1 : 0);
-  out.set(row, c["dom_itemtype_article"] as number, ARTICLE_TYPES.test(node.attrs?.["itemtype"] ?? "") ? 1 : 0);
+  out.set(row, c.landmark, LANDMARK_ROLES.has(role) || LANDMARK_TAGS.has(node.tag) ? 1 : 0);
+  out.set(row, c.itemprop, BODY_PROPS.test(node.attrs?.["itemprop"]?.toLowerCase() ?? "") ? 1 : 0);
+  out.set(row, c.itemtype, ARTICLE_TYPES.test(node.attrs?.["itemtype"] ?? "") ? 1 : 0);
   const bits = f.keywordBits[i] as number;
   for (let k = 0; k < CLASS_KEYWORDS.length; k++) out.set(row, base.cls + k, (bits >> k) & 1);
-  out.set(row, c["dom_has_id"] as number, node.attrs?.["id"] ? 1 : 0);
+  out.set(row, c.hasId, node.attrs?.["id"] ? 1 : 0);
 }
 
 export const domFamily: FeatureFamily = {
@@ -158,7 +171,7 @@ export const domFamily: FeatureFamily = {
   defs: domDefs(),
   fill(f, out) {
     const base = { tag: out.col("dom_tag_text"), role: out.col(`dom_role_${ROLES[0]}`), cls: out.col(`dom_cls_${CLASS_KEYWORDS[0]?.[0]}`) };
-    const c: Cols = Object.fromEntries(this.defs.map((d) => [d.name, out.col(d.name)]));
+    const c = domCols(out);
     for (let row = 0; row < f.rows.length; row++) {
       const i = f.rows[row] as number;
       fillCounts(f, out, row, i, c);

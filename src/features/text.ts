@@ -24,21 +24,20 @@ export const textFamily: FeatureFamily = {
     const s = f.stats;
     let maxLeaf = 0;
     for (const i of f.rows) if (s.structure.leaf[i] === 1) maxLeaf = Math.max(maxLeaf, s.words[i] as number);
-    const c = Object.fromEntries(this.defs.map((d) => [d.name, out.col(d.name)])) as Record<string, number>;
-    const col = (name: string): number => c[name] as number;
+    const [cW, cS, cSR, cE, cEW, cAL, cD, cLK, cRM, cLF] = this.defs.map((d) => out.col(d.name)) as [number, number, number, number, number, number, number, number, number, number];
     for (let row = 0; row < f.rows.length; row++) {
       const i = f.rows[row] as number;
       const w = s.words[i] as number;
-      out.set(row, col("txt_words"), w);
-      out.set(row, col("txt_stopwords"), s.stopwords[i] as number);
-      out.set(row, col("txt_stop_ratio"), ratio(s.stopwords[i] as number, w));
-      out.set(row, col("txt_sentence_ends"), s.sentenceEnds[i] as number);
-      out.set(row, col("txt_sentence_ends_per_word"), ratio(s.sentenceEnds[i] as number, w));
-      out.set(row, col("txt_avg_word_len"), ratio(s.wordChars[i] as number, w));
-      out.set(row, col("txt_digit_share"), ratio(s.digits[i] as number, s.structure.chars[i] as number));
-      out.set(row, col("txt_lang_known"), s.langKnown ? 1 : 0);
-      out.set(row, col("txt_words_rel_max_leaf"), ratio(w, maxLeaf));
-      out.set(row, col("txt_leaf"), s.structure.leaf[i] as number);
+      out.set(row, cW, w);
+      out.set(row, cS, s.stopwords[i] as number);
+      out.set(row, cSR, ratio(s.stopwords[i] as number, w));
+      out.set(row, cE, s.sentenceEnds[i] as number);
+      out.set(row, cEW, ratio(s.sentenceEnds[i] as number, w));
+      out.set(row, cAL, ratio(s.wordChars[i] as number, w));
+      out.set(row, cD, ratio(s.digits[i] as number, s.structure.chars[i] as number));
+      out.set(row, cLK, s.langKnown ? 1 : 0);
+      out.set(row, cRM, ratio(w, maxLeaf));
+      out.set(row, cLF, s.structure.leaf[i] as number);
     }
   },
 };
