@@ -100,3 +100,12 @@ test("markup repairs: a stray <![CDATA[ and an unclosed <title> do not swallow t
   assert.equal(title.title, "Broken title");
   assert.match(textOf(title, buildTree(title), [0]), /The article body\./);
 });
+
+test("body content inside an unclosed <head> starts the body, as in a browser", () => {
+  const s = staticSnapshot(pageFromHtml("<html><head><title>t</title><meta name=x><table><tr><td><p>Story text.</p></td></tr></table></head><body class=b><p>More.</p></body></html>"));
+  const tree = buildTree(s);
+  assert.equal(textOf(s, tree, [0]), "Story text.\nMore.");
+  assert.equal(s.nodes.filter((n) => n.tag === "body").length, 1);
+  const p = s.nodes.findIndex((n) => n.tag === "p");
+  assert.match(nodePath(s, tree, p), /^html>body>table>tr>td>p$/);
+});

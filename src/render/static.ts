@@ -40,6 +40,8 @@ interface BuildState {
   /** Depth of open raw-text / opaque elements (text inside is dropped). */
   skipText: number;
   opaqueDepth: number;
+  /** The <body> element once opened or implied. */
+  body: number | null;
   title: string;
   inTitle: boolean;
   lang: string | null;
@@ -49,31 +51,70 @@ function top(state: BuildState): number {
   return state.stack.length ? (state.stack[state.stack.length - 1] as number) : -1;
 }
 
+/** Elements that may stay in <head>; any other element there starts the body, as in the HTML tree builder. */
+const HEAD_CONTENT_TAGS = new Set(["base", "basefont", "bgsound", "link", "meta", "title", "noscript", "script", "style", "template", "head"]);
+/** How far down the open-element stack a close tag looks for its element (mismatched markup). */
+const MAX_CLOSE_SEARCH = 64;
+
+function pushElement(state: BuildState, tag: string, attrs: Record<string, string>): number {
+  const parent = top(state);
+  const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
+  state.nodes.push({ parent, type: 1, tag, attrs, visible: parentVisible && !hiddenByMarkup(tag, attrs) });
+  const index = state.nodes.length - 1;
+  state.stack.push(index);
+  return index;
+}
+
+/** Leave <head> the way a browser does when body content shows up inside it. */
+function leaveHead(state: BuildState): void {
+  const headAt = state.stack.findIndex((i) => state.nodes[i]?.tag === "head");
+  if (headAt < 0) return;
+  state.stack.length = headAt;
+  state.body ??= pushElement(state, "body", {});
+  if (top(state) !== state.body) state.stack.push(state.body);
+}
+
 function openTag(state: BuildState, name: string, raw: Record<string, string>): void {
   const tag = name.toLowerCase();
-  if (tag === "html" && state.nodes.length > 0 && state.nodes[0]?.tag === "html") {
-    Object.assign(state.nodes[0].attrs ?? {}, keepAttributes(raw));
-    state.lang ??= raw["lang"] ?? null;
-    state.stack.push(0); // balanced by the matching close event
+  if (state.opaqueDepth > 0) {
+    state.opaqueDepth++;
     return;
   }
-  const parent = top(state);
-  const attrs = keepAttributes(raw);
-  const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
-  const node: SnapshotNode = { parent, type: 1, tag, attrs, visible: parentVisible && !hiddenByMarkup(tag, attrs) };
-  if (state.opaqueDepth === 0) state.nodes.push(node);
-  state.stack.push(state.opaqueDepth === 0 ? state.nodes.length - 1 : parent);
-  if (OPAQUE_TAGS.has(tag) || state.opaqueDepth > 0) state.opaqueDepth++;
+  if (!HEAD_CONTENT_TAGS.has(tag) && state.stack.length > 1 && state.nodes[top(state)]?.tag === "head") leaveHead(state);
+  const existing = tag === "html" ? 0 : tag === "body" ? state.body : null;
+  if (existing !== null && (tag === "html" ? state.nodes.length > 0 : true)) {
+    // A second <html>/<body> (or one after an implied body) merges into the existing element.
+    Object.assign(state.nodes[existing]?.attrs ?? {}, keepAttributes(raw));
+    if (tag === "html") state.lang ??= raw["lang"] ?? null;
+    state.stack.push(existing); // balanced by the matching close event
+    return;
+  }
+  const index = pushElement(state, tag, keepAttributes(raw));
+  if (tag === "body") state.body = index;
+  if (OPAQUE_TAGS.has(tag)) state.opaqueDepth++;
   if (RAW_TEXT_TAGS.has(tag)) state.skipText++;
   if (tag === "title") state.inTitle = true;
 }
 
 function closeTag(state: BuildState, name: string): void {
   const tag = name.toLowerCase();
-  state.stack.pop();
-  if (state.opaqueDepth > 0) state.opaqueDepth--;
+  if (state.opaqueDepth > 1) {
+    state.opaqueDepth--;
+    return;
+  }
   if (RAW_TEXT_TAGS.has(tag) && state.skipText > 0) state.skipText--;
   if (tag === "title") state.inTitle = false;
+  if (OPAQUE_TAGS.has(tag) && state.opaqueDepth === 1) state.opaqueDepth = 0;
+  // Pop to the matching element; a close tag with no open element (e.g. </head> after an
+  // implied body) is ignored, as browsers do.
+  const stack = state.stack;
+  const lowest = Math.max(1, stack.length - MAX_CLOSE_SEARCH);
+  for (let k = stack.length - 1; k >= lowest; k--) {
+    if (state.nodes[stack[k] as number]?.tag === tag) {
+      stack.length = k;
+      return;
+    }
+  }
 }
 
 const WHITESPACE_ONLY = /^\s+$/;
@@ -81,6 +122,7 @@ const WHITESPACE_ONLY = /^\s+$/;
 function addText(state: BuildState, data: string): void {
   if (state.inTitle) state.title += data;
   if (state.skipText > 0 || state.opaqueDepth > 0) return;
+  if (state.stack.length > 1 && state.nodes[top(state)]?.tag === "head" && !WHITESPACE_ONLY.test(data)) leaveHead(state);
   const parent = top(state);
   const last = state.nodes[state.nodes.length - 1];
   if (last && last.type === 3 && last.parent === parent) {
@@ -125,7 +167,7 @@ export function repairMarkup(html: string): string {
 export function staticSnapshot(input: PageInput): PageSnapshot {
   const started = performance.now();
   const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
-  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, title: "", inTitle: false, lang: null };
+  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null };
   const parser = new Parser(
     {
       onopentag: (name, attrs) => openTag(state, name, attrs),
