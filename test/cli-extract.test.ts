@@ -30,7 +30,7 @@ test("a directory with --out: one output per page named after the input, bad pag
   copyFileSync(ARTICLE, join(dir, "a", "page.html"));
   writeFileSync(join(dir, "b.html.gz"), gzipSync(readFileSync(ARTICLE)));
   writeFileSync(join(dir, "broken.html"), Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 7)));
-  const res = await pith(["extract", dir, "--method", "cnr", "--out", out, "--format", "markdown"]);
+  const res = await pith(["extract", dir, "--method", "cnr", "--param", "bias=precision", "--out", out, "--format", "markdown"]);
   assert.equal(res.status, 1, res.stderr);
   assert.ok(existsSync(join(out, "a", "page.md")), "a/page.html → a/page.md");
   assert.ok(existsSync(join(out, "b.md")), "b.html.gz → b.md");
@@ -40,7 +40,7 @@ test("a directory with --out: one output per page named after the input, bad pag
 });
 
 test("stdin in, JSON out: chosen nodes with paths, the method and the trace", async () => {
-  const res = await pith(["extract", "-", "--method", "cnr", "--format", "json"], fixtureText("pages/article.html"));
+  const res = await pith(["extract", "-", "--method", "cnr", "--param", "bias=precision", "--format", "json"], fixtureText("pages/article.html"));
   assert.equal(res.status, 0, res.stderr);
   const json = JSON.parse(res.stdout);
   assert.equal(json.id, "-");
