@@ -59,9 +59,10 @@ async function measure(kind: ClassifierKind, params: Record<string, unknown>, tr
   const fitS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(c0);
   const fitCpuS = (cpu.user + cpu.system) / 1e6;
-  const t1 = performance.now();
+  const c1 = process.cpuUsage();
   const p = clf.predictProba(test.X);
-  const predS = (performance.now() - t1) / 1000;
+  const pc = process.cpuUsage(c1);
+  const predS = (pc.user + pc.system) / 1e6;
   const unitName = kind === "mlp" ? "epochs" : "trees";
   const row = { data, model: `${kind} ${JSON.stringify(params)}`, rows: train.X.nRows, fitS, fitCpuS, units: `${units} ${unitName}`, predRowsPerS: test.X.nRows / predS, auc: rocAuc(test.y, p),
     jsonKB: JSON.stringify(clf.toJSON()).length / 1024 };
@@ -147,7 +148,7 @@ async function realData(): Promise<Row[]> {
 }
 
 function table(rows: Row[]): string {
-  const head = "| data | model | train rows | fit wall s | fit CPU s | size | JSON KB | predict rows/s | held-out AUC |\n|---|---|---:|---:|---:|---|---:|---:|---:|";
+  const head = "| data | model | train rows | fit wall s | fit CPU s | size | JSON KB | predict rows/CPU-s | held-out AUC |\n|---|---|---:|---:|---:|---|---:|---:|---:|";
   const body = rows.map((r) => `| ${r.data} | ${r.model} | ${r.rows} | ${r.fitS.toFixed(1)} | ${r.fitCpuS.toFixed(1)} | ${r.units} | ${Math.round(r.jsonKB)} | ${Math.round(r.predRowsPerS)} | ${r.auc.toFixed(4)} |`);
   return [head, ...body].join("\n");
 }

@@ -18,9 +18,12 @@ export type ForestCriterion = "gini" | "entropy";
 export interface ForestParams {
   /** Number of trees. Default 100. */
   nEstimators: number;
-  /** Maximum depth (root = 0). Default 20. */
+  /** Maximum depth (root = 0). Default 16. */
   maxDepth: number;
-  /** Minimum distinct training rows in a leaf. Default 5. */
+  /**
+   * Minimum distinct training rows in a leaf. Default 20: with 5 and depth 20, 100 trees on
+   * 100k synthetic rows gained 0.006 AUC but serialised to 27 MB instead of 8.5 MB.
+   */
   minSamplesLeaf: number;
   /** Features tried per node: a fraction if ≤ 1, a count if > 1, √nCols if 0. Default 0. */
   maxFeatures: number;
@@ -37,7 +40,7 @@ export interface ForestParams {
 }
 
 export const FOREST_DEFAULTS: Readonly<ForestParams> = {
-  nEstimators: 100, maxDepth: 20, minSamplesLeaf: 5, maxFeatures: 0, sampleFraction: 1, minGain: 1e-7, maxBins: 255,
+  nEstimators: 100, maxDepth: 16, minSamplesLeaf: 20, maxFeatures: 0, sampleFraction: 1, minGain: 1e-7, maxBins: 255,
   binSampleRows: 200_000, criterion: "gini",
 };
 

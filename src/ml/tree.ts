@@ -102,7 +102,7 @@ export function flattenTrees(trees: readonly GrownTree[], edges: readonly Float3
       flat.missingLeft[off + n] = t.missingLeft[n] ? 1 : 0;
       flat.left[off + n] = f < 0 ? -1 : off + t.left[n]!;
       flat.right[off + n] = f < 0 ? -1 : off + t.right[n]!;
-      flat.value[off + n] = t.value[n]!;
+      flat.value[off + n] = f < 0 ? t.value[n]! : 0; // only leaf values are read
     }
     off += t.feature.length;
   });
