@@ -109,3 +109,10 @@ test("body content inside an unclosed <head> starts the body, as in a browser", 
   const p = s.nodes.findIndex((n) => n.tag === "p");
   assert.match(nodePath(s, tree, p), /^html>body>table>tr>td>p$/);
 });
+
+test("a self-closed <iframe/> in <noscript> does not swallow the page; React streamed boundaries are visible", () => {
+  const gtm = staticSnapshot(pageFromHtml('<html><body><noscript><iframe src="https://gtm.example/ns" height="0" width="0"/></noscript><p>after</p></body></html>'));
+  assert.equal(textOf(gtm, buildTree(gtm), [0]), "after");
+  const streamed = staticSnapshot(pageFromHtml('<html><body><template id="B:0"></template><div hidden id="S:0"><p>Streamed article.</p></div><div hidden><p>really hidden</p></div></body></html>'));
+  assert.equal(textOf(streamed, buildTree(streamed), [0]), "Streamed article.");
+});

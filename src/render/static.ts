@@ -24,9 +24,16 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 /** Subtrees whose descendants are dropped (the element itself is kept), as in the Chromium walk. */
 const OPAQUE_TAGS = new Set(["svg", "math"]);
 
+/**
+ * React/Next.js streaming SSR sends late content as `<div hidden id="S:n">` and an inline script
+ * moves it into its `<template id="B:n">` placeholder: the reader sees it, so static mode does too
+ * (wcxb-dev wx-0155).
+ */
+const STREAMED_BOUNDARY_ID = /^S:\d+$/;
+
 function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
   if (NON_RENDERED_TAGS.has(tag)) return true;
-  if ("hidden" in attrs) return true;
+  if ("hidden" in attrs && !(tag === "div" && STREAMED_BOUNDARY_ID.test(attrs["id"] ?? ""))) return true;
   if (attrs["aria-hidden"] === "true") return true;
   if (tag === "input" && attrs["type"]?.toLowerCase() === "hidden") return true;
   const style = attrs["style"];
@@ -146,13 +153,18 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
  *   empty comment, so the markup after it survives.
  * - A `<title>` that is never closed swallowed the whole document (l3s-gn1 gn1-0014); it is
  *   closed at the end of its first line.
+ * - A self-closed `<iframe …/>` (Google Tag Manager's `<noscript>` snippet) opened a raw-text
+ *   element that swallowed the page (harvest-forums hv-0015); browsers running scripts never
+ *   parse it. It gets its end tag.
  */
 const CDATA_OPEN = /<!\[CDATA\[/gi;
 const TITLE_OPEN = /<title\b[^>]*>/i;
 const TITLE_CLOSE = /<\/title/i;
+const SELF_CLOSED_IFRAME = /<iframe\b([^>]*?)\/>/gi;
 
 export function repairMarkup(html: string): string {
   let out = html.includes("<![") ? html.replace(CDATA_OPEN, "<!---->") : html;
+  if (out.includes("/>")) out = out.replace(SELF_CLOSED_IFRAME, "<iframe$1></iframe>");
   const open = TITLE_OPEN.exec(out);
   if (open && !TITLE_CLOSE.test(out)) {
     const from = open.index + open[0].length;
