@@ -29,6 +29,8 @@ interface Row {
   p50: number;
   p95: number;
   rssMb: number;
+  /** CPU time per page (user + system of this process): robust when other jobs share the cores. */
+  cpuMs: number;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -37,6 +39,7 @@ function quantile(sorted: number[], q: number): number {
 
 async function timeMethod(name: string, inputs: PageInput[], run: (input: PageInput) => unknown): Promise<Row> {
   const times: number[] = [];
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const input of inputs) {
     const s = performance.now();
@@ -44,8 +47,9 @@ async function timeMethod(name: string, inputs: PageInput[], run: (input: PageIn
     times.push(performance.now() - s);
   }
   const total = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   times.sort((a, b) => a - b);
-  return { method: name, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024 };
+  return { method: name, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: (cpu.user + cpu.system) / 1000 / inputs.length };
 }
 
 /** ml over all cores: each worker thread extracts its share of the pages. */
@@ -60,7 +64,7 @@ async function batchMl(inputs: PageInput[], workers: number): Promise<Row> {
     w.on("error", reject);
   })));
   const total = (performance.now() - t0) / 1000;
-  return { method: `ml static, ${workers} workers (incl. startup)`, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: NaN, p95: NaN, rssMb: process.resourceUsage().maxRSS / 1024 };
+  return { method: `ml static, ${workers} workers (incl. startup)`, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: NaN, p95: NaN, rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: NaN };
 }
 
 async function workerMain(share: PageInput[]): Promise<void> {
@@ -90,8 +94,8 @@ async function main(): Promise<void> {
   }
   rows.push(await batchMl(inputs, availableParallelism()));
   process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${values.seed ?? 1}), one core unless noted\n\n`);
-  process.stdout.write("| method | pages/s | ms/page mean | p50 | p95 | peak RSS MB |\n|---|---|---|---|---|---|\n");
-  for (const r of rows) process.stdout.write(`| ${r.method} | ${r.pagesPerSec.toFixed(1)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
+  process.stdout.write("| method | pages/s (wall) | ms/page mean | p50 | p95 | CPU ms/page | pages/s per core (CPU) | peak RSS MB |\n|---|---|---|---|---|---|---|---|\n");
+  for (const r of rows) process.stdout.write(`| ${r.method} | ${r.pagesPerSec.toFixed(1)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
 }
 
 const { isMainThread, workerData } = await import("node:worker_threads");

@@ -16,7 +16,7 @@ import { train } from "../src/train/train.ts";
 /** The sets the default static model learns from (see MODEL_CARD.md for why these). */
 export const DEFAULT_SETS = ["wcxb-dev", "cleaneval", "harvest-forums", "dragnet", "l3s-gn1", "utomo-big9", "readability"];
 export const DEFAULT_SEED = 42;
-export const DEFAULT_FOLDS = 5;
+export const DEFAULT_FOLDS = 3;
 
 const { values } = parseArgs({ options: { folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" } } });
 const started = performance.now();

@@ -9,6 +9,7 @@ import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } fro
 import { loadClassifier, type Classifier } from "../ml/classifier.ts";
 import { featureSchema } from "./features-adapter.ts";
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { RenderMode } from "../types.ts";
 import { columnMap } from "./columns.ts";
 
@@ -40,6 +41,12 @@ export interface PipelineExtra {
   types?: string[];
   /** Weight of the segment mean in a leaf's score (segments.ts); 0 = off. */
   segmentBlend?: number;
+  /**
+   * Per-domain models: average P(main) with the bundled default model of the render mode
+   * (weight = the domain model's share), so 20 pages of a site refine the default instead of
+   * replacing it.
+   */
+  base?: { model: "default"; weight: number };
 }
 
 export interface Router {
@@ -62,6 +69,13 @@ export interface PipelineModel {
   segmentBlend: number;
   /** Set when the model reads a subset of the current features: its columns in the current table (columns.ts). */
   columns?: Int32Array;
+  /** A per-domain model's base model and the domain model's weight in the blend. */
+  base?: { model: PipelineModel; weight: number };
+}
+
+/** The bundled default model of a render mode (also resolve.ts's last resort). */
+export function bundledDefaultPath(mode: RenderMode): string {
+  return resolve(import.meta.dirname, `../../models/default-${mode}.json`);
 }
 
 function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {
@@ -89,7 +103,9 @@ export async function pipelineFromArtifact(artifact: ModelArtifact, source: stri
   const byType = new Map<string, ContentModel>();
   for (const t of extra.types ?? []) byType.set(t, { classifier: await artifactClassifier(artifact, `content:${t}`, source), threshold: threshold(t) });
   const router = extra.router ? await loadRouter(extra.router, source) : null;
-  return { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0 };
+  const model: PipelineModel = { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0 };
+  if (extra.base) model.base = { model: await loadPipelineModel(bundledDefaultPath(artifact.mode), artifact.mode), weight: extra.base.weight };
+  return model;
 }
 
 /** Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem). */

@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RenderMode } from "../types.ts";
-import { loadPipelineModel, type PipelineModel } from "./model.ts";
+import { bundledDefaultPath, loadPipelineModel, type PipelineModel } from "./model.ts";
 
 /** The repository's models/ folder (bundled artifacts). */
 export const BUNDLED_MODEL_DIR = resolve(import.meta.dirname, "../../models");
@@ -18,7 +18,7 @@ export const BUNDLED_MODEL_DIR = resolve(import.meta.dirname, "../../models");
 export const DOMAIN_SUBDIR = "domains";
 
 export function defaultModelPath(mode: RenderMode): string {
-  return join(BUNDLED_MODEL_DIR, `default-${mode}.json`);
+  return bundledDefaultPath(mode);
 }
 
 /** Canonical domain key: lower-case host without "www.". */

@@ -67,6 +67,19 @@ function empty(reason: string, model: string): Extraction {
   return { method: METHOD, text: "", nodes: [], scores: [], model, trace: [], emptyReason: reason };
 }
 
+/**
+ * A per-domain model's scores averaged with its base model's, each measured from its own
+ * threshold (so the blend keeps the domain model's threshold meaning). Needs the same features.
+ */
+function blendWithBase(model: PipelineModel, threshold: number, scores: Float32Array, table: Table, own: Ownership, nCols: number): Float32Array {
+  const base = model.base?.model;
+  if (!model.base || !base || base.artifact.featureSchema.hash !== model.artifact.featureSchema.hash) return scores;
+  const baseContent = base.byType.get(routePage(base, table.values, nCols, own)) ?? base.general;
+  const b = scoreLeaves(baseContent, table.values, nCols, own);
+  const w = model.base.weight;
+  return Float32Array.from(scores, (s, r) => w * s + (1 - w) * ((b[r] as number) - baseContent.threshold + threshold));
+}
+
 /** P(main) for every row that owns words (leaf segments); NaN elsewhere. */
 export function scoreLeaves(content: ContentModel, values: Float32Array, nCols: number, own: Ownership): Float32Array {
   const n = own.ownWords.length;
@@ -116,7 +129,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
-  const raw = scoreLeaves(content, table.values, nCols, own);
+  const raw = blendWithBase(model, content.threshold, scoreLeaves(content, table.values, nCols, own), table, own, nCols);
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;

@@ -21,6 +21,8 @@ export interface ArtifactInput {
   metrics: Record<string, unknown>;
   routerConfidence?: number;
   segmentBlend?: number;
+  /** Per-domain models: blend with the bundled default at this weight of the domain model. */
+  baseWeight?: number;
 }
 
 export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
@@ -29,6 +31,7 @@ export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
   if (a.fitted.segment) classifiers["segment"] = a.fitted.segment.toJSON();
   for (const [t, c] of a.fitted.byType) classifiers[`content:${t}`] = c.toJSON();
   const extra: PipelineExtra = { name: a.name, thresholds: a.thresholds, refiners: a.refiners, types: [...a.fitted.byType.keys()], segmentBlend: a.segmentBlend ?? 0 };
+  if (a.baseWeight !== undefined) extra.base = { model: "default", weight: a.baseWeight };
   if (a.fitted.router) {
     extra.router = { types: a.fitted.router.types, classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()), minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE };
   }

@@ -22,7 +22,14 @@ export interface DomainResult {
   seconds: number;
   baseline: number;
   domainModel: number;
+  /** Domain model blended with the baseline (DOMAIN_BLEND_WEIGHT). */
+  blended: number;
 }
+
+/** Weight of the per-domain model when blended with the default (PipelineExtra.base). */
+export const DOMAIN_BLEND_WEIGHT = 0.5;
+/** A domain takes part with at least this many times N pages (N to train, the rest, up to N, to test). */
+export const MIN_PAGES_FACTOR = 1.5;
 
 /** Publishers: domains with ≥ 2n pages, sub-domains folded into their registrable parent when that has pages. */
 export function publishers(records: readonly PageRecord[], n: number): Map<string, PageRecord[]> {
@@ -35,7 +42,7 @@ export function publishers(records: readonly PageRecord[], n: number): Map<strin
     list.push(r);
     groups.set(k, list);
   }
-  return new Map([...groups].filter(([, l]) => l.length >= 2 * n).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  return new Map([...groups].filter(([, l]) => l.length >= MIN_PAGES_FACTOR * n).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
 
 async function scorePages(records: readonly PageRecord[], dirs: Map<string, string>, run: (snap: ReturnType<typeof staticSnapshot>) => string): Promise<number> {
@@ -58,7 +65,8 @@ export async function domainExperiment(records: PageRecord[], dirs: Map<string, 
   for (const [domain, pages] of publishers(records, n)) {
     const sorted = [...pages].sort((a, b) => (a.id < b.id ? -1 : 1));
     const train = sorted.filter((_, i) => i % 2 === 0).slice(0, n);
-    const test = sorted.filter((_, i) => i % 2 === 1).slice(0, n);
+    const taken = new Set(train);
+    const test = sorted.filter((r) => !taken.has(r)).slice(0, n);
     const t0 = performance.now();
     const fitted = await fitPipeline(train, nCols, { ...config, perType: false, segment: false });
     const art = pipelineArtifact({ kind: `domain:${domain}`, name: `domain-${domain}`, mode: "static", fitted, thresholds: { general: DEFAULT_THRESHOLD }, refiners: {}, trainingSets: [], hyperParameters: {}, metrics: {} });
@@ -66,8 +74,10 @@ export async function domainExperiment(records: PageRecord[], dirs: Map<string, 
     const seconds = (performance.now() - t0) / 1000;
     const base = await scorePages(test, dirs, (s) => runPipeline(baseline, s, { trace: false }).extraction.text);
     const mine = await scorePages(test, dirs, (s) => runPipeline(model, s, { trace: false }).extraction.text);
-    log(`${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages)`);
-    out.push({ domain, trainPages: train.length, testPages: test.length, seconds, baseline: base, domainModel: mine });
+    const both = { ...model, base: { model: baseline, weight: DOMAIN_BLEND_WEIGHT } };
+    const blended = await scorePages(test, dirs, (s) => runPipeline(both, s, { trace: false }).extraction.text);
+    log(`${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages)`);
+    out.push({ domain, trainPages: train.length, testPages: test.length, seconds, baseline: base, domainModel: mine, blended });
   }
   return out;
 }

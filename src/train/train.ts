@@ -12,6 +12,7 @@ import { DEFAULT_THRESHOLD, type RefinerName } from "../pipeline/model.ts";
 import { domainKey } from "../pipeline/resolve.ts";
 import type { RenderMode } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
+import { DOMAIN_BLEND_WEIGHT } from "./domain-experiment.ts";
 import { loadRecords } from "./cache.ts";
 import { crossValidate, type CvReport } from "./cv.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
@@ -112,6 +113,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const artifact = pipelineArtifact({
     kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
     name: options.name, mode: options.mode, fitted, thresholds, refiners, segmentBlend: report?.segmentBlend ?? 0,
+    ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
     hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, genres: options.genres },
     metrics: report ? { crossValidation: report } : {},
