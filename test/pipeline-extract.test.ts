@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
@@ -36,6 +36,17 @@ test("the bundled static model extracts the fixture article and drops the boiler
   }
   assert.match(e.model ?? "", /default/);
   assert.ok(e.nodes.length > 0 && e.trace.length > 0);
+});
+
+test("a per-domain model in the model directory is used for pages of its host", async () => {
+  const dir = join(tmp, "models");
+  mkdirSync(join(dir, "domains"), { recursive: true });
+  copyFileSync(defaultModelPath("static"), join(dir, "domains", "example.org.json"));
+  const html = readFileSync(FIXTURE, "utf8");
+  const e = await mlExtractor.extract(snapshot(html, "https://news.example.org/a/b"), { params: { mode: "static", modelDir: dir } });
+  assert.match(e.model ?? "", /domain:example\.org/);
+  const d = await mlExtractor.extract(snapshot(html, "https://other.example.com/"), { params: { mode: "static", modelDir: dir } });
+  assert.match(d.model ?? "", /\(default,/);
 });
 
 test("an empty page gives an empty extraction with a reason", async () => {
