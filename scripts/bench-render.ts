@@ -4,7 +4,8 @@
  *   - the static snapshot (src/render/static.ts),
  *   - the Chromium snapshot at 1, 2 and 4 concurrent pages, JavaScript off (the default policy).
  * Prints pages/s, ms/page (median, p95, per page as measured by the renderer), CPU ms/page
- * (this process + the Chromium process tree: steadier than wall time on a shared machine),
+ * (this process + the Chromium process tree: steadier than wall time on a shared machine) and
+ * its inverse, pages per CPU-second (on N idle cores, at most N times that),
  * and peak memory: RSS summed over this process and every Chromium process (shared pages
  * counted once per process, so an overestimate) and PSS (shared pages split, from
  * /proc/<pid>/smaps_rollup), as a Markdown table.
@@ -205,6 +206,7 @@ function tableRow(r: ModeResult): string {
     quantile(sorted, 0.5).toFixed(1),
     quantile(sorted, 0.95).toFixed(1),
     (r.cpuMs / r.pages).toFixed(1),
+    ((done / r.cpuMs) * 1000).toFixed(1),
     r.peakRssMb.toFixed(0),
     r.peakPssMb.toFixed(0),
   ];
@@ -233,14 +235,14 @@ async function main(): Promise<void> {
   const kb = pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0) / pages.length / 1024;
   const load = loadavg().map((x) => x.toFixed(1)).join(" ");
   console.log(`${pages.length} pages from ${values.data ?? "wcxb-dev"} (seed ${SAMPLE_SEED}), mean ${kb.toFixed(0)} KB of HTML; load average at start: ${load}\n`);
-  const header = "| mode | pages | errors | pages/s | median ms/page | p95 ms/page | CPU ms/page | peak RSS MB | peak PSS MB |";
+  const header = "| mode | pages | errors | pages/s | median ms/page | p95 ms/page | CPU ms/page | pages per CPU-s | peak RSS MB | peak PSS MB |";
   const rows: string[] = [];
   for (const mode of (values.modes ?? DEFAULT_MODES).split(",")) {
     const result = await runMode(mode.trim(), pages, timeoutMs);
     rows.push(tableRow(result));
     console.error(`done: ${rows.at(-1)} (load ${loadavg()[0]?.toFixed(1)})`);
   }
-  console.log([header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|", ...rows].join("\n"));
+  console.log([header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|", ...rows].join("\n"));
 }
 
 await main();

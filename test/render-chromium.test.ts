@@ -263,6 +263,8 @@ describe("ChromiumRenderer", () => {
     const on = await renderer.render(page("js-on", html), { javascript: true });
     assert.ok(on.nodes.some((n) => n.text === "scripted"));
     assert.ok(byTag(on, "i").length === 0, "with JS on, <noscript> holds raw markup, which is dropped");
+    const dialogs = await renderer.render(page("dialogs", "<p id=a>before</p><script>alert(1); confirm('?'); prompt('?'); a.textContent = 'after dialogs'</script>"), { javascript: true, timeoutMs: 5_000 });
+    assert.ok(dialogs.nodes.some((n) => n.text === "after dialogs"), "dialogs are dismissed, not waited on");
   });
 
   test("a local page makes no network request, even to 127.0.0.1 (JS off and on)", async () => {

@@ -164,6 +164,11 @@ export function walkExpression(config: WalkConfig): string {
   return `(${IN_PAGE_WALK_SOURCE})(${JSON.stringify(config)})`;
 }
 
+/** Replace the document with `html` (what Puppeteer's setContent does), as one expression. */
+export function writeExpression(html: string): string {
+  return `(function (h) { document.open(); document.write(h); document.close(); })(${JSON.stringify(html)})`;
+}
+
 /**
  * One expression that replaces the document with `html` and walks it, for pages that can load
  * nothing and run no script: the DOM is final once the parser is done. It evaluates to null
