@@ -24,6 +24,7 @@ const result = await train({
   datasets: values.sets ? values.sets.split(",") : DEFAULT_SETS, mode: "static", kind: "gbdt", params: {}, seed: DEFAULT_SEED,
   folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, genres: [], domain: null,
   name: "default-static", log: (s) => void process.stderr.write(`${s}\n`),
+  onReport: (r) => void process.stderr.write(`${formatReport(r)}\n`),
 });
 const out = defaultModelPath("static");
 await saveModel(out, result.artifact);

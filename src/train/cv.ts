@@ -15,7 +15,7 @@ import { saveModel } from "../ml/artifact.ts";
 import { selectRows } from "../ml/matrix.ts";
 import { binaryMetrics } from "../ml/metrics.ts";
 import { groupKFold } from "../ml/split.ts";
-import type { RefinerName } from "../pipeline/model.ts";
+import { DEFAULT_ROUTER_CONFIDENCE, type RefinerName } from "../pipeline/model.ts";
 import { GENERAL } from "../pipeline/run.ts";
 import type { RenderMode } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
@@ -31,12 +31,16 @@ import { tuneThreshold } from "./thresholds.ts";
 /** Segment smoothing weight tried by the "segments" variant (and adopted when it wins). */
 export const SEGMENT_BLEND = 0.5;
 
+/** Router confidence tried by the "router-0.4" variant (adopted when it wins). */
+export const LOW_ROUTER_CONFIDENCE = 0.4;
+
 /** Variants compared on the held-out pages: no refiner, Louvan's refiners per type, no routing. */
 export const DEFAULT_VARIANTS: Variant[] = [
   { name: "plain", refiners: {} },
   { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
   { name: "general-only", refiners: {}, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
+  { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
 ];
 
 export interface CvOptions {
@@ -63,6 +67,8 @@ export interface CvReport {
   refiners: Record<string, RefinerName>;
   /** Segment smoothing weight chosen from the variants. */
   segmentBlend: number;
+  /** Router confidence chosen from the variants. */
+  routerConfidence: number;
   routedAs: Record<string, Record<string, number>>;
 }
 
@@ -172,7 +178,7 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
   }
   const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
   const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
-  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners: chooseRefiners(done, variants), segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routedAs };
+  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners: chooseRefiners(done, variants), segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, routedAs };
 }
 
 /** Per routed type: Louvan's refiner when it beat no refiner on the pages routed to that type. */

@@ -25,6 +25,8 @@ export interface Variant {
   route?: boolean;
   /** Segment smoothing weight (replaces the model's). */
   segmentBlend?: number;
+  /** Router confidence below which a page goes to the general model (replaces the model's). */
+  routerConfidence?: number;
 }
 
 export interface EvaluatePayload {
@@ -44,7 +46,8 @@ export interface PageEvaluation {
 }
 
 function variantModel(model: PipelineModel, v: Variant): PipelineModel {
-  return { ...model, refiners: v.refiners ?? model.refiners, router: v.route === false ? null : model.router, segmentBlend: v.segmentBlend ?? model.segmentBlend };
+  const router = v.route === false || !model.router ? null : v.routerConfidence === undefined ? model.router : { ...model.router, minConfidence: v.routerConfidence };
+  return { ...model, refiners: v.refiners ?? model.refiners, router, segmentBlend: v.segmentBlend ?? model.segmentBlend };
 }
 
 const models = new Map<string, Promise<PipelineModel>>();

@@ -39,6 +39,8 @@ export interface TrainOptions {
   workers?: number;
   log?: (s: string) => void;
   onPage?: (dataset: string, done: number, total: number) => void;
+  /** Called with the cross-validation report before the final fit. */
+  onReport?: (report: CvReport) => void;
 }
 
 export class TrainError extends Error {
@@ -96,6 +98,7 @@ export function filterRecords(records: PageRecord[], options: Pick<TrainOptions,
 export async function train(options: TrainOptions): Promise<TrainResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
+  const onReport = options.onReport ?? (() => {});
   const { records: all, sets, dirs } = await loadAll(options);
   const records = filterRecords(all, options);
   if (!records.length) throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
@@ -105,6 +108,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   let report: CvReport | null = null;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
     report = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, ...(options.workers ? { workers: options.workers } : {}) });
+    onReport(report);
   } else if (options.folds >= 2) log(`cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`);
   log(`final fit on ${records.length} pages from ${sites} sites`);
   const fitted = await fitPipeline(records, nCols, config, log);
@@ -114,6 +118,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
     name: options.name, mode: options.mode, fitted, thresholds, refiners, segmentBlend: report?.segmentBlend ?? 0,
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
+    ...(report ? { routerConfidence: report.routerConfidence } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
     hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, genres: options.genres },
     metrics: report ? { crossValidation: report } : {},
