@@ -18,15 +18,16 @@ export const DEFAULT_SETS = ["wcxb-dev", "cleaneval", "harvest-forums", "dragnet
 export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 
-const { values } = parseArgs({ options: { folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" } } });
+const { values } = parseArgs({ options: { folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, out: { type: "string" } } });
 const started = performance.now();
 const result = await train({
   datasets: values.sets ? values.sets.split(",") : DEFAULT_SETS, mode: "static", kind: "gbdt", params: {}, seed: DEFAULT_SEED,
   folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, genres: [], domain: null,
+  ...(values["general-sets"] ? { generalSets: values["general-sets"].split(",") } : {}),
   name: "default-static", log: (s) => void process.stderr.write(`${s}\n`),
   onReport: (r) => void process.stderr.write(`${formatReport(r)}\n`),
 });
-const out = defaultModelPath("static");
+const out = values.out ?? defaultModelPath("static");
 await saveModel(out, result.artifact);
 if (result.report) {
   const text = formatReport(result.report);

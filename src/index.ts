@@ -24,3 +24,7 @@ export { lengthSmoothing, type SlsOptions } from "./refine/length-smoothing.ts";
 export { tablePattern, type TpOptions } from "./refine/table-pattern.ts";
 export { hyperlinkDistance, rankSiteLinks, rankSitePages, type SiteLink } from "./site/nset.ts";
 export { fetchNSet, type LiveNSet } from "./site/live.ts";
+export { mlExtractor } from "./pipeline/extractor.ts";
+export { runPipeline, type RunResult } from "./pipeline/run.ts";
+export { loadPipelineModel, type PipelineModel } from "./pipeline/model.ts";
+export { train, type TrainOptions, type TrainResult } from "./train/train.ts";

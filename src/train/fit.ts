@@ -31,6 +31,12 @@ export interface FitConfig {
   perType: boolean;
   /** Fit the segment classifier. */
   segment: boolean;
+  /**
+   * Sets whose pages train the general content model (default: all). The general model gets the
+   * pages the router is unsure about, so it can be kept to the sets whose gold keeps every kind of
+   * main content (comments, posts, teasers), while the per-type models still learn from every set.
+   */
+  generalSets?: readonly string[];
 }
 
 export interface FittedPipeline {
@@ -84,8 +90,9 @@ export async function fitRouter(records: readonly PageRecord[], nCols: number, s
 
 /** Fits every classifier of the pipeline on `records`. */
 export async function fitPipeline(records: readonly PageRecord[], nCols: number, config: FitConfig, log: (s: string) => void = () => {}): Promise<FittedPipeline> {
-  const contentRows = buildRows(records, nCols, LEAF_ROWS, "main");
-  log(`content classifier: ${contentRows.X.nRows} leaf segments from ${records.length} pages`);
+  const generalRecords = config.generalSets?.length ? records.filter((r) => config.generalSets?.includes(r.dataset)) : records;
+  const contentRows = buildRows(generalRecords.length ? generalRecords : records, nCols, LEAF_ROWS, "main");
+  log(`content classifier: ${contentRows.X.nRows} leaf segments from ${generalRecords.length} pages`);
   const content = await fitRows(contentRows, config);
   let segment: Classifier | null = null;
   if (config.segment) {

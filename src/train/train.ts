@@ -31,6 +31,8 @@ export interface TrainOptions {
   folds: number;
   perType: boolean;
   segment: boolean;
+  /** Sets that train the general content model (FitConfig.generalSets; default all). */
+  generalSets?: string[];
   /** Keep only pages of these page types (article, forum, …; genres news/blog map to article). */
   genres: string[];
   domain: string | null;
@@ -103,7 +105,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const records = filterRecords(all, options);
   if (!records.length) throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
   const nCols = featureSchema().names.length;
-  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment };
+  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, ...(options.generalSets ? { generalSets: options.generalSets } : {}) };
   const sites = new Set(records.map((r) => r.site)).size;
   let report: CvReport | null = null;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
