@@ -3,6 +3,7 @@
  * held-out-site report (node P/R/F1 of the content classifier, end-to-end word F1 per set and
  * page type) and writes the artifact.
  */
+import { DatasetError } from "../io/dataset.ts";
 import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
@@ -124,7 +125,7 @@ export const trainCommand: Command = {
       log(`wrote ${out} (${result.records} pages, ${result.seconds.toFixed(1)} s)`);
       return EXIT.ok;
     } catch (e) {
-      if (e instanceof TrainError) throw new UsageError(`train: ${e.message}`);
+      if (e instanceof TrainError || e instanceof DatasetError) throw new UsageError(`train: ${e.message}`);
       throw e;
     }
   },
