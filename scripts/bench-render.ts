@@ -11,7 +11,8 @@
  * /proc/<pid>/smaps_rollup), as a Markdown table.
  *
  *   npm run bench:render -- [--pages 300] [--modes parse,static,chromium-1,chromium-2,chromium-4]
- *                           [--data DIR] [--timeout-ms 15000]
+ *                           [--data DIR] [--timeout-ms 15000] [--max-kb N]
+ * `--max-kb N` keeps only sampled pages of at most N KB of HTML (cost grows with page size).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -227,11 +228,18 @@ async function runMode(mode: string, pages: PageInput[], timeoutMs: number): Pro
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { pages: { type: "string" }, modes: { type: "string" }, data: { type: "string" }, "timeout-ms": { type: "string" } },
+    options: {
+      pages: { type: "string" },
+      modes: { type: "string" },
+      data: { type: "string" },
+      "timeout-ms": { type: "string" },
+      "max-kb": { type: "string" },
+    },
   });
   const count = Number(values.pages ?? DEFAULT_PAGES);
   const timeoutMs = Number(values["timeout-ms"] ?? 15_000);
-  const pages = loadSample(values.data ?? DEFAULT_DATA, count);
+  const maxBytes = values["max-kb"] === undefined ? Infinity : Number(values["max-kb"]) * 1024;
+  const pages = loadSample(values.data ?? DEFAULT_DATA, count).filter((p) => Buffer.byteLength(p.html) <= maxBytes);
   const kb = pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0) / pages.length / 1024;
   const load = loadavg().map((x) => x.toFixed(1)).join(" ");
   console.log(`${pages.length} pages from ${values.data ?? "wcxb-dev"} (seed ${SAMPLE_SEED}), mean ${kb.toFixed(0)} KB of HTML; load average at start: ${load}\n`);

@@ -3,28 +3,30 @@
  * the only file that imports it) and snapshots every element and text node with its box and
  * computed style (see in-page.ts for the walk).
  *
- * A browser is reused across pages with a small pool of tabs (default 2 rendering at once).
+ * A browser is reused across pages with a small pool of tabs (default 2 rendering at once);
+ * a tab is replaced after TAB_MAX_PAGES pages to bound its memory.
  *
  * Resource policy (the same for training and prediction):
  * - local input (`remote: false`), the default: no network at all. The tab blocks every
- *   network scheme in the browser (Network.setBlockedURLs), the browser resolves no hostname
- *   but 127.0.0.1 and sends anything else to a dead proxy (which also stops preconnects and
- *   iframe navigations). JavaScript off unless `javascript`. The HTML is written into the tab
- *   (document.write, as Puppeteer's setContent does) after a `<base href>` for `input.url`.
- *   With JavaScript off this is ONE CDP call that writes and walks (the fast path).
- * - URL input (`remote`), or `network: true`: the tab navigates to the page's URL and the
- *   document request is answered with the HTML src/io already fetched. Scripts, stylesheets,
- *   XHR/fetch go out only when JavaScript is on (what the page needs to build its DOM);
- *   images, media and fonts only with `loadResources`. Chromium's Local Network Access checks
- *   stay on: a public page cannot reach 127.0.0.1 or private addresses.
+ *   network scheme in the browser (Network.setBlockedURLs: blocked requests fail at once), the
+ *   browser resolves no hostname but 127.0.0.1 and sends anything else to a dead proxy (which
+ *   also stops preconnects and iframe navigations). JavaScript off unless `javascript`. The HTML
+ *   is written into the tab with document.write (as Puppeteer's setContent does) after a
+ *   `<base href>` for `input.url`; with JavaScript off, writing and walking is ONE CDP call.
+ *   These tabs are driven over a bare CDP session (OfflineTab), not a Puppeteer Page.
+ * - URL input (`remote`), or `network: true`: a Puppeteer Page navigates to the page's URL and
+ *   the document request is answered with the HTML src/io already fetched (NetworkTab).
+ *   Scripts, stylesheets, XHR/fetch go out only when JavaScript is on (what the page needs to
+ *   build its DOM); images, media and fonts only with `loadResources`. Chromium's Local Network
+ *   Access checks stay on: a public page cannot reach 127.0.0.1 or private addresses.
  * Blink's image switch and the offline network ban are launch flags, so each combination in
  * use gets its own browser, launched on first use.
  *
  * Failure handling: a per-page time limit covers getting a tab, loading and the walk; the
- * `load` event is waited for during LOAD_WAIT_SHARE of it, then the DOM is walked as it
- * stands. On timeout the render rejects at once with "timeout: …" and, in the background, the
- * tab is closed and the browser killed if it stopped answering. A crashed or disconnected
- * browser is relaunched for the next page.
+ * `load` event (document "complete") is waited for during LOAD_WAIT_SHARE of it, then the DOM
+ * is walked as it stands. On timeout the render rejects at once with "timeout: …" and, in the
+ * background, the tab is closed and the browser killed if it stopped answering. A crashed or
+ * disconnected browser is relaunched for the next page.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
