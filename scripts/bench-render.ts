@@ -23,6 +23,7 @@ import { parseDocument } from "htmlparser2";
 import { ChromiumRenderer } from "../src/render/chromium.ts";
 import { StaticRenderer } from "../src/render/static.ts";
 import type { PageInput } from "../src/types.ts";
+import { createRng } from "../src/ml/prng.ts";
 
 const DEFAULT_DATA = resolve(import.meta.dirname, "../../shared/data/wcxb-dev");
 const DEFAULT_PAGES = 300;
@@ -47,24 +48,12 @@ interface ModeResult {
   peakPssMb: number;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function loadSample(dataDir: string, count: number): PageInput[] {
   const index = readFileSync(join(dataDir, "index.jsonl"), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as { id: string; url?: string | null });
-  const random = mulberry32(SAMPLE_SEED);
+  const random = createRng(SAMPLE_SEED).next;
   const shuffled = index.map((entry) => ({ entry, key: random() })).sort((a, b) => a.key - b.key);
   const decoder = new TextDecoder("utf-8");
   return shuffled.slice(0, count).map(({ entry }) => {

@@ -89,13 +89,27 @@ export function blocksExtraction(page: PageSnapshot, tree: Tree, method: string,
   return extractionOf(page, tree, method, nodes, trace, model);
 }
 
-function extractFeature(page: PageSnapshot, context: ExtractorContext = {}): Extraction {
+/** The winner basket both FeatureExtractor and K-FeatureExtractor start from, or why there is none. */
+export interface BasketStart {
+  tree: Tree;
+  desired: BlockFeature[];
+  basket: WinnerBasket;
+}
+
+export function startBasket(page: PageSnapshot, context: ExtractorContext, method: string): BasketStart | Extraction {
   const tree = buildTree(page);
   const bad = unusablePage(page, tree);
-  if (bad) return emptyExtraction(METHOD, bad);
+  if (bad) return emptyExtraction(method, bad);
   const desired = desiredParam(context.params?.["feature"]);
   const basket = winnerBasket(page, tree, desired, tagSetParam(context.params?.["tags"], FEATURE_TAG_SET));
-  if (basket.winners.length === 0) return emptyExtraction(METHOD, `no block has more ${desired.join("+")} than other features`);
+  if (basket.winners.length === 0) return emptyExtraction(method, `no block has more ${desired.join("+")} than other features`);
+  return { tree, desired, basket };
+}
+
+function extractFeature(page: PageSnapshot, context: ExtractorContext = {}): Extraction {
+  const start = startBasket(page, context, METHOD);
+  if (!("basket" in start)) return start;
+  const { tree, desired, basket } = start;
   let best = 0;
   basket.scores.forEach((s, k) => {
     if (s > (basket.scores[best] as number)) best = k;

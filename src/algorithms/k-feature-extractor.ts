@@ -14,10 +14,8 @@
  */
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot } from "../types.ts";
 import { registerExtractor } from "../extractors.ts";
-import { buildTree } from "../dom/tree.ts";
-import { FEATURE_TAG_SET, tagSetParam } from "../site/block-set.ts";
-import { BoundedTrace, emptyExtraction, unusablePage } from "../site/extraction.ts";
-import { blocksExtraction, desiredParam, winnerBasket } from "./feature-extractor.ts";
+import { BoundedTrace } from "../site/extraction.ts";
+import { blocksExtraction, startBasket } from "./feature-extractor.ts";
 
 export const METHOD = "k-feature-extractor";
 /** Debnath §3.2: k is 2 or 3. */
@@ -81,12 +79,9 @@ export function adaptiveKMeans(values: readonly number[]): KMeansResult {
 }
 
 function extractK(page: PageSnapshot, context: ExtractorContext = {}): Extraction {
-  const tree = buildTree(page);
-  const bad = unusablePage(page, tree);
-  if (bad) return emptyExtraction(METHOD, bad);
-  const desired = desiredParam(context.params?.["feature"]);
-  const basket = winnerBasket(page, tree, desired, tagSetParam(context.params?.["tags"], FEATURE_TAG_SET));
-  if (basket.winners.length === 0) return emptyExtraction(METHOD, `no block has more ${desired.join("+")} than other features`);
+  const start = startBasket(page, context, METHOD);
+  if (!("basket" in start)) return start;
+  const { tree, desired, basket } = start;
   const km = adaptiveKMeans(basket.scores);
   let top = 0;
   km.centroids.forEach((c, j) => {

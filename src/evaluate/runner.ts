@@ -18,6 +18,7 @@ import type { RenderMode, RenderOptions } from "../types.ts";
 import { evaluateGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
 import { getPeer, PEERS } from "./peers.ts";
 import { aggregate, type RunFigures } from "./report.ts";
+import { createRng } from "../ml/prng.ts";
 
 /** Most pages rendered together as one site's context. */
 export const SITE_CONTEXT_MAX_PAGES = 16;
@@ -61,23 +62,11 @@ export interface EvaluationResult {
   pages: PageFigures[];
 }
 
-/** mulberry32: a tiny seeded PRNG for reproducible samples. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The pages of one dataset a run evaluates, in index order. */
 export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pageType" | "sample" | "seed" | "limit">): DatasetPage[] {
   let pages = ds.pages.filter((p) => (!o.select || o.select(p)) && (!o.pageType || p.pageType === o.pageType));
   if (o.sample !== undefined && o.sample < pages.length) {
-    const rand = prng(o.seed ?? 1);
+    const rand = createRng(o.seed ?? 1).next;
     const order = pages.map((p, i) => ({ i, k: rand() })).sort((a, b) => a.k - b.k);
     const keep = new Set(order.slice(0, o.sample).map((x) => x.i));
     pages = pages.filter((_, i) => keep.has(i));
