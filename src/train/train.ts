@@ -122,7 +122,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
     ...(report ? { routerConfidence: report.routerConfidence } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
-    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, genres: options.genres },
+    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
     metrics: report ? { crossValidation: report } : {},
   });
   return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000 };
