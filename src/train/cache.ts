@@ -2,9 +2,11 @@
  * On-disk cache of PageRecords, one pair of files per dataset and feature schema:
  * data/cache/<schema-hash>/<mode>/<dataset>.json (page metadata) + .bin (typed arrays,
  * concatenated per page). A feature-schema change gets a new folder, so a stale cache is
- * never read. Missing pages are computed in worker threads (both cores) and appended.
+ * never read; neither is one built by other renderer, structure or label code (fingerprint).
+ * Missing pages are computed in worker threads (both cores) and appended.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { loadDataset } from "../io/dataset.ts";
@@ -50,9 +52,26 @@ function paths(dataset: string, mode: RenderMode): { dir: string; json: string; 
   return { dir, json: join(dir, `${dataset}.json`), bin: join(dir, `${dataset}.bin`) };
 }
 
+/** Code whose output the cache holds besides the features (the schema hash covers those). */
+const CODE_FILES = ["../render/static.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts"];
+
+let codeHash: string | null = null;
+
+/** Hash of the renderer, structure, label and record code: a change there recomputes the cache. */
+function codeFingerprint(): string {
+  if (codeHash) return codeHash;
+  const h = createHash("sha256");
+  for (const f of CODE_FILES) {
+    const path = resolve(import.meta.dirname, f);
+    h.update(existsSync(path) ? readFileSync(path) : f);
+  }
+  codeHash = h.digest("hex").slice(0, 12);
+  return codeHash;
+}
+
 function fingerprint(dir: string): string {
   const st = statSync(join(dir, "index.jsonl"));
-  return `${st.size}:${Math.round(st.mtimeMs)}`;
+  return `${st.size}:${Math.round(st.mtimeMs)}:${codeFingerprint()}`;
 }
 
 function writeCache(dataset: string, mode: RenderMode, records: readonly PageRecord[], nCols: number, source: string): void {
