@@ -16,12 +16,6 @@ import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.t
 import { SNAPSHOT_VERSION } from "../types.ts";
 import { keepAttributes } from "./attributes.ts";
 
-/**
- * Bump whenever a change here alters the snapshot of some page (a markup repair, a visibility
- * rule): caches of snapshot-derived data (src/train/cache.ts) key on it.
- */
-export const STATIC_RENDER_REVISION = 2;
-
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
 /** Elements that are never rendered. */
