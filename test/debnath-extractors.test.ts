@@ -13,7 +13,7 @@ import { adaptiveKMeans, initialCentroids, kFeatureExtractor, kMeans1d } from ".
 import { contentExtractor } from "../src/algorithms/content-extractor.ts";
 import { blockCounts, blockPrecisionRecall } from "../src/algorithms/debnath-block-metrics.ts";
 import type { Extractor, PageSnapshot } from "../src/types.ts";
-import { fixtureText, pageFromHtml } from "./helpers.ts";
+import { blogPages, pageFromHtml, RIVERS_TEXT } from "./helpers.ts";
 
 // 0 html, 1 body, 2 div#a, 3 p, 4 "one two", 5 p, 6 "three", 7 table, 8 tr, 9 td, 10 "four ", 11 img
 const PAGE = staticSnapshot(pageFromHtml(`<html><body><div id="a"><p>one two</p><p>three</p></div><table><tr><td>four <img src=x></td></tr></table></body></html>`));
@@ -37,16 +37,6 @@ test("SIM is the cosine of log-scaled counts plus binary term features", () => {
   assert.equal(blockSimilarity(ia, 1, ia, 1), 1);
 });
 
-const BLOG = ["rivers", "bees", "bread", "stars", "tides"];
-function blogPages(): PageSnapshot[] {
-  return BLOG.map((n) => staticSnapshot(pageFromHtml(fixtureText(`site/blog/${n}.html`), n, `http://blog.test/posts/${n}.html`)));
-}
-const RIVERS_TEXT = [
-  "How rivers carve canyons",
-  "Water moving over rock for millions of years slowly grinds the stone into sand and gravel.",
-  "Floods carry boulders that act like chisels against the canyon walls during storms.",
-  "The Colorado river cut the Grand Canyon over roughly six million years of erosion.",
-].join("\n");
 
 test("IBDF: template blocks occur in every other page, article blocks in none", () => {
   const pages = blogPages();

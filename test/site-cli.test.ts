@@ -6,17 +6,11 @@ import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
-import { fixturePath } from "./helpers.ts";
+import { fixturePath, RIVERS_TEXT } from "./helpers.ts";
 
 const run = promisify(execFile);
 const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
 const RIVERS = fixturePath("site/blog/rivers.html");
-const RIVERS_TEXT = [
-  "How rivers carve canyons",
-  "Water moving over rock for millions of years slowly grinds the stone into sand and gravel.",
-  "Floods carry boulders that act like chisels against the canyon walls during storms.",
-  "The Colorado river cut the Grand Canyon over roughly six million years of erosion.",
-].join("\n");
 
 // Each CLI start costs seconds (the whole registry loads), so one spawn per behaviour; the
 // fallback and content-extractor paths are covered in-process in site-level / debnath tests.

@@ -5,7 +5,7 @@ import { staticSnapshot } from "../src/render/static.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { mainContentBranch, mergeSiblings, reduceCandidates, siteLevelExtractor, siteLevelMainContent } from "../src/algorithms/site-level.ts";
 import type { PageSnapshot } from "../src/types.ts";
-import { fixtureText, hugePage, pageFromHtml } from "./helpers.ts";
+import { blogPages, fixtureText, hugePage, pageFromHtml, RIVERS_TEXT } from "./helpers.ts";
 import { nodePath } from "../src/dom/path.ts";
 import { MAX_TRACE_PER_STEP, PathCache } from "../src/site/extraction.ts";
 import { contentExtractor } from "../src/algorithms/content-extractor.ts";
@@ -37,16 +37,6 @@ test("Algorithm 5: siblings are replaced by their parent, recursively", () => {
   assert.deepEqual(mergeSiblings(TREE, [4]), [4]);
 });
 
-const BLOG = ["rivers", "bees", "bread", "stars", "tides"];
-function blogPages(): PageSnapshot[] {
-  return BLOG.map((n) => staticSnapshot(pageFromHtml(fixtureText(`site/blog/${n}.html`), n, `http://blog.test/posts/${n}.html`)));
-}
-const RIVERS_TEXT = [
-  "How rivers carve canyons",
-  "Water moving over rock for millions of years slowly grinds the stone into sand and gravel.",
-  "Floods carry boulders that act like chisels against the canyon walls during storms.",
-  "The Colorado river cut the Grand Canyon over roughly six million years of erosion.",
-].join("\n");
 
 test("site picks the article of a templated site; the sidebar, nav and footer are template", async () => {
   const pages = blogPages();
