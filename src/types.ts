@@ -195,5 +195,7 @@ export interface Extractor {
   readonly description: string;
   /** True when the method needs other pages of the same site (SiteContext) to work. */
   readonly needsSite?: boolean;
+  /** Checks and loads what every page needs (e.g. a model) before a batch; throws one clear error. */
+  prepare?(params: NonNullable<ExtractorContext["params"]>): Promise<void>;
   extract(page: PageSnapshot, context?: ExtractorContext): Extraction | Promise<Extraction>;
 }

@@ -63,3 +63,20 @@ test("usage errors exit 2 with one line naming the problem", async () => {
   assert.equal(help.status, 0);
   assert.match(help.stdout, /Usage: pith extract/);
 });
+
+test("a corrupt model is one fatal error before the batch (exit 3), not one per page", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-model-"));
+  const model = join(dir, "broken.json");
+  writeFileSync(model, "{ not json");
+  const res = await pith(["extract", ARTICLE, ARTICLE, "--model", model]);
+  assert.equal(res.status, 3);
+  assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
+  assert.match(res.stderr, /^pith: model .*broken\.json is corrupt/);
+  assert.equal(res.stdout, "");
+});
+
+test("--mode chromium with the learned pipeline and no chromium model says what to do (exit 3)", async () => {
+  const res = await pith(["extract", ARTICLE, "--mode", "chromium"]);
+  assert.equal(res.status, 3);
+  assert.match(res.stderr, /no bundled model for --mode chromium .* use --mode static/);
+});

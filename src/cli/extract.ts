@@ -80,6 +80,7 @@ export const extractCommand: Command = {
     if (values.model) params["model"] = values.model;
     if (values["model-dir"]) params["modelDir"] = values["model-dir"];
     params["mode"] = mode;
+    await extractor.prepare?.(params);
     const renderer = await createRenderer(mode, { concurrency });
     const sink = new Sink(format, values.out ?? null, positionals.length > 1);
     try {

@@ -8,6 +8,8 @@
  * the per-segment trace, e.g. for benchmarks).
  */
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
+import { existsSync } from "node:fs";
+import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, resolveModelFile } from "./resolve.ts";
 import { METHOD, runPipeline, type RunOptions } from "./run.ts";
 
@@ -18,6 +20,16 @@ function str(v: unknown): string | undefined {
 export const mlExtractor: Extractor = {
   name: METHOD,
   description: "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
+  /** Load the explicit or bundled model before a batch, so a bad model is one error, not one per page. */
+  async prepare(params: NonNullable<ExtractorContext["params"]>): Promise<void> {
+    const mode = (str(params["mode"]) ?? "static") as RenderMode;
+    const model = str(params["model"]);
+    const file = resolveModelFile(null, mode, model ? { model } : {}).file;
+    if (!model && !existsSync(file)) {
+      throw new ModelLoadError(file, `no bundled model for --mode ${mode} (${file}); the learned pipeline ships a static-mode model: use --mode static, --model FILE, or another --method with --mode ${mode}`);
+    }
+    await cachedModel(file, mode);
+  },
   async extract(page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
     const params = context.params ?? {};
     const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
