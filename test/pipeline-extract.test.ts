@@ -38,6 +38,15 @@ test("the bundled static model extracts the fixture article and drops the boiler
   assert.ok(e.nodes.length > 0 && e.trace.length > 0);
 });
 
+test("a cookie banner in the body is dropped by the consent rule, and the trace says why", async () => {
+  const e = await mlExtractor.extract(snapshot(readFileSync(FIXTURE, "utf8")), { params: { mode: "static" } });
+  assert.ok(!e.text.includes("We use cookies"), e.text);
+  const entry = e.trace.find((t) => t.step === "consent-rule");
+  assert.ok(entry, "a consent-rule trace entry");
+  assert.equal(entry.action, "drop");
+  assert.match(entry.path, /^html>body>/);
+});
+
 test("a per-domain model in the model directory is used for pages of its host", async () => {
   const dir = join(tmp, "models");
   mkdirSync(join(dir, "domains"), { recursive: true });
@@ -79,14 +88,13 @@ test("corrupt, schema-mismatched and mode-mismatched models give one-line ModelL
   assert.match((await loadError(join(tmp, "missing.json"))).message, /not found/);
 });
 
-test("extract with a bad --model reports one line per page; export of an unknown domain is a usage error", () => {
+test("extract with a bad --model is one fatal line (exit 3); export of an unknown domain is a usage error", () => {
   const bad = join(tmp, "bad.json");
   writeFileSync(bad, "not json");
   const r = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "extract", FIXTURE, "--model", bad], { encoding: "utf8" });
-  assert.equal(r.status, 1);
-  const errLines = r.stderr.split("\n").filter((l) => l.startsWith("error"));
-  assert.equal(errLines.length, 1);
-  assert.match(errLines[0] as string, /corrupt/);
+  assert.equal(r.status, 3);
+  assert.equal(r.stderr.trim().split("\n").length, 1);
+  assert.match(r.stderr, /^pith: model .* is corrupt/);
   const x = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "export", "--domain", "nowhere.example", "--out", join(tmp, "x.json")], { encoding: "utf8" });
   assert.equal(x.status, 2);
   assert.match(x.stderr, /unknown domain "nowhere.example"/);

@@ -18,6 +18,7 @@ import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
 import { applyRefiner } from "./refine.ts";
 import { segmentOf, smoothScores } from "./segments.ts";
+import { dropConsentBoxes } from "./consent.ts";
 import { coalesce } from "./select.ts";
 
 export const METHOD = "ml";
@@ -133,12 +134,13 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
+  const consentTrace = dropConsentBoxes(page, tree, table.nodes, own, keep);
   const refiner = model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep);
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...refined.trace, ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
+  const trace = options.trace === false ? [] : [...consentTrace, ...refined.trace, ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) extraction.emptyReason = `no segment reached P(main) ≥ ${content.threshold.toFixed(3)} (${pageType} model)`;
   return { extraction, pageType, scores };
