@@ -8,30 +8,12 @@
  */
 import { parseArgs } from "node:util";
 import { oracle } from "../src/algorithms/oracle.ts";
-import { words } from "../src/dom/text.ts";
+import { wcxbWords } from "../src/evaluate/metrics.ts";
 import { listDatasets, loadDataset, readDatasetPage, readGold } from "../src/io/dataset.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 
-export function wordF1(pred: string, gold: string): { p: number; r: number; f: number } {
-  const g = words(gold.toLowerCase());
-  const q = words(pred.toLowerCase());
-  if (!g.length) return q.length ? { p: 0, r: 0, f: 0 } : { p: 1, r: 1, f: 1 };
-  const bag = new Map<string, number>();
-  for (const w of g) bag.set(w, (bag.get(w) ?? 0) + 1);
-  let overlap = 0;
-  for (const w of q) {
-    const c = bag.get(w) ?? 0;
-    if (c > 0) {
-      overlap++;
-      bag.set(w, c - 1);
-    }
-  }
-  const p = q.length ? overlap / q.length : 0;
-  const r = overlap / g.length;
-  return { p, r, f: p + r > 0 ? (2 * p * r) / (p + r) : 0 };
-}
 
 /** A page is "reachable" when the static snapshot's whole text holds this share of the gold words. */
 export const REACHABLE_RECALL = 0.9;
@@ -50,8 +32,9 @@ for (const name of sets) {
     const params: Record<string, string | number> = { gold };
     if (values.container) params["container"] = Number(values.container);
     const ex = await oracle.extract(snap, { params });
-    const reach = wordF1(textOf(snap, buildTree(snap), [0]), gold).r; // gold words the page text holds at all
-    scores.push({ id: page.id, type: page.pageType, ...wordF1(ex.text, gold), reach });
+    const reach = wcxbWords(textOf(snap, buildTree(snap), [0]), gold).r; // gold words the page text holds at all
+    const { p, r, f1: f } = wcxbWords(ex.text, gold);
+    scores.push({ id: page.id, type: page.pageType, p, r, f, reach });
   }
   const mean = (k: "p" | "r" | "f" | "reach", list = scores): number => list.reduce((s, x) => s + x[k], 0) / Math.max(1, list.length);
   const byType = new Map<string, typeof scores>();

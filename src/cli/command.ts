@@ -40,3 +40,17 @@ export function intOption(command: string, name: string, value: string | undefin
 export function listOption(value: string | undefined): string[] {
   return value ? value.split(",").map((s) => s.trim()).filter(Boolean) : [];
 }
+
+export type Params = Record<string, string | number | boolean>;
+
+/** Repeated `--param K=V` options → a params object ("true"/"false" → booleans, numbers → numbers). */
+export function paramsOption(command: string, list: string[] | undefined): Params {
+  const params: Params = {};
+  for (const kv of list ?? []) {
+    const eq = kv.indexOf("=");
+    if (eq < 1) throw new UsageError(`${command}: --param expects K=V, got "${kv}"`);
+    const v = kv.slice(eq + 1);
+    params[kv.slice(0, eq)] = v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
+  }
+  return params;
+}

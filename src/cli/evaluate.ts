@@ -9,7 +9,7 @@ import { listDatasets, resolveDatasetDir } from "../io/dataset.ts";
 import { PEERS } from "../evaluate/peers.ts";
 import { jsonReport, markdownReport } from "../evaluate/report.ts";
 import { checkMethods, evaluateMethods } from "../evaluate/runner.ts";
-import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
+import { EXIT, UsageError, intOption, listOption, paramsOption, parse, type Command } from "./command.ts";
 import { progress } from "./progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
@@ -39,17 +39,6 @@ ${RENDER_HELP}
 A page a method fails on counts as empty output and is listed with its error in the JSON.
 Exit codes: 0 every method ran on every page, 1 some pages failed (figures still printed),
 2 usage error, 3 fatal.`;
-
-function parseParams(list: string[] | undefined): Record<string, string | number | boolean> {
-  const params: Record<string, string | number | boolean> = {};
-  for (const kv of list ?? []) {
-    const eq = kv.indexOf("=");
-    if (eq < 1) throw new UsageError(`evaluate: --param expects K=V, got "${kv}"`);
-    const v = kv.slice(eq + 1);
-    params[kv.slice(0, eq)] = v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
-  }
-  return params;
-}
 
 function optionalInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -102,7 +91,7 @@ export const evaluateCommand: Command = {
       renderOptions: options,
       concurrency,
       rouge: values.rouge ?? false,
-      params: parseParams(values.param),
+      params: paramsOption("evaluate", values.param),
       seed: intOption("evaluate", "seed", values.seed, 1),
       ...(limit !== undefined ? { limit } : {}),
       ...(sample !== undefined ? { sample } : {}),

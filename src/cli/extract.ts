@@ -12,7 +12,7 @@ import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, formatExtraction, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { Extraction, Extractor, ExtractorContext, PageError, PageInput, PageResult, PageSnapshot, SiteContext } from "../types.ts";
-import { EXIT, UsageError, parse, type Command } from "./command.ts";
+import { EXIT, UsageError, paramsOption, parse, type Command } from "./command.ts";
 import { progress } from "./progress.ts";
 import { outputName } from "./render.ts";
 import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
@@ -44,17 +44,6 @@ interface Emitted {
   errors: PageError[];
 }
 
-function parseParams(list: string[] | undefined): Record<string, string | number | boolean> {
-  const params: Record<string, string | number | boolean> = {};
-  for (const kv of list ?? []) {
-    const eq = kv.indexOf("=");
-    if (eq < 1) throw new UsageError(`extract: --param expects K=V, got "${kv}"`);
-    const v = kv.slice(eq + 1);
-    params[kv.slice(0, eq)] = v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
-  }
-  return params;
-}
-
 export const extractCommand: Command = {
   name: "extract",
   summary: "extract the main content of pages (text, markdown, html, json)",
@@ -76,7 +65,7 @@ export const extractCommand: Command = {
     if (!FORMATS.includes(format)) throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
     const { mode, options, concurrency } = renderOptionsFrom("extract", values);
-    const params = parseParams(values.param);
+    const params = paramsOption("extract", values.param);
     if (values.model) params["model"] = values.model;
     if (values["model-dir"]) params["modelDir"] = values["model-dir"];
     params["mode"] = mode;
