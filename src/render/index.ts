@@ -29,20 +29,27 @@ export async function renderPage(renderer: Renderer, input: PageInput, options: 
   }
 }
 
-/** Map over items with at most `limit` in flight, keeping input order in the results. */
+/**
+ * Map over items with at most `limit` in flight, handing results to `onResult` in input order.
+ * A result is held only until every earlier one has been handed over, so memory stays bounded
+ * by the results in flight, whatever the batch size.
+ */
 export async function mapLimit<T, R>(items: AsyncIterable<T> | Iterable<T>, limit: number, fn: (item: T) => Promise<R>, onResult: (r: R) => void): Promise<void> {
   const inflight = new Set<Promise<void>>();
-  const results: { done: boolean; value?: R }[] = [];
+  const finished = new Map<number, R>();
+  let started = 0;
   let next = 0;
   const drain = (): void => {
-    while (next < results.length && results[next]?.done) onResult(results[next++]?.value as R);
+    while (finished.has(next)) {
+      const r = finished.get(next) as R;
+      finished.delete(next++);
+      onResult(r);
+    }
   };
   for await (const item of items) {
-    const slot = { done: false } as { done: boolean; value?: R };
-    results.push(slot);
+    const index = started++;
     const p: Promise<void> = fn(item).then((value) => {
-      slot.value = value;
-      slot.done = true;
+      finished.set(index, value);
       inflight.delete(p);
       drain();
     });
