@@ -32,7 +32,10 @@ Options:
   --genre TYPES      keep only these page types (article, forum, product, …; news/blog = article)
   --domain HOST      train a per-domain model from that site's pages (use it with pith export)
   --model KIND       gbdt (default), rf (histogram random forest), ml-rf, mlp
-  --mode MODE        static (default); chromium needs cached chromium snapshots (not yet)
+  --mode MODE        static (default) or chromium: chromium first renders every page without a
+                     cached render with headless Chromium (JS off, offline, 15 s per page) into
+                     data/cache/snapshots/chromium/, then trains on the rendered pages; the
+                     model only loads in pith extract --mode chromium
   --folds K          site-grouped CV folds (default ${DEFAULT_FOLDS}; 0 = no CV)
   --no-types         no per-type models and no router (one general model)
   --no-segment       no segment classifier
@@ -44,9 +47,11 @@ Options:
                      instead of training: for every domain with ≥ 2N pages, fit a per-domain model
                      on N pages and compare it on N others with --baseline (default: the bundled model)
   --baseline FILE    baseline model for --domain-experiment
-  --prepare          only compute and cache the feature tables of --data, then exit
+  --prepare          only compute and cache the feature tables of --data (and, with --mode
+                     chromium, the renders), then exit
 
-Feature tables are cached under data/cache/, so retraining skips feature extraction.`;
+Feature tables are cached under data/cache/, so retraining skips feature extraction; chromium
+renders are cached separately, so a feature change does not render again.`;
 
 function fmt(x: number): string {
   return x.toFixed(3);
@@ -94,8 +99,10 @@ export const trainCommand: Command = {
       seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
       "domain-experiment": { type: "string" }, baseline: { type: "string" }, prepare: { type: "boolean" },
     });
+    const mode = values.mode ?? "static";
+    if (mode !== "static" && mode !== "chromium") throw new UsageError(`train: --mode must be static or chromium`);
     if (values.prepare) {
-      const { records } = await loadAll({ datasets: listOption(values.data), mode: "static" });
+      const { records } = await loadAll({ datasets: listOption(values.data), mode });
       process.stderr.write(`cached feature tables of ${records.length} pages\n`);
       return EXIT.ok;
     }
@@ -106,8 +113,6 @@ export const trainCommand: Command = {
     if (!out) throw new UsageError("train: --out FILE is required");
     const kind = KIND_ALIASES[values.model ?? "gbdt"];
     if (!kind) throw new UsageError(`train: --model must be one of ${CLASSIFIER_KINDS.join(", ")}`);
-    const mode = values.mode ?? "static";
-    if (mode !== "static" && mode !== "chromium") throw new UsageError(`train: --mode must be static or chromium`);
     const bar = progress("features", 0);
     const workers = intOption("train", "workers", values.workers, 0);
     const log = (s: string): void => void process.stderr.write(`${s}\n`);

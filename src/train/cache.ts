@@ -4,20 +4,24 @@
  * concatenated per page). A feature-schema change gets a new folder, so a stale cache is
  * never read; neither is one built by other renderer, structure or label code (fingerprint).
  * Missing pages are computed in worker threads (both cores) and appended.
+ *
+ * Chromium mode: the set's pages are first rendered into the snapshot cache
+ * (snapshot-cache.ts, main thread, one browser), then the workers build the records from those
+ * snapshots. The fingerprint then also carries the snapshot cache's key (renderer code and
+ * browser version). Pages that failed to render are left out with a counted warning.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { featureSchema } from "../pipeline/features-adapter.ts";
-import { loadDataset } from "../io/dataset.ts";
+import { loadDataset, type Dataset } from "../io/dataset.ts";
 import type { RenderMode } from "../types.ts";
 import type { PageRecord } from "./page-record.ts";
 import { runPool } from "./pool.ts";
+import { cacheDir } from "./cache-dir.ts";
+import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
 
-/** Cache root: $PITH_CACHE, else data/cache/ in the repository (gitignored). */
-export function cacheDir(): string {
-  return process.env["PITH_CACHE"] ? resolve(process.env["PITH_CACHE"]) : resolve(import.meta.dirname, "../../data/cache");
-}
+export { cacheDir };
 const CACHE_FORMAT = 1;
 
 interface PageMeta {
@@ -62,16 +66,16 @@ function codeFingerprint(): string {
   if (codeHash) return codeHash;
   const h = createHash("sha256");
   for (const f of CODE_FILES) {
-    const path = resolve(import.meta.dirname, f);
+    const path = join(import.meta.dirname, f);
     h.update(existsSync(path) ? readFileSync(path) : f);
   }
   codeHash = h.digest("hex").slice(0, 12);
   return codeHash;
 }
 
-function fingerprint(dir: string): string {
+function fingerprint(dir: string, mode: RenderMode): string {
   const st = statSync(join(dir, "index.jsonl"));
-  return `${st.size}:${Math.round(st.mtimeMs)}:${codeFingerprint()}`;
+  return `${st.size}:${Math.round(st.mtimeMs)}:${codeFingerprint()}${mode === "chromium" ? `:${snapshotKey()}` : ""}`;
 }
 
 function writeCache(dataset: string, mode: RenderMode, records: readonly PageRecord[], nCols: number, source: string): void {
@@ -119,21 +123,43 @@ export interface LoadOptions {
   rebuild?: boolean;
 }
 
+/** Progress of the chromium renders on stderr: a line every RENDER_REPORT_EVERY pages and at the end. */
+const RENDER_REPORT_EVERY = 100;
+
+/** Renders the set's pages with gold into the snapshot cache; returns the ids that have a snapshot. */
+async function chromiumSnapshots(ds: Dataset): Promise<Set<string>> {
+  const pages = ds.pages.filter((p) => existsSync(join(ds.dir, "gold", `${p.id}.txt`)));
+  const started = performance.now();
+  const result = await ensureSnapshots(ds, pages, {
+    onPage: (done, total) => {
+      if (done % RENDER_REPORT_EVERY && done !== total) return;
+      const s = (performance.now() - started) / 1000;
+      process.stderr.write(`${ds.name}: rendered ${done}/${total} pages with chromium (${(done / s).toFixed(1)} pages/s)\n`);
+    },
+  });
+  if (result.failed.size) {
+    const sample = [...result.failed].slice(0, 3).map(([id, why]) => `${id}: ${why}`).join("; ");
+    process.stderr.write(`${ds.name}: ${result.failed.size} page(s) skipped, no chromium render (${sample})\n`);
+  }
+  return result.ok;
+}
+
 /** Records of every page with gold in `dataset`, from the cache or computed (and cached). */
 export async function loadRecords(dataset: string, options: LoadOptions = {}): Promise<PageRecord[]> {
   const mode = options.mode ?? "static";
-  if (mode !== "static") throw new Error(`training data in ${mode} mode is not cached yet: use --mode static`);
   const ds = loadDataset(dataset);
-  const source = fingerprint(ds.dir);
+  const rendered = mode === "chromium" ? await chromiumSnapshots(ds) : null;
+  const source = fingerprint(ds.dir, mode);
   const cached = options.rebuild ? null : readCache(ds.name, mode, source);
-  if (cached) return cached;
-  const out: (PageRecord | null)[] = new Array(ds.pages.length).fill(null);
+  if (cached) return rendered ? cached.filter((r) => rendered.has(r.id)) : cached;
+  const pages = rendered ? ds.pages.filter((p) => rendered.has(p.id)) : ds.pages;
+  const out: (PageRecord | null)[] = new Array(pages.length).fill(null);
   let done = 0;
   const failures: string[] = [];
-  await runPool(ds.pages.map((p) => ({ task: "record", payload: { dataset: ds.dir, id: p.id } })), (i, v) => {
-    if (v instanceof Error) failures.push(`${ds.pages[i]?.id}: ${v.message}`);
+  await runPool(pages.map((p) => ({ task: "record", payload: { dataset: ds.dir, id: p.id, mode } })), (i, v) => {
+    if (v instanceof Error) failures.push(`${pages[i]?.id}: ${v.message}`);
     else out[i] = v as PageRecord | null;
-    options.onPage?.(++done, ds.pages.length);
+    options.onPage?.(++done, pages.length);
   }, options.workers);
   if (failures.length) process.stderr.write(`${ds.name}: ${failures.length} page(s) skipped (${failures.slice(0, 3).join("; ")})\n`);
   const records = out.filter((r): r is PageRecord => r !== null);

@@ -2,10 +2,12 @@
  * Worker task "evaluate": run the learned pipeline with a given model file on one dataset
  * page and score it against the gold (WCXB word F1), for one or more variants of the model
  * (refiners per page type, routing on or off), so cross-validation compares them on the
- * very same held-out pages.
+ * very same held-out pages. The page is rendered in the fold model's own render mode (read
+ * from the model file, since cv.ts's payload does not carry it): statically, or from the
+ * chromium snapshot cache that the records were built from.
  */
 import type { Dataset } from "../io/dataset.ts";
-import { readDatasetPage, readGold } from "../io/dataset.ts";
+import { readGold } from "../io/dataset.ts";
 import type { PipelineModel, RefinerName } from "../pipeline/model.ts";
 import { readFile } from "node:fs/promises";
 import { parseModel } from "../ml/artifact.ts";
@@ -13,8 +15,8 @@ import { pipelineFromArtifact } from "../pipeline/model.ts";
 import { GENERAL, runOnTable, runPipeline, type Table } from "../pipeline/run.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { structuralNodes } from "../features/structural.ts";
-import type { PageSnapshot } from "../types.ts";
-import { staticSnapshot } from "../render/static.ts";
+import type { PageSnapshot, RenderMode } from "../types.ts";
+import { datasetSnapshot } from "./page-record.ts";
 import { wordF1, type PageScore } from "./score.ts";
 
 export interface Variant {
@@ -57,8 +59,8 @@ function ownSchemaModel(file: string): Promise<PipelineModel> {
   let m = models.get(file);
   if (!m) {
     m = readFile(file, "utf8").then(async (text) => {
-      const hash = (JSON.parse(text) as { featureSchema: { hash: string } }).featureSchema.hash;
-      return pipelineFromArtifact(parseModel(text, file, { schemaHash: hash, mode: "static" }), file);
+      const own = JSON.parse(text) as { featureSchema: { hash: string }; mode: RenderMode };
+      return pipelineFromArtifact(parseModel(text, file, { schemaHash: own.featureSchema.hash, mode: own.mode }), file);
     });
     models.set(file, m);
   }
@@ -79,8 +81,8 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   const page = ds.pages.find((p) => p.id === payload.id);
   if (!page) throw new Error(`no page ${payload.id}`);
   const gold = (await readGold(ds, page)) ?? "";
-  const snap = staticSnapshot(await readDatasetPage(ds, page));
   const model = await ownSchemaModel(payload.model);
+  const snap = await datasetSnapshot(ds, page, model.artifact.mode);
   const scores: Record<string, PageScore> = {};
   let routed = GENERAL;
   const tree = buildTree(snap);

@@ -2,14 +2,18 @@
  * One labeled page as training rows: the feature table of its structural nodes (static or
  * chromium snapshot) beside the node labels aligned from the gold text, plus what grouping
  * and reporting need (dataset, site, page type). Built in worker threads (worker.ts) and
- * cached on disk (cache.ts).
+ * cached on disk (cache.ts). Static mode renders the page here; chromium mode reads the
+ * snapshot the main thread rendered into the snapshot cache (snapshot-cache.ts), because a
+ * browser per worker would cost more memory than the two cores can use.
  */
 import { buildTree } from "../dom/tree.ts";
 import { computeFeatures } from "../pipeline/features-adapter.ts";
 import { ownership } from "../pipeline/own-text.ts";
 import { staticSnapshot } from "../render/static.ts";
 import { readDatasetPage, readGold, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import type { PageSnapshot, RenderMode } from "../types.ts";
 import { labelNodes } from "./labels-adapter.ts";
+import { readCachedSnapshot } from "./snapshot-cache.ts";
 import { siteOf } from "./sites.ts";
 
 export interface PageRecord {
@@ -39,11 +43,19 @@ export interface PageRecord {
   goldWords: number;
 }
 
-/** Renders one dataset page statically and computes its rows and labels. */
-export async function buildPageRecord(ds: Dataset, page: DatasetPage): Promise<PageRecord | null> {
+/** The page's snapshot in `mode`: rendered statically, or the cached chromium render (an error when missing). */
+export async function datasetSnapshot(ds: Dataset, page: DatasetPage, mode: RenderMode): Promise<PageSnapshot> {
+  if (mode === "static") return staticSnapshot(await readDatasetPage(ds, page));
+  const snap = await readCachedSnapshot(ds.name, page.id);
+  if (!snap) throw new Error(`no cached chromium snapshot of ${ds.name}/${page.id}`);
+  return snap;
+}
+
+/** Computes the rows and labels of one dataset page from its snapshot in `mode`. */
+export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: RenderMode = "static"): Promise<PageRecord | null> {
   const gold = await readGold(ds, page);
   if (gold === null) return null;
-  const snap = staticSnapshot(await readDatasetPage(ds, page));
+  const snap = await datasetSnapshot(ds, page, mode);
   const tree = buildTree(snap);
   const table = computeFeatures(snap, tree, {});
   const labels = labelNodes(snap, tree, gold);

@@ -1,10 +1,12 @@
 /**
  * Worker-thread entry for pool.ts: receives {id, task, payload}, answers {id, ok, value}.
  * Tasks: "record" (a dataset page → PageRecord) and "evaluate" (a page → word F1 of the
- * learned pipeline with a given model), so both cores share dataset-wide work.
+ * learned pipeline with a given model), so both cores share dataset-wide work. The record
+ * payload names the render mode (default static); an evaluation takes it from the model file.
  */
 import { parentPort } from "node:worker_threads";
 import { loadDataset, type Dataset } from "../io/dataset.ts";
+import type { RenderMode } from "../types.ts";
 import { buildPageRecord } from "./page-record.ts";
 import { evaluatePage, type EvaluatePayload } from "./evaluate-page.ts";
 
@@ -21,11 +23,11 @@ function dataset(dir: string): Dataset {
 
 async function run(task: string, payload: unknown): Promise<unknown> {
   if (task === "record") {
-    const { dataset: dir, id } = payload as { dataset: string; id: string };
+    const { dataset: dir, id, mode } = payload as { dataset: string; id: string; mode?: RenderMode };
     const ds = dataset(dir);
     const page = ds.pages.find((p) => p.id === id);
     if (!page) throw new Error(`no page ${id} in ${dir}`);
-    return buildPageRecord(ds, page);
+    return buildPageRecord(ds, page, mode ?? "static");
   }
   if (task === "evaluate") return evaluatePage(payload as EvaluatePayload, dataset);
   throw new Error(`unknown task ${task}`);

@@ -1,0 +1,120 @@
+/**
+ * Cache of Chromium renders of dataset pages, for chromium-mode training:
+ * <cache>/snapshots/chromium/<key>/<dataset>/<id>.json.gz (the raw PageSnapshot, gzipped
+ * JSON). Raw snapshots, not features: a feature change (a new schema hash) recomputes the
+ * feature tables from these files in seconds per set instead of rendering again for minutes.
+ *
+ * Choices:
+ * - <key> hashes the Chromium renderer's code (chromium.ts, in-page.ts, attributes.ts, the
+ *   snapshot types) and the browser's `--version`: a renderer or browser change writes a new
+ *   folder and stale renders are never read. Pages are keyed by dataset name and id only
+ *   (dataset pages are immutable files).
+ * - Rendering uses pith's own renderer with its defaults (JS off, offline, 15 s per page,
+ *   2 tabs), in the main thread, before the feature workers start: one browser for the whole
+ *   set instead of one per worker.
+ * - A page that fails to render is written as <id>.error.txt (the reason) and counted in a
+ *   warning; later runs skip it instead of paying its timeout again. Delete the file to retry.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { readDatasetPage, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import { findChromium } from "../render/find-browser.ts";
+import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
+import type { PageSnapshot } from "../types.ts";
+import { cacheDir } from "./cache-dir.ts";
+
+/** Files whose change alters a chromium snapshot. */
+const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../types.ts"];
+
+let key: string | null = null;
+
+/** Renderer-code + browser-version key of the cache folder (computed once per thread). */
+export function snapshotKey(): string {
+  if (key) return key;
+  const h = createHash("sha256");
+  for (const f of RENDERER_FILES) {
+    const path = resolve(import.meta.dirname, f);
+    h.update(existsSync(path) ? readFileSync(path) : f);
+  }
+  h.update(browserVersion());
+  key = h.digest("hex").slice(0, 12);
+  return key;
+}
+
+/** `chromium --version`, e.g. "Chromium 156.0.8078.79 built on Debian …". */
+function browserVersion(): string {
+  const out = execFileSync(findChromium(), ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
+  return out.trim().split("\n").pop() ?? "";
+}
+
+export function snapshotDir(dataset: string): string {
+  return join(cacheDir(), "snapshots", "chromium", snapshotKey(), dataset);
+}
+
+function snapshotPath(dataset: string, id: string): string {
+  return join(snapshotDir(dataset), `${encodeURIComponent(id)}.json.gz`);
+}
+
+function errorPath(dataset: string, id: string): string {
+  return join(snapshotDir(dataset), `${encodeURIComponent(id)}.error.txt`);
+}
+
+/** The cached chromium snapshot of a dataset page, or null when it was not rendered (or failed). */
+export async function readCachedSnapshot(dataset: string, id: string): Promise<PageSnapshot | null> {
+  const path = snapshotPath(dataset, id);
+  if (!existsSync(path)) return null;
+  return JSON.parse(gunzipSync(await readFile(path)).toString("utf8")) as PageSnapshot;
+}
+
+export interface EnsureResult {
+  /** Pages with a cached snapshot after the call. */
+  ok: Set<string>;
+  rendered: number;
+  /** id → reason, for pages that failed now or before. */
+  failed: Map<string, string>;
+}
+
+export interface EnsureOptions {
+  /** Called after each page rendered now (not for cache hits). */
+  onPage?: (done: number, total: number) => void;
+}
+
+/** Renders (and caches) every given page without a cached snapshot or a recorded failure. */
+export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[], options: EnsureOptions = {}): Promise<EnsureResult> {
+  const dir = snapshotDir(ds.name);
+  mkdirSync(dir, { recursive: true });
+  const ok = new Set<string>();
+  const failed = new Map<string, string>();
+  const missing: DatasetPage[] = [];
+  for (const p of pages) {
+    if (existsSync(snapshotPath(ds.name, p.id))) ok.add(p.id);
+    else if (existsSync(errorPath(ds.name, p.id))) failed.set(p.id, readFileSync(errorPath(ds.name, p.id), "utf8").trim());
+    else missing.push(p);
+  }
+  if (!missing.length) return { ok, rendered: 0, failed };
+  const renderer = await createRenderer("chromium");
+  let done = 0;
+  const renderOne = async (p: DatasetPage): Promise<void> => {
+    const r = await renderPage(renderer, await readDatasetPage(ds, p));
+    if (r.ok) {
+      await writeFile(snapshotPath(ds.name, p.id), gzipSync(JSON.stringify(r.value)));
+      ok.add(p.id);
+    } else {
+      const reason = `${r.error.stage}: ${r.error.reason}`;
+      await writeFile(errorPath(ds.name, p.id), reason + "\n");
+      failed.set(p.id, reason);
+    }
+    options.onPage?.(++done, missing.length);
+  };
+  try {
+    const limit = "concurrency" in renderer ? Number(renderer.concurrency) : 2;
+    await mapLimit(missing, limit, renderOne, () => {});
+  } finally {
+    await renderer.close();
+  }
+  return { ok, rendered: missing.length, failed };
+}
