@@ -26,6 +26,22 @@ export interface TextOptions {
   exclude?: ReadonlySet<number>;
 }
 
+/** Elements whose text is kept verbatim: no separator is inserted between their inline pieces. */
+const VERBATIM_TAGS: ReadonlySet<string> = new Set(["pre", "code", "kbd", "samp", "tt", "textarea"]);
+
+/**
+ * Texts of two sibling inline elements with nothing between them (`<span>Publisher</span><span>Acme</span>`,
+ * adjacent links) read as two words on screen (CSS gaps, flex or grid items), so a space joins
+ * them. Not when one text's element contains the other's (`<span>T</span>he` drop caps, `<b>x</b>y`)
+ * and not inside verbatim code (syntax-highlighting spans).
+ */
+function needsSeparator(tree: Tree, current: string, prevParent: number, parent: number, text: string): boolean {
+  if (prevParent < 0 || prevParent === parent || !current || /\s$/.test(current) || /^\s/.test(text)) return false;
+  const prevInside = parent <= prevParent && prevParent < (tree.end[parent] as number);
+  const curInside = prevParent <= parent && parent < (tree.end[prevParent] as number);
+  return !prevInside && !curInside;
+}
+
 function breaksLine(node: SnapshotNode): boolean {
   return node.type === 1 && (node.tag === "br" || isBlockDisplay(node.tag, node.style?.display));
 }
@@ -39,8 +55,11 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
     const line = collapseSpaces(current);
     if (line) lines.push(line);
     current = "";
+    prevParent = -1;
   };
   const blockEnds: number[] = []; // ends of the open block elements, innermost last
+  let prevParent = -1; // parent of the last text appended to the current line
+  let verbatimEnd = -1; // inside a VERBATIM_TAGS element until this index
   for (const root of roots) {
     const end = tree.end[root] as number;
     for (let i = root; i < end; i++) {
@@ -53,10 +72,19 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
         i = (tree.end[i] as number) - 1; // skip the subtree
         continue;
       }
-      if (node.type === 3) current += node.text ?? "";
-      else if (breaksLine(node)) {
-        flush();
-        blockEnds.push(tree.end[i] as number);
+      if (node.type === 3) {
+        const text = node.text ?? "";
+        if (!text) continue;
+        const parent = tree.parent[i] as number;
+        if (i >= verbatimEnd && needsSeparator(tree, current, prevParent, parent, text)) current += " ";
+        current += text;
+        prevParent = parent;
+      } else {
+        if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
+        if (breaksLine(node)) {
+          flush();
+          blockEnds.push(tree.end[i] as number);
+        }
       }
     }
     blockEnds.length = 0;

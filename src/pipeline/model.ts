@@ -18,7 +18,7 @@ export const DEFAULT_THRESHOLD = 0.5;
 /** Router: below this probability for the best page type, the general model is used. */
 export const DEFAULT_ROUTER_CONFIDENCE = 0.6;
 
-export type RefinerName = "none" | "lbs" | "tp";
+export type RefinerName = "none" | "lbs" | "tp" | "region";
 
 export interface ContentModel {
   classifier: Classifier;

@@ -4,8 +4,11 @@
  * refiners (src/refine/) work on the text blocks of the classifier's kept subtrees; here their
  * chosen nodes are mapped back onto the leaf segments: a kept leaf stays kept only if it lies
  * inside a node the refiner chose. Which refiner a page type uses is a model setting, chosen
- * by cross-validation (`pith train` reports the end-to-end F1 with and without).
+ * by cross-validation (`pith train` reports the end-to-end F1 with and without). pith adds a
+ * third, "region" (src/pipeline/region.ts): keep the largest positive subtree of the scores.
  */
+import { nodePath } from "../dom/path.ts";
+import { textOf } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import { textBlocks } from "../refine/blocks.ts";
 import { largestBlock } from "../refine/largest-block.ts";
@@ -13,16 +16,34 @@ import { tablePattern } from "../refine/table-pattern.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { RefinerName } from "./model.ts";
 import type { Ownership } from "./own-text.ts";
+import { keepMainRegion } from "./region.ts";
 import { coalesce } from "./select.ts";
+
+/** Characters of node text in a region trace entry. */
+const TRACE_TEXT_CHARS = 60;
 
 export interface Refined {
   keep: Uint8Array;
   trace: TraceEntry[];
 }
 
+/** The classifier's scores and threshold, for refiners that weigh them ("region"). */
+export interface Scored {
+  scores: Float32Array;
+  threshold: number;
+}
+
 /** Applies `name` to the kept rows; "none" (or an empty selection) changes nothing. */
-export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): Refined {
+export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array, scored: Scored): Refined {
   if (name === "none") return { keep, trace: [] };
+  if (name === "region") {
+    const describe = (r: number) => {
+      const node = nodes[r] as number;
+      return { node, path: nodePath(page, tree, node), text: textOf(page, tree, [node]).slice(0, TRACE_TEXT_CHARS) };
+    };
+    const result = keepMainRegion(own, scored.scores, scored.threshold, keep, describe);
+    return { keep: result.keep, trace: result.trace };
+  }
   const roots = coalesce(nodes, own, keep).map((r) => nodes[r] as number);
   if (!roots.length) return { keep, trace: [] };
   const view = textBlocks(page, tree, roots);

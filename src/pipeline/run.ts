@@ -136,7 +136,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
   const consentTrace = dropConsentBoxes(page, tree, table.nodes, own, keep);
   const refiner = model.refiners[pageType] ?? "none";
-  const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep);
+  const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold: content.threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);

@@ -23,7 +23,7 @@ import type { PageEvaluation, Variant } from "./evaluate-page.ts";
 import { fitPipeline, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
-import { pageTypeOf } from "./page-types.ts";
+import { PAGE_TYPES, pageTypeOf } from "./page-types.ts";
 import { runPool } from "./pool.ts";
 import { groupScores, meanScore, type MeanScore } from "./score.ts";
 import { tuneThreshold } from "./thresholds.ts";
@@ -34,10 +34,17 @@ export const SEGMENT_BLEND = 0.5;
 /** Router confidence tried by the "router-0.4" variant (adopted when it wins). */
 export const LOW_ROUTER_CONFIDENCE = 0.4;
 
-/** Variants compared on the held-out pages: no refiner, Louvan's refiners per type, no routing. */
+/** The main-region refiner (src/pipeline/region.ts) on every routed type, general included. */
+const REGION_EVERYWHERE: Record<string, RefinerName> = Object.fromEntries([GENERAL, ...PAGE_TYPES].map((t) => [t, "region"]));
+
+/** Variants whose refiners compete per routed type against "plain" (chooseRefiners). */
+export const REFINER_VARIANTS = ["louvan", "region"] as const;
+
+/** Variants compared on the held-out pages: no refiner, refiners per type, no routing, … */
 export const DEFAULT_VARIANTS: Variant[] = [
   { name: "plain", refiners: {} },
   { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
+  { name: "region", refiners: REGION_EVERYWHERE },
   { name: "general-only", refiners: {}, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
@@ -181,15 +188,23 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
   return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners: chooseRefiners(done, variants), segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, routedAs };
 }
 
-/** Per routed type: Louvan's refiner when it beat no refiner on the pages routed to that type. */
+/**
+ * Per routed type: the refiner (from the REFINER_VARIANTS) with the largest total word-F1 gain
+ * over no refiner on the held-out pages routed to that type; none when no refiner gained.
+ */
 function chooseRefiners(done: { e: PageEvaluation }[], variants: Variant[]): Record<string, RefinerName> {
-  const louvan = variants.find((v) => v.name === "louvan");
   const out: Record<string, RefinerName> = {};
-  if (!louvan?.refiners) return out;
-  for (const [type, refiner] of Object.entries(louvan.refiners)) {
-    const pages = done.filter((x) => x.e.routed === type || (type === GENERAL && x.e.routed === GENERAL));
-    const gain = pages.reduce((a, x) => a + ((x.e.scores["louvan"]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0);
-    if (pages.length && gain > 0) out[type] = refiner;
+  const best: Record<string, number> = {};
+  for (const v of variants) {
+    if (!(REFINER_VARIANTS as readonly string[]).includes(v.name) || !v.refiners) continue;
+    for (const [type, refiner] of Object.entries(v.refiners)) {
+      const pages = done.filter((x) => x.e.routed === type);
+      const gain = pages.reduce((a, x) => a + ((x.e.scores[v.name]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0);
+      if (pages.length && gain > (best[type] ?? 0)) {
+        best[type] = gain;
+        out[type] = refiner;
+      }
+    }
   }
   return out;
 }

@@ -1,0 +1,79 @@
+/** The main-region refiner (src/pipeline/region.ts) and inline-sibling separators in textOf. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { buildTree } from "../src/dom/tree.ts";
+import { textOf } from "../src/dom/text.ts";
+import { structuralNodes } from "../src/features/structural.ts";
+import { ownership } from "../src/pipeline/own-text.ts";
+import { bestRegion, keepMainRegion, OUTSIDE_KEEP } from "../src/pipeline/region.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { pageFromHtml } from "./helpers.ts";
+
+const PAGE = `<html><body>
+<div id="menu"><p>Home News Sport</p><p>Weather Travel</p></div>
+<div id="main"><p>First long paragraph of the story with many words in it.</p><p>Second long paragraph continues the story here.</p><p>Short aside</p></div>
+<div id="foot"><p>About us contact privacy terms careers</p></div></body></html>`;
+
+function setup() {
+  const page = staticSnapshot(pageFromHtml(PAGE));
+  const tree = buildTree(page);
+  const nodes = structuralNodes(page, tree);
+  const own = ownership(page, tree, nodes);
+  const rowOfText = (s: string) => [...nodes].findIndex((i, r) => (own.ownWords[r] as number) > 0 && textOf(page, tree, [i]).startsWith(s));
+  return { page, tree, nodes, own, rowOfText };
+}
+
+test("region: the largest positive subtree wins; kept leaves outside it are dropped unless sure", () => {
+  const { page, tree, nodes, own, rowOfText } = setup();
+  const scores = new Float32Array(nodes.length).fill(NaN);
+  const keep = new Uint8Array(nodes.length);
+  const set = (text: string, s: number) => {
+    const r = rowOfText(text);
+    assert.ok(r >= 0, text);
+    scores[r] = s;
+    keep[r] = s >= 0.5 ? 1 : 0;
+    return r;
+  };
+  const menu1 = set("Home News", 0.6); // kept by the classifier, outside the main block
+  const menu2 = set("Weather", 0.95); // outside but sure: survives
+  const p1 = set("First long", 0.9);
+  set("Second long", 0.8);
+  const aside = set("Short aside", 0.3);
+  set("About us", 0.05); // a long footer below the threshold: body is not the region
+  const region = bestRegion(own, scores, 0.5);
+  assert.equal(page.nodes[nodes[region] as number]!.attrs?.["id"], "main");
+  const out = keepMainRegion(own, scores, 0.5, keep, (r) => ({ node: nodes[r] as number, path: String(r), text: "" }));
+  assert.equal(out.keep[menu1], 0);
+  assert.equal(out.keep[menu2], 1, `P ≥ ${OUTSIDE_KEEP} outside the region is kept`);
+  assert.equal(out.keep[p1], 1);
+  assert.equal(out.keep[aside], 0, "inside decisions are unchanged");
+  assert.deepEqual(out.dropped, [menu1]);
+  assert.equal(out.trace.length, 1);
+  assert.match(out.trace[0]!.reason, /outside the main region/);
+  assert.ok(tree.n > 0);
+});
+
+test("region: nothing above the threshold leaves the decisions alone", () => {
+  const { nodes, own } = setup();
+  const scores = new Float32Array(nodes.length).fill(0.1);
+  const keep = new Uint8Array(nodes.length);
+  assert.equal(bestRegion(own, scores, 0.5), -1);
+  assert.equal(keepMainRegion(own, scores, 0.5, keep, () => ({ node: 0, path: "", text: "" })).keep, keep);
+});
+
+test("textOf: adjacent inline siblings are separated; drop caps, bold runs and code are not", () => {
+  const cases: [string, string][] = [
+    ["<p><span>Publisher</span><span>Acme Books</span></p>", "Publisher Acme Books"],
+    ["<p><a href=a>Home</a><a href=b>About</a></p>", "Home About"],
+    ["<p><span class=dropcap>T</span>he cat sat.</p>", "The cat sat."],
+    ["<p>un<b>believ</b>able</p>", "unbelievable"],
+    ["<p>€49.99<span>VAT included</span></p>", "€49.99VAT included"],
+    ["<pre><span>foo</span><span>.</span><span>bar</span></pre>", "foo.bar"],
+    ["<p><span>a</span> <span>b</span></p>", "a b"],
+  ];
+  for (const [html, want] of cases) {
+    const page = staticSnapshot(pageFromHtml(`<html><body>${html}</body></html>`));
+    const tree = buildTree(page);
+    assert.equal(textOf(page, tree, [0]), want, html);
+  }
+});
