@@ -3,11 +3,18 @@
  * pipeline beside Mozilla Readability and defuddle, in the same run on the same pages.
  * Pages are read and decoded first (I/O excluded); each method then processes every page:
  * static snapshot + method. Reports pages/s, ms/page (mean, p50, p95) and peak RSS, on one
- * core (this process) and, for ml, in a batch over all cores (worker threads). Chromium mode is
- * measured when a browser is found (render + ml with the static-trained model's features).
+ * core (this process) and, for ml, in a batch over all cores (worker threads).
+ *
+ * `--chromium` adds a row for chromium mode as `pith extract --mode chromium` runs it: pith's
+ * Chromium renderer with its defaults (JS off, offline, 2 tabs) + the learned pipeline with the
+ * bundled chromium model (models/default-chromium.json; render-only when it is missing). Its
+ * CPU ms/page counts this process AND the Chromium process tree (incl. reaped tab processes,
+ * from /proc), since the browser does most of the work; that is the figure to set against the
+ * static rows' CPU ms/page on a shared machine.
  *
  * Usage: npm run bench:extract -- [--pages N] [--seed S] [--no-peers] [--chromium]
  */
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
@@ -16,6 +23,8 @@ import { mlExtractor } from "../src/pipeline/extractor.ts";
 import { cachedModel, defaultModelPath } from "../src/pipeline/resolve.ts";
 import { getPeer } from "../src/evaluate/peers.ts";
 import { staticSnapshot } from "../src/render/static.ts";
+import { ChromiumRenderer } from "../src/render/chromium.ts";
+import { mapLimit } from "../src/render/index.ts";
 import { createRng, shuffleInPlace } from "../src/ml/prng.ts";
 import type { PageInput } from "../src/types.ts";
 
@@ -67,6 +76,54 @@ async function batchMl(inputs: PageInput[], workers: number): Promise<Row> {
   return { method: `ml static, ${workers} workers (incl. startup)`, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: NaN, p95: NaN, rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: NaN };
 }
 
+/** User + system CPU ms of these processes and their reaped children (/proc/<pid>/stat, 10 ms ticks). */
+function cpuMsOf(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      /* exited */
+    }
+  }
+  return ticks * 10;
+}
+
+/** Chromium render + ml (chromium model) over the pages, 2 tabs in flight (the extract default). */
+async function chromiumMl(inputs: PageInput[]): Promise<Row> {
+  const file = defaultModelPath("chromium");
+  const withModel = existsSync(file);
+  if (withModel) await cachedModel(file, "chromium");
+  const renderer = await ChromiumRenderer.launch();
+  try {
+    for (const input of inputs.slice(0, 4)) await renderer.render(input); // warm-up (browser, tabs)
+    const pids0 = [process.pid, ...renderer.processIds()];
+    const cpu0 = cpuMsOf(pids0);
+    const times: number[] = [];
+    let errors = 0;
+    const t0 = performance.now();
+    await mapLimit(inputs, renderer.concurrency, async (input) => {
+      const s = performance.now();
+      try {
+        const snap = await renderer.render(input);
+        if (withModel) await mlExtractor.extract(snap, { params: { mode: "chromium", trace: false } });
+        times.push(performance.now() - s);
+      } catch {
+        errors++;
+      }
+    }, () => {});
+    const total = (performance.now() - t0) / 1000;
+    const cpuMs = cpuMsOf([...new Set([...pids0, ...renderer.processIds()])]) - cpu0;
+    times.sort((a, b) => a - b);
+    const name = `${withModel ? "ml chromium (render + extract, chromium model" : "chromium render only (no chromium model"}, ${renderer.concurrency} tabs${errors ? `, ${errors} errors` : ""})`;
+    return { method: name, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: cpuMs / inputs.length };
+  } finally {
+    await renderer.close();
+  }
+}
+
 async function workerMain(share: PageInput[]): Promise<void> {
   const { parentPort } = await import("node:worker_threads");
   await cachedModel(defaultModelPath("static"), "static");
@@ -75,7 +132,7 @@ async function workerMain(share: PageInput[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { pages: { type: "string" }, seed: { type: "string" }, "no-peers": { type: "boolean" } } });
+  const { values } = parseArgs({ options: { pages: { type: "string" }, seed: { type: "string" }, "no-peers": { type: "boolean" }, chromium: { type: "boolean" } } });
   const n = Number(values.pages ?? DEFAULT_PAGES);
   const ds = loadDataset("wcxb-dev");
   const order = shuffleInPlace(Array.from(ds.pages.keys()), createRng(Number(values.seed ?? 1))).slice(0, n);
@@ -93,6 +150,7 @@ async function main(): Promise<void> {
     }
   }
   rows.push(await batchMl(inputs, availableParallelism()));
+  if (values.chromium) rows.push(await chromiumMl(inputs));
   process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${values.seed ?? 1}), one core unless noted\n\n`);
   process.stdout.write("| method | pages/s (wall) | ms/page mean | p50 | p95 | CPU ms/page | pages/s per core (CPU) | peak RSS MB |\n|---|---|---|---|---|---|---|---|\n");
   for (const r of rows) process.stdout.write(`| ${r.method} | ${r.pagesPerSec.toFixed(1)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);

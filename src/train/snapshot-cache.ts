@@ -104,7 +104,7 @@ export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[]
       await writeFile(snapshotPath(ds.name, p.id), gzipSync(JSON.stringify(r.value)));
       ok.add(p.id);
     } else {
-      const reason = `${r.error.stage}: ${r.error.reason}`;
+      const reason = r.error.reason.startsWith(r.error.stage) ? r.error.reason : `${r.error.stage}: ${r.error.reason}`;
       await writeFile(errorPath(ds.name, p.id), reason + "\n");
       failed.set(p.id, reason);
     }
