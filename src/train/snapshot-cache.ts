@@ -12,8 +12,10 @@
  * - Rendering uses pith's own renderer with its defaults (JS off, offline, 15 s per page,
  *   2 tabs), in the main thread, before the feature workers start: one browser for the whole
  *   set instead of one per worker.
- * - A page that fails to render is written as <id>.error.txt (the reason) and counted in a
- *   warning; later runs skip it instead of paying its timeout again. Delete the file to retry.
+ * - A page that fails to render is skipped and counted in a warning. A render error is
+ *   remembered in <id>.error.txt (the reason), so later runs skip the page (delete the file to
+ *   retry); a timeout is not, since under load it is often transient (harvest-forums hv-0077
+ *   timed out at load average 9 and rendered at the next run).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -105,7 +107,7 @@ export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[]
       ok.add(p.id);
     } else {
       const reason = r.error.reason.startsWith(r.error.stage) ? r.error.reason : `${r.error.stage}: ${r.error.reason}`;
-      await writeFile(errorPath(ds.name, p.id), reason + "\n");
+      if (r.error.stage !== "timeout") await writeFile(errorPath(ds.name, p.id), reason + "\n");
       failed.set(p.id, reason);
     }
     options.onPage?.(++done, missing.length);
