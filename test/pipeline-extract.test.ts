@@ -13,6 +13,12 @@ import { after, test } from "node:test";
 import { ModelLoadError } from "../src/ml/artifact.ts";
 import { loadPipelineModel } from "../src/pipeline/model.ts";
 import { mlExtractor } from "../src/pipeline/extractor.ts";
+import { buildTree } from "../src/dom/tree.ts";
+import { textOf } from "../src/dom/text.ts";
+import { structuralNodes } from "../src/features/structural.ts";
+import { dropComments } from "../src/pipeline/comments.ts";
+import { ownership } from "../src/pipeline/own-text.ts";
+import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageSnapshot } from "../src/types.ts";
@@ -99,4 +105,30 @@ test("extract with a bad --model is one fatal line (exit 3); export of an unknow
   assert.equal(x.status, 2);
   assert.match(x.stderr, /unknown domain "nowhere.example"/);
   assert.equal(x.stderr.trim().split("\n").length, 1);
+});
+
+test("comment rule: kept leaves inside a comment section are dropped with a trace; a page-wide wrapper never fires", async () => {
+  const comments = `<section id="comments" class="comments-area"><h3>2 comments</h3><ol class="comment-list">
+<li class="comment"><p>Great piece, rivers have always fascinated me.</p></li><li class="comment"><p>I walked along the river last summer.</p></li></ol></section>`;
+  const html = readFileSync(FIXTURE, "utf8").replace("</article>", `</article>${comments}`);
+  assert.ok(html.includes('id="comments"'), "the fixture has an </article> to append comments after");
+  const page = snapshot(html);
+  const tree = buildTree(page);
+  const nodes = structuralNodes(page, tree);
+  const own = ownership(page, tree, nodes);
+  const keep = new Uint8Array(nodes.length).fill(1);
+  const trace = dropComments(page, tree, nodes, own, keep);
+  const kept = textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number));
+  assert.ok(kept.includes("Rivers rarely run straight"), kept);
+  assert.ok(!kept.includes("walked along the river") && !kept.includes("2 comments"), kept);
+  assert.ok(trace.length >= 3 && trace.every((t) => t.step === "comment-rule" && t.action === "drop"));
+  const wrapped = snapshot(`<html><body><div class="post-with-comments"><p>${"Body text of the whole page. ".repeat(20)}</p></div></body></html>`);
+  const wt = buildTree(wrapped);
+  const wn = structuralNodes(wrapped, wt);
+  const wk = new Uint8Array(wn.length).fill(1);
+  assert.equal(dropComments(wrapped, wt, wn, ownership(wrapped, wt, wn), wk).length, 0);
+  // the extractor takes the switch and refuses other values
+  const e = await mlExtractor.extract(page, { params: { mode: "static", pageType: "article", comments: "drop" } });
+  assert.ok(!e.text.includes("walked along the river"));
+  await assert.rejects(mlExtractor.extract(page, { params: { mode: "static", comments: "maybe" } }), /comments must be keep or drop/);
 });

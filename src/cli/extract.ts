@@ -31,7 +31,7 @@ Options:
                      (a/page.html.gz → DIR/a/page.txt); default: stdout
   --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
   --model-dir DIR    where per-domain models are looked up (default: models/)
-  --param K=V        method parameter, repeatable (e.g. --param bias=precision for cnr)
+  --param K=V        method parameter, repeatable (e.g. --param bias=precision for cnr; --param comments=drop for ml drops comment sections from article pages)
 ${RENDER_HELP}
   -h, --help         this help
 

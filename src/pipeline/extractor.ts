@@ -5,7 +5,8 @@
  *
  * Params: model (file), modelDir (per-domain models), mode (render mode the snapshot came
  * from; default the snapshot's own), pageType (force a page-type model), trace (false to skip
- * the per-segment trace, e.g. for benchmarks).
+ * the per-segment trace, e.g. for benchmarks), comments (drop: remove comment sections from
+ * article pages, comments.ts; default keep).
  */
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
 import { existsSync } from "node:fs";
@@ -39,6 +40,9 @@ export const mlExtractor: Extractor = {
     const loaded = await cachedModel(choice.file, mode);
     const options: RunOptions = {};
     if (params["trace"] === false) options.trace = false;
+    const comments = str(params["comments"]);
+    if (comments === "keep" || comments === "drop") options.comments = comments;
+    else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);
     const pageType = str(params["pageType"]);
     if (pageType) options.pageType = pageType;
     const { extraction, pageType: used } = runPipeline(loaded, page, options);

@@ -19,6 +19,7 @@ import { pageFeatures } from "./page-features.ts";
 import { applyRefiner } from "./refine.ts";
 import { segmentOf, smoothScores } from "./segments.ts";
 import { dropConsentBoxes } from "./consent.ts";
+import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { coalesce } from "./select.ts";
 
 export const METHOD = "ml";
@@ -36,6 +37,8 @@ export interface RunOptions {
   pageType?: string;
   /** Language hint for the features. */
   lang?: string;
+  /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
+  comments?: "keep" | "drop";
 }
 
 /** Everything the run decided, for the extractor and for training-time evaluation. */
@@ -134,13 +137,14 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
-  const consentTrace = dropConsentBoxes(page, tree, table.nodes, own, keep);
+  const ruleTrace = dropConsentBoxes(page, tree, table.nodes, own, keep);
+  if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) ruleTrace.push(...dropComments(page, tree, table.nodes, own, keep));
   const refiner = model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold: content.threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...consentTrace, ...refined.trace, ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
+  const trace = options.trace === false ? [] : [...ruleTrace, ...refined.trace, ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) extraction.emptyReason = `no segment reached P(main) ≥ ${content.threshold.toFixed(3)} (${pageType} model)`;
   return { extraction, pageType, scores };
