@@ -130,5 +130,5 @@ test("comment rule: kept leaves inside a comment section are dropped with a trac
   // the extractor takes the switch and refuses other values
   const e = await mlExtractor.extract(page, { params: { mode: "static", pageType: "article", comments: "drop" } });
   assert.ok(!e.text.includes("walked along the river"));
-  await assert.rejects(mlExtractor.extract(page, { params: { mode: "static", comments: "maybe" } }), /comments must be keep or drop/);
+  await assert.rejects(async () => mlExtractor.extract(page, { params: { mode: "static", comments: "maybe" } }), /comments must be keep or drop/);
 });
