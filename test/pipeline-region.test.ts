@@ -6,6 +6,8 @@ import { textOf } from "../src/dom/text.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { bestRegion, keepMainRegion, OUTSIDE_KEEP } from "../src/pipeline/region.ts";
+import { dropDuplicates } from "../src/pipeline/dedupe.ts";
+import { coalesce } from "../src/pipeline/select.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { pageFromHtml } from "./helpers.ts";
 
@@ -76,4 +78,24 @@ test("textOf: adjacent inline siblings are separated; drop caps, bold runs and c
     const tree = buildTree(page);
     assert.equal(textOf(page, tree, [0]), want, html);
   }
+});
+
+test("dedupe: a block repeated in another container is dropped; same-parent repeats, quotes and short lines stay", () => {
+  const para = "Soft wool keeps your feet warm all day long.";
+  const html = `<html><body><div id="a"><p>${para}</p><p>Reply now</p></div><div id="b"><p>${para}</p><p>Reply now</p></div>
+<div id="c"><p>Same paragraph twice in a row here.</p><p>Same paragraph twice in a row here.</p></div>
+<div id="d"><blockquote><p>Intro text of the very first post.</p></blockquote></div><div id="e"><p>Intro text of the very first post.</p></div></body></html>`;
+  const page = staticSnapshot(pageFromHtml(html));
+  const tree = buildTree(page);
+  const nodes = structuralNodes(page, tree);
+  const own = ownership(page, tree, nodes);
+  const keep = new Uint8Array(nodes.length).fill(1);
+  const trace = dropDuplicates(page, tree, nodes, own, keep);
+  assert.equal(trace.length, 1, JSON.stringify(trace.map((t) => t.path)));
+  assert.match(trace[0]!.path, /div#b>p/);
+  const kept = textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number));
+  assert.equal(kept.split(para).length - 1, 1);
+  assert.equal(kept.split("Reply now").length - 1, 2, "short lines repeat");
+  assert.equal(kept.split("Same paragraph twice").length - 1, 2, "same-parent repeats stay");
+  assert.equal(kept.split("Intro text of the very first post").length - 1, 2, "a quote and its original both stay");
 });

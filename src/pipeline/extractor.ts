@@ -40,6 +40,7 @@ export const mlExtractor: Extractor = {
     const loaded = await cachedModel(choice.file, mode);
     const options: RunOptions = {};
     if (params["trace"] === false) options.trace = false;
+    if (params["dedupe"] === false || params["dedupe"] === "false") options.dedupe = false;
     const comments = str(params["comments"]);
     if (comments === "keep" || comments === "drop") options.comments = comments;
     else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);

@@ -20,6 +20,7 @@ import { applyRefiner } from "./refine.ts";
 import { segmentOf, smoothScores } from "./segments.ts";
 import { dropConsentBoxes } from "./consent.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
+import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
 import { coalesce } from "./select.ts";
 
 export const METHOD = "ml";
@@ -37,6 +38,8 @@ export interface RunOptions {
   pageType?: string;
   /** Language hint for the features. */
   lang?: string;
+  /** Drop kept blocks that repeat an earlier kept block (dedupe.ts; default true). */
+  dedupe?: boolean;
   /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
   comments?: "keep" | "drop";
 }
@@ -139,6 +142,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
   const ruleTrace = dropConsentBoxes(page, tree, table.nodes, own, keep);
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) ruleTrace.push(...dropComments(page, tree, table.nodes, own, keep));
+  if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) ruleTrace.push(...dropDuplicates(page, tree, table.nodes, own, keep));
   const refiner = model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold: content.threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);

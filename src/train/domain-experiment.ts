@@ -24,7 +24,12 @@ export interface DomainResult {
   domainModel: number;
   /** Domain model blended with the baseline (DOMAIN_BLEND_WEIGHT). */
   blended: number;
+  /** Blend weight → word F1, for every weight in BLEND_WEIGHTS_TRIED. */
+  byWeight: Record<string, number>;
 }
+
+/** Blend weights the experiment also reports, so the shipped one can be chosen on numbers. */
+export const BLEND_WEIGHTS_TRIED = [0.3, 0.5, 0.7, 0.85] as const;
 
 /** Weight of the per-domain model when blended with the default (PipelineExtra.base). */
 export const DOMAIN_BLEND_WEIGHT = 0.5;
@@ -74,10 +79,16 @@ export async function domainExperiment(records: PageRecord[], dirs: Map<string, 
     const seconds = (performance.now() - t0) / 1000;
     const base = await scorePages(test, dirs, (s) => runPipeline(baseline, s, { trace: false }).extraction.text);
     const mine = await scorePages(test, dirs, (s) => runPipeline(model, s, { trace: false }).extraction.text);
-    const both = { ...model, base: { model: baseline, weight: DOMAIN_BLEND_WEIGHT } };
-    const blended = await scorePages(test, dirs, (s) => runPipeline(both, s, { trace: false }).extraction.text);
-    log(`${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages)`);
-    out.push({ domain, trainPages: train.length, testPages: test.length, seconds, baseline: base, domainModel: mine, blended });
+    const byWeight: Record<string, number> = {};
+    for (const weight of BLEND_WEIGHTS_TRIED) {
+      const both = { ...model, base: { model: baseline, weight } };
+      byWeight[String(weight)] = await scorePages(test, dirs, (s) => runPipeline(both, s, { trace: false }).extraction.text);
+    }
+    const blended = byWeight[String(DOMAIN_BLEND_WEIGHT)] as number;
+    log(`${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages); by blend weight ${JSON.stringify(byWeight)}`);
+    out.push({ domain, trainPages: train.length, testPages: test.length, seconds, baseline: base, domainModel: mine, blended, byWeight });
   }
+  const means = BLEND_WEIGHTS_TRIED.map((w) => `${w}: ${(out.reduce((a, r) => a + (r.byWeight[String(w)] as number) - r.baseline, 0) / Math.max(1, out.length)).toFixed(3)}`);
+  log(`mean lift over the baseline by blend weight (domain model's share): ${means.join(", ")}`);
   return out;
 }
