@@ -75,8 +75,10 @@ test("a corrupt model is one fatal error before the batch (exit 3), not one per 
   assert.equal(res.stdout, "");
 });
 
-test("--mode chromium with the learned pipeline and no chromium model says what to do (exit 3)", async () => {
-  const res = await pith(["extract", ARTICLE, "--mode", "chromium"]);
-  assert.equal(res.status, 3);
-  assert.match(res.stderr, /no bundled model for --mode chromium .* use --mode static/);
+test("--mode chromium with the learned pipeline uses the bundled chromium model", async () => {
+  const res = await pith(["extract", ARTICLE, "--mode", "chromium", "--format", "json"]);
+  assert.equal(res.status, 0, res.stderr);
+  const out = JSON.parse(res.stdout) as { model: string; text: string };
+  assert.match(out.model, /^default-chromium \(default/);
+  assert.match(out.text, /rivers meander/i);
 });
