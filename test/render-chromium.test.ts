@@ -160,6 +160,14 @@ describe("ChromiumRenderer", () => {
     server?.server.close();
   });
 
+  test("JS off: GTM's self-closed <noscript><iframe/> does not swallow the page; <img name=title> does not shadow the title", async () => {
+    const html = `<html><head><title>Real title</title></head><body><noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display:none"/></noscript>
+<img name="title" src="data:,"><p>Forum post text survives the snippet.</p></body></html>`;
+    const snap = await renderer.render(page("gtm", html));
+    assert.equal(snap.title, "Real title");
+    assert.match(textOf(snap), /Forum post text survives the snippet/);
+  });
+
   test("a small page gives the expected tree", async () => {
     const snap = await renderer.render(page("small", SMALL_PAGE, { url: "https://a.test/p.html" }));
     assert.equal(snap.mode, "chromium");

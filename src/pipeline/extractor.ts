@@ -27,7 +27,7 @@ export const mlExtractor: Extractor = {
     const model = str(params["model"]);
     const file = resolveModelFile(null, mode, model ? { model } : {}).file;
     if (!model && !existsSync(file)) {
-      throw new ModelLoadError(file, `no bundled model for --mode ${mode} (${file}); the learned pipeline ships a static-mode model: use --mode static, --model FILE, or another --method with --mode ${mode}`);
+      throw new ModelLoadError(file, `no bundled model for --mode ${mode} (${file}); reinstall pith (models/ ships default-static.json and default-chromium.json), or pass --model FILE`);
     }
     await cachedModel(file, mode);
   },

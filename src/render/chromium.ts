@@ -38,6 +38,7 @@ import { SNAPSHOT_VERSION } from "../types.ts";
 import { findChromium } from "./find-browser.ts";
 import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkExpression, writeExpression } from "./in-page.ts";
 import type { WalkResult } from "./in-page.ts";
+import { closeSelfClosedIframes } from "./static.ts";
 
 /** Layout viewport (a common laptop screen), for every page. */
 export const VIEWPORT = { width: 1366, height: 768 } as const;
@@ -273,7 +274,7 @@ class OfflineTab implements Tab {
   async render(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
     await this.setJavaScript(policy.javascript);
     this.dirty = policy.javascript;
-    const html = injectBase(input.html, input.url);
+    const html = injectBase(policy.javascript ? input.html : closeSelfClosedIframes(input.html), input.url);
     const config = walkConfig(policy.javascript);
     if (!policy.javascript) {
       // No script runs and nothing loads: one call writes and walks, unless the parser still
@@ -357,7 +358,7 @@ class NetworkTab implements Tab {
       this.javascript = policy.javascript;
     }
     this.policy = policy;
-    this.document = { url: documentUrl(input.url), html: input.html };
+    this.document = { url: documentUrl(input.url), html: policy.javascript ? input.html : closeSelfClosedIframes(input.html) };
     try {
       await untilLoadedOrLate(this.page.goto(this.document.url, { waitUntil: "load", timeout: loadWaitMs(timeoutMs) }));
     } finally {
@@ -663,7 +664,7 @@ export class ChromiumRenderer implements Renderer {
       id: input.id,
       source: input.source,
       url: input.url,
-      title: r.title,
+      title: typeof r.title === "string" ? r.title : "",
       lang: r.lang,
       document: { width: r.w, height: r.h },
       viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
