@@ -185,7 +185,19 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
   }
   const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
   const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
-  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners: chooseRefiners(done, variants), segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, routedAs };
+  const refiners = chooseRefiners(done, variants);
+  endToEnd[SHIPPED] = shippedScores(done, variants, refiners);
+  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, routedAs };
+}
+
+/** Report column: no refiner except the chosen one per routed type (what the artifact ships). */
+export const SHIPPED = "shipped";
+
+/** Per page: the score of the variant whose refiner was chosen for its routed type, else plain's. */
+function shippedScores(done: { r: PageRecord; e: PageEvaluation }[], variants: Variant[], refiners: Record<string, RefinerName>): Record<string, MeanScore> {
+  const variantOf = (type: string): string => variants.find((v) => (REFINER_VARIANTS as readonly string[]).includes(v.name) && refiners[type] && v.refiners?.[type] === refiners[type])?.name ?? "plain";
+  const score = (x: { e: PageEvaluation }) => x.e.scores[variantOf(x.e.routed)] ?? { precision: 0, recall: 0, f1: 0 };
+  return { all: meanScore(done.map(score)), ...groupScores(done, (x) => x.r.dataset, score), ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score) };
 }
 
 /**
