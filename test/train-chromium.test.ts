@@ -94,6 +94,7 @@ test("train --mode chromium renders into the snapshot cache, cross-validates on 
   assert.doesNotMatch(res.stderr, /failed end-to-end evaluation/);
   assert.match(res.stdout, /cross-validation: 2 site-grouped folds, 7 pages, 4 sites/);
   assert.match(res.stdout, /^ {2}all +7 /m, "every held-out page scored end to end");
+  assert.match(res.stdout, /^ {2}group +pages +plain .* shipped$/m, "the report has the shipped column (plain + refiners chosen per type)");
   const { snapshotDir } = await import("../src/train/snapshot-cache.ts");
   const renders = readdirSync(snapshotDir("farms")).filter((f) => f.endsWith(".json.gz"));
   assert.equal(renders.length, 7);
