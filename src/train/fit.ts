@@ -72,21 +72,9 @@ export function pageMatrix(records: readonly PageRecord[], nCols: number): Matri
   return M;
 }
 
-/**
- * Pages the router learns from: those whose set labels real page types (wcxb-dev's
- * page_type), when there are any. Sets that only give a genre call every news or blog page an
- * article; with them (3,000+ article pages against ~100 of each other type) the router sent
- * listing, product and collection pages to the article or general model.
- */
-export function routerRecords(records: readonly PageRecord[]): PageRecord[] {
-  const typed = records.filter((r) => (PAGE_TYPES as readonly string[]).includes(r.pageType));
-  const types = new Set(typed.map((r) => r.pageType));
-  return types.size >= 2 ? typed : records.filter((r) => pageTypeOf(r) !== null);
-}
-
 /** One-vs-rest router over the page types with enough labeled pages. */
 export async function fitRouter(records: readonly PageRecord[], nCols: number, seed: number): Promise<{ types: string[]; classifiers: Classifier[] } | null> {
-  const labeled = routerRecords(records);
+  const labeled = records.filter((r) => pageTypeOf(r) !== null);
   const types = PAGE_TYPES.filter((t) => labeled.filter((r) => pageTypeOf(r) === t).length >= MIN_ROUTER_PAGES);
   if (types.length < 2) return null;
   const X = pageMatrix(labeled, nCols);
