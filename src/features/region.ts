@@ -46,34 +46,49 @@ function regionDefs(): FeatureDef[] {
   ];
 }
 
-/** Signature of an element: tag plus its class tokens with digits removed, sorted. */
-function signature(node: SnapshotNode): string {
-  const cls = node.attrs?.["class"];
-  if (!cls) return node.tag;
+/** Signature ids by "tag class" string: class strings repeat within and across pages (bounded memo). */
+const SIGNATURE_IDS = new Map<string, number>();
+const SIGNATURE_MEMO_MAX = 50_000;
+/** (parent, signature) pairs packed into one exact double: parent · SIGNATURE_SPACE + signature id. */
+const SIGNATURE_SPACE = 2 ** 21;
+
+/** Id of an element's signature: its tag plus its class tokens with digits removed, sorted. */
+function signatureId(node: SnapshotNode): number {
+  const cls = node.attrs?.["class"] ?? "";
+  const raw = `${node.tag} ${cls}`;
+  let id = SIGNATURE_IDS.get(raw);
+  if (id !== undefined) return id;
   const tokens = cls.toLowerCase().replace(/\d+/g, "").split(/\s+/).filter(Boolean).sort();
-  return `${node.tag}.${tokens.join(".")}`;
+  const sig = `${node.tag}.${tokens.join(".")}`;
+  id = SIGNATURE_IDS.get(sig);
+  if (id === undefined) {
+    id = SIGNATURE_IDS.size;
+    SIGNATURE_IDS.set(sig, id);
+  }
+  SIGNATURE_IDS.set(raw, id);
+  return id;
 }
 
 /** Per element: how many siblings (other children of its parent) share its signature. */
 function sameSignatureSiblings(f: PageFacts): { same: Int32Array; elementSiblings: Int32Array } {
   const { page, tree } = f;
+  if (SIGNATURE_IDS.size >= SIGNATURE_MEMO_MAX) SIGNATURE_IDS.clear(); // between pages only: ids stay unique within one
   const same = new Int32Array(tree.n);
   const elementSiblings = new Int32Array(tree.n);
-  const counts = new Map<string, number>();
-  const sigs: (string | null)[] = new Array(tree.n).fill(null);
+  const counts = new Map<number, number>();
+  const keys = new Float64Array(tree.n).fill(-1);
   const elements = new Int32Array(tree.n);
   for (let i = 0; i < tree.n; i++) {
     const node = page.nodes[i] as SnapshotNode;
     if (node.type !== 1) continue;
     const p = tree.parent[i] as number;
-    const key = `${p}|${signature(node)}`;
-    sigs[i] = key;
+    const key = (keys[i] = (p + 1) * SIGNATURE_SPACE + signatureId(node));
     counts.set(key, (counts.get(key) ?? 0) + 1);
     if (p >= 0) elements[p] = (elements[p] as number) + 1;
   }
   for (let i = 0; i < tree.n; i++) {
-    const key = sigs[i];
-    if (key === null || key === undefined) continue;
+    const key = keys[i] as number;
+    if (key < 0) continue;
     same[i] = (counts.get(key) ?? 1) - 1;
     const p = tree.parent[i] as number;
     elementSiblings[i] = p >= 0 ? (elements[p] as number) - 1 : 0;
