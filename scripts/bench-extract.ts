@@ -1,7 +1,8 @@
 /**
  * `npm run bench:extract`: throughput of `extract` over a wcxb-dev sample, pith's learned
  * pipeline beside Mozilla Readability and defuddle, in the same run on the same pages.
- * Pages are read and decoded first (I/O excluded); each method then processes every page:
+ * Pages are read and decoded first (I/O excluded); each method warms up on WARMUP_PAGES pages
+ * (the same for every method), then processes every page:
  * static snapshot + method. Reports pages/s, ms/page (mean, p50, p95) and peak RSS, on one
  * core (this process) and, for ml, in a batch over all cores (worker threads).
  *
@@ -46,7 +47,11 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
+/** Pages run before timing each method (JIT, memo tables, model load): throughput on a long run is what matters. */
+const WARMUP_PAGES = 20;
+
 async function timeMethod(name: string, inputs: PageInput[], run: (input: PageInput) => unknown): Promise<Row> {
+  for (const input of inputs.slice(0, WARMUP_PAGES)) await run(input);
   const times: number[] = [];
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

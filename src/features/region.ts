@@ -79,19 +79,22 @@ function sameSignatureSiblings(f: PageFacts): { same: Int32Array; elementSibling
   const keys = new Float64Array(tree.n).fill(-1);
   const elements = new Int32Array(tree.n);
   for (let i = 0; i < tree.n; i++) {
-    const node = page.nodes[i] as SnapshotNode;
-    if (node.type !== 1) continue;
     const p = tree.parent[i] as number;
-    const key = (keys[i] = (p + 1) * SIGNATURE_SPACE + signatureId(node));
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    if (p >= 0) elements[p] = (elements[p] as number) + 1;
+    if ((page.nodes[i] as SnapshotNode).type === 1 && p >= 0) elements[p] = (elements[p] as number) + 1;
   }
   for (let i = 0; i < tree.n; i++) {
-    const key = keys[i] as number;
-    if (key < 0) continue;
-    same[i] = (counts.get(key) ?? 1) - 1;
+    const node = page.nodes[i] as SnapshotNode;
     const p = tree.parent[i] as number;
+    if (node.type !== 1 || (p >= 0 && (elements[p] as number) < 2)) continue; // an only child has no look-alike sibling
+    const key = (keys[i] = (p + 1) * SIGNATURE_SPACE + signatureId(node));
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  for (let i = 0; i < tree.n; i++) {
+    const p = tree.parent[i] as number;
+    if ((page.nodes[i] as SnapshotNode).type !== 1) continue;
     elementSiblings[i] = p >= 0 ? (elements[p] as number) - 1 : 0;
+    const key = keys[i] as number;
+    if (key >= 0) same[i] = (counts.get(key) ?? 1) - 1;
   }
   return { same, elementSiblings };
 }

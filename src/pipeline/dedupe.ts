@@ -16,7 +16,7 @@
  * containers), harvest-forums 0.862 → 0.860 before forums were exempted.
  */
 import { nodePath } from "../dom/path.ts";
-import { collapseSpaces, textOf } from "../dom/text.ts";
+import { textOf } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { Ownership } from "./own-text.ts";
@@ -47,7 +47,7 @@ export function dropDuplicates(page: PageSnapshot, tree: Tree, nodes: Int32Array
     if (keep[r] !== 1 || w < MIN_DUPLICATE_WORDS || w !== (own.subtreeWords[r] as number)) continue;
     const node = nodes[r] as number;
     if (quoted[node] === 1) continue;
-    const text = collapseSpaces(textOf(page, tree, [node])).toLowerCase();
+    const text = textOf(page, tree, [node]).toLowerCase(); // lines come out space-collapsed
     const parent = tree.parent[node] as number;
     const first = firstParent.get(text);
     if (first === undefined) {

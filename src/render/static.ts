@@ -168,7 +168,8 @@ const SELF_CLOSED_IFRAME = /<iframe\b([^>]*?)\/>/gi;
  * pages had no visible text in chromium mode without it).
  */
 export function closeSelfClosedIframes(html: string): string {
-  return html.includes("/>") ? html.replace(SELF_CLOSED_IFRAME, "<iframe$1></iframe>") : html;
+  const hasIframe = html.includes("<iframe") || html.includes("<IFRAME") || /<iframe/i.test(html);
+  return hasIframe && html.includes("/>") ? html.replace(SELF_CLOSED_IFRAME, "<iframe$1></iframe>") : html;
 }
 
 export function repairMarkup(html: string): string {
