@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { oracle } from "../src/algorithms/oracle.ts";
-import { words } from "../src/dom/text.ts";
+import { textOf, words } from "../src/dom/text.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { alignTokens, pageTokens } from "../src/train/align.ts";
@@ -49,6 +49,19 @@ test("page tokens follow textOf: a word split across inline text nodes is one to
   const t = pageTokens(page, buildTree(page));
   assert.deepEqual(t.tokens, ["word", "here", "next"]);
   assert.equal(t.owner.length, 3);
+});
+
+test("page tokens follow textOf on sibling inline elements and in code: the same words as words(textOf)", () => {
+  for (const html of [
+    "<p><span>Publisher</span><span>Acme Books</span></p>",
+    "<p><span class=dropcap>T</span>he cat</p>",
+    "<p><a href=a>Home</a><a href=b>About</a><b>x</b>y</p>",
+    "<pre><span>foo</span><span>bar</span></pre>",
+  ]) {
+    const page = snap(`<html><body>${html}</body></html>`);
+    const tree = buildTree(page);
+    assert.deepEqual(pageTokens(page, tree).tokens, words(textOf(page, tree, [0]).toLowerCase()), html);
+  }
 });
 
 test("labels: hand-computed shares, main and good segments on the mixed fixture", () => {

@@ -60,7 +60,7 @@ function fmt(x: number): string {
 export function formatReport(r: CvReport): string {
   const lines = [`cross-validation: ${r.folds} site-grouped folds, ${r.pages} pages, ${r.sites} sites`];
   lines.push(`content classifier (out-of-fold, word-weighted): P ${fmt(r.content.precision)} R ${fmt(r.content.recall)} F1 ${fmt(r.content.f1)} AUC ${fmt(r.content.auc)}`);
-  lines.push(`thresholds: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ")}; refiners: ${JSON.stringify(r.refiners)}`);
+  lines.push(`thresholds: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ")}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`);
   const variants = Object.keys(r.endToEnd);
   lines.push(`end-to-end word F1 on held-out sites:`, `  ${"group".padEnd(30)} ${"pages".padStart(5)}  ${variants.map((v) => v.padStart(12)).join(" ")}`);
   for (const g of Object.keys(r.endToEnd[variants[0] as string] ?? {})) {

@@ -27,19 +27,25 @@ export interface TextOptions {
 }
 
 /** Elements whose text is kept verbatim: no separator is inserted between their inline pieces. */
-const VERBATIM_TAGS: ReadonlySet<string> = new Set(["pre", "code", "kbd", "samp", "tt", "textarea"]);
+export const VERBATIM_TAGS: ReadonlySet<string> = new Set(["pre", "code", "kbd", "samp", "tt", "textarea"]);
 
 /**
  * Texts of two sibling inline elements with nothing between them (`<span>Publisher</span><span>Acme</span>`,
  * adjacent links) read as two words on screen (CSS gaps, flex or grid items), so a space joins
  * them. Not when one text's element contains the other's (`<span>T</span>he` drop caps, `<b>x</b>y`)
- * and not inside verbatim code (syntax-highlighting spans).
+ * and not inside verbatim code (syntax-highlighting spans; the caller tracks that). Shared with
+ * the label alignment's tokens (src/train/align.ts), which must follow textOf exactly.
  */
-function needsSeparator(tree: Tree, current: string, prevParent: number, parent: number, text: string): boolean {
-  if (prevParent < 0 || prevParent === parent || !current || /\s$/.test(current) || /^\s/.test(text)) return false;
+export function siblingInlineTexts(tree: Tree, prevParent: number, parent: number): boolean {
+  if (prevParent < 0 || prevParent === parent) return false;
   const prevInside = parent <= prevParent && prevParent < (tree.end[parent] as number);
   const curInside = prevParent <= parent && parent < (tree.end[prevParent] as number);
   return !prevInside && !curInside;
+}
+
+function needsSeparator(tree: Tree, current: string, prevParent: number, parent: number, text: string): boolean {
+  if (!current || /\s$/.test(current) || /^\s/.test(text)) return false;
+  return siblingInlineTexts(tree, prevParent, parent);
 }
 
 function breaksLine(node: SnapshotNode): boolean {

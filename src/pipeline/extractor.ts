@@ -12,7 +12,7 @@ import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode 
 import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, resolveModelFile } from "./resolve.ts";
-import { METHOD, runPipeline, type RunOptions } from "./run.ts";
+import { GENERAL, METHOD, runPipeline, type RunOptions } from "./run.ts";
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
@@ -47,7 +47,8 @@ export const mlExtractor: Extractor = {
     const pageType = str(params["pageType"]);
     if (pageType) options.pageType = pageType;
     const { extraction, pageType: used } = runPipeline(loaded, page, options);
-    extraction.model = `${loaded.name} (${choice.why}, ${used} model)`;
+    const which = loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
+    extraction.model = `${loaded.name} (${choice.why}, ${which})`;
     return extraction;
   },
 };

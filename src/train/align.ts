@@ -10,11 +10,12 @@
  *   extended over equal neighbouring tokens, so popular words next to a match are recovered.
  * - Page tokens follow textOf() exactly (src/dom/text.ts): content text nodes in document order,
  *   and a word split across two text nodes with no line break between them ("<b>W</b>ord") is
- *   one token, owned by the text node where it starts. The metric tokenises textOf's output, so
+ *   one token, owned by the text node where it starts — unless the two texts sit in sibling
+ *   inline elements (`<span>Publisher</span><span>Acme</span>`), where textOf puts a space. The metric tokenises textOf's output, so
  *   labels and the oracle see the same words the evaluation counts.
  */
 import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
-import { words } from "../dom/text.ts";
+import { siblingInlineTexts, VERBATIM_TAGS, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
@@ -46,6 +47,8 @@ export function pageTokens(page: PageSnapshot, tree: Tree): PageTokens {
   const blockEnds: number[] = [];
   let boundary = true;
   let prevEndsInWord = false;
+  let prevParent = -1;
+  let verbatimEnd = -1;
   for (let i = 0; i < tree.n; i++) {
     while (blockEnds.length && (blockEnds[blockEnds.length - 1] as number) <= i) {
       blockEnds.pop();
@@ -57,6 +60,7 @@ export function pageTokens(page: PageSnapshot, tree: Tree): PageTokens {
       continue;
     }
     if (node.type === 1) {
+      if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
       if (breaksLine(node)) {
         boundary = true;
         blockEnds.push(tree.end[i] as number);
@@ -67,7 +71,9 @@ export function pageTokens(page: PageSnapshot, tree: Tree): PageTokens {
     if (!text) continue;
     const ws = words(text);
     let k = 0;
-    if (!boundary && prevEndsInWord && ws.length && WORD_START.test(text)) {
+    const parent = tree.parent[i] as number;
+    const separated = i >= verbatimEnd && siblingInlineTexts(tree, prevParent, parent);
+    if (!boundary && prevEndsInWord && !separated && ws.length && WORD_START.test(text)) {
       tokens[tokens.length - 1] += ws[0] as string; // continues the previous text node's last word
       k = 1;
     }
@@ -79,6 +85,7 @@ export function pageTokens(page: PageSnapshot, tree: Tree): PageTokens {
       boundary = false;
       prevEndsInWord = WORD_END.test(text);
     } else if (text.length) prevEndsInWord = false;
+    prevParent = parent;
   }
   return { tokens, owner: Int32Array.from(owner) };
 }

@@ -37,6 +37,9 @@ export const LOW_ROUTER_CONFIDENCE = 0.4;
 /** The main-region refiner (src/pipeline/region.ts) on every routed type, general included. */
 const REGION_EVERYWHERE: Record<string, RefinerName> = Object.fromEntries([GENERAL, ...PAGE_TYPES].map((t) => [t, "region"]));
 
+/** Name of the no-routing variant (also what chooseGeneralFor compares against). */
+const GENERAL_ONLY_NAME = "general-only";
+
 /** Variants whose refiners compete per routed type against "plain" (chooseRefiners). */
 export const REFINER_VARIANTS = ["louvan", "region"] as const;
 
@@ -45,7 +48,7 @@ export const DEFAULT_VARIANTS: Variant[] = [
   { name: "plain", refiners: {} },
   { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
   { name: "region", refiners: REGION_EVERYWHERE },
-  { name: "general-only", refiners: {}, route: false },
+  { name: GENERAL_ONLY_NAME, refiners: {}, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
 ];
@@ -76,6 +79,8 @@ export interface CvReport {
   segmentBlend: number;
   /** Router confidence chosen from the variants. */
   routerConfidence: number;
+  /** Routed types whose pages do better with the general content model than with their own. */
+  generalFor: string[];
   routedAs: Record<string, Record<string, number>>;
 }
 
@@ -186,16 +191,34 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
   const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
   const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
   const refiners = chooseRefiners(done, variants);
-  endToEnd[SHIPPED] = shippedScores(done, variants, refiners);
-  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, routedAs };
+  const generalFor = chooseGeneralFor(done, refiners);
+  endToEnd[SHIPPED] = shippedScores(done, variants, refiners, generalFor);
+  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
 }
 
 /** Report column: no refiner except the chosen one per routed type (what the artifact ships). */
 export const SHIPPED = "shipped";
 
-/** Per page: the score of the variant whose refiner was chosen for its routed type, else plain's. */
-function shippedScores(done: { r: PageRecord; e: PageEvaluation }[], variants: Variant[], refiners: Record<string, RefinerName>): Record<string, MeanScore> {
-  const variantOf = (type: string): string => variants.find((v) => (REFINER_VARIANTS as readonly string[]).includes(v.name) && refiners[type] && v.refiners?.[type] === refiners[type])?.name ?? "plain";
+/** The variant that routes nowhere (every page on the general model, no refiner). */
+const GENERAL_ONLY = GENERAL_ONLY_NAME;
+
+/**
+ * Routed types (without a chosen refiner) whose held-out pages scored higher in total on the
+ * general content model than on their own type model: their pages go to the general model.
+ */
+function chooseGeneralFor(done: { e: PageEvaluation }[], refiners: Record<string, RefinerName>): string[] {
+  return PAGE_TYPES.filter((t) => {
+    if (refiners[t]) return false;
+    const pages = done.filter((x) => x.e.routed === t);
+    const gain = pages.reduce((a, x) => a + ((x.e.scores[GENERAL_ONLY]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0);
+    return pages.length > 0 && gain > 0;
+  });
+}
+
+/** Per page: the score of what ships for its routed type (chosen refiner, general model, or plain). */
+function shippedScores(done: { r: PageRecord; e: PageEvaluation }[], variants: Variant[], refiners: Record<string, RefinerName>, generalFor: string[]): Record<string, MeanScore> {
+  const variantOf = (type: string): string =>
+    generalFor.includes(type) ? GENERAL_ONLY : variants.find((v) => (REFINER_VARIANTS as readonly string[]).includes(v.name) && refiners[type] && v.refiners?.[type] === refiners[type])?.name ?? "plain";
   const score = (x: { e: PageEvaluation }) => x.e.scores[variantOf(x.e.routed)] ?? { precision: 0, recall: 0, f1: 0 };
   return { all: meanScore(done.map(score)), ...groupScores(done, (x) => x.r.dataset, score), ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score) };
 }

@@ -114,6 +114,10 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   } else if (options.folds >= 2) log(`cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`);
   log(`final fit on ${records.length} pages from ${sites} sites`);
   const fitted = await fitPipeline(records, nCols, config, log);
+  for (const t of report?.generalFor ?? []) {
+    fitted.byType.delete(t); // its routed pages do better on the general model (cv.ts chooseGeneralFor)
+    log(`pages routed to ${t} use the general model (it scored higher on their held-out pages)`);
+  }
   const thresholds = report?.thresholds ?? { general: DEFAULT_THRESHOLD };
   const refiners: Record<string, RefinerName> = report?.refiners ?? {};
   const artifact = pipelineArtifact({
