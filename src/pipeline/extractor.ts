@@ -6,7 +6,8 @@
  * Params: model (file), modelDir (per-domain models), mode (render mode the snapshot came
  * from; default the snapshot's own), pageType (force a page-type model), trace (false to skip
  * the per-segment trace, e.g. for benchmarks), comments (drop: remove comment sections from
- * article pages, comments.ts; default keep).
+ * article pages, comments.ts; default keep), dedupe (false: keep blocks that repeat an earlier
+ * kept block, dedupe.ts; default true).
  */
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
 import { existsSync } from "node:fs";
