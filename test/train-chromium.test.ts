@@ -95,6 +95,7 @@ test("train --mode chromium renders into the snapshot cache, cross-validates on 
   assert.match(res.stdout, /cross-validation: 2 site-grouped folds, 7 pages, 4 sites/);
   assert.match(res.stdout, /^ {2}all +7 /m, "every held-out page scored end to end");
   assert.match(res.stdout, /^ {2}group +pages +plain .* shipped$/m, "the report has the shipped column (plain + refiners chosen per type)");
+  assert.match(res.stdout, /refiners: \{.*\}; on the general model: \[.*\]$/m, "the report names the refiners and the types sent to the general model");
   const { snapshotDir } = await import("../src/train/snapshot-cache.ts");
   const renders = readdirSync(snapshotDir("farms")).filter((f) => f.endsWith(".json.gz"));
   assert.equal(renders.length, 7);
