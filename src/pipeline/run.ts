@@ -26,7 +26,7 @@ import { coalesce } from "./select.ts";
 export const METHOD = "ml";
 /** Characters of node text shown in a trace entry. */
 export const TRACE_TEXT_CHARS = 60;
-/** At most this many per-segment trace entries (the largest pages stay cheap to trace). */
+/** At most this many trace entries per step (classifier, rules, refiner): the largest pages stay cheap to trace. */
 export const MAX_TRACE_ENTRIES = 2000;
 /** Router label when no page-type model is confident enough. */
 export const GENERAL = "general";
@@ -148,7 +148,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...ruleTrace, ...refined.trace, ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
+  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) extraction.emptyReason = `no segment reached P(main) ≥ ${content.threshold.toFixed(3)} (${pageType} model)`;
   return { extraction, pageType, scores };
