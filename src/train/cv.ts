@@ -37,8 +37,8 @@ export const LOW_ROUTER_CONFIDENCE = 0.4;
 /** The main-region refiner (src/pipeline/region.ts) on every routed type, general included. */
 const REGION_EVERYWHERE: Record<string, RefinerName> = Object.fromEntries([GENERAL, ...PAGE_TYPES].map((t) => [t, "region"]));
 
-/** Name of the no-routing variant (also what chooseGeneralFor compares against). */
-const GENERAL_ONLY_NAME = "general-only";
+/** The variant that routes nowhere (every page on the general model, no refiner). */
+const GENERAL_ONLY = "general-only";
 
 /** Variants whose refiners compete per routed type against "plain" (chooseRefiners). */
 export const REFINER_VARIANTS = ["louvan", "region"] as const;
@@ -48,7 +48,7 @@ export const DEFAULT_VARIANTS: Variant[] = [
   { name: "plain", refiners: {} },
   { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
   { name: "region", refiners: REGION_EVERYWHERE },
-  { name: GENERAL_ONLY_NAME, refiners: {}, route: false },
+  { name: GENERAL_ONLY, refiners: {}, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
 ];
@@ -174,14 +174,7 @@ async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted
 function summarise(records: PageRecord[], folds: number, thresholds: Record<string, number>, content: CvReport["content"], evals: (PageEvaluation | null)[], variants: Variant[]): CvReport {
   const done = records.map((r, i) => ({ r, e: evals[i] })).filter((x): x is { r: PageRecord; e: PageEvaluation } => x.e !== null && x.e !== undefined);
   const endToEnd: CvReport["endToEnd"] = {};
-  for (const v of variants) {
-    const score = (x: { e: PageEvaluation }) => x.e.scores[v.name] ?? { precision: 0, recall: 0, f1: 0 };
-    endToEnd[v.name] = {
-      all: meanScore(done.map(score)),
-      ...groupScores(done, (x) => x.r.dataset, score),
-      ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score),
-    };
-  }
+  for (const v of variants) endToEnd[v.name] = byGroup(done, () => v.name);
   const routedAs: CvReport["routedAs"] = {};
   for (const { r, e } of done) {
     const t = pageTypeOf(r) ?? "unknown";
@@ -190,56 +183,52 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
   }
   const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
   const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
-  const refiners = chooseRefiners(done, variants);
-  const generalFor = chooseGeneralFor(done, refiners);
-  endToEnd[SHIPPED] = shippedScores(done, variants, refiners, generalFor);
+  const shipped = chooseShipped(done, variants);
+  const refiners: Record<string, RefinerName> = {};
+  for (const [type, name] of Object.entries(shipped)) {
+    const refiner = variants.find((v) => v.name === name)?.refiners?.[type]; // GENERAL_ONLY has none
+    if (refiner) refiners[type] = refiner;
+  }
+  const generalFor = PAGE_TYPES.filter((t) => shipped[t] === GENERAL_ONLY);
+  endToEnd[SHIPPED] = byGroup(done, (type) => shipped[type] ?? "plain");
   return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
 }
 
 /** Report column: no refiner except the chosen one per routed type (what the artifact ships). */
 export const SHIPPED = "shipped";
 
-/** The variant that routes nowhere (every page on the general model, no refiner). */
-const GENERAL_ONLY = GENERAL_ONLY_NAME;
-
-/**
- * Routed types (without a chosen refiner) whose held-out pages scored higher in total on the
- * general content model than on their own type model: their pages go to the general model.
- */
-function chooseGeneralFor(done: { e: PageEvaluation }[], refiners: Record<string, RefinerName>): string[] {
-  return PAGE_TYPES.filter((t) => {
-    if (refiners[t]) return false;
-    const pages = done.filter((x) => x.e.routed === t);
-    const gain = pages.reduce((a, x) => a + ((x.e.scores[GENERAL_ONLY]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0);
-    return pages.length > 0 && gain > 0;
-  });
-}
-
-/** Per page: the score of what ships for its routed type (chosen refiner, general model, or plain). */
-function shippedScores(done: { r: PageRecord; e: PageEvaluation }[], variants: Variant[], refiners: Record<string, RefinerName>, generalFor: string[]): Record<string, MeanScore> {
-  const variantOf = (type: string): string =>
-    generalFor.includes(type) ? GENERAL_ONLY : variants.find((v) => (REFINER_VARIANTS as readonly string[]).includes(v.name) && refiners[type] && v.refiners?.[type] === refiners[type])?.name ?? "plain";
-  const score = (x: { e: PageEvaluation }) => x.e.scores[variantOf(x.e.routed)] ?? { precision: 0, recall: 0, f1: 0 };
+/** Mean word P/R/F1 over all pages, per dataset and per dataset/page type, each page scored by the variant `variantFor` its routed type. */
+function byGroup(done: { r: PageRecord; e: PageEvaluation }[], variantFor: (routedType: string) => string): Record<string, MeanScore> {
+  const score = (x: { e: PageEvaluation }) => x.e.scores[variantFor(x.e.routed)] ?? { precision: 0, recall: 0, f1: 0 };
   return { all: meanScore(done.map(score)), ...groupScores(done, (x) => x.r.dataset, score), ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score) };
 }
 
+/** Total word-F1 gain of `variant` over "plain" on the held-out pages routed to `type`; null without such pages. */
+function gainOverPlain(done: { e: PageEvaluation }[], type: string, variant: string): number | null {
+  const pages = done.filter((x) => x.e.routed === type);
+  return pages.length ? pages.reduce((a, x) => a + ((x.e.scores[variant]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0) : null;
+}
+
 /**
- * Per routed type: the refiner (from the REFINER_VARIANTS) with the largest total word-F1 gain
- * over no refiner on the held-out pages routed to that type; none when no refiner gained.
+ * Per routed type, the variant whose setting ships (types not listed ship "plain"):
+ * - the REFINER_VARIANTS variant whose refiner for that type has the largest total word-F1 gain
+ *   over no refiner on the held-out pages routed to it (none when no refiner gained);
+ * - else, for a page type, GENERAL_ONLY when the general content model gained on those pages:
+ *   the artifact then drops that type's own model.
  */
-function chooseRefiners(done: { e: PageEvaluation }[], variants: Variant[]): Record<string, RefinerName> {
-  const out: Record<string, RefinerName> = {};
+function chooseShipped(done: { e: PageEvaluation }[], variants: Variant[]): Record<string, string> {
+  const out: Record<string, string> = {};
   const best: Record<string, number> = {};
   for (const v of variants) {
     if (!(REFINER_VARIANTS as readonly string[]).includes(v.name) || !v.refiners) continue;
-    for (const [type, refiner] of Object.entries(v.refiners)) {
-      const pages = done.filter((x) => x.e.routed === type);
-      const gain = pages.reduce((a, x) => a + ((x.e.scores[v.name]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0);
-      if (pages.length && gain > (best[type] ?? 0)) {
+    for (const type of Object.keys(v.refiners)) {
+      const gain = gainOverPlain(done, type, v.name);
+      if (gain !== null && gain > (best[type] ?? 0)) {
         best[type] = gain;
-        out[type] = refiner;
+        out[type] = v.name;
       }
     }
   }
+  for (const t of PAGE_TYPES) if (!out[t] && (gainOverPlain(done, t, GENERAL_ONLY) ?? 0) > 0) out[t] = GENERAL_ONLY;
   return out;
 }
