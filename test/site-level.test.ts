@@ -7,7 +7,7 @@ import { mainContentBranch, mergeSiblings, reduceCandidates, siteLevelExtractor,
 import type { PageSnapshot } from "../src/types.ts";
 import { blogPages, fixtureText, hugePage, pageFromHtml, RIVERS_TEXT } from "./helpers.ts";
 import { nodePath } from "../src/dom/path.ts";
-import { MAX_TRACE_PER_STEP, PathCache } from "../src/site/extraction.ts";
+import { MAX_TRACE_PER_STEP } from "../src/site/extraction.ts";
 import { contentExtractor } from "../src/algorithms/content-extractor.ts";
 import { featureExtractor } from "../src/algorithms/feature-extractor.ts";
 import { kFeatureExtractor } from "../src/algorithms/k-feature-extractor.ts";
@@ -96,11 +96,13 @@ test("10,000-level nesting: site runs without overflow", async () => {
   assert.equal(e.text, "the bottom text");
 });
 
-test("trace paths equal nodePath for every node (memoised PathCache)", () => {
-  const page = blogPages()[0] as PageSnapshot;
-  const tree = buildTree(page);
-  const cache = new PathCache(page, tree);
-  for (let i = 0; i < tree.n; i++) assert.equal(cache.path(i), nodePath(page, tree, i));
+test("trace paths equal nodePath for every node of the trace", async () => {
+  const [page, ...others] = blogPages() as PageSnapshot[];
+  const tree = buildTree(page as PageSnapshot);
+  const e = await siteLevelExtractor.extract(page as PageSnapshot, { site: { domain: "blog", pages: others } });
+  const traced = e.trace.filter((t) => t.node >= 0);
+  assert.ok(traced.length > 0);
+  for (const t of traced) assert.equal(t.path, nodePath(page as PageSnapshot, tree, t.node));
 });
 
 test("100,000-node page: the four extractors stay near-linear (bounded trace, memoised paths)", { timeout: 30_000 }, async () => {

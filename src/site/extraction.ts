@@ -6,7 +6,8 @@
 import type { Extraction, PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import { textOf, words } from "../dom/text.ts";
-import { childrenOf, outermost, type Tree } from "../dom/tree.ts";
+import { nodePath } from "../dom/path.ts";
+import { outermost, type Tree } from "../dom/tree.ts";
 
 /** Characters of text kept in a trace entry. */
 export const TRACE_TEXT_CHARS = 80;
@@ -51,63 +52,6 @@ export function excerpt(page: PageSnapshot, tree: Tree, node: number): string {
   return out.replace(/\s+/g, " ").trim().slice(0, TRACE_TEXT_CHARS);
 }
 
-/**
- * nodePath (src/dom/path.ts) with the same-tag sibling positions of each parent computed once
- * and memoised: a trace of hundreds of nodes under a parent with 30,000 children costs one
- * pass over the children instead of one per node. Same output as nodePath (tested).
- */
-export class PathCache {
-  private readonly position = new Map<number, { k: Int32Array; many: Uint8Array }>();
-  constructor(
-    private readonly page: PageSnapshot,
-    private readonly tree: Tree,
-  ) {}
-
-  private positionsUnder(p: number): { k: Int32Array; many: Uint8Array } {
-    let pos = this.position.get(p);
-    if (!pos) {
-      const kids = childrenOf(this.tree, p);
-      const seen = new Map<string, number>();
-      const k = new Int32Array(kids.length);
-      kids.forEach((c, j) => {
-        const tag = (this.page.nodes[c] as SnapshotNode).tag;
-        const count = (seen.get(tag) ?? 0) + 1;
-        seen.set(tag, count);
-        k[j] = count;
-      });
-      const many = Uint8Array.from(kids, (c) => ((seen.get((this.page.nodes[c] as SnapshotNode).tag) ?? 0) > 1 ? 1 : 0));
-      pos = { k, many };
-      this.position.set(p, pos);
-    }
-    return pos;
-  }
-
-  path(index: number): string {
-    const parts: string[] = [];
-    for (let i = index; i >= 0; i = this.tree.parent[i] as number) {
-      const node = this.page.nodes[i] as SnapshotNode;
-      const id = node.attrs?.["id"];
-      let part = id ? `${node.tag}#${id}` : node.tag;
-      const p = this.tree.parent[i] as number;
-      if (p >= 0 && id === undefined) {
-        const pos = this.positionsUnder(p);
-        const j = childrenOf(this.tree, p).indexOf(i);
-        if (pos.many[j] === 1) part += `:${pos.k[j]}`;
-      }
-      parts.push(part);
-    }
-    return parts.reverse().join(">");
-  }
-}
-
-const PATHS = new WeakMap<PageSnapshot, PathCache>();
-
-function pathOf(page: PageSnapshot, tree: Tree, node: number): string {
-  let cache = PATHS.get(page);
-  if (!cache) PATHS.set(page, (cache = new PathCache(page, tree)));
-  return cache.path(node);
-}
-
 /** Per node: visible words in its subtree (outside non-content elements). Two linear passes. */
 export function subtreeWords(page: PageSnapshot, tree: Tree): Float64Array {
   const n = tree.n;
@@ -136,7 +80,7 @@ export function traceEntry(
   score?: number,
 ): TraceEntry {
   const text = node >= 0 ? excerpt(page, tree, node) : "";
-  const entry: TraceEntry = { step, node, path: node >= 0 ? pathOf(page, tree, node) : "", action, reason, text };
+  const entry: TraceEntry = { step, node, path: node >= 0 ? nodePath(page, tree, node) : "", action, reason, text };
   if (score !== undefined) entry.score = score;
   return entry;
 }
