@@ -44,7 +44,7 @@ test("region: the largest positive subtree wins; kept leaves outside it are drop
   set("About us", 0.05); // a long footer below the threshold: body is not the region
   const region = bestRegion(own, scores, 0.5);
   assert.equal(page.nodes[nodes[region] as number]!.attrs?.["id"], "main");
-  const out = keepMainRegion(own, scores, 0.5, keep, (r) => ({ node: nodes[r] as number, path: String(r), text: "" }));
+  const out = keepMainRegion(own, scores, 0.5, keep, (r) => ({ node: nodes[r] as number, path: String(r), text: "" }), String);
   assert.equal(out.keep[menu1], 0);
   assert.equal(out.keep[menu2], 1, `P ≥ ${OUTSIDE_KEEP} outside the region is kept`);
   assert.equal(out.keep[p1], 1);
@@ -60,7 +60,7 @@ test("region: nothing above the threshold leaves the decisions alone", () => {
   const scores = new Float32Array(nodes.length).fill(0.1);
   const keep = new Uint8Array(nodes.length);
   assert.equal(bestRegion(own, scores, 0.5), -1);
-  assert.equal(keepMainRegion(own, scores, 0.5, keep, () => ({ node: 0, path: "", text: "" })).keep, keep);
+  assert.equal(keepMainRegion(own, scores, 0.5, keep, () => ({ node: 0, path: "", text: "" }), String).keep, keep);
 });
 
 test("textOf: adjacent inline siblings are separated; drop caps, bold runs and code are not", () => {

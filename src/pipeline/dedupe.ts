@@ -20,13 +20,12 @@ import { textOf } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { Ownership } from "./own-text.ts";
+import { TRACE_TEXT_CHARS } from "./trace.ts";
 
 /** Page types (routed) that keep repeated blocks: quoting is part of their content. */
 export const QUOTING_TYPES: ReadonlySet<string> = new Set(["forum"]);
 /** A repeated leaf is dropped when it has at least this many words. */
 export const MIN_DUPLICATE_WORDS = 4;
-/** Characters of text in a trace entry. */
-const TRACE_TEXT_CHARS = 60;
 
 function insideBlockquote(page: PageSnapshot, tree: Tree): Uint8Array {
   const inside = new Uint8Array(tree.n);

@@ -8,7 +8,6 @@
  * third, "region" (src/pipeline/region.ts): keep the largest positive subtree of the scores.
  */
 import { nodePath } from "../dom/path.ts";
-import { textOf } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import { textBlocks } from "../refine/blocks.ts";
 import { largestBlock } from "../refine/largest-block.ts";
@@ -18,9 +17,7 @@ import type { RefinerName } from "./model.ts";
 import type { Ownership } from "./own-text.ts";
 import { keepMainRegion } from "./region.ts";
 import { coalesce } from "./select.ts";
-
-/** Characters of node text in a region trace entry. */
-const TRACE_TEXT_CHARS = 60;
+import { traceTarget } from "./trace.ts";
 
 export interface Refined {
   keep: Uint8Array;
@@ -37,11 +34,8 @@ export interface Scored {
 export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array, scored: Scored): Refined {
   if (name === "none") return { keep, trace: [] };
   if (name === "region") {
-    const describe = (r: number) => {
-      const node = nodes[r] as number;
-      return { node, path: nodePath(page, tree, node), text: textOf(page, tree, [node]).slice(0, TRACE_TEXT_CHARS) };
-    };
-    const result = keepMainRegion(own, scored.scores, scored.threshold, keep, describe);
+    const describe = (r: number) => traceTarget(page, tree, nodes[r] as number);
+    const result = keepMainRegion(own, scored.scores, scored.threshold, keep, describe, (r) => nodePath(page, tree, nodes[r] as number));
     return { keep: result.keep, trace: result.trace };
   }
   const roots = coalesce(nodes, own, keep).map((r) => nodes[r] as number);

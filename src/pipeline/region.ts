@@ -61,8 +61,8 @@ export interface RegionResult {
   trace: TraceEntry[];
 }
 
-/** Applies the refiner to per-row keep decisions; `describe` renders a row for the trace. */
-export function keepMainRegion(own: Ownership, scores: Float32Array, threshold: number, keep: Uint8Array, describe: (row: number) => Pick<TraceEntry, "node" | "path" | "text">): RegionResult {
+/** Applies the refiner to per-row keep decisions; `describe` renders a dropped row for the trace, `pathOf` names the region. */
+export function keepMainRegion(own: Ownership, scores: Float32Array, threshold: number, keep: Uint8Array, describe: (row: number) => Pick<TraceEntry, "node" | "path" | "text">, pathOf: (row: number) => string): RegionResult {
   const region = bestRegion(own, scores, threshold);
   if (region < 0) return { keep, region, dropped: [], trace: [] };
   const inside = insideRows(own, region);
@@ -73,7 +73,7 @@ export function keepMainRegion(own: Ownership, scores: Float32Array, threshold: 
     out[r] = 0;
     dropped.push(r);
   }
-  const where = describe(region).path;
+  const where = dropped.length ? pathOf(region) : "";
   const trace = dropped.map((r): TraceEntry => ({ step: "main-region", action: "drop", reason: `outside the main region ${where} and P(main)=${(scores[r] as number).toFixed(3)} < ${OUTSIDE_KEEP}`, score: scores[r] as number, ...describe(r) }));
   return { keep: out, region, dropped, trace };
 }

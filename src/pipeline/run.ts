@@ -7,7 +7,6 @@
  * Pure given a loaded model; every keep/drop decision is traced with its score.
  */
 import { buildTree, type Tree } from "../dom/tree.ts";
-import { nodePath } from "../dom/path.ts";
 import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "./features-adapter.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
@@ -22,10 +21,10 @@ import { dropConsentBoxes } from "./consent.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
 import { coalesce } from "./select.ts";
+import { traceTarget } from "./trace.ts";
 
 export const METHOD = "ml";
-/** Characters of node text shown in a trace entry. */
-export const TRACE_TEXT_CHARS = 60;
+export { TRACE_TEXT_CHARS } from "./trace.ts";
 /** At most this many trace entries per step (classifier, rules, refiner): the largest pages stay cheap to trace. */
 export const MAX_TRACE_ENTRIES = 2000;
 /** Router label when no page-type model is confident enough. */
@@ -107,7 +106,8 @@ function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownersh
     const s = scores[r] as number;
     const kept = keep[r] === 1;
     const reason = kept ? `P(main)=${s.toFixed(3)} ≥ ${threshold.toFixed(3)}` : s >= threshold ? "removed by refiner" : `P(main)=${s.toFixed(3)} < ${threshold.toFixed(3)}`;
-    out.push({ step: "content-classifier", node, path: nodePath(page, tree, node), action: kept ? "keep" : "drop", reason, text: textOf(page, tree, [node]).slice(0, TRACE_TEXT_CHARS), score: s });
+    const { path, text } = traceTarget(page, tree, node);
+    out.push({ step: "content-classifier", node, path, action: kept ? "keep" : "drop", reason, text, score: s });
   }
   return out;
 }
