@@ -38,7 +38,7 @@ import { SNAPSHOT_VERSION } from "../types.ts";
 import { findChromium } from "./find-browser.ts";
 import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkExpression, writeExpression } from "./in-page.ts";
 import type { WalkResult } from "./in-page.ts";
-import { closeSelfClosedIframes } from "./static.ts";
+import { closeSelfClosedIframes } from "./repair.ts";
 
 /** Layout viewport (a common laptop screen), for every page. */
 export const VIEWPORT = { width: 1366, height: 768 } as const;

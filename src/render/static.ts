@@ -15,6 +15,7 @@ import { Parser } from "htmlparser2";
 import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
 import { keepAttributes } from "./attributes.ts";
+import { repairMarkup } from "./repair.ts";
 
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
@@ -143,46 +144,6 @@ function addText(state: BuildState, data: string): void {
 /** Collapse whitespace-only text nodes to one space, as the Chromium walk does. */
 function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
   for (const n of nodes) if (n.type === 3 && n.text !== undefined && WHITESPACE_ONLY.test(n.text)) n.text = " ";
-}
-
-/**
- * Markup repairs where htmlparser2 departs from how browsers (and the datasets' annotators)
- * see a page, each found on a real page:
- * - `<![CDATA[` outside SVG/MathML is a bogus comment ending at the next `>` in HTML; htmlparser2
- *   reads it up to `]]>` and swallowed whole forums (XenForo, wcxb-dev wx-4311). It becomes an
- *   empty comment, so the markup after it survives.
- * - A `<title>` that is never closed swallowed the whole document (l3s-gn1 gn1-0014); it is
- *   closed at the end of its first line.
- * - A self-closed `<iframe …/>` (Google Tag Manager's `<noscript>` snippet) opened a raw-text
- *   element that swallowed the page (harvest-forums hv-0015); browsers running scripts never
- *   parse it. It gets its end tag.
- */
-const CDATA_OPEN = /<!\[CDATA\[/gi;
-const TITLE_OPEN = /<title\b[^>]*>/i;
-const TITLE_CLOSE = /<\/title/i;
-const SELF_CLOSED_IFRAME = /<iframe\b([^>]*?)\/>/gi;
-
-/**
- * The self-closed `<iframe …/>` repair alone. Chromium with JavaScript off parses `<noscript>` as
- * markup too, so its renderer applies this before writing the page (harvest-forums: 12 of 102
- * pages had no visible text in chromium mode without it).
- */
-export function closeSelfClosedIframes(html: string): string {
-  const hasIframe = html.includes("<iframe") || html.includes("<IFRAME") || /<iframe/i.test(html);
-  return hasIframe && html.includes("/>") ? html.replace(SELF_CLOSED_IFRAME, "<iframe$1></iframe>") : html;
-}
-
-export function repairMarkup(html: string): string {
-  let out = html.includes("<![") ? html.replace(CDATA_OPEN, "<!---->") : html;
-  out = closeSelfClosedIframes(out);
-  const open = TITLE_OPEN.exec(out);
-  if (open && !TITLE_CLOSE.test(out)) {
-    const from = open.index + open[0].length;
-    const newline = out.indexOf("\n", from);
-    const at = newline < 0 ? out.length : newline;
-    out = out.slice(0, at) + "</title>" + out.slice(at);
-  }
-  return out;
 }
 
 /** Parse HTML into a PageSnapshot (pure, synchronous). */

@@ -5,9 +5,10 @@
  * feature tables from these files in seconds per set instead of rendering again for minutes.
  *
  * Choices:
- * - <key> hashes the Chromium renderer's code (chromium.ts, in-page.ts, attributes.ts, static.ts for the markup repair chromium.ts borrows, the
- *   snapshot types) and the browser's `--version`: a renderer or browser change writes a new
- *   folder and stale renders are never read. Pages are keyed by dataset name and id only
+ * - <key> hashes the Chromium renderer's code (chromium.ts, in-page.ts, attributes.ts, the
+ *   markup repair it shares with the static renderer in repair.ts, the snapshot types) and
+ *   the browser's `--version`: a renderer or browser change writes a new folder and stale
+ *   renders are never read. Pages are keyed by dataset name and id only
  *   (dataset pages are immutable files).
  * - Rendering uses pith's own renderer with its defaults (JS off, offline, 15 s per page,
  *   2 tabs), in the main thread, before the feature workers start: one browser for the whole
@@ -30,7 +31,7 @@ import type { PageSnapshot } from "../types.ts";
 import { cacheDir } from "./cache-dir.ts";
 
 /** Files whose change alters a chromium snapshot. */
-const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/static.ts", "../types.ts"];
+const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/repair.ts", "../types.ts"];
 
 let key: string | null = null;
 
