@@ -11,14 +11,13 @@
  * browser version). Pages that failed to render are left out with a counted warning.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { loadDataset, type Dataset } from "../io/dataset.ts";
 import type { RenderMode } from "../types.ts";
 import type { PageRecord } from "./page-record.ts";
 import { runPool } from "./pool.ts";
-import { cacheDir } from "./cache-dir.ts";
+import { cacheDir, codeKey } from "./cache-dir.ts";
 import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
 
 export { cacheDir };
@@ -63,13 +62,7 @@ let codeHash: string | null = null;
 
 /** Hash of the renderer, structure, label and record code: a change there recomputes the cache. */
 function codeFingerprint(): string {
-  if (codeHash) return codeHash;
-  const h = createHash("sha256");
-  for (const f of CODE_FILES) {
-    const path = join(import.meta.dirname, f);
-    h.update(existsSync(path) ? readFileSync(path) : f);
-  }
-  codeHash = h.digest("hex").slice(0, 12);
+  codeHash ??= codeKey(CODE_FILES);
   return codeHash;
 }
 

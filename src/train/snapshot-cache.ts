@@ -19,16 +19,15 @@
  *   timed out at load average 9 and rendered at the next run).
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { readDatasetPage, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import { findChromium } from "../render/find-browser.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageSnapshot } from "../types.ts";
-import { cacheDir } from "./cache-dir.ts";
+import { cacheDir, codeKey } from "./cache-dir.ts";
 
 /** Files whose change alters a chromium snapshot. */
 const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/repair.ts", "../types.ts"];
@@ -37,14 +36,7 @@ let key: string | null = null;
 
 /** Renderer-code + browser-version key of the cache folder (computed once per thread). */
 export function snapshotKey(): string {
-  if (key) return key;
-  const h = createHash("sha256");
-  for (const f of RENDERER_FILES) {
-    const path = resolve(import.meta.dirname, f);
-    h.update(existsSync(path) ? readFileSync(path) : f);
-  }
-  h.update(browserVersion());
-  key = h.digest("hex").slice(0, 12);
+  key ??= codeKey(RENDERER_FILES, browserVersion());
   return key;
 }
 
