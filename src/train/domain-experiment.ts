@@ -5,14 +5,15 @@
  * N other pages of the domain. Reports word F1 of both, the lift, and the training time.
  */
 import { featureSchema } from "../pipeline/features-adapter.ts";
-import { loadPipelineModel, pipelineFromArtifact } from "../pipeline/model.ts";
+import { loadPipelineModel, pipelineFromArtifact, type PipelineModel } from "../pipeline/model.ts";
 import { runPipeline } from "../pipeline/run.ts";
-import { readDatasetPage, readGold, loadDataset } from "../io/dataset.ts";
+import { readDatasetPage, readGold, loadDataset, type Dataset } from "../io/dataset.ts";
 import { staticSnapshot } from "../render/static.ts";
+import type { PageSnapshot } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
 import { fitPipeline, type FitConfig } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
-import { meanScore, wordF1, type PageScore } from "./score.ts";
+import { meanScore, wordF1 } from "./score.ts";
 import { DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 
 export interface DomainResult {
@@ -50,16 +51,29 @@ export function publishers(records: readonly PageRecord[], n: number): Map<strin
   return new Map([...groups].filter(([, l]) => l.length >= MIN_PAGES_FACTOR * n).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
 
-async function scorePages(records: readonly PageRecord[], dirs: Map<string, string>, run: (snap: ReturnType<typeof staticSnapshot>) => string): Promise<number> {
-  const scores: PageScore[] = [];
+interface TestPage {
+  snap: PageSnapshot;
+  gold: string;
+}
+
+/** The records' pages rendered statically with their gold, each dataset read once. */
+async function testPages(records: readonly PageRecord[], dirs: Map<string, string>): Promise<TestPage[]> {
+  const sets = new Map<string, Dataset>();
+  const out: TestPage[] = [];
   for (const r of records) {
-    const ds = loadDataset(dirs.get(r.dataset) ?? r.dataset);
+    const dir = dirs.get(r.dataset) ?? r.dataset;
+    let ds = sets.get(dir);
+    if (!ds) sets.set(dir, (ds = loadDataset(dir)));
     const page = ds.pages.find((p) => p.id === r.id);
     if (!page) continue;
-    const snap = staticSnapshot(await readDatasetPage(ds, page));
-    scores.push(wordF1(run(snap), (await readGold(ds, page)) ?? ""));
+    out.push({ snap: staticSnapshot(await readDatasetPage(ds, page)), gold: (await readGold(ds, page)) ?? "" });
   }
-  return meanScore(scores).f1;
+  return out;
+}
+
+/** Mean word F1 of `model` over the pages. */
+function scorePages(pages: readonly TestPage[], model: PipelineModel): number {
+  return meanScore(pages.map((p) => wordF1(runPipeline(model, p.snap, { trace: false }).extraction.text, p.gold))).f1;
 }
 
 /** Runs the experiment (see the header). */
@@ -77,13 +91,11 @@ export async function domainExperiment(records: PageRecord[], dirs: Map<string, 
     const art = pipelineArtifact({ kind: `domain:${domain}`, name: `domain-${domain}`, mode: "static", fitted, thresholds: { general: DEFAULT_THRESHOLD }, refiners: {}, trainingSets: [], hyperParameters: {}, metrics: {} });
     const model = await pipelineFromArtifact(art, domain);
     const seconds = (performance.now() - t0) / 1000;
-    const base = await scorePages(test, dirs, (s) => runPipeline(baseline, s, { trace: false }).extraction.text);
-    const mine = await scorePages(test, dirs, (s) => runPipeline(model, s, { trace: false }).extraction.text);
+    const rendered = await testPages(test, dirs); // rendered once, scored by every model below
+    const base = scorePages(rendered, baseline);
+    const mine = scorePages(rendered, model);
     const byWeight: Record<string, number> = {};
-    for (const weight of BLEND_WEIGHTS_TRIED) {
-      const both = { ...model, base: { model: baseline, weight } };
-      byWeight[String(weight)] = await scorePages(test, dirs, (s) => runPipeline(both, s, { trace: false }).extraction.text);
-    }
+    for (const weight of BLEND_WEIGHTS_TRIED) byWeight[String(weight)] = scorePages(rendered, { ...model, base: { model: baseline, weight } });
     const blended = byWeight[String(DOMAIN_BLEND_WEIGHT)] as number;
     log(`${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages); by blend weight ${JSON.stringify(byWeight)}`);
     out.push({ domain, trainPages: train.length, testPages: test.length, seconds, baseline: base, domainModel: mine, blended, byWeight });
