@@ -2,7 +2,8 @@
  * The learned pipeline with the bundled default model: it loads, keeps the fixture article's
  * paragraphs and drops its nav, footer and related box; bad model files give one-line
  * ModelLoadErrors; an empty page gives an empty extraction with a reason; an unknown export
- * domain is a one-line usage error.
+ * domain is a one-line usage error; a page in a language without stop words is extracted; a
+ * dataset folder without gold is a one-line usage error for train.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -131,4 +132,25 @@ test("comment rule: kept leaves inside a comment section are dropped with a trac
   const e = await mlExtractor.extract(page, { params: { mode: "static", pageType: "article", comments: "drop" } });
   assert.ok(!e.text.includes("walked along the river"));
   await assert.rejects(async () => mlExtractor.extract(page, { params: { mode: "static", comments: "maybe" } }), /comments must be keep or drop/);
+});
+
+test("a page in a language without a stop-word list is extracted (stop words fall back to the page's own frequent words)", async () => {
+  const para = "ქართული ენა არის ქართველური ენების ოჯახის ყველაზე გავრცელებული ენა და საქართველოს სახელმწიფო ენა, რომელზეც ლაპარაკობს დაახლოებით ოთხი მილიონი ადამიანი.";
+  const html = `<html lang="ka"><head><title>ქართული ენა</title></head><body><nav><a href="/">მთავარი</a> <a href="/b">ბლოგი</a></nav>
+<article><h1>ქართული ენა</h1><p>${para}</p><p>${para.replace("ოთხი", "ხუთი")}</p><p>${para.replace("ენა,", "ენაა,")}</p></article></body></html>`;
+  const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });
+  assert.ok(e.text.includes("ოთხი მილიონი ადამიანი") && e.text.includes("ხუთი მილიონი"), `keeps the article:\n${e.text}`);
+  assert.ok(!e.text.includes("ბლოგი"), `drops the menu:\n${e.text}`);
+  assert.match(e.model ?? "", /default-static/);
+});
+
+test("training on a dataset folder without gold/ is a one-line usage error (exit 2)", () => {
+  const dir = join(tmp, "nogold");
+  mkdirSync(join(dir, "html"), { recursive: true });
+  writeFileSync(join(dir, "index.jsonl"), `${JSON.stringify({ id: "p1", url: "https://a.test/p1", domain: "a.test", genre: "news", lang: "en" })}\n`);
+  writeFileSync(join(dir, "html", "p1.html"), "<html><body><p>Hello world text here.</p></body></html>");
+  const r = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "train", "--data", dir, "--out", join(tmp, "ng.json")], { encoding: "utf8" });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /has no gold\/ folder/);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
 });
