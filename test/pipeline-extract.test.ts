@@ -3,7 +3,7 @@
  * paragraphs and drops its nav, footer and related box; bad model files give one-line
  * ModelLoadErrors; an empty page gives an empty extraction with a reason; an unknown export
  * domain is a one-line usage error; a page in a language without stop words is extracted; a
- * dataset folder without gold is a one-line usage error for train.
+ * dataset folder without gold is a one-line usage error for train and evaluate.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -144,7 +144,7 @@ test("a page in a language without a stop-word list is extracted (stop words fal
   assert.match(e.model ?? "", /default-static/);
 });
 
-test("training on a dataset folder without gold/ is a one-line usage error (exit 2)", () => {
+test("training or evaluating on a dataset folder without gold/ is a one-line usage error (exit 2)", () => {
   const dir = join(tmp, "nogold");
   mkdirSync(join(dir, "html"), { recursive: true });
   writeFileSync(join(dir, "index.jsonl"), `${JSON.stringify({ id: "p1", url: "https://a.test/p1", domain: "a.test", genre: "news", lang: "en" })}\n`);
@@ -153,4 +153,7 @@ test("training on a dataset folder without gold/ is a one-line usage error (exit
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /has no gold\/ folder/);
   assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  const ev = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "evaluate", "--method", "ml", "--data", dir], { encoding: "utf8" });
+  assert.equal(ev.status, 2, ev.stderr);
+  assert.match(ev.stderr, /^pith: evaluate: dataset "nogold" has no gold\/ folder/m);
 });

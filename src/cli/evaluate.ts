@@ -9,6 +9,7 @@ import { listDatasets, resolveDatasetDir } from "../io/dataset.ts";
 import { PEERS } from "../evaluate/peers.ts";
 import { jsonReport, markdownReport } from "../evaluate/report.ts";
 import { checkMethods, evaluateMethods } from "../evaluate/runner.ts";
+import { DatasetError } from "../io/dataset.ts";
 import { EXIT, UsageError, intOption, listOption, paramsOption, parse, type Command } from "./command.ts";
 import { progress } from "./progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
@@ -101,6 +102,8 @@ export const evaluateCommand: Command = {
         bar.setTotal(total);
         for (; shown < done; shown++) bar.tick(label);
       },
+    }).catch((e: unknown) => {
+      throw e instanceof DatasetError ? new UsageError(`evaluate: ${e.message}`) : e; // e.g. a folder without gold/
     });
     bar.stop();
     const seconds = (performance.now() - started) / 1000;
