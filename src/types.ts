@@ -95,6 +95,12 @@ export interface SnapshotNode {
   visible: boolean;
 }
 
+export interface PageMeta {
+  canonicalUrl: string | null;
+  ogType: string | null;
+  schemaTypes: string[];
+}
+
 export interface PageSnapshot {
   version: typeof SNAPSHOT_VERSION;
   mode: RenderMode;
@@ -108,6 +114,11 @@ export interface PageSnapshot {
   document?: { width: number; height: number };
   /** Viewport used for layout (Chromium only). */
   viewport?: { width: number; height: number };
+  /**
+   * Metadata read from the raw HTML (src/render/page-meta.ts): canonical URL, og:type,
+   * schema.org types. Absent in snapshots cached before it existed.
+   */
+  meta?: PageMeta;
   /** Every element and text node in document order (pre-order). Script/style bodies are not kept. */
   nodes: SnapshotNode[];
   /** Render time in ms, for benchmarks and reports. */

@@ -18,6 +18,7 @@ import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { dropComments } from "../src/pipeline/comments.ts";
+import { FALLBACK_MAX_WORDS, keepBestWhenEmpty } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
@@ -69,6 +70,27 @@ test("an empty page gives an empty extraction with a reason", async () => {
   const e = await mlExtractor.extract(snapshot("<html><body>   </body></html>"), { params: { mode: "static" } });
   assert.equal(e.text, "");
   assert.ok(e.emptyReason && e.emptyReason.length > 0);
+});
+
+test("fallback: a small page where nothing reaches the threshold keeps its best leaves; notice pages and large pages stay empty", () => {
+  const run = (html: string, scoreOf: (text: string) => number) => {
+    const page = snapshot(html);
+    const tree = buildTree(page);
+    const nodes = structuralNodes(page, tree);
+    const own = ownership(page, tree, nodes);
+    const scores = Float32Array.from(nodes, (n) => scoreOf(textOf(page, tree, [n])));
+    const keep = new Uint8Array(nodes.length);
+    const trace = keepBestWhenEmpty(page, tree, nodes, own, scores, keep);
+    return { text: textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number)), trace };
+  };
+  const small = run("<html><body><div><p>Alpha beta gamma</p><p>Delta</p><nav>Home</nav></div></body></html>", (t) => (t === "Alpha beta gamma" ? 0.3 : t === "Delta" ? 0.2 : 0.05));
+  assert.equal(small.text, "Alpha beta gamma\nDelta");
+  assert.equal(small.trace.length, 2);
+  assert.ok(small.trace.every((e) => e.step === "fallback" && e.action === "keep" && e.reason.includes("best")));
+  assert.equal(run("<html><body><h1>404</h1><p>Page not found</p></body></html>", () => 0.3).text, "");
+  assert.equal(run("<html><body><div>You need to enable JavaScript to run this app.</div></body></html>", () => 0.3).text, "");
+  const large = `<html><body>${"<p>word word word word word word word word word word</p>".repeat(FALLBACK_MAX_WORDS / 10 + 1)}</body></html>`;
+  assert.equal(run(large, () => 0.3).text, "");
 });
 
 async function loadError(file: string, mode: "static" | "chromium" = "static"): Promise<ModelLoadError> {

@@ -20,6 +20,7 @@ import { segmentOf, smoothScores } from "./segments.ts";
 import { dropConsentBoxes } from "./consent.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
+import { keepBestWhenEmpty } from "./fallback.ts";
 import { coalesce } from "./select.ts";
 import { traceTarget } from "./trace.ts";
 
@@ -39,6 +40,8 @@ export interface RunOptions {
   lang?: string;
   /** Drop kept blocks that repeat an earlier kept block (dedupe.ts; default true). */
   dedupe?: boolean;
+  /** Keep the best leaves of a small page when none reaches the threshold (fallback.ts; default true). */
+  fallback?: boolean;
   /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
   comments?: "keep" | "drop";
 }
@@ -140,7 +143,8 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
-  const ruleTrace = dropConsentBoxes(page, tree, table.nodes, own, keep);
+  const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep);
+  ruleTrace.push(...dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) ruleTrace.push(...dropComments(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) ruleTrace.push(...dropDuplicates(page, tree, table.nodes, own, keep));
   const refiner = model.refiners[pageType] ?? "none";

@@ -39,6 +39,7 @@ import { findChromium } from "./find-browser.ts";
 import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkExpression, writeExpression } from "./in-page.ts";
 import type { WalkResult } from "./in-page.ts";
 import { closeSelfClosedIframes } from "./repair.ts";
+import { pageMeta } from "./page-meta.ts";
 
 /** Layout viewport (a common laptop screen), for every page. */
 export const VIEWPORT = { width: 1366, height: 768 } as const;
@@ -668,6 +669,7 @@ export class ChromiumRenderer implements Renderer {
       lang: r.lang,
       document: { width: r.w, height: r.h },
       viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
+      meta: pageMeta(input.html),
       nodes: decodeWalk(r),
       ms: performance.now() - started,
     };

@@ -15,6 +15,7 @@ import { Parser } from "htmlparser2";
 import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
 import { keepAttributes } from "./attributes.ts";
+import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
 
 /** Elements whose text content is not page text. */
@@ -169,6 +170,7 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
     url: input.url,
     title: state.title.replace(/\s+/g, " ").trim(),
     lang: state.lang,
+    meta: pageMeta(input.html),
     nodes: state.nodes,
     ms: performance.now() - started,
   };

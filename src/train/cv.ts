@@ -40,6 +40,9 @@ const REGION_EVERYWHERE: Record<string, RefinerName> = Object.fromEntries([GENER
 /** The variant that routes nowhere (every page on the general model, no refiner). */
 const GENERAL_ONLY = "general-only";
 
+/** Diagnostic variant: each page on its labeled type's model (the ceiling of a better router). */
+const TRUE_TYPE = "true-type";
+
 /** Variants whose refiners compete per routed type against "plain" (chooseRefiners). */
 export const REFINER_VARIANTS = ["louvan", "region"] as const;
 
@@ -51,6 +54,7 @@ export const DEFAULT_VARIANTS: Variant[] = [
   { name: GENERAL_ONLY, refiners: {}, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
+  { name: TRUE_TYPE, refiners: {}, route: "true-type" },
 ];
 
 export interface CvOptions {

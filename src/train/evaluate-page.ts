@@ -17,14 +17,19 @@ import { buildTree, type Tree } from "../dom/tree.ts";
 import { structuralNodes } from "../features/structural.ts";
 import type { PageSnapshot, RenderMode } from "../types.ts";
 import { datasetSnapshot } from "./page-record.ts";
+import { pageTypeOf } from "./page-types.ts";
 import { wordF1, type PageScore } from "./score.ts";
 
 export interface Variant {
   name: string;
   /** Refiner per routed page type (replaces the model's). */
   refiners?: Record<string, RefinerName>;
-  /** false: always use the general content model. */
-  route?: boolean;
+  /**
+   * false: always use the general content model. "true-type": the page's labeled type when the
+   * model has a content model for it, else the router's choice (a diagnostic: the ceiling of
+   * better routing, never shipped).
+   */
+  route?: boolean | "true-type";
   /** Segment smoothing weight (replaces the model's). */
   segmentBlend?: number;
   /** Router confidence below which a page goes to the general model (replaces the model's). */
@@ -87,10 +92,12 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   let routed = GENERAL;
   const tree = buildTree(snap);
   const table = cachedTable(payload, snap, tree, model.artifact.featureSchema.names.length);
+  const trueType = pageTypeOf(page);
   for (const v of payload.variants) {
     const vm = variantModel(model, v);
-    const run = table ? runOnTable(vm, snap, tree, table, { trace: false }) : runPipeline(vm, snap, { trace: false });
-    if (v.route !== false) routed = run.pageType;
+    const options = { trace: false, ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
+    const run = table ? runOnTable(vm, snap, tree, table, options) : runPipeline(vm, snap, options);
+    if (v.route === undefined || v.route === true) routed = run.pageType;
     scores[v.name] = wordF1(run.extraction.text, gold);
   }
   return { id: payload.id, routed, scores };

@@ -1,0 +1,91 @@
+/**
+ * Page metadata read from the raw HTML, for both renderers (the snapshot's script bodies and
+ * <meta> attributes are not kept): the canonical URL (<link rel=canonical>, else og:url), the
+ * Open Graph type and the schema.org types the page declares (JSON-LD "@type" values and
+ * microdata itemtype names). They tell what kind of page this is (an og:type "product", a
+ * JSON-LD Product or DiscussionForumPosting), which the page-type router and the content models
+ * read through src/features/page.ts.
+ *
+ * Regular expressions over the whole document, each linear; no JSON parsing (JSON-LD in the
+ * wild is often invalid), so "@type" values are read wherever they appear, @graph included.
+ */
+
+import type { PageMeta } from "../types.ts";
+
+export type { PageMeta };
+
+/** At most this many schema types are kept per page. */
+export const MAX_SCHEMA_TYPES = 32;
+/** Only this much of a document is scanned (a 10 MB page keeps its metadata near the top or in its first scripts). */
+export const MAX_SCAN_CHARS = 4_000_000;
+
+/**
+ * One pass over the document: <meta …>, <link …>, a JSON-LD script's body, or an itemtype
+ * attribute value (quoted, or unquoted up to whitespace). One alternation is about 4× faster
+ * than four scans (≈0.15 ms on a 150 KB page).
+ */
+const SCAN = /<(meta|link)\b[^>]*>|<script\b[^>]*application\/ld\+json[^>]*>([\s\S]*?)<\/script|\bitemtype\s*=\s*(?:"([^"]{1,300})"|'([^']{1,300})'|([^\s"'>]{1,300}))/gi;
+const LD_TYPE = /"@type"\s*:\s*(?:"([^"]{1,80})"|\[([^\]]{0,400})\])/g;
+const ATTR = /([a-z:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+const QUOTED = /"([^"]{1,80})"/g;
+
+function attributes(tag: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of tag.matchAll(ATTR)) out.set((m[1] as string).toLowerCase(), m[2] ?? m[3] ?? m[4] ?? "");
+  return out;
+}
+
+/** "https://schema.org/NewsArticle" or "schema:NewsArticle" → "NewsArticle". */
+function typeName(raw: string): string {
+  const t = raw.trim();
+  const cut = Math.max(t.lastIndexOf("/"), t.lastIndexOf(":"), t.lastIndexOf("#"));
+  return t.slice(cut + 1);
+}
+
+function absolute(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url.trim());
+    return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The metadata of one HTML document (see the header): canonicalUrl is absolute or null, ogType
+ * lower-cased or null, schemaTypes deduplicated in document order.
+ */
+export function pageMeta(html: string): PageMeta {
+  const doc = html.length > MAX_SCAN_CHARS ? html.slice(0, MAX_SCAN_CHARS) : html;
+  let ogType: string | null = null;
+  let ogUrl: string | null = null;
+  let canonical: string | null = null;
+  const types: string[] = [];
+  const add = (raw: string): void => {
+    const name = typeName(raw);
+    if (name && types.length < MAX_SCHEMA_TYPES && !types.includes(name)) types.push(name);
+  };
+  for (const m of doc.matchAll(SCAN)) {
+    const tag = m[1]?.toLowerCase();
+    if (tag === "meta") {
+      const a = attributes(m[0]);
+      const key = (a.get("property") ?? a.get("name") ?? "").toLowerCase();
+      if (key === "og:type") ogType ??= (a.get("content") ?? "").trim().toLowerCase() || null;
+      else if (key === "og:url") ogUrl ??= absolute(a.get("content"));
+    } else if (tag === "link") {
+      if (canonical === null && /canonical/i.test(m[0])) {
+        const a = attributes(m[0]);
+        if ((a.get("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical")) canonical = absolute(a.get("href"));
+      }
+    } else if (m[2] !== undefined) {
+      for (const t of m[2].matchAll(LD_TYPE)) {
+        if (t[1] !== undefined) add(t[1]);
+        else for (const q of (t[2] ?? "").matchAll(QUOTED)) add(q[1] as string);
+      }
+    } else {
+      for (const t of (m[3] ?? m[4] ?? m[5] ?? "").split(/\s+/)) if (t) add(t);
+    }
+  }
+  return { canonicalUrl: canonical ?? ogUrl, ogType, schemaTypes: types };
+}
