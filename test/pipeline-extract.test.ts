@@ -64,6 +64,11 @@ test("a per-domain model in the model directory is used for pages of its host", 
   assert.match(e.model ?? "", /domain:example\.org/);
   const d = await mlExtractor.extract(snapshot(html, "https://other.example.com/"), { params: { mode: "static", modelDir: dir } });
   assert.match(d.model ?? "", /\(default,/);
+  // a saved page without a URL: its canonical link names the site
+  const saved = html.replace("<head>", `<head><link rel="canonical" href="https://www.example.org/a/b">`);
+  assert.ok(saved !== html, "fixture has a <head>");
+  const c = await mlExtractor.extract(snapshot(saved), { params: { mode: "static", modelDir: dir } });
+  assert.match(c.model ?? "", /domain:example\.org/);
 });
 
 test("an empty page gives an empty extraction with a reason", async () => {

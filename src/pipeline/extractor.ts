@@ -1,6 +1,7 @@
 /**
- * The "ml" extractor: resolve the model for the page (--model, a per-domain model, or the
- * bundled default for the render mode; resolve.ts), run the learned pipeline (run.ts) and
+ * The "ml" extractor: resolve the model for the page (--model, a per-domain model for the
+ * page's URL or, for a saved page without one, its canonical URL, or the bundled default for
+ * the render mode; resolve.ts), run the learned pipeline (run.ts) and
  * say in Extraction.model which model was used and why.
  *
  * Params: model (file), modelDir (per-domain models), mode (render mode the snapshot came
@@ -38,7 +39,7 @@ export const mlExtractor: Extractor = {
     const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
     const model = str(params["model"]);
     const modelDir = str(params["modelDir"]);
-    const choice = resolveModelFile(page.url, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
+    const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
     const loaded = await cachedModel(choice.file, mode);
     const options: RunOptions = {};
     if (params["trace"] === false) options.trace = false;
