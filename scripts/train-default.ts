@@ -10,7 +10,9 @@
  * It uses the static recipe's sets unless --sets says otherwise; the general sets are the
  * static recipe's that are among them.
  *
- * Usage: npm run train:default -- [--mode static|chromium] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--out FILE]
+ * `--no-borrow`: small page-type models train on their own pages only (src/train/fit.ts BORROW_*).
+ *
+ * Usage: npm run train:default -- [--mode static|chromium] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--out FILE]
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -31,7 +33,7 @@ export const DEFAULT_GENERAL_SETS = ["wcxb-dev", "cleaneval", "harvest-forums"];
 export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 
-const { values } = parseArgs({ options: { mode: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, out: { type: "string" } } });
+const { values } = parseArgs({ options: { mode: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, out: { type: "string" } } });
 const mode = (values.mode ?? "static") as RenderMode;
 if (mode !== "static" && mode !== "chromium") throw new Error(`--mode must be static or chromium, not ${String(values.mode)}`);
 const datasets = values.sets ? values.sets.split(",") : DEFAULT_SETS;
@@ -39,7 +41,7 @@ const generalSets = values["general-sets"] ? values["general-sets"].split(",") :
 const started = performance.now();
 const result = await train({
   datasets, mode, kind: "gbdt", params: {}, seed: DEFAULT_SEED,
-  folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, genres: [], domain: null,
+  folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, borrow: !values["no-borrow"], genres: [], domain: null,
   ...(generalSets.length ? { generalSets } : {}),
   name: `default-${mode}`, log: (s) => void process.stderr.write(`${s}\n`),
   onReport: (r) => void process.stderr.write(`${formatReport(r)}\n`),

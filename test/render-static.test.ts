@@ -116,3 +116,19 @@ test("a self-closed <iframe/> in <noscript> does not swallow the page; React str
   const streamed = staticSnapshot(pageFromHtml('<html><body><template id="B:0"></template><div hidden id="S:0"><p>Streamed article.</p></div><div hidden><p>really hidden</p></div></body></html>'));
   assert.equal(textOf(streamed, buildTree(streamed), [0]), "Streamed article.");
 });
+
+test("a page hidden whole by a script's starting state (anti-flicker wrapper, aria-hidden main) is read; small hidden parts stay hidden", () => {
+  const article = "<p>" + "Rivers carve their valleys over many thousands of years. ".repeat(12) + "</p>";
+  const wrapped = staticSnapshot(pageFromHtml(`<html><head><title>t</title></head><body><div style="visibility:hidden;min-height:100vh"><nav style="display:none">Menu</nav>${article}</div><input type="hidden" value="secret"></body></html>`));
+  const text = textOf(wrapped, buildTree(wrapped), [0]);
+  assert.match(text, /Rivers carve their valleys/);
+  assert.match(text, /Menu/, "inline display:none is a script's state too on such a page");
+  assert.doesNotMatch(text, /secret|\bt\b/, "head elements and hidden inputs stay hidden");
+  const modal = staticSnapshot(pageFromHtml(`<html><body><main aria-hidden="true">${article}</main><div role="dialog">Accept cookies?</div></body></html>`));
+  assert.match(textOf(modal, buildTree(modal), [0]), /Rivers carve/);
+  // a normal page with a hidden menu keeps the menu hidden
+  const normal = staticSnapshot(pageFromHtml(`<html><body><div aria-hidden="true">Off-canvas menu links</div>${article}</body></html>`));
+  const normalText = textOf(normal, buildTree(normal), [0]);
+  assert.match(normalText, /Rivers carve/);
+  assert.doesNotMatch(normalText, /Off-canvas/);
+});

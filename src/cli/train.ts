@@ -38,6 +38,8 @@ Options:
                      model only loads in pith extract --mode chromium
   --folds K          site-grouped CV folds (default ${DEFAULT_FOLDS}; 0 = no CV)
   --no-types         no per-type models and no router (one general model)
+  --borrow           page types with few pages also train on other types' pages (npm run
+                     train:default does; src/train/fit.ts BORROW_*)
   --no-segment       no segment classifier
   --seed N           random seed (default ${DEFAULT_SEED})
   --workers N        feature-extraction / evaluation threads (default: all cores)
@@ -95,7 +97,7 @@ export const trainCommand: Command = {
   async run(argv) {
     const { values } = parse("train", argv, {
       data: { type: "string" }, out: { type: "string" }, genre: { type: "string" }, domain: { type: "string" }, model: { type: "string" },
-      mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, "no-segment": { type: "boolean" },
+      mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, borrow: { type: "boolean" }, "no-segment": { type: "boolean" },
       seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
       "domain-experiment": { type: "string" }, baseline: { type: "string" }, prepare: { type: "boolean" },
     });
@@ -119,7 +121,7 @@ export const trainCommand: Command = {
     try {
       const result = await train({
         datasets, mode, kind, params: {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), folds: intOption("train", "folds", values.folds, DEFAULT_FOLDS),
-        perType: !values["no-types"], segment: !values["no-segment"], genres: listOption(values.genre), domain: values.domain ?? null,
+        perType: !values["no-types"], borrow: values.borrow === true, segment: !values["no-segment"], genres: listOption(values.genre), domain: values.domain ?? null,
         name: values.name ?? (values.domain ? `domain-${domainKey(values.domain)}` : (out.split("/").pop() ?? "model").replace(/\.json$/, "")), log,
         ...(workers > 0 ? { workers } : {}),
         onPage: (_d, done, total) => { bar.setTotal(total); bar.tick(); if (done === total) bar.stop(); },

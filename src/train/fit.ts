@@ -18,6 +18,18 @@ export const MIN_TYPE_PAGES = 60;
 /** The router learns a type only with at least this many labeled pages. */
 export const MIN_ROUTER_PAGES = 40;
 
+/**
+ * Borrowed pages: a page type with fewer than BORROW_BELOW training pages (every type but
+ * article here: 60-260 pages each) trains its model on its own pages plus up to BORROW_RATIO ×
+ * as many pages of other types from the general sets, which together weigh BORROW_SHARE of its
+ * own pages. Its model then learns the page structure shared by all types from ~3× the data and
+ * the type's own convention from its pages (with ~60 pages a type model lost to the general
+ * model on products and listings: models/default-static.cv.txt).
+ */
+export const BORROW_BELOW = 1000;
+export const BORROW_RATIO = 2;
+export const BORROW_SHARE = 0.5;
+
 /** Hyper-parameters of the default GBDT (GBDT_DEFAULTS otherwise). */
 export const DEFAULT_GBDT = { nEstimators: 300, learningRate: 0.1, maxLeaves: 63, minSamplesLeaf: 40, colsample: 0.8, subsample: 0.8 };
 /** Smaller GBDT for the router (a few hundred rows). */
@@ -31,6 +43,8 @@ export interface FitConfig {
   perType: boolean;
   /** Fit the segment classifier. */
   segment: boolean;
+  /** Borrow pages of other types for small type models (BORROW_*; default false). */
+  borrow?: boolean;
   /**
    * Sets whose pages train the general content model (default: all). The general model gets the
    * pages the router is unsure about, so it can be kept to the sets whose gold keeps every kind of
@@ -50,6 +64,24 @@ export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "pa
   const clf = await createClassifier(config.kind, config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params } : config.params);
   await clf.fit(rows.X, rows.y, { weights: rows.w, seed: config.seed, groups: rows.groups });
   return clf;
+}
+
+/** FNV-1a hash of a string: a stable order for sampling borrowed pages. */
+function stableHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** Training pages and page weights of type `t`'s content model (own pages, plus borrowed ones; see BORROW_BELOW). */
+export function typeTrainingPages(records: readonly PageRecord[], t: string, general: readonly PageRecord[], borrow: boolean): { pages: PageRecord[]; weights: number[] } {
+  const own = records.filter((r) => pageTypeOf(r) === t);
+  if (!borrow || own.length >= BORROW_BELOW) return { pages: own, weights: own.map(() => 1) };
+  const others = general.filter((r) => pageTypeOf(r) !== t);
+  const keyed = others.map((r) => ({ r, k: stableHash(`${t}/${r.dataset}/${r.id}`) })).sort((a, b) => a.k - b.k);
+  const borrowed = keyed.slice(0, Math.min(keyed.length, BORROW_RATIO * own.length)).map((x) => x.r);
+  const w = borrowed.length ? (BORROW_SHARE * own.length) / borrowed.length : 0;
+  return { pages: [...own, ...borrowed], weights: [...own.map(() => 1), ...borrowed.map(() => w)] };
 }
 
 /** Types with enough pages for their own model. */
@@ -104,9 +136,9 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
   let router: FittedPipeline["router"] = null;
   if (config.perType) {
     for (const t of typesWithModels(records)) {
-      const sub = records.filter((r) => pageTypeOf(r) === t);
-      log(`content classifier for ${t}: ${sub.length} pages`);
-      byType.set(t, await fitRows(buildRows(sub, nCols, LEAF_ROWS, "main"), config));
+      const { pages, weights } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
+      log(`content classifier for ${t}: ${pages.length} pages (${pages.length - weights.filter((w) => w === 1).length} borrowed)`);
+      byType.set(t, await fitRows(buildRows(pages, nCols, LEAF_ROWS, "main", true, weights), config));
     }
     router = await fitRouter(records, nCols, config.seed);
   }

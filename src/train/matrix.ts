@@ -47,8 +47,11 @@ function rowWeight(rec: PageRecord, r: number, pageWords: number, pageRows: numb
   return pageWords > 0 ? (words / pageWords) * pageRows : 1;
 }
 
-/** Rows of `records` passing `filter`, with labels `target` and word-share weights. */
-export function buildRows(records: readonly PageRecord[], nCols: number, filter: RowFilter, target: Target, sample = true): RowSet {
+/**
+ * Rows of `records` passing `filter`, with labels `target` and word-share weights, each page's
+ * weights multiplied by `pageWeight[i]` when given.
+ */
+export function buildRows(records: readonly PageRecord[], nCols: number, filter: RowFilter, target: Target, sample = true, pageWeight?: ArrayLike<number>): RowSet {
   const picks: number[][] = records.map((rec, i) => {
     const rows: number[] = [];
     for (let r = 0; r < rec.nodes.length; r++) if (filter(rec, r) && (!sample || sampled(rec, i, r, target).keep)) rows.push(r);
@@ -77,7 +80,7 @@ export function buildRows(records: readonly PageRecord[], nCols: number, filter:
     for (const r of rows) {
       X.data.set(rec.values.subarray(r * nCols, (r + 1) * nCols), k * nCols);
       y[k] = target === "main" ? (rec.main[r] as number) : (rec.good[r] as number);
-      w[k] = rowWeight(rec, r, pageWords, pageRows, target) * (sample ? sampled(rec, i, r, target).factor : 1);
+      w[k] = rowWeight(rec, r, pageWords, pageRows, target) * (sample ? sampled(rec, i, r, target).factor : 1) * (pageWeight ? (pageWeight[i] as number) : 1);
       groups[k] = site;
       page[k] = i;
       row[k] = r;

@@ -31,6 +31,8 @@ export interface TrainOptions {
   folds: number;
   perType: boolean;
   segment: boolean;
+  /** Small page-type models borrow pages of other types (FitConfig.borrow; default false). */
+  borrow?: boolean;
   /** Sets that train the general content model (FitConfig.generalSets; default all). */
   generalSets?: string[];
   /** Keep only pages of these page types (article, forum, …; genres news/blog map to article). */
@@ -105,7 +107,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const records = filterRecords(all, options);
   if (!records.length) throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
   const nCols = featureSchema().names.length;
-  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, ...(options.generalSets ? { generalSets: options.generalSets } : {}) };
+  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, borrow: options.borrow === true, ...(options.generalSets ? { generalSets: options.generalSets } : {}) };
   const sites = new Set(records.map((r) => r.site)).size;
   let report: CvReport | null = null;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
@@ -126,7 +128,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
     ...(report ? { routerConfidence: report.routerConfidence } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
-    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
+    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
     metrics: report ? { crossValidation: report } : {},
   });
   return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000 };
