@@ -168,6 +168,15 @@ describe("ChromiumRenderer", () => {
     assert.match(textOf(snap), /Forum post text survives the snippet/);
   });
 
+  test("JS off: a page its scripts would reveal (anti-flicker visibility:hidden wrapper) is read; metadata comes along", async () => {
+    const body = "<p>" + "Rivers carve their valleys over many thousands of years. ".repeat(12) + "</p>";
+    const html = `<html><head><title>t</title><meta property="og:type" content="article"><script type="application/ld+json">{"@type":"NewsArticle"}</script></head><body><div style="visibility:hidden;min-height:100vh">${body}</div></body></html>`;
+    const snap = await renderer.render(page("fouc", html));
+    const visibleText = snap.nodes.filter((n) => n.type === 3 && n.visible).map((n) => n.text).join("");
+    assert.match(visibleText, /Rivers carve their valleys/);
+    assert.deepEqual(snap.meta, { canonicalUrl: null, ogType: "article", schemaTypes: ["NewsArticle"] });
+  });
+
   test("a small page gives the expected tree", async () => {
     const snap = await renderer.render(page("small", SMALL_PAGE, { url: "https://a.test/p.html" }));
     assert.equal(snap.mode, "chromium");

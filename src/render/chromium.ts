@@ -40,6 +40,7 @@ import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkEx
 import type { WalkResult } from "./in-page.ts";
 import { closeSelfClosedIframes } from "./repair.ts";
 import { pageMeta } from "./page-meta.ts";
+import { revealScriptHiddenPage } from "./reveal.ts";
 
 /** Layout viewport (a common laptop screen), for every page. */
 export const VIEWPORT = { width: 1366, height: 768 } as const;
@@ -659,6 +660,8 @@ export class ChromiumRenderer implements Renderer {
   }
 
   private snapshot(input: PageInput, r: WalkResult, started: number): PageSnapshot {
+    const nodes = decodeWalk(r);
+    revealScriptHiddenPage(nodes); // CSS a script would have changed (reveal.ts)
     return {
       version: SNAPSHOT_VERSION,
       mode: "chromium",
@@ -670,7 +673,7 @@ export class ChromiumRenderer implements Renderer {
       document: { width: r.w, height: r.h },
       viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
       meta: pageMeta(input.html),
-      nodes: decodeWalk(r),
+      nodes,
       ms: performance.now() - started,
     };
   }

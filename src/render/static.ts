@@ -17,11 +17,10 @@ import { SNAPSHOT_VERSION } from "../types.ts";
 import { keepAttributes } from "./attributes.ts";
 import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
+import { neverRendered, revealScriptHiddenPage } from "./reveal.ts";
 
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
-/** Elements that are never rendered. */
-const NON_RENDERED_TAGS = new Set(["head", "script", "style", "template", "meta", "link", "title", "base"]);
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Subtrees whose descendants are dropped (the element itself is kept), as in the Chromium walk. */
 const OPAQUE_TAGS = new Set(["svg", "math"]);
@@ -32,11 +31,6 @@ const OPAQUE_TAGS = new Set(["svg", "math"]);
  * (wcxb-dev wx-0155).
  */
 const STREAMED_BOUNDARY_ID = /^S:\d+$/;
-
-/** Hidden whatever a script would do: non-rendered head elements and hidden inputs. */
-function neverRendered(tag: string, attrs: Record<string, string>): boolean {
-  return NON_RENDERED_TAGS.has(tag) || (tag === "input" && attrs["type"]?.toLowerCase() === "hidden");
-}
 
 function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
   if (neverRendered(tag, attrs)) return true;
@@ -144,48 +138,6 @@ function addText(state: BuildState, data: string): void {
   }
   const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
   state.nodes.push({ parent, type: 3, tag: "#text", text: data, visible: parentVisible });
-}
-
-/**
- * Pages whose scripts reveal them: when markup alone hides all but REVEAL_VISIBLE_SHARE of a
- * page's words (and it has at least REVEAL_MIN_WORDS), the hiding is a script's starting state,
- * not the reader's view: Next.js anti-flicker wrappers (`<div style="visibility:hidden">` around
- * the whole page, wcxb-dev wx-4020), <main aria-hidden="true"> behind a modal that is open until
- * a script runs (wx-2991), a page inside an aria-hidden off-canvas container (harvest-forums
- * hv-0059), store content in `display:none` until a script shows it (wx-0638). Such a page is
- * read with only the never-rendered elements hidden. Measured: 14 of 4,691 training pages
- * qualify (8 wcxb-dev, 6 harvest-forums); their gold text is in the hidden part.
- */
-export const REVEAL_VISIBLE_SHARE = 0.2;
-export const REVEAL_MIN_WORDS = 50;
-
-function wordCount(text: string): number {
-  let n = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const space = text.charCodeAt(i) <= 32;
-    if (!space && !inWord) n++;
-    inWord = !space;
-  }
-  return n;
-}
-
-/** Applies the rule above in place; true when the page was revealed. */
-function revealScriptHiddenPage(nodes: SnapshotNode[]): boolean {
-  let visible = 0;
-  let all = 0;
-  for (const n of nodes) {
-    if (n.type !== 3 || !n.text) continue;
-    const w = wordCount(n.text);
-    all += w;
-    if (n.visible) visible += w;
-  }
-  if (all < REVEAL_MIN_WORDS || visible >= REVEAL_VISIBLE_SHARE * all) return false;
-  for (const n of nodes) {
-    const parentVisible = n.parent < 0 ? true : (nodes[n.parent] as SnapshotNode).visible;
-    n.visible = parentVisible && (n.type === 3 || !neverRendered(n.tag, n.attrs ?? {}));
-  }
-  return true;
 }
 
 /** Collapse whitespace-only text nodes to one space, as the Chromium walk does. */

@@ -1,0 +1,53 @@
+/**
+ * Pages whose scripts reveal them, for both renderers (static: hidden by markup; Chromium with
+ * JavaScript off: hidden by the page's CSS, which the scripts would have changed). When all but
+ * REVEAL_VISIBLE_SHARE of a page's words are hidden (and it has at least REVEAL_MIN_WORDS), the
+ * hiding is a script's starting state, not the reader's view: Next.js anti-flicker wrappers
+ * (`<div style="visibility:hidden">` around the whole page, wcxb-dev wx-4020), <main
+ * aria-hidden="true"> behind a modal that is open until a script runs (wx-2991), a page inside an
+ * aria-hidden off-canvas container (harvest-forums hv-0059), store content in `display:none`
+ * until a script shows it (wx-0638). Such a page is read with only the never-rendered elements
+ * hidden. Measured (static): 14 of 4,691 training pages qualify (8 wcxb-dev, 6 harvest-forums);
+ * their gold text is in the hidden part.
+ */
+import type { SnapshotNode } from "../types.ts";
+
+/** Elements that are never rendered. */
+export const NON_RENDERED_TAGS: ReadonlySet<string> = new Set(["head", "script", "style", "template", "meta", "link", "title", "base"]);
+
+/** Hidden whatever a script would do: non-rendered head elements and hidden inputs. */
+export function neverRendered(tag: string, attrs: Record<string, string>): boolean {
+  return NON_RENDERED_TAGS.has(tag) || (tag === "input" && attrs["type"]?.toLowerCase() === "hidden");
+}
+
+export const REVEAL_VISIBLE_SHARE = 0.2;
+export const REVEAL_MIN_WORDS = 50;
+
+function wordCount(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = text.charCodeAt(i) <= 32;
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
+}
+
+/** Applies the rule above in place; true when the page was revealed. */
+export function revealScriptHiddenPage(nodes: SnapshotNode[]): boolean {
+  let visible = 0;
+  let all = 0;
+  for (const n of nodes) {
+    if (n.type !== 3 || !n.text) continue;
+    const w = wordCount(n.text);
+    all += w;
+    if (n.visible) visible += w;
+  }
+  if (all < REVEAL_MIN_WORDS || visible >= REVEAL_VISIBLE_SHARE * all) return false;
+  for (const n of nodes) {
+    const parentVisible = n.parent < 0 ? true : (nodes[n.parent] as SnapshotNode).visible;
+    n.visible = parentVisible && (n.type === 3 || !neverRendered(n.tag, n.attrs ?? {}));
+  }
+  return true;
+}
