@@ -13,7 +13,7 @@
  * Not Found", "You need to enable JavaScript to run this app"): their gold is empty in
  * wcxb-dev (wx-4577) and cleaneval (cef-0278), and a crawl is full of them.
  *
- * Measured in-sample with the bundled model (`pith evaluate --method ml --param
+ * Measured in-sample with the session-2 bundled model (`pith evaluate --method ml --param
  * fallback=false|true`, all seven sets): 13 of 4,691 pages change. Before the notice check:
  * readability rd-0005, rd-0047 0 → 1 and rd-0048 0 → 0.80 (tiny test pages: "Test", one lorem-
  * ipsum line, "abc def ghi"), wx-4577 and cef-0278 1 → 0 (the notices above); the other 8 have

@@ -22,7 +22,8 @@ export const MAX_SCAN_CHARS = 4_000_000;
 /**
  * One pass over the document: <meta …>, <link …>, a JSON-LD script's body, or an itemtype
  * attribute value (quoted, or unquoted up to whitespace). One alternation is about 4× faster
- * than four scans (≈0.15 ms on a 150 KB page).
+ * than four scans; pageMeta takes 0.28 ms per page on average over 600 wcxb-dev pages (mean
+ * 288 KB of HTML).
  */
 const SCAN = /<(meta|link)\b[^>]*>|<script\b[^>]*application\/ld\+json[^>]*>([\s\S]*?)<\/script|\bitemtype\s*=\s*(?:"([^"]{1,300})"|'([^']{1,300})'|([^\s"'>]{1,300}))/gi;
 const LD_TYPE = /"@type"\s*:\s*(?:"([^"]{1,80})"|\[([^\]]{0,400})\])/g;
