@@ -32,11 +32,20 @@ import { cacheDir, codeKey } from "./cache-dir.ts";
 /** Files whose change alters a chromium snapshot. */
 const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../types.ts"];
 
-let key: string | null = null;
+/**
+ * Environment variable that pins the key for a whole run: the first thread to compute it sets
+ * it, and worker threads inherit it, so a renderer file edited while a training run is going
+ * cannot send the feature workers to another folder than the one the main thread rendered into
+ * (that happened: every page "had no cached snapshot").
+ */
+export const SNAPSHOT_KEY_ENV = "PITH_SNAPSHOT_KEY";
 
-/** Renderer-code + browser-version key of the cache folder (computed once per thread). */
+/** Renderer-code + browser-version key of the cache folder (computed once per run, see SNAPSHOT_KEY_ENV). */
 export function snapshotKey(): string {
-  key ??= codeKey(RENDERER_FILES, browserVersion());
+  const pinned = process.env[SNAPSHOT_KEY_ENV];
+  if (pinned) return pinned;
+  const key = codeKey(RENDERER_FILES, browserVersion());
+  process.env[SNAPSHOT_KEY_ENV] = key;
   return key;
 }
 
