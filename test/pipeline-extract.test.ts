@@ -18,7 +18,7 @@ import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { dropComments } from "../src/pipeline/comments.ts";
-import { FALLBACK_MAX_WORDS, keepBestWhenEmpty } from "../src/pipeline/fallback.ts";
+import { FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
@@ -69,6 +69,20 @@ test("a per-domain model in the model directory is used for pages of its host", 
   assert.ok(saved !== html, "fixture has a <head>");
   const c = await mlExtractor.extract(snapshot(saved), { params: { mode: "static", modelDir: dir } });
   assert.match(c.model ?? "", /domain:example\.org/);
+});
+
+test("notice pages: noticeOf names the notice of a small page; an empty 404 page says it is a notice", async () => {
+  const notice = (html: string) => {
+    const page = snapshot(html);
+    const tree = buildTree(page);
+    return noticeOf(page, tree, ownership(page, tree, structuralNodes(page, tree)));
+  };
+  assert.equal(notice("<html><body><p>You need to enable JavaScript to run this app.</p></body></html>"), "enable javascript");
+  assert.equal(notice("<html><body><p>Rivers carve valleys over thousands of years.</p></body></html>"), null);
+  assert.equal(notice(`<html><body>${"<p>page not found is a phrase in this long article text here</p>".repeat(20)}</body></html>`), null, "large pages are no notices");
+  const e = await mlExtractor.extract(snapshot("<html><head><title>404</title></head><body><div>404 : Page Not Found</div></body></html>"), { params: { mode: "static" } });
+  assert.equal(e.text, "");
+  assert.match(e.emptyReason ?? "", /notice page \("404"\)/);
 });
 
 test("an empty page gives an empty extraction with a reason", async () => {

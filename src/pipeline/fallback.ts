@@ -32,13 +32,20 @@ export const FALLBACK_MAX_WORDS = 100;
 /** Text of a notice page (error, JavaScript or cookie wall), which stays empty. */
 export const NOTICE = /\b(?:404|403|410|500|not found|page not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
 
+/** The notice a small page shows ("404 page not found", "enable javascript"), or null. */
+export function noticeOf(page: PageSnapshot, tree: Tree, own: Ownership): string | null {
+  if (own.totalWords > FALLBACK_MAX_WORDS) return null;
+  const m = NOTICE.exec(textOf(page, tree, [0]));
+  return m ? m[0].toLowerCase() : null;
+}
+
 /**
  * Applies the fallback in place on `keep` when nothing is kept (see the header); returns the
  * trace of what it restored.
  */
 export function keepBestWhenEmpty(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array): TraceEntry[] {
   if (own.totalWords > FALLBACK_MAX_WORDS || keep.some((k) => k === 1)) return [];
-  if (NOTICE.test(textOf(page, tree, [0]))) return [];
+  if (noticeOf(page, tree, own) !== null) return [];
   let best = 0;
   for (let r = 0; r < scores.length; r++) if ((own.ownWords[r] as number) > 0 && (scores[r] as number) > best) best = scores[r] as number;
   if (best <= 0) return [];

@@ -20,7 +20,7 @@ import { segmentOf, smoothScores } from "./segments.ts";
 import { dropConsentBoxes } from "./consent.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
-import { keepBestWhenEmpty } from "./fallback.ts";
+import { keepBestWhenEmpty, noticeOf } from "./fallback.ts";
 import { coalesce } from "./select.ts";
 import { traceTarget } from "./trace.ts";
 
@@ -154,7 +154,10 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const text = textOf(page, tree, nodes);
   const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
-  if (!text) extraction.emptyReason = `no segment reached P(main) ≥ ${content.threshold.toFixed(3)} (${pageType} model)`;
+  if (!text) {
+    const notice = noticeOf(page, tree, own);
+    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${content.threshold.toFixed(3)} (${pageType} model)`;
+  }
   return { extraction, pageType, scores };
 }
 
