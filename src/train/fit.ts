@@ -74,14 +74,14 @@ function stableHash(s: string): number {
 }
 
 /** Training pages and page weights of type `t`'s content model (own pages, plus borrowed ones; see BORROW_BELOW). */
-export function typeTrainingPages(records: readonly PageRecord[], t: string, general: readonly PageRecord[], borrow: boolean): { pages: PageRecord[]; weights: number[] } {
+export function typeTrainingPages(records: readonly PageRecord[], t: string, general: readonly PageRecord[], borrow: boolean): { pages: PageRecord[]; weights: number[]; borrowed: number } {
   const own = records.filter((r) => pageTypeOf(r) === t);
-  if (!borrow || own.length >= BORROW_BELOW) return { pages: own, weights: own.map(() => 1) };
+  if (!borrow || own.length >= BORROW_BELOW) return { pages: own, weights: own.map(() => 1), borrowed: 0 };
   const others = general.filter((r) => pageTypeOf(r) !== t);
   const keyed = others.map((r) => ({ r, k: stableHash(`${t}/${r.dataset}/${r.id}`) })).sort((a, b) => a.k - b.k);
   const borrowed = keyed.slice(0, Math.min(keyed.length, BORROW_RATIO * own.length)).map((x) => x.r);
   const w = borrowed.length ? (BORROW_SHARE * own.length) / borrowed.length : 0;
-  return { pages: [...own, ...borrowed], weights: [...own.map(() => 1), ...borrowed.map(() => w)] };
+  return { pages: [...own, ...borrowed], weights: [...own.map(() => 1), ...borrowed.map(() => w)], borrowed: borrowed.length };
 }
 
 /** Types with enough pages for their own model. */
@@ -136,8 +136,8 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
   let router: FittedPipeline["router"] = null;
   if (config.perType) {
     for (const t of typesWithModels(records)) {
-      const { pages, weights } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
-      log(`content classifier for ${t}: ${pages.length} pages (${pages.length - weights.filter((w) => w === 1).length} borrowed)`);
+      const { pages, weights, borrowed } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
+      log(`content classifier for ${t}: ${pages.length} pages (${borrowed} borrowed)`);
       byType.set(t, await fitRows(buildRows(pages, nCols, LEAF_ROWS, "main", true, weights), config));
     }
     router = await fitRouter(records, nCols, config.seed);
