@@ -80,11 +80,13 @@ test("textOf: adjacent inline siblings are separated; drop caps, bold runs and c
   }
 });
 
-test("dedupe: a block repeated in another container is dropped; same-parent repeats, quotes and short lines stay", () => {
+test("dedupe: a block repeated in another container is dropped; same-parent repeats, a lone repeat among new text, quotes and short lines stay", () => {
   const para = "Soft wool keeps your feet warm all day long.";
   const html = `<html><body><div id="a"><p>${para}</p><p>Reply now</p></div><div id="b"><p>${para}</p><p>Reply now</p></div>
 <div id="c"><p>Same paragraph twice in a row here.</p><p>Same paragraph twice in a row here.</p></div>
-<div id="d"><blockquote><p>Intro text of the very first post.</p></blockquote></div><div id="e"><p>Intro text of the very first post.</p></div></body></html>`;
+<div id="d"><blockquote><p>Intro text of the very first post.</p></blockquote></div><div id="e"><p>Intro text of the very first post.</p></div>
+<div id="f"><p>Lorem ipsum dolor sit amet again.</p><p>An entirely new paragraph of the second section.</p></div>
+<div id="g"><p>Another new paragraph in a third section.</p><p>Lorem ipsum dolor sit amet again.</p></div></body></html>`;
   const page = staticSnapshot(pageFromHtml(html));
   const tree = buildTree(page);
   const nodes = structuralNodes(page, tree);
@@ -98,4 +100,5 @@ test("dedupe: a block repeated in another container is dropped; same-parent repe
   assert.equal(kept.split("Reply now").length - 1, 2, "short lines repeat");
   assert.equal(kept.split("Same paragraph twice").length - 1, 2, "same-parent repeats stay");
   assert.equal(kept.split("Intro text of the very first post").length - 1, 2, "a quote and its original both stay");
+  assert.equal(kept.split("Lorem ipsum dolor sit amet again").length - 1, 2, "one paragraph said again among new text stays");
 });
