@@ -177,6 +177,15 @@ describe("ChromiumRenderer", () => {
     assert.deepEqual(snap.meta, { canonicalUrl: null, ogType: "article", schemaTypes: ["NewsArticle"] });
   });
 
+  test("JS off: escaped markup text in <noscript> is hidden, a plain noscript message is not", async () => {
+    const html = `<html><body><p>Article text stays.</p><noscript>&lt;img src="https://pixel.example/b?P=1&amp;T=2" width=1&gt;</noscript><noscript>Please enable JavaScript.</noscript></body></html>`;
+    const snap = await renderer.render(page("escaped", html));
+    const visibleText = snap.nodes.filter((n) => n.type === 3 && n.visible).map((n) => n.text).join(" ");
+    assert.match(visibleText, /Article text stays/);
+    assert.match(visibleText, /Please enable JavaScript/);
+    assert.doesNotMatch(visibleText, /pixel\.example/);
+  });
+
   test("a small page gives the expected tree", async () => {
     const snap = await renderer.render(page("small", SMALL_PAGE, { url: "https://a.test/p.html" }));
     assert.equal(snap.mode, "chromium");

@@ -36,6 +36,17 @@ test("static snapshot: script/style bodies dropped, entities decoded, svg childr
   assert.ok(s.nodes.some((n) => n.tag === "svg"));
 });
 
+test("static snapshot: escaped markup text in <noscript> is hidden; noscript markup and plain messages are not", () => {
+  const html = `<html><body><noscript>&lt;div style="position:absolute"&gt;&lt;img src="https://pixel.example/b?P=1"&gt;&lt;/div&gt;</noscript>
+<noscript><p>Posts are below.</p></noscript><noscript>Please enable JavaScript.</noscript><p>&lt;b&gt; is the bold tag.</p></body></html>`;
+  const s = staticSnapshot(pageFromHtml(html));
+  const visible = s.nodes.filter((n) => n.type === 3 && n.visible).map((n) => n.text).join(" ");
+  assert.doesNotMatch(visible, /pixel\.example/);
+  assert.match(visible, /Posts are below/);
+  assert.match(visible, /Please enable JavaScript/);
+  assert.match(visible, /<b> is the bold tag/, "escaped markup outside <noscript> is prose");
+});
+
 test("static snapshot: hidden, display:none and aria-hidden subtrees are invisible; text follows its parent", () => {
   const s = staticSnapshot(pageFromHtml(SMALL));
   const tree = buildTree(s);

@@ -40,6 +40,7 @@ import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkEx
 import type { WalkResult } from "./in-page.ts";
 import { closeSelfClosedIframes } from "./repair.ts";
 import { pageMeta } from "./page-meta.ts";
+import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
 import { revealScriptHiddenPage } from "./reveal.ts";
 
 /** Layout viewport (a common laptop screen), for every page. */
@@ -661,6 +662,7 @@ export class ChromiumRenderer implements Renderer {
 
   private snapshot(input: PageInput, r: WalkResult, started: number): PageSnapshot {
     const nodes = decodeWalk(r);
+    hideEscapedNoscriptMarkup(nodes); // `&lt;img …&gt;` text in <noscript> (escaped-markup.ts)
     revealScriptHiddenPage(nodes); // CSS a script would have changed (reveal.ts)
     return {
       version: SNAPSHOT_VERSION,

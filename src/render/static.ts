@@ -9,7 +9,8 @@
  * inline `display:none` / `visibility:hidden`, <template>, <input type=hidden>, and the
  * non-rendered head elements; unless that hides nearly the whole page (revealScriptHiddenPage).
  * Script and style bodies are dropped (the elements stay, empty). <noscript> content is kept
- * as markup: Discourse forums put the whole thread there (MODELING-NOTES.md).
+ * as markup: Discourse forums put the whole thread there (MODELING-NOTES.md); escaped markup
+ * text in it is hidden (escaped-markup.ts).
  */
 import { Parser } from "htmlparser2";
 import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
@@ -17,6 +18,7 @@ import { SNAPSHOT_VERSION } from "../types.ts";
 import { keepAttributes } from "./attributes.ts";
 import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
+import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
 import { neverRendered, revealScriptHiddenPage } from "./reveal.ts";
 
 /** Elements whose text content is not page text. */
@@ -160,6 +162,7 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
   );
   parser.end(repairMarkup(input.html));
   collapseWhitespaceNodes(state.nodes);
+  hideEscapedNoscriptMarkup(state.nodes);
   revealScriptHiddenPage(state.nodes);
   return {
     version: SNAPSHOT_VERSION,
