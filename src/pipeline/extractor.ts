@@ -16,6 +16,7 @@ import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, resolveModelFile } from "./resolve.ts";
 import { GENERAL, METHOD, runPipeline, type RunOptions } from "./run.ts";
+import { REFINER_NAMES, type RefinerName } from "./model.ts";
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
@@ -48,6 +49,9 @@ export const mlExtractor: Extractor = {
     const comments = str(params["comments"]);
     if (comments === "keep" || comments === "drop") options.comments = comments;
     else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);
+    const refiner = str(params["refiner"]);
+    if (refiner && !(REFINER_NAMES as readonly string[]).includes(refiner)) throw new Error(`--param refiner must be one of ${REFINER_NAMES.join(", ")}, not "${refiner}"`);
+    if (refiner) options.refiner = refiner as RefinerName;
     const pageType = str(params["pageType"]);
     if (pageType) options.pageType = pageType;
     const { extraction, pageType: used } = runPipeline(loaded, page, options);

@@ -5,7 +5,8 @@
  * chosen nodes are mapped back onto the leaf segments: a kept leaf stays kept only if it lies
  * inside a node the refiner chose. Which refiner a page type uses is a model setting, chosen
  * by cross-validation (`pith train` reports the end-to-end F1 with and without). pith adds a
- * third, "region" (src/pipeline/region.ts): keep the largest positive subtree of the scores.
+ * third, "region" (src/pipeline/region.ts): keep the largest positive subtree of the scores, and
+ * a fourth, "records" (src/pipeline/records.ts): fields of same-template sibling records vote.
  */
 import { nodePath } from "../dom/path.ts";
 import type { Tree } from "../dom/tree.ts";
@@ -15,6 +16,7 @@ import { tablePattern } from "../refine/table-pattern.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { RefinerName } from "./model.ts";
 import type { Ownership } from "./own-text.ts";
+import { voteRecords } from "./records.ts";
 import { keepMainRegion } from "./region.ts";
 import { coalesce } from "./select.ts";
 import { traceTarget } from "./trace.ts";
@@ -33,6 +35,7 @@ export interface Scored {
 /** Applies `name` to the kept rows; "none" (or an empty selection) changes nothing. */
 export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array, scored: Scored): Refined {
   if (name === "none") return { keep, trace: [] };
+  if (name === "records") return voteRecords(page, tree, nodes, own, keep);
   if (name === "region") {
     const describe = (r: number) => traceTarget(page, tree, nodes[r] as number);
     const result = keepMainRegion(own, scored.scores, scored.threshold, keep, describe, (r) => nodePath(page, tree, nodes[r] as number));

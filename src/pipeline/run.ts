@@ -11,7 +11,7 @@ import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "./features-adapter.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
-import type { ContentModel, PipelineModel } from "./model.ts";
+import type { ContentModel, PipelineModel, RefinerName } from "./model.ts";
 import { selectColumns } from "./columns.ts";
 import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
@@ -42,6 +42,8 @@ export interface RunOptions {
   dedupe?: boolean;
   /** Keep the best leaves of a small page when none reaches the threshold (fallback.ts; default true). */
   fallback?: boolean;
+  /** Use this refiner on every page type instead of the model's per-type choice. */
+  refiner?: RefinerName;
   /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
   comments?: "keep" | "drop";
 }
@@ -147,7 +149,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   ruleTrace.push(...dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) ruleTrace.push(...dropComments(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) ruleTrace.push(...dropDuplicates(page, tree, table.nodes, own, keep));
-  const refiner = model.refiners[pageType] ?? "none";
+  const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold: content.threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);

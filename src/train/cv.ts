@@ -35,7 +35,13 @@ export const SEGMENT_BLEND = 0.5;
 export const LOW_ROUTER_CONFIDENCE = 0.4;
 
 /** The main-region refiner (src/pipeline/region.ts) on every routed type, general included. */
-const REGION_EVERYWHERE: Record<string, RefinerName> = Object.fromEntries([GENERAL, ...PAGE_TYPES].map((t) => [t, "region"]));
+const REGION_EVERYWHERE = everywhere("region");
+/** The records refiner (src/pipeline/records.ts) on every routed type, general included. */
+const RECORDS_EVERYWHERE = everywhere("records");
+
+function everywhere(refiner: RefinerName): Record<string, RefinerName> {
+  return Object.fromEntries([GENERAL, ...PAGE_TYPES].map((t) => [t, refiner]));
+}
 
 /** The variant that routes nowhere (every page on the general model, no refiner). */
 const GENERAL_ONLY = "general-only";
@@ -44,13 +50,14 @@ const GENERAL_ONLY = "general-only";
 const TRUE_TYPE = "true-type";
 
 /** Variants whose refiners compete per routed type against "plain" (chooseRefiners). */
-export const REFINER_VARIANTS = ["louvan", "region"] as const;
+export const REFINER_VARIANTS = ["louvan", "region", "records"] as const;
 
 /** Variants compared on the held-out pages: no refiner, refiners per type, no routing, … */
 export const DEFAULT_VARIANTS: Variant[] = [
   { name: "plain", refiners: {} },
   { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
   { name: "region", refiners: REGION_EVERYWHERE },
+  { name: "records", refiners: RECORDS_EVERYWHERE },
   { name: GENERAL_ONLY, refiners: {}, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
