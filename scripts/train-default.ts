@@ -12,9 +12,13 @@
  *
  * `--no-borrow`: small page-type models train on their own pages only (src/train/fit.ts BORROW_*).
  *
- * Usage: npm run train:default -- [--mode static|chromium] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--out FILE]
+ * `--pages FILE`: where the held-out word F1 of every page goes, one JSON line per page with its
+ * type, routed type and F1 per CV variant (default data/cv/<model>.pages.jsonl, not committed).
+ *
+ * Usage: npm run train:default -- [--mode static|chromium] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--out FILE] [--pages FILE]
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { formatReport } from "../src/cli/train.ts";
 import { saveModel } from "../src/ml/artifact.ts";
@@ -33,7 +37,7 @@ export const DEFAULT_GENERAL_SETS = ["wcxb-dev", "cleaneval", "harvest-forums"];
 export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 
-const { values } = parseArgs({ options: { mode: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, out: { type: "string" } } });
+const { values } = parseArgs({ options: { mode: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, out: { type: "string" }, pages: { type: "string" } } });
 const mode = (values.mode ?? "static") as RenderMode;
 if (mode !== "static" && mode !== "chromium") throw new Error(`--mode must be static or chromium, not ${String(values.mode)}`);
 const datasets = values.sets ? values.sets.split(",") : DEFAULT_SETS;
@@ -52,5 +56,9 @@ if (result.report) {
   const text = formatReport(result.report);
   process.stdout.write(`${text}\n`);
   writeFileSync(out.replace(/\.json$/, ".cv.txt"), `${text}\n`);
+  const pagesFile = values.pages ?? join("data", "cv", `${basename(out, ".json")}.pages.jsonl`);
+  mkdirSync(dirname(pagesFile), { recursive: true });
+  writeFileSync(pagesFile, result.report.perPage.map((p) => JSON.stringify(p)).join("\n") + "\n");
+  process.stdout.write(`held-out word F1 per page: ${pagesFile}\n`);
 }
 process.stdout.write(`wrote ${out} from ${result.records} pages in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

@@ -93,6 +93,18 @@ export interface CvReport {
   /** Routed types whose pages do better with the general content model than with their own. */
   generalFor: string[];
   routedAs: Record<string, Record<string, number>>;
+  /** Every held-out page: its labeled and routed type and its word F1 per variant (for error analysis). */
+  perPage: HeldOutPage[];
+}
+
+export interface HeldOutPage {
+  dataset: string;
+  id: string;
+  site: string;
+  pageType: string;
+  routed: string;
+  /** variant → word F1 on this page. */
+  f1: Record<string, number>;
 }
 
 function rowsOfPages(rows: RowSet, pages: Set<number>): number[] {
@@ -202,7 +214,8 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
   }
   const generalFor = PAGE_TYPES.filter((t) => shipped[t] === GENERAL_ONLY);
   endToEnd[SHIPPED] = byGroup(done, (type) => shipped[type] ?? "plain");
-  return { folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
+  const perPage = done.map(({ r, e }) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, routed: e.routed, f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])) }));
+  return { perPage, folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
 }
 
 /** Report column: no refiner except the chosen one per routed type (what the artifact ships). */

@@ -129,7 +129,12 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     ...(report ? { routerConfidence: report.routerConfidence } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
     hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
-    metrics: report ? { crossValidation: report } : {},
+    metrics: report ? { crossValidation: withoutPages(report) } : {}, // per-page figures stay out of the artifact
   });
   return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000 };
+}
+
+function withoutPages(report: CvReport): Omit<CvReport, "perPage"> {
+  const { perPage: _perPage, ...rest } = report;
+  return rest;
 }
