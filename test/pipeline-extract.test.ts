@@ -175,6 +175,17 @@ test("comment rule: kept leaves inside a comment section are dropped with a trac
   await assert.rejects(async () => mlExtractor.extract(page, { params: { mode: "static", comments: "maybe" } }), /comments must be keep or drop/);
 });
 
+test("--param refiner forces a refiner on every page type and refuses unknown names", async () => {
+  const cards = ["Red wool scarf for cold winter days", "Blue cotton shirt with long sleeves", "Green linen trousers for hot summers", "Black leather belt with a brass buckle"];
+  const html = `<html><body><main><h1>Winter clothes</h1><ul class="results">${cards.map((c) => `<li class="result"><h3>${c}</h3><p>Ships today from our warehouse in Leeds.</p></li>`).join("")}</ul></main></body></html>`;
+  const plain = await mlExtractor.extract(snapshot(html), { params: { mode: "static", refiner: "none" } });
+  const records = await mlExtractor.extract(snapshot(html), { params: { mode: "static", refiner: "records" } });
+  assert.ok(plain.text.length > 0);
+  for (const line of plain.text.split("\n")) assert.ok(records.text.includes(line), `the records refiner only adds: lost "${line}"`);
+  assert.ok(records.trace?.every((t) => t.step !== "records-refiner" || t.action === "keep"));
+  await assert.rejects(async () => mlExtractor.extract(snapshot(html), { params: { mode: "static", refiner: "magic" } }), /refiner must be one of none, lbs, tp, region, records/);
+});
+
 test("a page in a language without a stop-word list is extracted (stop words fall back to the page's own frequent words)", async () => {
   const para = "ქართული ენა არის ქართველური ენების ოჯახის ყველაზე გავრცელებული ენა და საქართველოს სახელმწიფო ენა, რომელზეც ლაპარაკობს დაახლოებით ოთხი მილიონი ადამიანი.";
   const html = `<html lang="ka"><head><title>ქართული ენა</title></head><body><nav><a href="/">მთავარი</a> <a href="/b">ბლოგი</a></nav>

@@ -44,7 +44,7 @@ Options:
   --seed N           random seed (default ${DEFAULT_SEED})
   --workers N        feature-extraction / evaluation threads (default: all cores)
   --name NAME        model name shown by pith extract (default: the --out file's base name)
-  --json             print the report as JSON
+  --json             print the report as JSON, with every held-out page's word F1 per variant
   --domain-experiment N
                      instead of training: for every domain with ≥ 2N pages, fit a per-domain model
                      on N pages and compare it on N others with --baseline (default: the bundled model)
