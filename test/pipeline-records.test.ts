@@ -1,9 +1,8 @@
-/** Same-template records (src/dom/records.ts): the records refiner and the record features. */
+/** Same-template records (src/dom/records.ts) and the records refiner. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
-import { computeFeatures, featureValue } from "../src/features/index.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { voteRecords } from "../src/pipeline/records.ts";
@@ -39,20 +38,4 @@ test("records refiner: a field kept in most cards is kept in all; a minority fie
   assert.equal(keep[titles[4] as number], 0, "the input array is not changed");
   assert.equal(trace.length, 2);
   assert.ok(trace.every((t) => t.step === "records-refiner" && t.action === "keep" && /5 sibling records/.test(t.reason)), JSON.stringify(trace));
-});
-
-test("record features: a card's fields know their run; text outside any run has none", () => {
-  const page = staticSnapshot(pageFromHtml(PAGE));
-  const tree = buildTree(page);
-  const table = computeFeatures(page, tree);
-  const rowOf = (s: string) => [...table.nodes].findIndex((i) => page.nodes[i]?.tag !== "div" && textOf(page, tree, [i]).startsWith(s));
-  const title = rowOf(CARDS[1] as string);
-  const intro = rowOf("Our spring collection");
-  assert.ok(title >= 0 && intro >= 0);
-  assert.equal(featureValue(table, title, "rec_in_record"), 1);
-  assert.equal(featureValue(table, title, "rec_run"), 5);
-  assert.equal(featureValue(table, title, "rec_up"), 1, "h3 → its card");
-  assert.equal(featureValue(table, title, "rec_record_words"), 5 + 7 + 5);
-  assert.equal(featureValue(table, intro, "rec_in_record"), 0);
-  assert.ok(Number.isNaN(featureValue(table, intro, "rec_run")));
 });

@@ -2,7 +2,9 @@
  * Records: runs of same-template siblings (product cards, search results, list items, forum
  * posts). An element is a record when at least MIN_RECORDS of its parent's element children,
  * itself included, share its signature (tag plus class attribute). Used by the records refiner
- * (src/pipeline/records.ts) and the record features (src/features/records.ts). Linear, no recursion.
+ * (src/pipeline/records.ts). Record features (run size, depth, the run's share of the page and
+ * link density) were tried and cost held-out word F1 (all 0.898 → 0.896, wcxb-dev plain 0.845 →
+ * 0.838, same folds and seed), so they are not in the schema. Linear, no recursion.
  */
 import type { PageSnapshot } from "../types.ts";
 import type { Tree } from "./tree.ts";
