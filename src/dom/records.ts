@@ -1,12 +1,15 @@
 /**
  * Records: runs of same-template siblings (product cards, search results, list items, forum
- * posts). An element is a record when at least MIN_RECORDS of its parent's element children,
- * itself included, share its signature (tag plus class attribute). Used by the records refiner
- * (src/pipeline/records.ts). Record features (run size, depth, the run's share of the page and
- * link density) were tried and cost held-out word F1 (all 0.898 → 0.896, wcxb-dev plain 0.845 →
- * 0.838, same folds and seed), so they are not in the schema. Linear, no recursion.
+ * posts). An element's signature is its tag plus its class tokens with digits removed, sorted
+ * ("card card-3" and "card-7 card" match); an element is a record when at least MIN_RECORDS of
+ * its parent's element children, itself included, share its signature. The region features
+ * (src/features/region.ts, after MODELING-NOTES.md) count these runs; the records refiner
+ * (src/pipeline/records.ts) votes over them. Record features of their own (run size, depth, the
+ * run's share of the page and link density) were tried on top of the region ones and cost
+ * held-out word F1 (all 0.898 → 0.896, wcxb-dev plain 0.845 → 0.838, same folds and seed), so
+ * they are not in the schema. Linear, no recursion.
  */
-import type { PageSnapshot } from "../types.ts";
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import type { Tree } from "./tree.ts";
 
 /** A record run needs this many same-signature siblings. */
@@ -14,40 +17,69 @@ export const MIN_RECORDS = 3;
 /** A node looks this many levels up (itself = 0) for the record it belongs to. */
 export const MAX_RECORD_DEPTH = 6;
 
-export interface Records {
-  /** Signature of element i (tag.class), memoised. */
-  sig(i: number): string;
-  /** Per node: siblings (itself included) sharing its signature when ≥ MIN_RECORDS, else 0. */
-  run: Int32Array;
+/** Signature ids by "tag class" string: class strings repeat within and across pages (bounded memo). */
+const SIGNATURE_IDS = new Map<string, number>();
+const SIGNATURE_MEMO_MAX = 50_000;
+/** (parent, signature) pairs packed into one exact double: parent · SIGNATURE_SPACE + signature id. */
+const SIGNATURE_SPACE = 2 ** 21;
+
+/** Id of an element's signature: its tag plus its class tokens with digits removed, sorted. */
+export function signatureId(node: SnapshotNode): number {
+  const cls = node.attrs?.["class"] ?? "";
+  const raw = `${node.tag} ${cls}`;
+  let id = SIGNATURE_IDS.get(raw);
+  if (id !== undefined) return id;
+  const tokens = cls.toLowerCase().replace(/\d+/g, "").split(/\s+/).filter(Boolean).sort();
+  const sig = `${node.tag}.${tokens.join(".")}`;
+  id = SIGNATURE_IDS.get(sig);
+  if (id === undefined) {
+    id = SIGNATURE_IDS.size;
+    SIGNATURE_IDS.set(sig, id);
+  }
+  SIGNATURE_IDS.set(raw, id);
+  return id;
 }
 
-export function findRecords(page: PageSnapshot, tree: Tree): Records {
-  const sigs: string[] = new Array(tree.n);
-  const sig = (i: number): string => (sigs[i] ??= `${page.nodes[i]?.tag ?? ""}.${page.nodes[i]?.attrs?.["class"] ?? ""}`);
-  const run = new Int32Array(tree.n);
-  const counts = new Map<string, number>();
-  for (let p = 0; p < tree.n; p++) {
-    const from = tree.childStart[p] as number;
-    const to = tree.childStart[p + 1] as number;
-    if (to - from < MIN_RECORDS) continue;
-    counts.clear();
-    for (let k = from; k < to; k++) {
-      const c = tree.childList[k] as number;
-      if (page.nodes[c]?.type === 1) counts.set(sig(c), (counts.get(sig(c)) ?? 0) + 1);
-    }
-    for (let k = from; k < to; k++) {
-      const c = tree.childList[k] as number;
-      const count = page.nodes[c]?.type === 1 ? (counts.get(sig(c)) ?? 0) : 0;
-      if (count >= MIN_RECORDS) run[c] = count;
-    }
+export interface SignatureSiblings {
+  /** Per element: how many siblings (other children of its parent) share its signature. */
+  same: Int32Array;
+  /** Per element: how many element siblings it has. */
+  elementSiblings: Int32Array;
+}
+
+/** Per element: how many siblings (other children of its parent) share its signature. */
+export function sameSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSiblings {
+  if (SIGNATURE_IDS.size >= SIGNATURE_MEMO_MAX) SIGNATURE_IDS.clear(); // between pages only: ids stay unique within one
+  const same = new Int32Array(tree.n);
+  const elementSiblings = new Int32Array(tree.n);
+  const counts = new Map<number, number>();
+  const keys = new Float64Array(tree.n).fill(-1);
+  const elements = new Int32Array(tree.n);
+  for (let i = 0; i < tree.n; i++) {
+    const p = tree.parent[i] as number;
+    if ((page.nodes[i] as SnapshotNode).type === 1 && p >= 0) elements[p] = (elements[p] as number) + 1;
   }
-  return { sig, run };
+  for (let i = 0; i < tree.n; i++) {
+    const node = page.nodes[i] as SnapshotNode;
+    const p = tree.parent[i] as number;
+    if (node.type !== 1 || (p >= 0 && (elements[p] as number) < 2)) continue; // an only child has no look-alike sibling
+    const key = (keys[i] = (p + 1) * SIGNATURE_SPACE + signatureId(node));
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  for (let i = 0; i < tree.n; i++) {
+    const p = tree.parent[i] as number;
+    if ((page.nodes[i] as SnapshotNode).type !== 1) continue;
+    elementSiblings[i] = p >= 0 ? (elements[p] as number) - 1 : 0;
+    const key = keys[i] as number;
+    if (key >= 0) same[i] = (counts.get(key) ?? 1) - 1;
+  }
+  return { same, elementSiblings };
 }
 
 /** The nearest record at or above node i (at most MAX_RECORD_DEPTH levels up) and how far up it is; null when none. */
-export function recordOf(tree: Tree, records: Records, i: number): { record: number; up: number } | null {
+export function recordOf(tree: Tree, siblings: SignatureSiblings, i: number): { record: number; up: number } | null {
   for (let a = i, up = 0; a > 0 && up <= MAX_RECORD_DEPTH; a = tree.parent[a] as number, up++) {
-    if ((records.run[a] as number) > 0) return { record: a, up };
+    if ((siblings.same[a] as number) + 1 >= MIN_RECORDS) return { record: a, up };
   }
   return null;
 }

@@ -16,6 +16,7 @@
  * Linear time, no recursion: one forward pass (ancestor state), one reverse pass (subtree sums).
  */
 import type { SnapshotNode } from "../types.ts";
+import { sameSignatureSiblings } from "../dom/records.ts";
 import { words } from "../dom/text.ts";
 import { def, ratio, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
@@ -44,59 +45,6 @@ function regionDefs(): FeatureDef[] {
     def("reg_prices", "currency amounts in the subtree's text", P),
     def(`reg_anc${PRICE_ANCESTOR}_prices`, `currency amounts in the ${PRICE_ANCESTOR}. ancestor's subtree`, P),
   ];
-}
-
-/** Signature ids by "tag class" string: class strings repeat within and across pages (bounded memo). */
-const SIGNATURE_IDS = new Map<string, number>();
-const SIGNATURE_MEMO_MAX = 50_000;
-/** (parent, signature) pairs packed into one exact double: parent · SIGNATURE_SPACE + signature id. */
-const SIGNATURE_SPACE = 2 ** 21;
-
-/** Id of an element's signature: its tag plus its class tokens with digits removed, sorted. */
-function signatureId(node: SnapshotNode): number {
-  const cls = node.attrs?.["class"] ?? "";
-  const raw = `${node.tag} ${cls}`;
-  let id = SIGNATURE_IDS.get(raw);
-  if (id !== undefined) return id;
-  const tokens = cls.toLowerCase().replace(/\d+/g, "").split(/\s+/).filter(Boolean).sort();
-  const sig = `${node.tag}.${tokens.join(".")}`;
-  id = SIGNATURE_IDS.get(sig);
-  if (id === undefined) {
-    id = SIGNATURE_IDS.size;
-    SIGNATURE_IDS.set(sig, id);
-  }
-  SIGNATURE_IDS.set(raw, id);
-  return id;
-}
-
-/** Per element: how many siblings (other children of its parent) share its signature. */
-function sameSignatureSiblings(f: PageFacts): { same: Int32Array; elementSiblings: Int32Array } {
-  const { page, tree } = f;
-  if (SIGNATURE_IDS.size >= SIGNATURE_MEMO_MAX) SIGNATURE_IDS.clear(); // between pages only: ids stay unique within one
-  const same = new Int32Array(tree.n);
-  const elementSiblings = new Int32Array(tree.n);
-  const counts = new Map<number, number>();
-  const keys = new Float64Array(tree.n).fill(-1);
-  const elements = new Int32Array(tree.n);
-  for (let i = 0; i < tree.n; i++) {
-    const p = tree.parent[i] as number;
-    if ((page.nodes[i] as SnapshotNode).type === 1 && p >= 0) elements[p] = (elements[p] as number) + 1;
-  }
-  for (let i = 0; i < tree.n; i++) {
-    const node = page.nodes[i] as SnapshotNode;
-    const p = tree.parent[i] as number;
-    if (node.type !== 1 || (p >= 0 && (elements[p] as number) < 2)) continue; // an only child has no look-alike sibling
-    const key = (keys[i] = (p + 1) * SIGNATURE_SPACE + signatureId(node));
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  for (let i = 0; i < tree.n; i++) {
-    const p = tree.parent[i] as number;
-    if ((page.nodes[i] as SnapshotNode).type !== 1) continue;
-    elementSiblings[i] = p >= 0 ? (elements[p] as number) - 1 : 0;
-    const key = keys[i] as number;
-    if (key >= 0) same[i] = (counts.get(key) ?? 1) - 1;
-  }
-  return { same, elementSiblings };
 }
 
 /** The main heading's node index, or -1: the visible h1 (else h2) whose words best match the title. */
@@ -174,7 +122,7 @@ export const regionFamily: FeatureFamily = {
     const { tree, stats } = f;
     const h = mainHeading(f);
     const lca = h >= 0 ? lcaWith(f, h) : null;
-    const sig = sameSignatureSiblings(f);
+    const sig = sameSignatureSiblings(f.page, f.tree);
     const prices = subtreePrices(f);
     for (let row = 0; row < f.rows.length; row++) {
       const i = f.rows[row] as number;

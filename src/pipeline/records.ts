@@ -13,15 +13,15 @@
  * pith's own rule, in the spirit of Louvan's Table Pattern (§2.3: forum posts are rows of one
  * table) and of wrapper induction (records of one template carry one kind of field). Choices:
  * - A record is an element with at least MIN_RECORDS siblings (itself included) of the same
- *   signature, tag plus class attribute (src/dom/records.ts); a leaf's record is its nearest
- *   such ancestor within MAX_RECORD_DEPTH levels (the leaf itself counts: <li> items of a list).
+ *   signature, tag plus class tokens without digits (src/dom/records.ts); a leaf's record is its
+ *   nearest such ancestor within MAX_RECORD_DEPTH levels (the leaf itself counts: <li> items).
  * - The path inside the record is the signature chain from the record down to the leaf.
  * - Votes are by words, and groups are formed only when the field occurs in MIN_RECORDS records.
  * Whether a page type uses it is a model setting chosen by cross-validation (refine.ts).
  */
-import { findRecords, MIN_RECORDS, recordOf } from "../dom/records.ts";
+import { MIN_RECORDS, recordOf, sameSignatureSiblings, signatureId } from "../dom/records.ts";
 import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, TraceEntry } from "../types.ts";
+import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
 import type { Ownership } from "./own-text.ts";
 import { traceTarget } from "./trace.ts";
 
@@ -37,17 +37,18 @@ interface FieldGroup {
 
 /** Keeps every leaf of a field group most of whose words are kept (returns a new array) with a trace. */
 export function voteRecords(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): { keep: Uint8Array; trace: TraceEntry[] } {
-  const records = findRecords(page, tree);
+  const siblings = sameSignatureSiblings(page, tree);
+  const sig = (i: number): number => (page.nodes[i]?.type === 1 ? signatureId(page.nodes[i] as SnapshotNode) : -1);
   const groups = new Map<string, FieldGroup>();
   for (let r = 0; r < nodes.length; r++) {
     const w = own.ownWords[r] as number;
     if (w === 0) continue;
     const leaf = nodes[r] as number;
-    const found = recordOf(tree, records, leaf);
+    const found = recordOf(tree, siblings, leaf);
     if (!found) continue;
     let path = "";
-    for (let a = leaf; a !== found.record; a = tree.parent[a] as number) path = `${records.sig(a)}>${path}`;
-    const key = `${tree.parent[found.record]}|${records.sig(found.record)}|${path}`;
+    for (let a = leaf; a !== found.record; a = tree.parent[a] as number) path = `${sig(a)}>${path}`;
+    const key = `${tree.parent[found.record]}|${sig(found.record)}|${path}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { rows: [], records: new Set(), words: 0, keptWords: 0 }));
     g.rows.push(r);
