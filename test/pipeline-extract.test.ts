@@ -18,7 +18,7 @@ import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { dropComments } from "../src/pipeline/comments.ts";
-import { FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
+import { dropNoticePage, FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
@@ -83,6 +83,24 @@ test("notice pages: noticeOf names the notice of a small page; an empty 404 page
   const e = await mlExtractor.extract(snapshot("<html><head><title>404</title></head><body><div>404 : Page Not Found</div></body></html>"), { params: { mode: "static" } });
   assert.equal(e.text, "");
   assert.match(e.emptyReason ?? "", /notice page \("404"\)/);
+});
+
+test("notice rule: a small page saying 'not found' or 'access denied' is emptied even when kept; prose with a status number is not", () => {
+  const run = (html: string) => {
+    const page = snapshot(html);
+    const tree = buildTree(page);
+    const nodes = structuralNodes(page, tree);
+    const own = ownership(page, tree, nodes);
+    const keep = new Uint8Array(nodes.length).fill(1);
+    const trace = dropNoticePage(page, tree, nodes, own, keep);
+    return { kept: keep.filter((k, r) => k === 1 && (own.ownWords[r] as number) > 0).length, trace };
+  };
+  const notFound = run("<html><body><h1>Oops</h1><p>404 : Page Not Found</p></body></html>");
+  assert.equal(notFound.kept, 0);
+  assert.ok(notFound.trace.length > 0 && notFound.trace.every((t) => t.step === "notice-rule" && /notice page \("not found"\)/.test(t.reason)));
+  assert.equal(run("<html><body><p>Access denied. You do not have permission.</p></body></html>").kept > 0, false);
+  assert.ok(run("<html><body><p>About 500 people came to the river festival on Sunday.</p></body></html>").kept > 0, "a bare status number is no notice");
+  assert.ok(run(`<html><body><p>${"The missing ring was not found by the divers that week. ".repeat(4)}</p></body></html>`).kept > 0, "longer pages are no notices");
 });
 
 test("an empty page gives an empty extraction with a reason", async () => {

@@ -39,6 +39,30 @@ export function noticeOf(page: PageSnapshot, tree: Tree, own: Ownership): string
   return m ? m[0].toLowerCase() : null;
 }
 
+/** A notice page whose kept text is dropped has at most this many visible words. */
+export const NOTICE_PAGE_MAX_WORDS = 30;
+/** NOTICE without the bare status codes: "500 people came" is no notice, "Page not found" is. */
+export const NOTICE_PHRASE = /\b(?:not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
+
+/**
+ * Notice pages stay empty even when the classifier keeps their text: a page of at most
+ * NOTICE_PAGE_MAX_WORDS words that says "Page not found", "Access denied" or "enable JavaScript"
+ * has no main content (the gold of wx-4577 and cef-0278 is empty), and a crawl is full of them.
+ * Clears `keep` in place; returns the trace.
+ */
+export function dropNoticePage(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+  if (own.totalWords > NOTICE_PAGE_MAX_WORDS || !keep.some((k) => k === 1)) return [];
+  const m = NOTICE_PHRASE.exec(textOf(page, tree, [0]));
+  if (!m) return [];
+  const trace: TraceEntry[] = [];
+  for (let r = 0; r < keep.length; r++) {
+    if (keep[r] !== 1 || (own.ownWords[r] as number) === 0) continue;
+    keep[r] = 0;
+    trace.push({ step: "notice-rule", ...traceTarget(page, tree, nodes[r] as number), action: "drop", reason: `a ${own.totalWords}-word notice page ("${m[0].toLowerCase()}"), not content` });
+  }
+  return trace;
+}
+
 /**
  * Applies the fallback in place on `keep` when nothing is kept (see the header); returns the
  * trace of what it restored.

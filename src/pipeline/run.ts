@@ -20,7 +20,7 @@ import { segmentOf, smoothScores } from "./segments.ts";
 import { dropConsentBoxes } from "./consent.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
-import { keepBestWhenEmpty, noticeOf } from "./fallback.ts";
+import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./fallback.ts";
 import { coalesce } from "./select.ts";
 import { traceTarget } from "./trace.ts";
 
@@ -146,6 +146,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
   const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep);
+  ruleTrace.push(...dropNoticePage(page, tree, table.nodes, own, keep));
   ruleTrace.push(...dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) ruleTrace.push(...dropComments(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) ruleTrace.push(...dropDuplicates(page, tree, table.nodes, own, keep));
