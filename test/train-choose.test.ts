@@ -1,0 +1,25 @@
+/** Which setting ships per routed page type (src/train/cv.ts chooseShipped). */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { chooseShipped, DEFAULT_VARIANTS } from "../src/train/cv.ts";
+
+function page(routed: string, f1: Record<string, number>) {
+  const scores = Object.fromEntries(Object.entries(f1).map(([v, x]) => [v, { precision: x, recall: x, f1: x }]));
+  return { e: { id: `${routed}-${Math.random()}`, routed, scores } };
+}
+
+test("the largest held-out gain over plain ships per routed type: a refiner or the general model, else nothing", () => {
+  const all = (plain: number, records: number, region: number, general: number) => ({ plain, records, region, louvan: 0, "general-only": general });
+  const done = [
+    page("listing", all(0.5, 0.52, 0.4, 0.7)), // the general model gains most
+    page("listing", all(0.6, 0.61, 0.5, 0.7)),
+    page("article", all(0.9, 0.91, 0.95, 0.8)), // the region refiner gains most
+    page("collection", all(0.5, 0.6, 0.4, 0.55)), // the records refiner gains most
+    page("service", all(0.8, 0.79, 0.7, 0.75)), // nothing gains
+  ];
+  const shipped = chooseShipped(done, DEFAULT_VARIANTS);
+  assert.equal(shipped["listing"], "general-only");
+  assert.equal(shipped["article"], "region");
+  assert.equal(shipped["collection"], "records");
+  assert.equal(shipped["service"], undefined);
+});
