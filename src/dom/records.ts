@@ -49,6 +49,15 @@ export interface SignatureSiblings {
 
 /** Per element: how many siblings (other children of its parent) share its signature. */
 export function sameSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSiblings {
+  let memo = SIBLINGS_OF.get(tree);
+  if (!memo) SIBLINGS_OF.set(tree, (memo = computeSignatureSiblings(page, tree)));
+  return memo;
+}
+
+/** One computation per tree: the region features and the records refiner of one run share it. */
+const SIBLINGS_OF = new WeakMap<Tree, SignatureSiblings>();
+
+function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSiblings {
   if (SIGNATURE_IDS.size >= SIGNATURE_MEMO_MAX) SIGNATURE_IDS.clear(); // between pages only: ids stay unique within one
   const same = new Int32Array(tree.n);
   const elementSiblings = new Int32Array(tree.n);
