@@ -31,7 +31,9 @@ Options:
                      (a/page.html.gz → DIR/a/page.txt); default: stdout
   --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
   --model-dir DIR    where per-domain models are looked up (default: models/)
-  --param K=V        method parameter, repeatable (e.g. --param bias=precision for cnr; --param comments=drop for ml drops comment sections from article pages)
+  --param K=V        method parameter, repeatable (e.g. --param bias=precision for cnr; for ml:
+                     comments=drop drops comment sections from article pages, refiner=NAME forces
+                     none, lbs, tp, region or records on every page type, dedupe=false, fallback=false)
 ${RENDER_HELP}
   -h, --help         this help
 
