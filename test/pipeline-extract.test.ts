@@ -97,7 +97,7 @@ test("notice rule: a small page saying 'not found' or 'access denied' is emptied
   };
   const notFound = run("<html><body><h1>Oops</h1><p>404 : Page Not Found</p></body></html>");
   assert.equal(notFound.kept, 0);
-  assert.ok(notFound.trace.length > 0 && notFound.trace.every((t) => t.step === "notice-rule" && /notice page \("not found"\)/.test(t.reason)));
+  assert.ok(notFound.trace.length > 0 && notFound.trace.every((t) => t.step === "notice-rule" && /notice page \("page not found"\)/.test(t.reason)));
   assert.equal(run("<html><body><p>Access denied. You do not have permission.</p></body></html>").kept > 0, false);
   assert.ok(run("<html><body><p>About 500 people came to the river festival on Sunday.</p></body></html>").kept > 0, "a bare status number is no notice");
   assert.ok(run(`<html><body><p>${"The missing ring was not found by the divers that week. ".repeat(4)}</p></body></html>`).kept > 0, "longer pages are no notices");

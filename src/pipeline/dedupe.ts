@@ -9,9 +9,10 @@
  * eligible leaf repeats) whose container also holds a leaf that repeats nothing: copied blocks
  * come as runs of repeated leaves or as whole copied containers, while an author who says a
  * paragraph again does so among new text (readability rd-0014 repeats a lorem paragraph under a
- * second heading beside a new one). It also keeps quoted text (inside <blockquote>: forum replies quote earlier posts, and forum gold
- * keeps the quotes); pages routed to the forum model skip the rule (QUOTING_TYPES), since forum
- * software also quotes in plain divs (harvest-forums hv-0102: div#message1 inside div#message3).
+ * second heading beside a new one). It also keeps quoted text (inside <blockquote>: forum
+ * replies quote earlier posts, and forum gold keeps the quotes); pages routed to the forum model
+ * skip the rule (QUOTING_TYPES), since forum software also quotes in plain divs (harvest-forums
+ * hv-0102: div#message1 inside div#message3).
  *
  * The isolated-repeat exemption, in-sample with the session-3 bundled model: readability 0.947 →
  * 0.953 (rd-0014 and its 4 twins 0.843 → 0.992), wcxb-dev 0.903 → 0.904, the other sets level;

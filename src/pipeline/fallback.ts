@@ -29,8 +29,10 @@ import { traceTarget } from "./trace.ts";
 export const FALLBACK_SHARE = 0.5;
 /** The fallback applies only to pages with at most this many visible words. */
 export const FALLBACK_MAX_WORDS = 100;
-/** Text of a notice page (error, JavaScript or cookie wall), which stays empty. */
-export const NOTICE = /\b(?:404|403|410|500|not found|page not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
+/** What a notice page (error, JavaScript wall, bot check) says, status codes aside. */
+export const NOTICE_PHRASE = /\b(?:page not found|not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
+/** Text of a notice page, status codes included: such a page gets no fallback and stays empty. */
+export const NOTICE = new RegExp(String.raw`\b(?:404|403|410|500)\b|` + NOTICE_PHRASE.source, "i");
 
 /** The notice a small page shows ("404 page not found", "enable javascript"), or null. */
 export function noticeOf(page: PageSnapshot, tree: Tree, own: Ownership): string | null {
@@ -41,12 +43,11 @@ export function noticeOf(page: PageSnapshot, tree: Tree, own: Ownership): string
 
 /** A notice page whose kept text is dropped has at most this many visible words. */
 export const NOTICE_PAGE_MAX_WORDS = 30;
-/** NOTICE without the bare status codes: "500 people came" is no notice, "Page not found" is. */
-export const NOTICE_PHRASE = /\b(?:not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
 
 /**
  * Notice pages stay empty even when the classifier keeps their text: a page of at most
  * NOTICE_PAGE_MAX_WORDS words that says "Page not found", "Access denied" or "enable JavaScript"
+ * (NOTICE_PHRASE: a bare status code is not enough here, "500 people came" is prose)
  * has no main content (the gold of wx-4577 and cef-0278 is empty), and a crawl is full of them.
  * Clears `keep` in place; returns the trace.
  */

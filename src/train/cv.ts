@@ -49,7 +49,7 @@ const GENERAL_ONLY = "general-only";
 /** Diagnostic variant: each page on its labeled type's model (the ceiling of a better router). */
 const TRUE_TYPE = "true-type";
 
-/** Variants whose refiners compete per routed type against "plain" (chooseRefiners). */
+/** Variants whose refiners compete per routed type against "plain" (chooseShipped). */
 export const REFINER_VARIANTS = ["louvan", "region", "records"] as const;
 
 /** Variants compared on the held-out pages: no refiner, refiners per type, no routing, … */
