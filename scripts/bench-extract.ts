@@ -146,8 +146,8 @@ async function main(): Promise<void> {
   for (const input of inputs.slice(0, 10)) await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static" } }); // warm-up
   const rows: Row[] = [];
   rows.push(await timeMethod("static snapshot only", inputs, (i) => staticSnapshot(i)));
-  rows.push(await timeMethod("ml static (with trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } })));
-  rows.push(await timeMethod("ml static (no trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } })));
+  rows.push(await timeMethod("ml static, --format json (with trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } })));
+  rows.push(await timeMethod("ml static, text output (no trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } })));
   if (!values["no-peers"]) {
     for (const name of ["readability", "defuddle"]) {
       const peer = getPeer(name);

@@ -52,6 +52,16 @@ test("stdin in, JSON out: chosen nodes with paths, the method and the trace", as
   assert.doesNotMatch(json.text, /All rights reserved/);
 });
 
+test("ml: JSON output carries the trace; text output, computed without it, is the same text", async () => {
+  const json = await pith(["extract", ARTICLE, "--format", "json"]);
+  const text = await pith(["extract", ARTICLE]);
+  assert.equal(json.status, 0, json.stderr);
+  assert.equal(text.status, 0, text.stderr);
+  const parsed = JSON.parse(json.stdout);
+  assert.ok(parsed.trace.some((t: { step: string }) => t.step === "content-classifier"), "the classifier's decisions are traced");
+  assert.equal(text.stdout.trim(), parsed.text.trim());
+});
+
 test("usage errors exit 2 with one line naming the problem", async () => {
   const unknown = await pith(["extract", ARTICLE, "--method", "nope"]);
   assert.equal(unknown.status, 2);
