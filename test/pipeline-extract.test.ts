@@ -34,6 +34,15 @@ function snapshot(html: string, url: string | null = null): PageSnapshot {
   return staticSnapshot({ id: "t", source: "t", url, html, encoding: "utf-8", remote: false });
 }
 
+/** A page's rows with every row kept, as a rule after the classifier would see them. */
+function everythingKept(html: string) {
+  const page = snapshot(html);
+  const tree = buildTree(page);
+  const nodes = structuralNodes(page, tree);
+  const own = ownership(page, tree, nodes);
+  return { page, tree, nodes, own, keep: new Uint8Array(nodes.length).fill(1) };
+}
+
 test("the bundled static model extracts the fixture article and drops the boilerplate", async () => {
   const e = await mlExtractor.extract(snapshot(readFileSync(FIXTURE, "utf8")), { params: { mode: "static" } });
   for (const s of ["Rivers rarely run straight", "Over decades this process", "Geologists have measured", "The main factors are"]) {
@@ -87,11 +96,7 @@ test("notice pages: noticeOf names the notice of a small page; an empty 404 page
 
 test("notice rule: a small page saying 'not found' or 'access denied' is emptied even when kept; prose with a status number is not", () => {
   const run = (html: string) => {
-    const page = snapshot(html);
-    const tree = buildTree(page);
-    const nodes = structuralNodes(page, tree);
-    const own = ownership(page, tree, nodes);
-    const keep = new Uint8Array(nodes.length).fill(1);
+    const { page, tree, nodes, own, keep } = everythingKept(html);
     const trace = dropNoticePage(page, tree, nodes, own, keep);
     return { kept: keep.filter((k, r) => k === 1 && (own.ownWords[r] as number) > 0).length, trace };
   };
@@ -172,11 +177,7 @@ test("comment rule: kept leaves inside a comment section are dropped with a trac
 <li class="comment"><p>Great piece, rivers have always fascinated me.</p></li><li class="comment"><p>I walked along the river last summer.</p></li></ol></section>`;
   const html = readFileSync(FIXTURE, "utf8").replace("</article>", `</article>${comments}`);
   assert.ok(html.includes('id="comments"'), "the fixture has an </article> to append comments after");
-  const page = snapshot(html);
-  const tree = buildTree(page);
-  const nodes = structuralNodes(page, tree);
-  const own = ownership(page, tree, nodes);
-  const keep = new Uint8Array(nodes.length).fill(1);
+  const { page, tree, nodes, own, keep } = everythingKept(html);
   const trace = dropComments(page, tree, nodes, own, keep);
   const kept = textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number));
   assert.ok(kept.includes("Rivers rarely run straight"), kept);
