@@ -1,10 +1,21 @@
 /** Shared test helpers: page inputs from strings and fixture files, generated bad pages. */
 import { readFileSync } from "node:fs";
+import { buildTree } from "../src/dom/tree.ts";
+import { structuralNodes } from "../src/features/structural.ts";
+import { ownership } from "../src/pipeline/own-text.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageInput, PageSnapshot } from "../src/types.ts";
 
 export function pageFromHtml(html: string, id = "test-page", url: string | null = null): PageInput {
   return { id, source: id, url, html, encoding: "utf-8", remote: false };
+}
+
+/** A static page's tree, structural rows and word ownership: what the pipeline's rules and refiners read. */
+export function staticRows(html: string) {
+  const page = staticSnapshot(pageFromHtml(html));
+  const tree = buildTree(page);
+  const nodes = structuralNodes(page, tree);
+  return { page, tree, nodes, own: ownership(page, tree, nodes) };
 }
 
 export function fixturePath(rel: string): string {

@@ -24,6 +24,7 @@ import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageSnapshot } from "../src/types.ts";
+import { staticRows } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FIXTURE = join(ROOT, "test/fixtures/pages/article.html");
@@ -36,11 +37,8 @@ function snapshot(html: string, url: string | null = null): PageSnapshot {
 
 /** A page's rows with every row kept, as a rule after the classifier would see them. */
 function everythingKept(html: string) {
-  const page = snapshot(html);
-  const tree = buildTree(page);
-  const nodes = structuralNodes(page, tree);
-  const own = ownership(page, tree, nodes);
-  return { page, tree, nodes, own, keep: new Uint8Array(nodes.length).fill(1) };
+  const rows = staticRows(html);
+  return { ...rows, keep: new Uint8Array(rows.nodes.length).fill(1) };
 }
 
 test("the bundled static model extracts the fixture article and drops the boilerplate", async () => {
@@ -116,10 +114,7 @@ test("an empty page gives an empty extraction with a reason", async () => {
 
 test("fallback: a small page where nothing reaches the threshold keeps its best leaves; notice pages and large pages stay empty", () => {
   const run = (html: string, scoreOf: (text: string) => number) => {
-    const page = snapshot(html);
-    const tree = buildTree(page);
-    const nodes = structuralNodes(page, tree);
-    const own = ownership(page, tree, nodes);
+    const { page, tree, nodes, own } = staticRows(html);
     const scores = Float32Array.from(nodes, (n) => scoreOf(textOf(page, tree, [n])));
     const keep = new Uint8Array(nodes.length);
     const trace = keepBestWhenEmpty(page, tree, nodes, own, scores, keep);

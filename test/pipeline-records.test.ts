@@ -1,23 +1,16 @@
 /** Same-template records (src/dom/records.ts) and the records refiner. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
-import { structuralNodes } from "../src/features/structural.ts";
-import { ownership } from "../src/pipeline/own-text.ts";
 import { voteRecords } from "../src/pipeline/records.ts";
-import { staticSnapshot } from "../src/render/static.ts";
-import { pageFromHtml } from "./helpers.ts";
+import { staticRows } from "./helpers.ts";
 
 const CARDS = ["Red wool scarf for winter", "Blue cotton shirt with buttons", "Green linen trousers for summer", "Black leather belt with buckle", "White canvas shoes for walking"];
 const PAGE = `<html><body><nav><ul><li>Home</li><li>Shop</li></ul></nav><p>Our spring collection of clothes for the whole family.</p>
 <div class="grid">${CARDS.map((t, k) => `<div class="card"><h3 class="title">${t}</h3><p class="desc">Item ${k} ships today from our warehouse</p><span class="cta">Add this item to cart</span></div>`).join("")}</div></body></html>`;
 
 function setup() {
-  const page = staticSnapshot(pageFromHtml(PAGE));
-  const tree = buildTree(page);
-  const nodes = structuralNodes(page, tree);
-  const own = ownership(page, tree, nodes);
+  const { page, tree, nodes, own } = staticRows(PAGE);
   const rowsOf = (s: string) => [...nodes].flatMap((i, r) => ((own.ownWords[r] as number) > 0 && textOf(page, tree, [i]).includes(s) ? [r] : []));
   return { page, tree, nodes, own, rowsOf };
 }

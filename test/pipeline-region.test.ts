@@ -3,13 +3,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
-import { structuralNodes } from "../src/features/structural.ts";
-import { ownership } from "../src/pipeline/own-text.ts";
 import { bestRegion, keepMainRegion, OUTSIDE_KEEP } from "../src/pipeline/region.ts";
 import { dropDuplicates } from "../src/pipeline/dedupe.ts";
 import { coalesce } from "../src/pipeline/select.ts";
 import { staticSnapshot } from "../src/render/static.ts";
-import { pageFromHtml } from "./helpers.ts";
+import { pageFromHtml, staticRows } from "./helpers.ts";
 
 const PAGE = `<html><body>
 <div id="menu"><p>Home News Sport</p><p>Weather Travel</p></div>
@@ -17,10 +15,7 @@ const PAGE = `<html><body>
 <div id="foot"><p>About us contact privacy terms careers</p></div></body></html>`;
 
 function setup() {
-  const page = staticSnapshot(pageFromHtml(PAGE));
-  const tree = buildTree(page);
-  const nodes = structuralNodes(page, tree);
-  const own = ownership(page, tree, nodes);
+  const { page, tree, nodes, own } = staticRows(PAGE);
   const rowOfText = (s: string) => [...nodes].findIndex((i, r) => (own.ownWords[r] as number) > 0 && textOf(page, tree, [i]).startsWith(s));
   return { page, tree, nodes, own, rowOfText };
 }
@@ -87,10 +82,7 @@ test("dedupe: a block repeated in another container is dropped; same-parent repe
 <div id="d"><blockquote><p>Intro text of the very first post.</p></blockquote></div><div id="e"><p>Intro text of the very first post.</p></div>
 <div id="f"><p>Lorem ipsum dolor sit amet again.</p><p>An entirely new paragraph of the second section.</p></div>
 <div id="g"><p>Another new paragraph in a third section.</p><p>Lorem ipsum dolor sit amet again.</p></div></body></html>`;
-  const page = staticSnapshot(pageFromHtml(html));
-  const tree = buildTree(page);
-  const nodes = structuralNodes(page, tree);
-  const own = ownership(page, tree, nodes);
+  const { page, tree, nodes, own } = staticRows(html);
   const keep = new Uint8Array(nodes.length).fill(1);
   const trace = dropDuplicates(page, tree, nodes, own, keep);
   assert.equal(trace.length, 1, JSON.stringify(trace.map((t) => t.path)));
