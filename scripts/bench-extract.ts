@@ -148,6 +148,7 @@ async function main(): Promise<void> {
   rows.push(await timeMethod("static snapshot only", inputs, (i) => staticSnapshot(i)));
   rows.push(await timeMethod("ml static, --format json (with trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } })));
   rows.push(await timeMethod("ml static, text output (no trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } })));
+  rows.push(await timeMethod("ml static, text output, context stage off", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false, context: false } })));
   if (!values["no-peers"]) {
     for (const name of ["readability", "defuddle"]) {
       const peer = getPeer(name);

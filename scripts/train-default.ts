@@ -11,11 +11,12 @@
  * static recipe's that are among them.
  *
  * `--no-borrow`: small page-type models train on their own pages only (src/train/fit.ts BORROW_*).
+ * `--no-context`: no context stage (src/pipeline/context.ts).
  *
  * `--pages FILE`: where the held-out word F1 of every page goes, one JSON line per page with its
  * type, routed type and F1 per CV variant (default data/cv/<model>.pages.jsonl, not committed).
  *
- * Usage: npm run train:default -- [--mode static|chromium] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--out FILE] [--pages FILE]
+ * Usage: npm run train:default -- [--mode static|chromium] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--no-context] [--out FILE] [--pages FILE]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -37,7 +38,7 @@ export const DEFAULT_GENERAL_SETS = ["wcxb-dev", "cleaneval", "harvest-forums"];
 export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 
-const { values } = parseArgs({ options: { mode: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, out: { type: "string" }, pages: { type: "string" } } });
+const { values } = parseArgs({ options: { mode: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, out: { type: "string" }, pages: { type: "string" } } });
 const mode = (values.mode ?? "static") as RenderMode;
 if (mode !== "static" && mode !== "chromium") throw new Error(`--mode must be static or chromium, not ${String(values.mode)}`);
 const datasets = values.sets ? values.sets.split(",") : DEFAULT_SETS;
@@ -45,9 +46,9 @@ const generalSets = values["general-sets"] ? values["general-sets"].split(",") :
 const started = performance.now();
 const result = await train({
   datasets, mode, kind: "gbdt", params: {}, seed: DEFAULT_SEED,
-  folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, borrow: !values["no-borrow"], genres: [], domain: null,
+  folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, borrow: !values["no-borrow"], ...(values["no-context"] ? { context: false } : {}), genres: [], domain: null,
   ...(generalSets.length ? { generalSets } : {}),
-  name: `default-${mode}`, log: (s) => void process.stderr.write(`${s}\n`),
+  name: `default-${mode}`, log: (s) => void process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`),
   onReport: (r) => void process.stderr.write(`${formatReport(r)}\n`),
 });
 const out = values.out ?? defaultModelPath(mode);

@@ -18,6 +18,7 @@ import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { dropComments } from "../src/pipeline/comments.ts";
+import { dropConsentBoxes } from "../src/pipeline/consent.ts";
 import { dropNoticePage, FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { coalesce } from "../src/pipeline/select.ts";
@@ -53,15 +54,20 @@ test("the bundled static model extracts the fixture article and drops the boiler
   assert.ok(e.nodes.length > 0 && e.trace.length > 0);
 });
 
-test("a cookie banner in the body is dropped by the consent rule, and the trace says why", async () => {
-  const e = await mlExtractor.extract(snapshot(readFileSync(FIXTURE, "utf8")), { params: { mode: "static" } });
+test("a cookie banner in the body is dropped: by the consent rule when kept, and the trace says why", async () => {
+  const html = readFileSync(FIXTURE, "utf8");
+  const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });
   assert.ok(!e.text.includes("We use cookies"), e.text);
-  const entry = e.trace.find((t) => t.step === "consent-rule");
+  const { page, tree, nodes, own, keep } = everythingKept(html);
+  const trace = dropConsentBoxes(page, tree, nodes, own, keep);
+  const entry = trace.find((t) => t.step === "consent-rule");
   assert.ok(entry, "a consent-rule trace entry");
   assert.equal(entry.action, "drop");
   assert.match(entry.path, /^html>body>/);
+  const kept = coalesce(nodes, own, keep).map((r) => nodes[r] as number);
+  assert.ok(!textOf(page, tree, kept).includes("We use cookies"), "the banner's words are dropped");
+  assert.ok(textOf(page, tree, kept).includes("Rivers rarely run straight"), "the article stays");
 });
-
 test("a per-domain model in the model directory is used for pages of its host", async () => {
   const dir = join(tmp, "models");
   mkdirSync(join(dir, "domains"), { recursive: true });

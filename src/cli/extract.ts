@@ -33,7 +33,8 @@ Options:
   --model-dir DIR    where per-domain models are looked up (default: models/)
   --param K=V        method parameter, repeatable (e.g. --param bias=precision for cnr; for ml:
                      comments=drop drops comment sections from article pages, refiner=NAME forces
-                     none, lbs, tp, region or records on every page type, dedupe=false, fallback=false)
+                     none, lbs, tp, region or records on every page type, dedupe=false, fallback=false,
+                     context=false skips the model's context stage)
 ${RENDER_HELP}
   -h, --help         this help
 

@@ -41,6 +41,9 @@ Options:
   --borrow           page types with few pages also train on other types' pages (npm run
                      train:default does; src/train/fit.ts BORROW_*)
   --no-segment       no segment classifier
+  --no-context       no context stage (a second classifier that rescores each leaf from the
+                     first one's scores around it, trained on the CV's out-of-fold scores;
+                     on by default except with --domain; needs --folds ≥ 2)
   --seed N           random seed (default ${DEFAULT_SEED})
   --workers N        feature-extraction / evaluation threads (default: all cores)
   --name NAME        model name shown by pith extract (default: the --out file's base name)
@@ -62,7 +65,9 @@ function fmt(x: number): string {
 export function formatReport(r: CvReport): string {
   const lines = [`cross-validation: ${r.folds} site-grouped folds, ${r.pages} pages, ${r.sites} sites`];
   lines.push(`content classifier (out-of-fold, word-weighted): P ${fmt(r.content.precision)} R ${fmt(r.content.recall)} F1 ${fmt(r.content.f1)} AUC ${fmt(r.content.auc)}`);
-  lines.push(`thresholds: ${Object.entries(r.thresholds).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ")}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`);
+  const thresholds = (t: Record<string, number>): string => Object.entries(t).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ");
+  if (r.context) lines.push(`context stage: ${r.context.shipped ? "shipped" : "not shipped (lost to no-context)"}; thresholds ${thresholds(r.context.thresholds)}`);
+  lines.push(`thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`);
   const variants = Object.keys(r.endToEnd);
   lines.push(`end-to-end word F1 on held-out sites:`, `  ${"group".padEnd(30)} ${"pages".padStart(5)}  ${variants.map((v) => v.padStart(12)).join(" ")}`);
   for (const g of Object.keys(r.endToEnd[variants[0] as string] ?? {})) {
@@ -97,7 +102,7 @@ export const trainCommand: Command = {
   async run(argv) {
     const { values } = parse("train", argv, {
       data: { type: "string" }, out: { type: "string" }, genre: { type: "string" }, domain: { type: "string" }, model: { type: "string" },
-      mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, borrow: { type: "boolean" }, "no-segment": { type: "boolean" },
+      mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, borrow: { type: "boolean" }, "no-segment": { type: "boolean" }, "no-context": { type: "boolean" },
       seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
       "domain-experiment": { type: "string" }, baseline: { type: "string" }, prepare: { type: "boolean" },
     });
@@ -121,7 +126,7 @@ export const trainCommand: Command = {
     try {
       const result = await train({
         datasets, mode, kind, params: {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), folds: intOption("train", "folds", values.folds, DEFAULT_FOLDS),
-        perType: !values["no-types"], borrow: values.borrow === true, segment: !values["no-segment"], genres: listOption(values.genre), domain: values.domain ?? null,
+        perType: !values["no-types"], borrow: values.borrow === true, segment: !values["no-segment"], ...(values["no-context"] ? { context: false } : {}), genres: listOption(values.genre), domain: values.domain ?? null,
         name: values.name ?? (values.domain ? `domain-${domainKey(values.domain)}` : (out.split("/").pop() ?? "model").replace(/\.json$/, "")), log,
         ...(workers > 0 ? { workers } : {}),
         onPage: (_d, done, total) => { bar.setTotal(total); bar.tick(); if (done === total) bar.stop(); },

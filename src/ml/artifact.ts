@@ -16,8 +16,12 @@ import type { RenderMode } from "../types.ts";
 import { type Classifier, loadClassifier } from "./classifier.ts";
 
 export const MODEL_FORMAT = "pith-model";
-/** Bump when the artifact layout changes incompatibly; loadModel refuses newer versions. */
-export const MODEL_FORMAT_VERSION = 1;
+/**
+ * Bump when the artifact layout changes incompatibly; loadModel refuses newer versions.
+ * 2: pipeline models may carry a context stage whose thresholds replace the content
+ * classifiers' (a reader of version 1 would ignore it and cut at the wrong thresholds).
+ */
+export const MODEL_FORMAT_VERSION = 2;
 /** Hex digits of a hash shown in error messages. */
 const HASH_SHOWN = 12;
 
@@ -145,15 +149,18 @@ export async function loadModel(file: string, expected: ModelExpectation): Promi
   return parseModel(text, file, expected);
 }
 
-/** Rebuilds the artifact's classifier `name`; a missing or malformed one is a ModelLoadError. */
-export async function artifactClassifier(artifact: ModelArtifact, name: string, source = artifact.kind): Promise<Classifier> {
+/**
+ * Rebuilds the artifact's classifier `name`; a missing or malformed one is a ModelLoadError.
+ * `extraCols`: columns the classifier reads before the schema's (a stacked stage's own inputs).
+ */
+export async function artifactClassifier(artifact: ModelArtifact, name: string, source = artifact.kind, extraCols = 0): Promise<Classifier> {
   const json = artifact.classifiers[name];
   if (json === undefined) {
     throw new ModelLoadError(source, `model ${source} has no classifier "${name}" (it has: ${Object.keys(artifact.classifiers).join(", ") || "none"})`);
   }
   const nCols = (json as { nCols?: unknown } | null)?.nCols;
-  if (nCols !== artifact.featureSchema.names.length) {
-    throw new ModelLoadError(source, `model ${source} is corrupt (classifier "${name}" reads ${String(nCols)} features, the schema has ${artifact.featureSchema.names.length})`);
+  if (nCols !== artifact.featureSchema.names.length + extraCols) {
+    throw new ModelLoadError(source, `model ${source} is corrupt (classifier "${name}" reads ${String(nCols)} features, the schema has ${artifact.featureSchema.names.length}${extraCols ? ` + ${extraCols}` : ""})`);
   }
   try {
     return await loadClassifier(json);

@@ -9,7 +9,8 @@
  * the per-segment trace, e.g. for benchmarks), comments (drop: remove comment sections from
  * article pages, comments.ts; default keep), dedupe (false: keep blocks that repeat an earlier
  * kept block, dedupe.ts; default true), fallback (false: an empty result stays empty on small
- * pages too, fallback.ts; default true).
+ * pages too, fallback.ts; default true), context (false: decide on the content classifier's
+ * scores alone, without the model's context stage, context.ts; default true).
  */
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
 import { existsSync } from "node:fs";
@@ -46,6 +47,7 @@ export const mlExtractor: Extractor = {
     if (params["trace"] === false) options.trace = false;
     if (params["dedupe"] === false || params["dedupe"] === "false") options.dedupe = false;
     if (params["fallback"] === false || params["fallback"] === "false") options.fallback = false;
+    if (params["context"] === false || params["context"] === "false") options.context = false;
     const comments = str(params["comments"]);
     if (comments === "keep" || comments === "drop") options.comments = comments;
     else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);

@@ -2,8 +2,9 @@
  * The learned pipeline's model: one versioned artifact (src/ml/artifact.ts) holding the
  * content classifier (P(main) of a leaf segment), the segment classifier (P(good segment) of
  * a structural node, Louvan §2.1), optional per-page-type content classifiers with a
- * page-type router, and the decision thresholds. Classifier names inside the artifact:
- * "content", "segment", "content:<page type>"; the router and thresholds live in `extra`.
+ * page-type router, the decision thresholds, and the context stage (context.ts) that rescores
+ * leaves from what stage 1 decided around them. Classifier names inside the artifact:
+ * "content", "segment", "content:<page type>", "context"; the router and thresholds live in `extra`.
  */
 import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } from "../ml/artifact.ts";
 import { loadClassifier, type Classifier } from "../ml/classifier.ts";
@@ -12,6 +13,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { RenderMode } from "../types.ts";
 import { columnMap } from "./columns.ts";
+import { CONTEXT_FEATURES, type ContextModel } from "./context.ts";
 
 /** Decision threshold on P(main) when an artifact names none. */
 export const DEFAULT_THRESHOLD = 0.5;
@@ -49,6 +51,8 @@ export interface PipelineExtra {
    * replacing it.
    */
   base?: { model: "default"; weight: number };
+  /** The context stage's feature names and decision threshold per routed type (its classifier is "context"). */
+  context?: { features: string[]; thresholds: Record<string, number> };
 }
 
 export interface Router {
@@ -69,6 +73,8 @@ export interface PipelineModel {
   router: Router | null;
   refiners: Record<string, RefinerName>;
   segmentBlend: number;
+  /** The context stage (context.ts), when the artifact has one. */
+  context?: ContextModel;
   /** Set when the model reads a subset of the current features: its columns in the current table (columns.ts). */
   columns?: Int32Array;
   /** A per-domain model's base model and the domain model's weight in the blend. */
@@ -106,8 +112,17 @@ export async function pipelineFromArtifact(artifact: ModelArtifact, source: stri
   for (const t of extra.types ?? []) byType.set(t, { classifier: await artifactClassifier(artifact, `content:${t}`, source), threshold: threshold(t) });
   const router = extra.router ? await loadRouter(extra.router, source) : null;
   const model: PipelineModel = { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0 };
+  if (extra.context) model.context = await loadContext(artifact, extra.context, source);
   if (extra.base) model.base = { model: await loadPipelineModel(bundledDefaultPath(artifact.mode), artifact.mode), weight: extra.base.weight };
   return model;
+}
+
+async function loadContext(artifact: ModelArtifact, context: NonNullable<PipelineExtra["context"]>, source: string): Promise<ContextModel> {
+  const names = context.features;
+  if (!Array.isArray(names) || names.length !== CONTEXT_FEATURES.length || names.some((n, i) => n !== CONTEXT_FEATURES[i])) {
+    throw new ModelLoadError(source, `model ${source} has a context stage over other context features than this pith computes; retrain it with \`pith train\``);
+  }
+  return { classifier: await artifactClassifier(artifact, "context", source, CONTEXT_FEATURES.length), thresholds: context.thresholds };
 }
 
 /** Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem). */

@@ -1,14 +1,16 @@
 /**
  * The learned pipeline on one snapshot (Louvan's content seeker, made concrete):
  *   features (src/features) → page-type router → segment classifier (good-granularity
- *   structural nodes, Louvan §2.1) → content classifier on leaf segments, smoothed within
- *   each predicted segment (§2.2) → per-type refiner (LBS for articles/blogs, TP for forums,
+ *   structural nodes, Louvan §2.1) → content classifier on leaf segments → context stage
+ *   (context.ts: rescored from stage-1 scores around each leaf), smoothed within each
+ *   predicted segment (§2.2) → rules → per-type refiner (LBS for articles/blogs, TP for forums,
  *   §2.3) → the kept leaf segments coalesced into node roots → text.
  * Pure given a loaded model; every keep/drop decision is traced with its score.
  */
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "./features-adapter.ts";
+import { applyContext, leafRows } from "./context.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
 import type { ContentModel, PipelineModel, RefinerName } from "./model.ts";
@@ -46,6 +48,8 @@ export interface RunOptions {
   refiner?: RefinerName;
   /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
   comments?: "keep" | "drop";
+  /** Apply the model's context stage when it has one (context.ts; default true). */
+  context?: boolean;
 }
 
 /** Everything the run decided, for the extractor and for training-time evaluation. */
@@ -94,8 +98,7 @@ function blendWithBase(model: PipelineModel, threshold: number, scores: Float32A
 /** P(main) for every row that owns words (leaf segments); NaN elsewhere. */
 export function scoreLeaves(content: ContentModel, values: Float32Array, nCols: number, own: Ownership): Float32Array {
   const n = own.ownWords.length;
-  const leaves: number[] = [];
-  for (let r = 0; r < n; r++) if ((own.ownWords[r] as number) > 0) leaves.push(r);
+  const leaves = leafRows(own);
   const scores = new Float32Array(n).fill(NaN);
   if (!leaves.length) return scores;
   const p = content.classifier.predictProba(selectRows(matrixFromData(values, n, nCols), leaves));
@@ -141,25 +144,30 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
-  const raw = blendWithBase(model, content.threshold, scoreLeaves(content, table.values, nCols, own), table, own, nCols);
+  const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content, table.values, nCols, own), table, own, nCols);
+  // a routed type without its own model runs on the general one: the context stage sees it as general
+  const contextType = model.byType.has(pageType) ? pageType : GENERAL;
+  const { scores: raw, threshold } = model.context && options.context !== false
+    ? applyContext(model.context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols })
+    : { scores: stageOne, threshold: content.threshold };
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
-  for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= content.threshold ? 1 : 0;
+  for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
   const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep);
   ruleTrace.push(...dropNoticePage(page, tree, table.nodes, own, keep));
   ruleTrace.push(...dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) ruleTrace.push(...dropComments(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) ruleTrace.push(...dropDuplicates(page, tree, table.nodes, own, keep));
   const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
-  const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold: content.threshold });
+  const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, content.threshold)];
+  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) {
     const notice = noticeOf(page, tree, own);
-    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${content.threshold.toFixed(3)} (${pageType} model)`;
+    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${model.context && options.context !== false ? " and context stage" : ""})`;
   }
   return { extraction, pageType, scores };
 }

@@ -6,6 +6,7 @@ import { createArtifact, type ModelArtifact, type TrainingSet } from "../ml/arti
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, type PipelineExtra, type RefinerName } from "../pipeline/model.ts";
 import type { RenderMode } from "../types.ts";
+import { CONTEXT_FEATURES, type ContextModel } from "../pipeline/context.ts";
 import type { FittedPipeline } from "./fit.ts";
 
 export interface ArtifactInput {
@@ -23,6 +24,8 @@ export interface ArtifactInput {
   segmentBlend?: number;
   /** Per-domain models: blend with the bundled default at this weight of the domain model. */
   baseWeight?: number;
+  /** The context stage (src/pipeline/context.ts), when trained. */
+  context?: ContextModel;
 }
 
 export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
@@ -31,6 +34,10 @@ export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
   if (a.fitted.segment) classifiers["segment"] = a.fitted.segment.toJSON();
   for (const [t, c] of a.fitted.byType) classifiers[`content:${t}`] = c.toJSON();
   const extra: PipelineExtra = { name: a.name, thresholds: a.thresholds, refiners: a.refiners, types: [...a.fitted.byType.keys()], segmentBlend: a.segmentBlend ?? 0 };
+  if (a.context) {
+    classifiers["context"] = a.context.classifier.toJSON();
+    extra.context = { features: [...CONTEXT_FEATURES], thresholds: a.context.thresholds };
+  }
   if (a.baseWeight !== undefined) extra.base = { model: "default", weight: a.baseWeight };
   if (a.fitted.router) {
     extra.router = { types: a.fitted.router.types, classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()), minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE };

@@ -5,6 +5,9 @@
  * models run end to end on their held-out pages in worker threads (evaluate-page.ts) and the
  * real WCXB word F1 is reported per dataset and page type, for each model variant.
  *
+ * The fold models' routed out-of-fold scores also train the context stage (context.ts), fold
+ * by fold, so the end-to-end numbers include it; the "no-context" variant measures it.
+ *
  * Caveat, reported with the numbers: thresholds are tuned on the pooled out-of-fold scores
  * and then used by the fold models (one scalar per type, a small optimism).
  */
@@ -22,6 +25,8 @@ import { pipelineArtifact } from "./artifact.ts";
 import type { PageEvaluation, Variant } from "./evaluate-page.ts";
 import { fitPipeline, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
+import { fitContextStage, routedStageOne, type RoutedScores } from "./context.ts";
+import type { ContextModel } from "../pipeline/context.ts";
 import type { PageRecord } from "./page-record.ts";
 import { PAGE_TYPES, pageTypeOf } from "./page-types.ts";
 import { runPool } from "./pool.ts";
@@ -49,6 +54,9 @@ const GENERAL_ONLY = "general-only";
 /** Diagnostic variant: each page on its labeled type's model (the ceiling of a better router). */
 const TRUE_TYPE = "true-type";
 
+/** Diagnostic variant: the pipeline without its context stage. */
+export const NO_CONTEXT = "no-context";
+
 /** Variants whose refiners compete per routed type against "plain" (chooseShipped). */
 export const REFINER_VARIANTS = ["louvan", "region", "records"] as const;
 
@@ -74,6 +82,8 @@ export interface CvOptions {
   variants?: Variant[];
   workers?: number;
   log?: (s: string) => void;
+  /** Train and evaluate the context stage (context.ts; default false). */
+  context?: boolean;
 }
 
 export interface CvReport {
@@ -93,6 +103,8 @@ export interface CvReport {
   /** Routed types whose pages do better with the general content model than with their own. */
   generalFor: string[];
   routedAs: Record<string, Record<string, number>>;
+  /** The context stage: its thresholds per routed type, and whether it ships (it beat NO_CONTEXT over all held-out pages). */
+  context: { thresholds: Record<string, number>; shipped: boolean } | null;
   /** Every held-out page: its labeled and routed type and its word F1 per variant (for error analysis). */
   perPage: HeldOutPage[];
 }
@@ -144,35 +156,48 @@ function tuneAll(records: readonly PageRecord[], rows: RowSet, oof: Oof): Record
   return thresholds;
 }
 
+export interface CvResult {
+  report: CvReport;
+  /** The final model's context stage (trained on every page's out-of-fold scores); report.context says whether it should ship. */
+  context: ContextModel | null;
+}
+
 /** Runs the cross-validation (see the header). */
-export async function crossValidate(records: PageRecord[], options: CvOptions): Promise<CvReport> {
+export async function crossValidate(records: PageRecord[], options: CvOptions): Promise<CvResult> {
   const log = options.log ?? (() => {});
-  const variants = options.variants ?? DEFAULT_VARIANTS;
+  const variants = [...(options.variants ?? DEFAULT_VARIANTS), ...(options.context ? [{ name: NO_CONTEXT, refiners: {}, context: false }] : [])];
   const folds = groupKFold(records.map((r) => r.site), options.folds, options.config.seed);
   const rows = buildRows(records, options.nCols, LEAF_ROWS, "main", false);
   const oof: Oof = { general: new Float32Array(rows.y.length), byType: new Map() };
   const fitted: FittedPipeline[] = [];
+  const routed: RoutedScores[] = new Array(records.length);
   for (const [f, fold] of folds.entries()) {
     log(`fold ${f + 1}/${folds.length}: ${fold.train.length} training pages, ${fold.test.length} held-out pages`);
     const fit = await fitPipeline(Array.from(fold.train, (i) => records[i] as PageRecord), options.nCols, options.config, log);
     predictFold(fit, rows, records, new Set(fold.test), oof);
+    if (options.context) routedStageOne(fit, records, Array.from(fold.test), options.nCols).forEach((r, j) => (routed[fold.test[j] as number] = r));
     fitted.push(fit);
   }
   const thresholds = tuneAll(records, rows, oof);
   const m = binaryMetrics(rows.y, oof.general, { threshold: thresholds["general"] as number, weights: rows.w });
   log(`out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`);
-  const evals = await evaluateFolds(records, folds.map((f) => f.test), fitted, thresholds, variants, options, log);
-  return summarise(records, folds.length, thresholds, { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc }, evals, variants);
+  const context = options.context ? await fitContextStage(records, routed, thresholds, folds, options.nCols, options.config, log) : null;
+  const evals = await evaluateFolds(records, folds.map((f) => f.test), fitted, context?.folds ?? null, thresholds, variants, options, log);
+  const report = summarise(records, folds.length, thresholds, { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc }, evals, variants);
+  if (!context) return { report, context: null };
+  const shipped = (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
+  report.context = { thresholds: context.final.thresholds, shipped };
+  return { report, context: context.final };
 }
 
-async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted: FittedPipeline[], thresholds: Record<string, number>, variants: Variant[], options: CvOptions, log: (s: string) => void): Promise<(PageEvaluation | null)[]> {
+async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted: FittedPipeline[], contexts: ContextModel[] | null, thresholds: Record<string, number>, variants: Variant[], options: CvOptions, log: (s: string) => void): Promise<(PageEvaluation | null)[]> {
   const dir = mkdtempSync(join(tmpdir(), "pith-cv-"));
   try {
     const jobs: { task: string; payload: unknown }[] = [];
     const owner: number[] = [];
     for (const [f, test] of tests.entries()) {
       const file = join(dir, `fold-${f}.json`);
-      const art = pipelineArtifact({ kind: "pipeline", name: `cv-fold-${f}`, mode: options.mode, fitted: fitted[f] as FittedPipeline, thresholds, refiners: {}, trainingSets: [], hyperParameters: {}, metrics: {} });
+      const art = pipelineArtifact({ kind: "pipeline", name: `cv-fold-${f}`, mode: options.mode, fitted: fitted[f] as FittedPipeline, thresholds, refiners: {}, trainingSets: [], hyperParameters: {}, metrics: {}, ...(contexts ? { context: contexts[f] as ContextModel } : {}) });
       await saveModel(file, art);
       for (const i of test) {
         const rec = records[i] as PageRecord;
@@ -183,11 +208,14 @@ async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted
     log(`evaluating ${jobs.length} held-out pages end to end`);
     const out: (PageEvaluation | null)[] = new Array(records.length).fill(null);
     let failed = 0;
+    let first = "";
     await runPool(jobs, (k, v) => {
-      if (v instanceof Error) failed++;
-      else out[owner[k] as number] = v as PageEvaluation;
+      if (v instanceof Error) {
+        failed++;
+        first ||= `${records[owner[k] as number]?.id}: ${v.message.split("\n")[0]}`;
+      } else out[owner[k] as number] = v as PageEvaluation;
     }, options.workers);
-    if (failed) log(`${failed} page(s) failed end-to-end evaluation`);
+    if (failed) log(`${failed} page(s) failed end-to-end evaluation (first: ${first})`);
     return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -215,7 +243,7 @@ function summarise(records: PageRecord[], folds: number, thresholds: Record<stri
   const generalFor = PAGE_TYPES.filter((t) => shipped[t] === GENERAL_ONLY);
   endToEnd[SHIPPED] = byGroup(done, (type) => shipped[type] ?? "plain");
   const perPage = done.map(({ r, e }) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, routed: e.routed, f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])) }));
-  return { perPage, folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
+  return { perPage, context: null, folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
 }
 
 /** Report column: no refiner except the chosen one per routed type (what the artifact ships). */

@@ -34,6 +34,8 @@ export interface Variant {
   segmentBlend?: number;
   /** Router confidence below which a page goes to the general model (replaces the model's). */
   routerConfidence?: number;
+  /** false: skip the model's context stage. */
+  context?: boolean;
 }
 
 export interface EvaluatePayload {
@@ -90,14 +92,19 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   const snap = await datasetSnapshot(ds, page, model.artifact.mode);
   const scores: Record<string, PageScore> = {};
   let routed = GENERAL;
+  let routedSet = false;
   const tree = buildTree(snap);
   const table = cachedTable(payload, snap, tree, model.artifact.featureSchema.names.length);
   const trueType = pageTypeOf(page);
   for (const v of payload.variants) {
     const vm = variantModel(model, v);
-    const options = { trace: false, ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
+    const options = { trace: false, ...(v.context === false ? { context: false } : {}), ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
     const run = table ? runOnTable(vm, snap, tree, table, options) : runPipeline(vm, snap, options);
-    if (v.route === undefined || v.route === true) routed = run.pageType;
+    // the routing the model ships (a variant with another router confidence must not relabel the page)
+    if (!routedSet && (v.route === undefined || v.route === true) && v.routerConfidence === undefined) {
+      routed = run.pageType;
+      routedSet = true;
+    }
     scores[v.name] = wordF1(run.extraction.text, gold);
   }
   return { id: payload.id, routed, scores };

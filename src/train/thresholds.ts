@@ -29,7 +29,7 @@ export function estimatedF1(rec: PageRecord, kept: (r: number) => boolean): numb
 }
 
 /** Mean estimated F1 over the pages of `rows` for each threshold of the grid. */
-export function thresholdCurve(records: readonly PageRecord[], rows: RowSet, proba: Float32Array, grid = THRESHOLD_GRID): number[] {
+export function thresholdCurve(records: readonly PageRecord[], rows: Pick<RowSet, "page" | "row">, proba: Float32Array, grid = THRESHOLD_GRID): number[] {
   const byPage = new Map<number, Map<number, number>>();
   for (let k = 0; k < rows.page.length; k++) {
     const p = rows.page[k] as number;
@@ -45,7 +45,7 @@ export function thresholdCurve(records: readonly PageRecord[], rows: RowSet, pro
 }
 
 /** The grid threshold with the best mean estimated F1 (ties: the one nearest 0.5). */
-export function tuneThreshold(records: readonly PageRecord[], rows: RowSet, proba: Float32Array): { threshold: number; f1: number } {
+export function tuneThreshold(records: readonly PageRecord[], rows: Pick<RowSet, "page" | "row">, proba: Float32Array): { threshold: number; f1: number } {
   const curve = thresholdCurve(records, rows, proba);
   let best = 0;
   for (let i = 1; i < curve.length; i++) {

@@ -15,6 +15,7 @@ import { pipelineArtifact } from "./artifact.ts";
 import { DOMAIN_BLEND_WEIGHT } from "./domain-experiment.ts";
 import { loadRecords } from "./cache.ts";
 import { crossValidate, type CvReport } from "./cv.ts";
+import type { ContextModel } from "../pipeline/context.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
@@ -35,6 +36,12 @@ export interface TrainOptions {
   borrow?: boolean;
   /** Sets that train the general content model (FitConfig.generalSets; default all). */
   generalSets?: string[];
+  /**
+   * Train the context stage from the cross-validation's out-of-fold scores (default: when not
+   * --domain); it ships when it beat the pipeline without it on the held-out pages, or always
+   * with "always" (experiments, tests).
+   */
+  context?: boolean | "always";
   /** Keep only pages of these page types (article, forum, …; genres news/blog map to article). */
   genres: string[];
   domain: string | null;
@@ -110,10 +117,17 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, borrow: options.borrow === true, ...(options.generalSets ? { generalSets: options.generalSets } : {}) };
   const sites = new Set(records.map((r) => r.site)).size;
   let report: CvReport | null = null;
+  let context: ContextModel | null = null;
+  const withContext = options.context === undefined ? !options.domain : options.context !== false;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
-    report = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, ...(options.workers ? { workers: options.workers } : {}) });
+    ({ report, context } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext, ...(options.workers ? { workers: options.workers } : {}) }));
     onReport(report);
+    if (report.context && !report.context.shipped && options.context !== "always") {
+      log("the context stage lost to the pipeline without it on held-out pages: not shipped");
+      context = null;
+    }
   } else if (options.folds >= 2) log(`cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`);
+  if (withContext && !report) log("no context stage: it trains on cross-validation scores (--folds ≥ 2)");
   log(`final fit on ${records.length} pages from ${sites} sites`);
   const fitted = await fitPipeline(records, nCols, config, log);
   for (const t of report?.generalFor ?? []) {
@@ -127,8 +141,9 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     name: options.name, mode: options.mode, fitted, thresholds, refiners, segmentBlend: report?.segmentBlend ?? 0,
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
     ...(report ? { routerConfidence: report.routerConfidence } : {}),
+    ...(context ? { context } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
-    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
+    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, context: context !== null, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
     metrics: report ? { crossValidation: withoutPages(report) } : {}, // per-page figures stay out of the artifact
   });
   return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000 };

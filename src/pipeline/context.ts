@@ -1,0 +1,172 @@
+/**
+ * The context stage: a second content classifier that sees, beside a leaf segment's own
+ * features, what the first classifier decided around it. Stacked generalization (Wolpert 1992)
+ * in the auto-context form (Tu & Bai, TPAMI 2010): stage-1 P(main) of the leaf, of its
+ * neighbours in reading order, of its four nearest structural ancestors' subtrees, and of the
+ * whole page. A paragraph the first model doubted inside a block it mostly kept comes back; a
+ * lone confident teaser among dropped cards goes.
+ *
+ * Choices (none of the four papers has this stage):
+ * - Stage-1 scores come from the model the page is routed to; CONTEXT_TYPES one-hots tell the
+ *   stage which, and `s-thr` measures the score from that model's own threshold.
+ * - Neighbours: the NEIGHBOUR_WINDOW previous and next leaf segments in document order,
+ *   word-weighted. Ancestors: ANCESTOR_LEVELS structural parents (MODELING-NOTES: ancestor
+ *   context up to the fourth level carried most of the signal).
+ * - One pooled context model for every page type, trained on out-of-fold stage-1 scores of
+ *   every training set (src/train/context.ts); its decision threshold is tuned per routed type.
+ * Measured (session 5, prototype over the default recipe's 3 site-grouped folds, estimated word F1):
+ * stage 1 0.890 → 0.896 with the context stage; wcxb-dev listing 0.572 → 0.612.
+ */
+import { createMatrix, type Matrix } from "../ml/matrix.ts";
+import type { Classifier } from "../ml/classifier.ts";
+import type { Ownership } from "./own-text.ts";
+
+/** Router labels the context stage knows (GENERAL first, then the page types of src/train/page-types.ts). */
+export const CONTEXT_TYPES = ["general", "article", "collection", "documentation", "forum", "listing", "product", "service"] as const;
+/** Leaf segments before and after a leaf whose stage-1 scores are averaged. */
+export const NEIGHBOUR_WINDOW = 3;
+/** Structural ancestors whose subtree scores are features. */
+export const ANCESTOR_LEVELS = 4;
+
+/** Names of the context features, in column order (the leaf's own features follow them). */
+export const CONTEXT_FEATURES: readonly string[] = [
+  "ctx_s", "ctx_s_minus_thr", "ctx_log_words", "ctx_word_share",
+  "ctx_page_kept_share", "ctx_page_mean", "ctx_page_max", "ctx_page_words_above",
+  "ctx_prev1", "ctx_next1", "ctx_prev_window", "ctx_next_window",
+  ...Array.from({ length: ANCESTOR_LEVELS }, (_, k) => [`ctx_a${k + 1}_mean`, `ctx_a${k + 1}_word_share`, `ctx_a${k + 1}_kept`, `ctx_a${k + 1}_kept_share`]).flat(),
+  ...CONTEXT_TYPES.map((t) => `ctx_is_${t}`),
+];
+
+/** A fitted context stage: the classifier and its decision threshold per routed type. */
+export interface ContextModel {
+  classifier: Classifier;
+  thresholds: Record<string, number>;
+}
+
+/** What the context stage reads of one page. */
+export interface StageOne {
+  /** Stage-1 P(main) per row (NaN for rows without own words). */
+  scores: Float32Array;
+  /** The routed model's threshold. */
+  threshold: number;
+  /** The routed type (a CONTEXT_TYPES label; anything else counts as general). */
+  pageType: string;
+  own: Pick<Ownership, "ownWords" | "parentRow">;
+  /** Row-major feature table and its width. */
+  values: Float32Array;
+  nCols: number;
+}
+
+/** Leaf rows (rows that own words), in document order. */
+export function leafRows(own: Pick<Ownership, "ownWords">): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < own.ownWords.length; r++) if ((own.ownWords[r] as number) > 0) out.push(r);
+  return out;
+}
+
+/** Word-weighted stage-1 sums over each row's subtree (rows are in document order: parents first). */
+function subtreeSums(s: StageOne): { score: Float64Array; words: Float64Array; kept: Float64Array } {
+  const n = s.scores.length;
+  const score = new Float64Array(n);
+  const words = new Float64Array(n);
+  const kept = new Float64Array(n);
+  for (let r = n - 1; r >= 0; r--) {
+    const w = s.own.ownWords[r] as number;
+    if (w > 0) {
+      score[r] = (score[r] as number) + w * (s.scores[r] as number);
+      words[r] = (words[r] as number) + w;
+      if ((s.scores[r] as number) >= s.threshold) kept[r] = (kept[r] as number) + w;
+    }
+    const p = s.own.parentRow[r] as number;
+    if (p >= 0) {
+      score[p] = (score[p] as number) + (score[r] as number);
+      words[p] = (words[p] as number) + (words[r] as number);
+      kept[p] = (kept[p] as number) + (kept[r] as number);
+    }
+  }
+  return { score, words, kept };
+}
+
+/** The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features. */
+export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
+  const nc = CONTEXT_FEATURES.length;
+  const width = nc + s.nCols;
+  const X = createMatrix(rows.length, width);
+  X.data.fill(NaN);
+  const leaves = leafRows(s.own);
+  const position = new Map<number, number>();
+  leaves.forEach((r, k) => position.set(r, k));
+  const sums = subtreeSums(s);
+  let total = 0;
+  let kept = 0;
+  let mean = 0;
+  let max = 0;
+  for (const r of leaves) {
+    const w = s.own.ownWords[r] as number;
+    const p = s.scores[r] as number;
+    total += w;
+    mean += w * p;
+    if (p >= s.threshold) kept += w;
+    if (p > max) max = p;
+  }
+  const byScore = leaves.map((r) => [s.scores[r] as number, s.own.ownWords[r] as number] as const).sort((a, b) => b[0] - a[0]);
+  const window = (k: number, dir: 1 | -1): number => {
+    let a = 0;
+    let b = 0;
+    for (let j = k + dir, c = 0; j >= 0 && j < leaves.length && c < NEIGHBOUR_WINDOW; j += dir, c++) {
+      const r = leaves[j] as number;
+      a += (s.own.ownWords[r] as number) * (s.scores[r] as number);
+      b += s.own.ownWords[r] as number;
+    }
+    return b ? a / b : NaN;
+  };
+  const typeIndex = Math.max(0, (CONTEXT_TYPES as readonly string[]).indexOf(s.pageType));
+  rows.forEach((r, i) => {
+    const f = X.data.subarray(i * width, (i + 1) * width);
+    const k = position.get(r) ?? -1;
+    const w = s.own.ownWords[r] as number;
+    const p = s.scores[r] as number;
+    let above = 0;
+    for (const [v, ww] of byScore) {
+      if (v <= p) break;
+      above += ww;
+    }
+    let c = 0;
+    f[c++] = p;
+    f[c++] = p - s.threshold;
+    f[c++] = Math.log1p(w);
+    f[c++] = total ? w / total : 0;
+    f[c++] = total ? kept / total : 0;
+    f[c++] = total ? mean / total : 0;
+    f[c++] = max;
+    f[c++] = total ? above / total : 0;
+    f[c++] = k > 0 ? (s.scores[leaves[k - 1] as number] as number) : NaN;
+    f[c++] = k >= 0 && k + 1 < leaves.length ? (s.scores[leaves[k + 1] as number] as number) : NaN;
+    f[c++] = k >= 0 ? window(k, -1) : NaN;
+    f[c++] = k >= 0 ? window(k, 1) : NaN;
+    let a = s.own.parentRow[r] as number;
+    for (let level = 0; level < ANCESTOR_LEVELS; level++, c += 4) {
+      const words = a >= 0 ? (sums.words[a] as number) : 0;
+      if (words <= 0) continue; // NaN: no such ancestor
+      f[c] = (sums.score[a] as number) / words;
+      f[c + 1] = total ? words / total : 0;
+      f[c + 2] = (sums.kept[a] as number) / words;
+      f[c + 3] = kept ? (sums.kept[a] as number) / kept : 0;
+      a = s.own.parentRow[a] as number;
+    }
+    for (let t = 0; t < CONTEXT_TYPES.length; t++) f[c++] = t === typeIndex ? 1 : 0;
+    f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), nc);
+  });
+  return X;
+}
+
+/** The context stage on one page: new P(main) per row (NaN where the row owns no words) and the threshold to use. */
+export function applyContext(model: ContextModel, s: StageOne): { scores: Float32Array; threshold: number } {
+  const leaves = leafRows(s.own);
+  const out = new Float32Array(s.scores.length).fill(NaN);
+  const threshold = model.thresholds[s.pageType] ?? model.thresholds["general"] ?? s.threshold;
+  if (!leaves.length) return { scores: out, threshold };
+  const p = model.classifier.predictProba(contextMatrix(s, leaves));
+  leaves.forEach((r, k) => (out[r] = p[k] as number));
+  return { scores: out, threshold };
+}

@@ -1,0 +1,142 @@
+/**
+ * Training the context stage (src/pipeline/context.ts) by stacking: it must learn from
+ * stage-1 scores like the ones it will see on new pages, so it trains on out-of-fold scores.
+ * The cross-validation's fold models already score every page once from a model that never saw
+ * its site (routed as at extraction time): those scores train the context stage of each fold
+ * (on the other folds' pages) and of the final model (on all pages). The context stage's
+ * thresholds are tuned per routed type on its own out-of-fold scores.
+ *
+ * Caveat: the other folds' stage-1 scores come from models that saw the held-out fold's pages
+ * (second-order leakage, usual in stacked cross-validation and small beside the site split).
+ */
+import { matrixFromData, selectRows } from "../ml/matrix.ts";
+import type { Fold } from "../ml/split.ts";
+import { CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
+import { DEFAULT_ROUTER_CONFIDENCE } from "../pipeline/model.ts";
+import { GENERAL } from "../pipeline/run.ts";
+import { fitRows, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
+import type { PageRecord } from "./page-record.ts";
+import { tuneThreshold } from "./thresholds.ts";
+
+/** One page's stage-1 result as extraction would compute it: routed type (with a model) and leaf scores. */
+export interface RoutedScores {
+  type: string;
+  scores: Float32Array;
+}
+
+/** Routes each page of `pages` with the fold's router and scores its leaves with the routed type's model (or the general one). */
+export function routedStageOne(fitted: FittedPipeline, records: readonly PageRecord[], pages: readonly number[], nCols: number): RoutedScores[] {
+  const recs = pages.map((i) => records[i] as PageRecord);
+  const router = fitted.router;
+  const X = router && recs.length ? pageMatrix(recs, nCols) : null;
+  const probs = router && X ? router.classifiers.map((c) => c.predictProba(X)) : [];
+  return recs.map((rec, j) => {
+    let type = GENERAL;
+    let best = DEFAULT_ROUTER_CONFIDENCE;
+    router?.types.forEach((t, k) => {
+      const p = (probs[k] as Float32Array)[j] as number;
+      if (p >= best) {
+        best = p;
+        type = t;
+      }
+    });
+    const clf = fitted.byType.get(type);
+    if (!clf) type = GENERAL; // as run.ts: a type without a model runs on the general one
+    const n = rec.nodes.length;
+    const leaves = leafRows(rec);
+    const scores = new Float32Array(n).fill(NaN);
+    if (leaves.length) {
+      const p = (clf ?? fitted.content).predictProba(selectRows(matrixFromData(rec.values, n, nCols), leaves));
+      leaves.forEach((r, k) => (scores[r] = p[k] as number));
+    }
+    return { type, scores };
+  });
+}
+
+function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number): StageOne {
+  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? 0.5, pageType: routed.type, own: rec, values: rec.values, nCols };
+}
+
+/** Training rows of the context stage: the sampled, weighted leaf rows of buildRows with context features. */
+function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number): RowSet {
+  const base = buildRows(records, nCols, LEAF_ROWS, "main");
+  const width = CONTEXT_FEATURES.length + nCols;
+  const data = new Float32Array(base.y.length * width);
+  let k = 0;
+  while (k < base.y.length) {
+    const page = base.page[k] as number;
+    let end = k;
+    while (end < base.y.length && base.page[end] === page) end++;
+    const X = contextMatrix(stageOneOf(records[page] as PageRecord, routed[page] as RoutedScores, thresholds, nCols), Array.from(base.row.subarray(k, end)));
+    data.set(X.data, k * width);
+    k = end;
+  }
+  return { ...base, X: matrixFromData(data, base.y.length, width) };
+}
+
+function subset(rows: RowSet, keep: (page: number) => boolean): RowSet {
+  const idx: number[] = [];
+  for (let k = 0; k < rows.y.length; k++) if (keep(rows.page[k] as number)) idx.push(k);
+  const pick = <T extends Int32Array | Uint8Array | Float32Array>(a: T): T => {
+    const out = new (a.constructor as new (n: number) => T)(idx.length);
+    idx.forEach((k, j) => (out[j] = a[k] as number));
+    return out;
+  };
+  return { X: selectRows(rows.X, idx), y: pick(rows.y), w: pick(rows.w), groups: pick(rows.groups), sites: rows.sites, page: pick(rows.page), row: pick(rows.row) };
+}
+
+export interface FittedContext {
+  /** The context stage of each fold (trained on the other folds' pages). */
+  folds: ContextModel[];
+  /** The context stage of the final model (trained on every page). */
+  final: ContextModel;
+  /** Out-of-fold context scores per page (for error analysis and tests). */
+  oof: Float32Array[];
+}
+
+/** Fits the fold and final context stages from the folds' routed stage-1 scores (see the header). */
+export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed">, log: (s: string) => void = () => {}): Promise<FittedContext> {
+  const rows = contextRows(records, routed, stageOneThresholds, nCols);
+  const foldOf = new Int32Array(records.length);
+  folds.forEach((f, i) => f.test.forEach((p) => (foldOf[p] = i)));
+  const oof = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
+  const classifiers: ContextModel["classifier"][] = [];
+  for (const [f, fold] of folds.entries()) {
+    const train = subset(rows, (p) => foldOf[p] !== f);
+    log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`);
+    const clf = await fitRows(train, config);
+    classifiers.push(clf);
+    for (const p of fold.test) {
+      const rec = records[p] as PageRecord;
+      const leaves = leafRows(rec);
+      if (!leaves.length) continue;
+      const proba = clf.predictProba(contextMatrix(stageOneOf(rec, routed[p] as RoutedScores, stageOneThresholds, nCols), leaves));
+      leaves.forEach((r, j) => ((oof[p] as Float32Array)[r] = proba[j] as number));
+    }
+  }
+  const thresholds = tuneByRoutedType(records, routed, oof);
+  log(`context stage: thresholds ${JSON.stringify(thresholds)}; final fit on ${rows.y.length} leaf segments`);
+  const final = await fitRows(rows, config);
+  return { folds: classifiers.map((classifier) => ({ classifier, thresholds })), final: { classifier: final, thresholds }, oof };
+}
+
+/** Context-stage threshold per routed type, tuned for mean estimated page word F1 on out-of-fold scores. */
+function tuneByRoutedType(records: readonly PageRecord[], routed: readonly RoutedScores[], oof: readonly Float32Array[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const type of new Set(routed.map((r) => r.type))) {
+    const page: number[] = [];
+    const row: number[] = [];
+    const proba: number[] = [];
+    records.forEach((rec, p) => {
+      if ((routed[p] as RoutedScores).type !== type) return;
+      for (const r of leafRows(rec)) {
+        page.push(p);
+        row.push(r);
+        proba.push((oof[p] as Float32Array)[r] as number);
+      }
+    });
+    out[type] = tuneThreshold(records, { page: Int32Array.from(page), row: Int32Array.from(row) }, Float32Array.from(proba)).threshold;
+  }
+  return out;
+}

@@ -1,0 +1,113 @@
+/**
+ * The context stage (src/pipeline/context.ts, src/train/context.ts): its features read the
+ * stage-1 scores around a leaf as documented, training with cross-validation ships it in the
+ * artifact (and --no-context does not), extraction cuts at its thresholds, and a model whose
+ * context features differ from this pith's refuses to load.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { ModelLoadError } from "../src/ml/artifact.ts";
+import { CONTEXT_FEATURES, CONTEXT_TYPES, contextMatrix, type StageOne } from "../src/pipeline/context.ts";
+import { pipelineFromArtifact, type PipelineExtra } from "../src/pipeline/model.ts";
+import { runPipeline } from "../src/pipeline/run.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { train, type TrainOptions } from "../src/train/train.ts";
+import { syntheticPage, writeSyntheticSet } from "./helpers.ts";
+
+/** root(0) → div(1) → p(2), p(3); root → nav li(4). Stage-1 scores .9 .1 .2, threshold .5. */
+function smallPage(): StageOne {
+  return {
+    scores: Float32Array.from([NaN, NaN, 0.9, 0.1, 0.2]),
+    threshold: 0.5,
+    pageType: "forum",
+    own: { ownWords: Int32Array.from([0, 0, 10, 10, 2]), parentRow: Int32Array.from([-1, 0, 1, 1, 0]) },
+    values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]),
+    nCols: 2,
+  };
+}
+
+function column(name: string): number {
+  const c = CONTEXT_FEATURES.indexOf(name);
+  assert.ok(c >= 0, `context feature ${name} exists`);
+  return c;
+}
+
+test("context features: the leaf's score, its neighbours, its ancestors, the page, the routed type, then its own features", () => {
+  const X = contextMatrix(smallPage(), [2, 3, 4]);
+  const width = CONTEXT_FEATURES.length + 2;
+  assert.equal(X.nCols, width);
+  const at = (row: number, name: string): number => X.data[row * width + column(name)] as number;
+  assert.ok(Math.abs(at(0, "ctx_s") - 0.9) < 1e-6);
+  assert.ok(Math.abs(at(0, "ctx_s_minus_thr") - 0.4) < 1e-6);
+  assert.ok(Math.abs(at(0, "ctx_a1_mean") - 0.5) < 1e-6, "the div's word-weighted mean of .9 and .1");
+  assert.ok(Math.abs(at(0, "ctx_a1_word_share") - 20 / 22) < 1e-6);
+  assert.ok(Math.abs(at(0, "ctx_a1_kept_share") - 1) < 1e-6, "all kept words of the page are under the div");
+  assert.ok(Math.abs(at(1, "ctx_prev1") - 0.9) < 1e-6);
+  assert.ok(Number.isNaN(at(2, "ctx_next1")), "the last leaf has no next neighbour");
+  assert.ok(Math.abs(at(2, "ctx_a1_word_share") - 1) < 1e-6, "the nav item's parent is the root");
+  assert.ok(Number.isNaN(at(2, "ctx_a2_mean")), "the root has no ancestor");
+  assert.ok(Math.abs(at(1, "ctx_page_kept_share") - 10 / 22) < 1e-6);
+  assert.ok(Math.abs(at(1, "ctx_page_words_above") - 12 / 22) < 1e-6, "words of leaves scored above .1");
+  for (const t of CONTEXT_TYPES) assert.equal(at(0, `ctx_is_${t}`), t === "forum" ? 1 : 0);
+  assert.deepEqual([...X.data.subarray(width - 2, width)], [2, 2], "the leaf's own features follow");
+});
+
+const SITES = ["a.example", "b.example", "c.example", "d.example", "e.example", "f.example"];
+let dir = "";
+let cache = "";
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "pith-context-set-"));
+  cache = mkdtempSync(join(tmpdir(), "pith-context-cache-"));
+  process.env["PITH_CACHE"] = cache;
+  writeSyntheticSet(dir, SITES, 2);
+});
+
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+});
+
+function options(extra: Partial<TrainOptions> = {}): TrainOptions {
+  return {
+    datasets: [dir], mode: "static", kind: "gbdt", params: { nEstimators: 20, minSamplesLeaf: 2 }, seed: 3, folds: 3, perType: false, segment: false,
+    genres: [], domain: null, name: "ctx", workers: 1, ...extra,
+  };
+}
+
+test("training with cross-validation measures the context stage and ships it when it wins; extraction cuts at its thresholds", async () => {
+  const auto = await train(options());
+  const report = auto.report;
+  assert.ok(report?.context, "the report describes the context stage");
+  assert.ok("no-context" in report.endToEnd, "the report measures the pipeline without it");
+  const wins = (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd["no-context"]?.["all"]?.f1 ?? 0);
+  assert.equal(report.context.shipped, wins);
+  assert.equal("context" in auto.artifact.classifiers, wins);
+  const withContext = await train(options({ context: "always" }));
+  const extra = withContext.artifact.extra as PipelineExtra;
+  assert.deepEqual(extra.context?.features, [...CONTEXT_FEATURES]);
+  const model = await pipelineFromArtifact(withContext.artifact, "ctx");
+  assert.ok(model.context);
+  const { html } = syntheticPage(4242, "z.example");
+  const snap = staticSnapshot({ id: "x", source: "x", url: null, html, encoding: "utf-8", remote: false });
+  const threshold = (model.context.thresholds["general"] as number).toFixed(3);
+  const run = runPipeline(model, snap);
+  const stageOne = runPipeline(model, snap, { context: false });
+  assert.notDeepEqual([...run.scores], [...stageOne.scores], "the context stage rescored the leaves");
+  const reasons = run.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
+  assert.ok(reasons.some((r) => r.endsWith(`≥ ${threshold}`) || r.endsWith(`< ${threshold}`)), `the context threshold ${threshold} decides: ${reasons.join("; ")}`);
+  const broken = structuredClone(withContext.artifact);
+  (broken.extra as PipelineExtra).context = { features: ["ctx_s"], thresholds: {} };
+  await assert.rejects(pipelineFromArtifact(broken, "broken.json"), (e: Error) => e instanceof ModelLoadError && /context features/.test(e.message));
+});
+
+test("--no-context and --domain models have no context stage", async () => {
+  const without = await train(options({ context: false }));
+  assert.equal(without.report?.context, null);
+  assert.ok(!("context" in without.artifact.classifiers));
+  const domain = await train(options({ domain: "b.example", folds: 0 }));
+  assert.ok(!("context" in domain.artifact.classifiers));
+});
