@@ -14,8 +14,10 @@
  *   context up to the fourth level carried most of the signal).
  * - One pooled context model for every page type, trained on out-of-fold stage-1 scores of
  *   every training set (src/train/context.ts); its decision threshold is tuned per routed type.
- * Measured (session 5, prototype over the default recipe's 3 site-grouped folds, estimated word F1):
- * stage 1 0.890 → 0.896 with the context stage; wcxb-dev listing 0.572 → 0.612.
+ * Measured (session 5, `npm run train:default`, held-out word F1, variants "no-context" → shipped):
+ * all 0.898 → 0.905, wcxb-dev 0.845 → 0.857 (listing 0.588 → 0.679, collection 0.608 → 0.670),
+ * dragnet 0.891 → 0.900, readability 0.943 → 0.951; harvest-forums 0.878 → 0.873 and wcxb-dev
+ * articles 0.951 → 0.949 lose a little. The stage costs about 1.2 ms per page (bench:extract).
  */
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import type { Classifier } from "../ml/classifier.ts";
@@ -87,6 +89,24 @@ function subtreeSums(s: StageOne): { score: Float64Array; words: Float64Array; k
   return { score, words, kept };
 }
 
+/** Words of the leaves scored strictly above a score: sorted scores, prefix sums, binary search (no quadratic scan on huge pages). */
+function wordsAbove(s: StageOne, leaves: readonly number[]): (p: number) => number {
+  const order = [...leaves].sort((a, b) => (s.scores[b] as number) - (s.scores[a] as number));
+  const scores = Float64Array.from(order, (r) => s.scores[r] as number);
+  const prefix = new Float64Array(order.length + 1);
+  order.forEach((r, i) => (prefix[i + 1] = (prefix[i] as number) + (s.own.ownWords[r] as number)));
+  return (p) => {
+    let lo = 0;
+    let hi = scores.length; // first index whose score is ≤ p (scores descend)
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((scores[mid] as number) > p) lo = mid + 1;
+      else hi = mid;
+    }
+    return prefix[lo] as number;
+  };
+}
+
 /** The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features. */
 export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
   const nc = CONTEXT_FEATURES.length;
@@ -109,7 +129,7 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     if (p >= s.threshold) kept += w;
     if (p > max) max = p;
   }
-  const byScore = leaves.map((r) => [s.scores[r] as number, s.own.ownWords[r] as number] as const).sort((a, b) => b[0] - a[0]);
+  const above = wordsAbove(s, leaves);
   const window = (k: number, dir: 1 | -1): number => {
     let a = 0;
     let b = 0;
@@ -126,11 +146,6 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     const k = position.get(r) ?? -1;
     const w = s.own.ownWords[r] as number;
     const p = s.scores[r] as number;
-    let above = 0;
-    for (const [v, ww] of byScore) {
-      if (v <= p) break;
-      above += ww;
-    }
     let c = 0;
     f[c++] = p;
     f[c++] = p - s.threshold;
@@ -139,7 +154,7 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     f[c++] = total ? kept / total : 0;
     f[c++] = total ? mean / total : 0;
     f[c++] = max;
-    f[c++] = total ? above / total : 0;
+    f[c++] = total ? above(p) / total : 0;
     f[c++] = k > 0 ? (s.scores[leaves[k - 1] as number] as number) : NaN;
     f[c++] = k >= 0 && k + 1 < leaves.length ? (s.scores[leaves[k + 1] as number] as number) : NaN;
     f[c++] = k >= 0 ? window(k, -1) : NaN;
