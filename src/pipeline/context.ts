@@ -18,6 +18,10 @@
  * all 0.898 → 0.905, wcxb-dev 0.845 → 0.857 (listing 0.588 → 0.679, collection 0.608 → 0.670),
  * dragnet 0.891 → 0.900, readability 0.943 → 0.951; harvest-forums 0.878 → 0.873 and wcxb-dev
  * articles 0.951 → 0.949 lose a little. The stage costs about 1.2 ms per page (bench:extract).
+ * Tried and not kept: features of the leaf's record run (stage-1 mean, kept share, size and word
+ * share over every card of the list its card belongs to, src/dom/records.ts): a full run gave all
+ * 0.906 and wcxb-dev 0.857 against 0.905 / 0.857, within run-to-run noise, for a new PageRecord
+ * field and cache format.
  */
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import type { Classifier } from "../ml/classifier.ts";
