@@ -14,6 +14,7 @@ import { applyContext, leafRows } from "./context.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
 import type { ContentModel, PipelineModel, RefinerName } from "./model.ts";
+import type { Classifier } from "../ml/classifier.ts";
 import { selectColumns } from "./columns.ts";
 import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
@@ -66,13 +67,18 @@ export function routePage(model: PipelineModel, values: Float32Array, nCols: num
   if (!router || router.types.length === 0) return GENERAL;
   const feats = pageFeatures(values, nCols, own);
   const x = matrixFromData(feats, 1, feats.length);
+  return mostLikelyType(router.types, (k) => (router.classifiers[k] as Classifier).predictProba(x)[0] as number, router.minConfidence);
+}
+
+/** The type with the highest one-vs-rest probability, when it reaches `minConfidence`; else GENERAL. */
+export function mostLikelyType(types: readonly string[], probability: (k: number) => number, minConfidence: number): string {
   let best = GENERAL;
-  let bestP = router.minConfidence;
-  router.classifiers.forEach((c, k) => {
-    const p = c.predictProba(x)[0] as number;
+  let bestP = minConfidence;
+  types.forEach((t, k) => {
+    const p = probability(k);
     if (p >= bestP) {
       bestP = p;
-      best = router.types[k] as string;
+      best = t;
     }
   });
   return best;

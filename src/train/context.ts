@@ -12,8 +12,8 @@
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Fold } from "../ml/split.ts";
 import { CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
-import { DEFAULT_ROUTER_CONFIDENCE } from "../pipeline/model.ts";
-import { GENERAL } from "../pipeline/run.ts";
+import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
+import { GENERAL, mostLikelyType } from "../pipeline/run.ts";
 import { fitRows, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
@@ -32,15 +32,7 @@ export function routedStageOne(fitted: FittedPipeline, records: readonly PageRec
   const X = router && recs.length ? pageMatrix(recs, nCols) : null;
   const probs = router && X ? router.classifiers.map((c) => c.predictProba(X)) : [];
   return recs.map((rec, j) => {
-    let type = GENERAL;
-    let best = DEFAULT_ROUTER_CONFIDENCE;
-    router?.types.forEach((t, k) => {
-      const p = (probs[k] as Float32Array)[j] as number;
-      if (p >= best) {
-        best = p;
-        type = t;
-      }
-    });
+    let type = router ? mostLikelyType(router.types, (k) => (probs[k] as Float32Array)[j] as number, DEFAULT_ROUTER_CONFIDENCE) : GENERAL;
     const clf = fitted.byType.get(type);
     if (!clf) type = GENERAL; // as run.ts: a type without a model runs on the general one
     const n = rec.nodes.length;
@@ -55,7 +47,7 @@ export function routedStageOne(fitted: FittedPipeline, records: readonly PageRec
 }
 
 function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number): StageOne {
-  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? 0.5, pageType: routed.type, own: rec, values: rec.values, nCols };
+  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols };
 }
 
 /** Training rows of the context stage: the sampled, weighted leaf rows of buildRows with context features. */
@@ -91,7 +83,7 @@ export interface FittedContext {
   folds: ContextModel[];
   /** The context stage of the final model (trained on every page). */
   final: ContextModel;
-  /** Out-of-fold context scores per page (for error analysis and tests). */
+  /** Out-of-fold context scores per page (for error analysis). */
   oof: Float32Array[];
 }
 
