@@ -98,7 +98,10 @@ test("training with cross-validation measures the context stage and ships it whe
   const stageOne = runPipeline(model, snap, { context: false });
   assert.notDeepEqual([...run.scores], [...stageOne.scores], "the context stage rescored the leaves");
   const reasons = run.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
-  assert.ok(reasons.some((r) => r.endsWith(`≥ ${threshold}`) || r.endsWith(`< ${threshold}`)), `the context threshold ${threshold} decides: ${reasons.join("; ")}`);
+  assert.ok(reasons.some((r) => r.includes(`≥ ${threshold} (`) || r.includes(`< ${threshold} (`)), `the context threshold ${threshold} decides: ${reasons.join("; ")}`);
+  assert.ok(reasons.every((r) => /\(content classifier \d\.\d{3}, context stage \d\.\d{3}\)$/.test(r)), `each reason shows both scores: ${reasons[0]}`);
+  const plainReasons = stageOne.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
+  assert.ok(plainReasons.every((r) => !r.includes("context stage")), "without the stage the reason names one score");
   const broken = structuredClone(withContext.artifact);
   (broken.extra as PipelineExtra).context = { features: ["ctx_s"], thresholds: {} };
   await assert.rejects(pipelineFromArtifact(broken, "broken.json"), (e: Error) => e instanceof ModelLoadError && /context features/.test(e.message));

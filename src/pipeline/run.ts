@@ -112,14 +112,16 @@ export function scoreLeaves(content: ContentModel, values: Float32Array, nCols: 
   return scores;
 }
 
-function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number): TraceEntry[] {
+/** `stageOne`: the content classifier's scores when the context stage replaced them (each reason then shows both). */
+function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number, stageOne: Float32Array | null): TraceEntry[] {
   const out: TraceEntry[] = [];
   for (let r = 0; r < nodes.length && out.length < MAX_TRACE_ENTRIES; r++) {
     if ((own.ownWords[r] as number) === 0) continue;
     const node = nodes[r] as number;
     const s = scores[r] as number;
     const kept = keep[r] === 1;
-    const reason = kept ? `P(main)=${s.toFixed(3)} ≥ ${threshold.toFixed(3)}` : s >= threshold ? "removed by refiner" : `P(main)=${s.toFixed(3)} < ${threshold.toFixed(3)}`;
+    const first = stageOne ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)})` : "";
+    const reason = (kept ? `P(main)=${s.toFixed(3)} ≥ ${threshold.toFixed(3)}` : s >= threshold ? "removed by refiner" : `P(main)=${s.toFixed(3)} < ${threshold.toFixed(3)}`) + first;
     const { path, text } = traceTarget(page, tree, node);
     out.push({ step: "content-classifier", node, path, action: kept ? "keep" : "drop", reason, text, score: s });
   }
@@ -153,7 +155,8 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content, table.values, nCols, own), table, own, nCols);
   // a routed type without its own model runs on the general one: the context stage sees it as general
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
-  const { scores: raw, threshold } = model.context && options.context !== false
+  const withContext = model.context !== undefined && options.context !== false;
+  const { scores: raw, threshold } = model.context && withContext
     ? applyContext(model.context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols })
     : { scores: stageOne, threshold: content.threshold };
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
@@ -169,11 +172,11 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold)];
+  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, withContext ? stageOne : null)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) {
     const notice = noticeOf(page, tree, own);
-    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${model.context && options.context !== false ? " and context stage" : ""})`;
+    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${withContext ? " and context stage" : ""})`;
   }
   return { extraction, pageType, scores };
 }
