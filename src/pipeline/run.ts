@@ -91,6 +91,9 @@ function empty(reason: string, model: string): Extraction {
 /**
  * A per-domain model's scores averaged with its base model's, each measured from its own
  * threshold (so the blend keeps the domain model's threshold meaning). Needs the same features.
+ * The base's stage-1 scores, not its context stage's: blending the context-stage scores lifted
+ * dragnet's publishers less (10 training pages each, baseline trained without dragnet: blended
+ * 0.979 against 0.983 from stage 1; session 5).
  */
 function blendWithBase(model: PipelineModel, threshold: number, scores: Float32Array, table: Table, own: Ownership, nCols: number): Float32Array {
   const base = model.base?.model;
