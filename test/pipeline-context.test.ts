@@ -12,7 +12,8 @@ import { after, before, test } from "node:test";
 import { ModelLoadError } from "../src/ml/artifact.ts";
 import { CONTEXT_FEATURES, CONTEXT_TYPES, contextMatrix, type StageOne } from "../src/pipeline/context.ts";
 import { pipelineFromArtifact, type PipelineExtra } from "../src/pipeline/model.ts";
-import { runPipeline } from "../src/pipeline/run.ts";
+import { GENERAL, runPipeline } from "../src/pipeline/run.ts";
+import { PAGE_TYPES } from "../src/train/page-types.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { train, type TrainOptions } from "../src/train/train.ts";
 import { syntheticPage, writeSyntheticSet } from "./helpers.ts";
@@ -52,6 +53,7 @@ test("context features: the leaf's score, its neighbours, its ancestors, the pag
   assert.ok(Math.abs(at(1, "ctx_page_kept_share") - 10 / 22) < 1e-6);
   assert.ok(Math.abs(at(1, "ctx_page_words_above") - 12 / 22) < 1e-6, "words of leaves scored above .1");
   for (const t of CONTEXT_TYPES) assert.equal(at(0, `ctx_is_${t}`), t === "forum" ? 1 : 0);
+  assert.deepEqual([...CONTEXT_TYPES], [GENERAL, ...PAGE_TYPES], "the context stage knows every router label");
   assert.deepEqual([...X.data.subarray(width - 2, width)], [2, 2], "the leaf's own features follow");
 });
 
