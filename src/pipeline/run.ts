@@ -13,7 +13,7 @@ import { computeFeatures } from "./features-adapter.ts";
 import { applyContext, leafRows } from "./context.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
-import type { ContentModel, PipelineModel, RefinerName } from "./model.ts";
+import type { PipelineModel, RefinerName } from "./model.ts";
 import type { Classifier } from "../ml/classifier.ts";
 import { selectColumns } from "./columns.ts";
 import { ownership, type Ownership } from "./own-text.ts";
@@ -99,18 +99,18 @@ function blendWithBase(model: PipelineModel, threshold: number, scores: Float32A
   const base = model.base?.model;
   if (!model.base || !base || base.artifact.featureSchema.hash !== model.artifact.featureSchema.hash) return scores;
   const baseContent = base.byType.get(routePage(base, table.values, nCols, own)) ?? base.general;
-  const b = scoreLeaves(baseContent, table.values, nCols, own);
+  const b = scoreLeaves(baseContent.classifier, table.values, nCols, own);
   const w = model.base.weight;
   return Float32Array.from(scores, (s, r) => w * s + (1 - w) * ((b[r] as number) - baseContent.threshold + threshold));
 }
 
 /** P(main) for every row that owns words (leaf segments); NaN elsewhere. */
-export function scoreLeaves(content: ContentModel, values: Float32Array, nCols: number, own: Ownership): Float32Array {
+export function scoreLeaves(classifier: Classifier, values: Float32Array, nCols: number, own: Pick<Ownership, "ownWords">): Float32Array {
   const n = own.ownWords.length;
   const leaves = leafRows(own);
   const scores = new Float32Array(n).fill(NaN);
   if (!leaves.length) return scores;
-  const p = content.classifier.predictProba(selectRows(matrixFromData(values, n, nCols), leaves));
+  const p = classifier.predictProba(selectRows(matrixFromData(values, n, nCols), leaves));
   leaves.forEach((r, k) => (scores[r] = p[k] as number));
   return scores;
 }
@@ -155,12 +155,13 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
-  const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content, table.values, nCols, own), table, own, nCols);
+  const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content.classifier, table.values, nCols, own), table, own, nCols);
   // a routed type without its own model runs on the general one: the context stage sees it as general
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
-  const withContext = model.context !== undefined && options.context !== false;
-  const { scores: raw, threshold } = model.context && withContext
-    ? applyContext(model.context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols })
+  const context = options.context === false ? undefined : model.context;
+  const withContext = context !== undefined;
+  const { scores: raw, threshold } = context
+    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols })
     : { scores: stageOne, threshold: content.threshold };
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);

@@ -9,11 +9,11 @@
  * Caveat: the other folds' stage-1 scores come from models that saw the held-out fold's pages
  * (second-order leakage, usual in stacked cross-validation and small beside the site split).
  */
-import { matrixFromData, selectRows } from "../ml/matrix.ts";
+import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import type { Fold } from "../ml/split.ts";
-import { CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
+import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
-import { GENERAL, mostLikelyType } from "../pipeline/run.ts";
+import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
 import { fitRows, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
@@ -35,14 +35,7 @@ export function routedStageOne(fitted: FittedPipeline, records: readonly PageRec
     let type = router ? mostLikelyType(router.types, (k) => (probs[k] as Float32Array)[j] as number, DEFAULT_ROUTER_CONFIDENCE) : GENERAL;
     const clf = fitted.byType.get(type);
     if (!clf) type = GENERAL; // as run.ts: a type without a model runs on the general one
-    const n = rec.nodes.length;
-    const leaves = leafRows(rec);
-    const scores = new Float32Array(n).fill(NaN);
-    if (leaves.length) {
-      const p = (clf ?? fitted.content).predictProba(selectRows(matrixFromData(rec.values, n, nCols), leaves));
-      leaves.forEach((r, k) => (scores[r] = p[k] as number));
-    }
-    return { type, scores };
+    return { type, scores: scoreLeaves(clf ?? fitted.content, rec.values, nCols, rec) };
   });
 }
 
@@ -70,11 +63,7 @@ function contextRows(records: readonly PageRecord[], routed: readonly RoutedScor
 function subset(rows: RowSet, keep: (page: number) => boolean): RowSet {
   const idx: number[] = [];
   for (let k = 0; k < rows.y.length; k++) if (keep(rows.page[k] as number)) idx.push(k);
-  const pick = <T extends Int32Array | Uint8Array | Float32Array>(a: T): T => {
-    const out = new (a.constructor as new (n: number) => T)(idx.length);
-    idx.forEach((k, j) => (out[j] = a[k] as number));
-    return out;
-  };
+  const pick = <T extends Int32Array | Uint8Array | Float32Array>(a: T): T => selectIndices(a, idx);
   return { X: selectRows(rows.X, idx), y: pick(rows.y), w: pick(rows.w), groups: pick(rows.groups), sites: rows.sites, page: pick(rows.page), row: pick(rows.row) };
 }
 
@@ -92,20 +81,14 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   const rows = contextRows(records, routed, stageOneThresholds, nCols);
   const foldOf = new Int32Array(records.length);
   folds.forEach((f, i) => f.test.forEach((p) => (foldOf[p] = i)));
-  const oof = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
+  const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
   const classifiers: ContextModel["classifier"][] = [];
   for (const [f, fold] of folds.entries()) {
     const train = subset(rows, (p) => foldOf[p] !== f);
     log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`);
-    const clf = await fitRows(train, config);
-    classifiers.push(clf);
-    for (const p of fold.test) {
-      const rec = records[p] as PageRecord;
-      const leaves = leafRows(rec);
-      if (!leaves.length) continue;
-      const proba = clf.predictProba(contextMatrix(stageOneOf(rec, routed[p] as RoutedScores, stageOneThresholds, nCols), leaves));
-      leaves.forEach((r, j) => ((oof[p] as Float32Array)[r] = proba[j] as number));
-    }
+    const classifier = await fitRows(train, config);
+    classifiers.push(classifier);
+    for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {} }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols)).scores;
   }
   const thresholds = tuneByRoutedType(records, routed, oof);
   log(`context stage: thresholds ${JSON.stringify(thresholds)}; final fit on ${rows.y.length} leaf segments`);

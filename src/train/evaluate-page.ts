@@ -91,8 +91,7 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   const model = await ownSchemaModel(payload.model);
   const snap = await datasetSnapshot(ds, page, model.artifact.mode);
   const scores: Record<string, PageScore> = {};
-  let routed = GENERAL;
-  let routedSet = false;
+  let routed: string | null = null;
   const tree = buildTree(snap);
   const table = cachedTable(payload, snap, tree, model.artifact.featureSchema.names.length);
   const trueType = pageTypeOf(page);
@@ -101,11 +100,8 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
     const options = { trace: false, ...(v.context === false ? { context: false } : {}), ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
     const run = table ? runOnTable(vm, snap, tree, table, options) : runPipeline(vm, snap, options);
     // the routing the model ships (a variant with another router confidence must not relabel the page)
-    if (!routedSet && (v.route === undefined || v.route === true) && v.routerConfidence === undefined) {
-      routed = run.pageType;
-      routedSet = true;
-    }
+    if (routed === null && (v.route === undefined || v.route === true) && v.routerConfidence === undefined) routed = run.pageType;
     scores[v.name] = wordF1(run.extraction.text, gold);
   }
-  return { id: payload.id, routed, scores };
+  return { id: payload.id, routed: routed ?? GENERAL, scores };
 }
