@@ -47,18 +47,31 @@ function rowWeight(rec: PageRecord, r: number, pageWords: number, pageRows: numb
   return pageWords > 0 ? (words / pageWords) * pageRows : 1;
 }
 
+/** A RowSet without its feature matrix: which rows, their labels, weights and groups. */
+export type RowIndex = Omit<RowSet, "X">;
+
 /**
  * Rows of `records` passing `filter`, with labels `target` and word-share weights, each page's
  * weights multiplied by `pageWeight[i]` when given.
  */
 export function buildRows(records: readonly PageRecord[], nCols: number, filter: RowFilter, target: Target, sample = true, pageWeight?: ArrayLike<number>): RowSet {
+  const index = buildRowIndex(records, filter, target, sample, pageWeight);
+  const X = createMatrix(index.y.length, nCols);
+  for (let k = 0; k < index.y.length; k++) {
+    const r = index.row[k] as number;
+    X.data.set((records[index.page[k] as number] as PageRecord).values.subarray(r * nCols, (r + 1) * nCols), k * nCols);
+  }
+  return { ...index, X };
+}
+
+/** buildRows without the feature matrix (for a stage that builds its own features for the same rows). */
+export function buildRowIndex(records: readonly PageRecord[], filter: RowFilter, target: Target, sample = true, pageWeight?: ArrayLike<number>): RowIndex {
   const picks: number[][] = records.map((rec, i) => {
     const rows: number[] = [];
     for (let r = 0; r < rec.nodes.length; r++) if (filter(rec, r) && (!sample || sampled(rec, i, r, target).keep)) rows.push(r);
     return rows;
   });
   const total = picks.reduce((a, p) => a + p.length, 0);
-  const X = createMatrix(total, nCols);
   const y = new Uint8Array(total);
   const w = new Float32Array(total);
   const groups = new Int32Array(total);
@@ -78,7 +91,6 @@ export function buildRows(records: readonly PageRecord[], nCols: number, filter:
       pageRows += f;
     }
     for (const r of rows) {
-      X.data.set(rec.values.subarray(r * nCols, (r + 1) * nCols), k * nCols);
       y[k] = target === "main" ? (rec.main[r] as number) : (rec.good[r] as number);
       w[k] = rowWeight(rec, r, pageWords, pageRows, target) * (sample ? sampled(rec, i, r, target).factor : 1) * (pageWeight ? (pageWeight[i] as number) : 1);
       groups[k] = site;
@@ -87,5 +99,5 @@ export function buildRows(records: readonly PageRecord[], nCols: number, filter:
       k++;
     }
   });
-  return { X, y, w, groups, sites: [...siteIndex.keys()], page, row };
+  return { y, w, groups, sites: [...siteIndex.keys()], page, row };
 }
