@@ -1,6 +1,9 @@
 /** Gold-text alignment (src/train/align.ts), node labels (src/train/labels.ts) and the oracle. */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { test } from "node:test";
 import { oracle } from "../src/algorithms/oracle.ts";
 import { textOf, words } from "../src/dom/text.ts";
@@ -9,6 +12,10 @@ import { staticSnapshot } from "../src/render/static.ts";
 import { alignTokens, pageTokens } from "../src/train/align.ts";
 import { labelNodes } from "../src/train/labels.ts";
 import type { PageSnapshot } from "../src/types.ts";
+import { loadDataset, type DatasetPage } from "../src/io/dataset.ts";
+import { featureSchema } from "../src/pipeline/features-adapter.ts";
+import { buildRows, TRAINING_LEAF_ROWS } from "../src/train/matrix.ts";
+import { buildPageRecord } from "../src/train/page-record.ts";
 
 function fixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
@@ -112,4 +119,37 @@ test("labels from gold-html (readability style: every gold-html word is main) ma
   const tree = buildTree(page);
   const fromHtml = labelNodesFromGoldHtml(page, tree, "<div>Intro words here<p>First para one two three.</p></div>");
   assert.deepEqual([...fromHtml.main], [...labelNodes(page, tree, fixture("features/mixed.gold.txt")).main]);
+});
+
+test("labels: a noise copy of a main block is flagged ambiguous and left out of the training rows", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-ambiguous-"));
+  try {
+    const blurb = "Hand stitched from waxed canvas with brass rivets that last for years";
+    const html = `<!doctype html><html><head><title>Field bag</title></head><body>
+<div class="teaser"><p>${blurb}</p><p>Free shipping on orders over fifty dollars today</p></div>
+<main><h1>Field bag</h1><p>${blurb}</p><p>The strap adjusts from short to long in one pull.</p></main>
+<footer><p>Copyright the bag shop and all its friends</p></footer></body></html>`;
+    mkdirSync(join(dir, "html"));
+    mkdirSync(join(dir, "gold"));
+    writeFileSync(join(dir, "html", "p1.html.gz"), gzipSync(html));
+    writeFileSync(join(dir, "gold", "p1.txt"), `Field bag\n${blurb}\nThe strap adjusts from short to long in one pull.`);
+    writeFileSync(join(dir, "index.jsonl"), JSON.stringify({ id: "p1", url: "https://bags.example/p1", domain: "bags.example", genre: "other", lang: "en" }) + "\n");
+    const ds = loadDataset(dir);
+    const rec = await buildPageRecord(ds, ds.pages[0] as DatasetPage);
+    assert.ok(rec);
+    const snapshot = snap(html);
+    const tree = buildTree(snapshot);
+    const textAt = (r: number): string => textOf(snapshot, tree, [rec.nodes[r] as number]);
+    const copies = [...rec.nodes.keys()].filter((r) => textAt(r) === blurb && rec.ownWords[r] === rec.subtreeWords[r]);
+    assert.equal(copies.length, 2, "both copies of the blurb are leaf rows");
+    const [teaser, body] = copies as [number, number];
+    assert.deepEqual([rec.main[teaser], rec.main[body]], [0, 1], "the gold aligns to one copy only");
+    assert.deepEqual([rec.ambiguous[teaser], rec.ambiguous[body]], [1, 0]);
+    const footer = [...rec.nodes.keys()].find((r) => (rec.ownWords[r] as number) > 0 && textAt(r).startsWith("Copyright")) as number;
+    assert.equal(rec.ambiguous[footer], 0, "noise that copies nothing is still trained on");
+    const rows = buildRows([rec], featureSchema().names.length, TRAINING_LEAF_ROWS, "main", false);
+    assert.ok(!rows.row.includes(teaser) && rows.row.includes(body) && rows.row.includes(footer));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

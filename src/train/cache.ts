@@ -21,7 +21,7 @@ import { cacheDir, codeKey } from "./cache-dir.ts";
 import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
 
 export { cacheDir };
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 interface PageMeta {
   dataset: string;
@@ -45,7 +45,7 @@ interface CacheHeader {
 /** Typed-array fields in storage order, with their constructors. */
 const FIELDS = [
   ["nodes", Int32Array, 1], ["values", Float32Array, -1], ["main", Uint8Array, 1], ["good", Uint8Array, 1],
-  ["share", Float32Array, 1], ["ownWords", Int32Array, 1], ["subtreeWords", Int32Array, 1], ["parentRow", Int32Array, 1],
+  ["share", Float32Array, 1], ["ownWords", Int32Array, 1], ["subtreeWords", Int32Array, 1], ["parentRow", Int32Array, 1], ["ambiguous", Uint8Array, 1],
 ] as const;
 
 type Field = (typeof FIELDS)[number][0];

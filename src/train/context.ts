@@ -15,7 +15,7 @@ import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextMo
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
 import { fitRows, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
-import { buildRowIndex, LEAF_ROWS, type RowSet } from "./matrix.ts";
+import { buildRowIndex, TRAINING_LEAF_ROWS, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
 import { tuneThreshold } from "./thresholds.ts";
 
@@ -45,7 +45,7 @@ function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<st
 
 /** Training rows of the context stage: the sampled, weighted leaf rows of buildRows with context features. */
 function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number): RowSet {
-  const base = buildRowIndex(records, LEAF_ROWS, "main");
+  const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
   const width = CONTEXT_FEATURES.length + nCols;
   const data = new Float32Array(base.y.length * width);
   let k = 0;

@@ -9,7 +9,7 @@ import { createClassifier, type Classifier, type ClassifierKind } from "../ml/cl
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import { pageFeatureCount, pageFeatures } from "../pipeline/page-features.ts";
 import type { Ownership } from "../pipeline/own-text.ts";
-import { buildRows, LEAF_ROWS, TEXT_ROWS, type RowFilter, type RowSet } from "./matrix.ts";
+import { buildRows, TRAINING_LEAF_ROWS, TEXT_ROWS, type RowFilter, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf, PAGE_TYPES } from "./page-types.ts";
 
@@ -132,7 +132,7 @@ export async function fitRouter(records: readonly PageRecord[], nCols: number, s
 /** Fits every classifier of the pipeline on `records`. */
 export async function fitPipeline(records: readonly PageRecord[], nCols: number, config: FitConfig, log: (s: string) => void = () => {}): Promise<FittedPipeline> {
   const generalRecords = config.generalSets?.length ? records.filter((r) => config.generalSets?.includes(r.dataset)) : records;
-  const contentRows = buildRows(generalRecords.length ? generalRecords : records, nCols, LEAF_ROWS, "main");
+  const contentRows = buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main");
   log(`content classifier: ${contentRows.X.nRows} leaf segments from ${generalRecords.length} pages`);
   const content = await fitRows(contentRows, config);
   let segment: Classifier | null = null;
@@ -147,7 +147,7 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
     for (const t of typesWithModels(records)) {
       const { pages, weights, borrowed } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
       log(`content classifier for ${t}: ${pages.length} pages (${borrowed} borrowed)`);
-      byType.set(t, await fitRows(buildRows(pages, nCols, LEAF_ROWS, "main", true, weights), config));
+      byType.set(t, await fitRows(buildRows(pages, nCols, TRAINING_LEAF_ROWS, "main", true, weights), config));
     }
     router = await fitRouter(records, nCols, config.seed);
   }

@@ -38,6 +38,8 @@ function sampled(rec: PageRecord, pageIndex: number, r: number, target: Target):
 
 /** Leaf segments: rows that own words (what the content classifier decides). */
 export const LEAF_ROWS: RowFilter = (rec, r) => (rec.ownWords[r] as number) > 0;
+/** Leaf segments the content classifiers train on: all but the ambiguous copies (page-record.ts ambiguousCopies). */
+export const TRAINING_LEAF_ROWS: RowFilter = (rec, r) => LEAF_ROWS(rec, r) && rec.ambiguous[r] !== 1;
 /** Rows with any words below them (what the segment classifier decides). */
 export const TEXT_ROWS: RowFilter = (rec, r) => (rec.subtreeWords[r] as number) > 0;
 
