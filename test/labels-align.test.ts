@@ -15,7 +15,8 @@ import type { PageSnapshot } from "../src/types.ts";
 import { loadDataset, type DatasetPage } from "../src/io/dataset.ts";
 import { featureSchema } from "../src/pipeline/features-adapter.ts";
 import { buildRows, TRAINING_LEAF_ROWS } from "../src/train/matrix.ts";
-import { buildPageRecord } from "../src/train/page-record.ts";
+import { buildPageRecord, type PageRecord } from "../src/train/page-record.ts";
+import { estimatedF1 } from "../src/train/thresholds.ts";
 
 function fixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
@@ -121,35 +122,50 @@ test("labels from gold-html (readability style: every gold-html word is main) ma
   assert.deepEqual([...fromHtml.main], [...labelNodes(page, tree, fixture("features/mixed.gold.txt")).main]);
 });
 
-test("labels: a noise copy of a main block is flagged ambiguous and left out of the training rows", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-ambiguous-"));
+/** The PageRecord training builds for one page with this gold (a one-page labeled set in a temp folder). */
+async function recordOf(html: string, gold: string): Promise<PageRecord> {
+  const dir = mkdtempSync(join(tmpdir(), "pith-record-"));
   try {
-    const blurb = "Hand stitched from waxed canvas with brass rivets that last for years";
-    const html = `<!doctype html><html><head><title>Field bag</title></head><body>
-<div class="teaser"><p>${blurb}</p><p>Free shipping on orders over fifty dollars today</p></div>
-<main><h1>Field bag</h1><p>${blurb}</p><p>The strap adjusts from short to long in one pull.</p></main>
-<footer><p>Copyright the bag shop and all its friends</p></footer></body></html>`;
     mkdirSync(join(dir, "html"));
     mkdirSync(join(dir, "gold"));
     writeFileSync(join(dir, "html", "p1.html.gz"), gzipSync(html));
-    writeFileSync(join(dir, "gold", "p1.txt"), `Field bag\n${blurb}\nThe strap adjusts from short to long in one pull.`);
-    writeFileSync(join(dir, "index.jsonl"), JSON.stringify({ id: "p1", url: "https://bags.example/p1", domain: "bags.example", genre: "other", lang: "en" }) + "\n");
+    writeFileSync(join(dir, "gold", "p1.txt"), gold);
+    writeFileSync(join(dir, "index.jsonl"), JSON.stringify({ id: "p1", url: "https://site.example/p1", domain: "site.example", genre: "other", lang: "en" }) + "\n");
     const ds = loadDataset(dir);
     const rec = await buildPageRecord(ds, ds.pages[0] as DatasetPage);
     assert.ok(rec);
-    const snapshot = snap(html);
-    const tree = buildTree(snapshot);
-    const textAt = (r: number): string => textOf(snapshot, tree, [rec.nodes[r] as number]);
-    const copies = [...rec.nodes.keys()].filter((r) => textAt(r) === blurb && rec.ownWords[r] === rec.subtreeWords[r]);
-    assert.equal(copies.length, 2, "both copies of the blurb are leaf rows");
-    const [teaser, body] = copies as [number, number];
-    assert.deepEqual([rec.main[teaser], rec.main[body]], [0, 1], "the gold aligns to one copy only");
-    assert.deepEqual([rec.ambiguous[teaser], rec.ambiguous[body]], [1, 0]);
-    const footer = [...rec.nodes.keys()].find((r) => (rec.ownWords[r] as number) > 0 && textAt(r).startsWith("Copyright")) as number;
-    assert.equal(rec.ambiguous[footer], 0, "noise that copies nothing is still trained on");
-    const rows = buildRows([rec], featureSchema().names.length, TRAINING_LEAF_ROWS, "main", false);
-    assert.ok(!rows.row.includes(teaser) && rows.row.includes(body) && rows.row.includes(footer));
+    return rec;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test("labels: a noise copy of a main block is flagged ambiguous and left out of the training rows", async () => {
+  const blurb = "Hand stitched from waxed canvas with brass rivets that last for years";
+  const html = `<!doctype html><html><head><title>Field bag</title></head><body>
+<div class="teaser"><p>${blurb}</p><p>Free shipping on orders over fifty dollars today</p></div>
+<main><h1>Field bag</h1><p>${blurb}</p><p>The strap adjusts from short to long in one pull.</p></main>
+<footer><p>Copyright the bag shop and all its friends</p></footer></body></html>`;
+  const rec = await recordOf(html, `Field bag\n${blurb}\nThe strap adjusts from short to long in one pull.`);
+  const snapshot = snap(html);
+  const tree = buildTree(snapshot);
+  const textAt = (r: number): string => textOf(snapshot, tree, [rec.nodes[r] as number]);
+  const copies = [...rec.nodes.keys()].filter((r) => textAt(r) === blurb && rec.ownWords[r] === rec.subtreeWords[r]);
+  assert.equal(copies.length, 2, "both copies of the blurb are leaf rows");
+  const [teaser, body] = copies as [number, number];
+  assert.deepEqual([rec.main[teaser], rec.main[body]], [0, 1], "the gold aligns to one copy only");
+  assert.deepEqual([rec.ambiguous[teaser], rec.ambiguous[body]], [1, 0]);
+  const footer = [...rec.nodes.keys()].find((r) => (rec.ownWords[r] as number) > 0 && textAt(r).startsWith("Copyright")) as number;
+  assert.equal(rec.ambiguous[footer], 0, "noise that copies nothing is still trained on");
+  const rows = buildRows([rec], featureSchema().names.length, TRAINING_LEAF_ROWS, "main", false);
+  assert.ok(!rows.row.includes(teaser) && rows.row.includes(body) && rows.row.includes(footer));
+});
+
+test("labels: a row whose words the alignment counted elsewhere (a word split over two elements) has share 0, and the page's F1 estimate stays defined", async () => {
+  // "2<sup>nd</sup>" is one token, owned by the "…a 2" text row; the <sup> row owns a word but no token
+  const html = `<!doctype html><html><body><div>Some resources are for English as a 2<sup>nd</sup> language learners to use.<p>Once you become more confident, start listening.</p></div><nav><a href="/">Home</a></nav></body></html>`;
+  const rec = await recordOf(html, "Some resources are for English as a 2nd language learners to use.\nOnce you become more confident, start listening.");
+  const leaves = [...rec.nodes.keys()].filter((r) => (rec.ownWords[r] as number) > 0);
+  assert.ok(leaves.every((r) => !Number.isNaN(rec.share[r] as number)));
+  assert.ok(estimatedF1(rec, (r) => rec.main[r] === 1) > 0.9);
 });

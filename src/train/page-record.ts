@@ -77,7 +77,11 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
     if (k === undefined) continue;
     main[r] = labels.main[k] as number;
     good[r] = labels.goodSegment[k] as number;
-    share[r] = labels.goldShare[k] as number;
+    // NaN where the alignment counted none of the row's words: a word split over two text nodes
+    // ("<b>W</b>ord") is one token owned by the first, so the second row owns words but no tokens.
+    // 0, not NaN: one NaN made estimatedF1 (thresholds.ts) 0 for the whole page (11 pages, session 6).
+    const g = labels.goldShare[k] as number;
+    share[r] = Number.isNaN(g) ? 0 : g;
   }
   const ambiguous = ambiguousCopies(snap, tree, table.nodes, own, main);
   const goldWords = gold.match(/[\p{L}\p{M}\p{Nd}\p{Pc}]+/gu)?.length ?? 0;
