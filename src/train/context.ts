@@ -43,7 +43,7 @@ function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<st
   return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols };
 }
 
-/** Training rows of the context stage: the sampled, weighted leaf rows of buildRows with context features. */
+/** Training rows of the context stage: the sampled, weighted training leaf rows (buildRowIndex) with context features. */
 function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number): RowSet {
   const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
   const width = CONTEXT_FEATURES.length + nCols;

@@ -32,7 +32,7 @@ export interface PageRecord {
   main: Uint8Array;
   /** Label: the row is a segment of good granularity. */
   good: Uint8Array;
-  /** Share of the row's words found in the gold. */
+  /** Share of the row's words found in the gold (0 when the alignment gave the row no tokens). */
   share: Float32Array;
   /** Words owned by the row (its own text). */
   ownWords: Int32Array;
@@ -77,8 +77,8 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
     if (k === undefined) continue;
     main[r] = labels.main[k] as number;
     good[r] = labels.goodSegment[k] as number;
-    // NaN where the alignment counted none of the row's words: a word split over two text nodes
-    // ("<b>W</b>ord") is one token owned by the first, so the second row owns words but no tokens.
+    // labels.ts gives NaN where the alignment counted none of the row's words: a word split over two
+    // rows ("2<sup>nd</sup>" when the <sup> is its own row) is one token, owned by the first row.
     // 0, not NaN: one NaN made estimatedF1 (thresholds.ts) 0 for the whole page (11 pages, session 6).
     const g = labels.goldShare[k] as number;
     share[r] = Number.isNaN(g) ? 0 : g;
