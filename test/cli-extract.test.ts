@@ -92,3 +92,22 @@ test("--mode chromium with the learned pipeline uses the bundled chromium model"
   assert.match(out.model, /^default-chromium \(default/);
   assert.match(out.text, /rivers meander/i);
 });
+
+test("a reader that stops early (`pith extract dir | head -1`) ends the batch quietly with status 0", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-pipe-"));
+  for (let i = 0; i < 60; i++) copyFileSync(ARTICLE, join(dir, `p${String(i).padStart(2, "0")}.html`));
+  const res = await new Promise<{ status: number | null; stderr: string; firstChunk: string }>((resolve) => {
+    const child = spawn("node", [PITH, "extract", dir, "--method", "cnr"], { timeout: 120_000 });
+    let stderr = "";
+    let firstChunk = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout.once("data", (d) => {
+      firstChunk = String(d);
+      child.stdout.destroy(); // the reader goes away with most of the output unwritten
+    });
+    child.on("close", (status) => resolve({ status, stderr, firstChunk }));
+  });
+  assert.match(res.firstChunk, /Why rivers meander/);
+  assert.equal(res.status, 0, res.stderr);
+  assert.doesNotMatch(res.stderr, /EPIPE|Error/);
+});

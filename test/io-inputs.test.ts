@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
@@ -60,4 +60,28 @@ test("a corrupt WARC gives one error record, not a crash", async () => {
   const pages = await collect([join(dir, "bad.warc.gz")]);
   assert.equal(pages.length, 1);
   assert.ok(pages.every((p) => !p.ok && p.error.stage === "read" && /bad WARC/.test(p.error.reason)));
+});
+
+test("a directory of symbolic links is followed: linked pages and folders count, a link cycle is walked once, a dangling link is skipped", async () => {
+  const src = mkdtempSync(join(tmpdir(), "pith-src-"));
+  writeFileSync(join(src, "one.html"), "<p>one</p>");
+  mkdirSync(join(src, "sub"));
+  writeFileSync(join(src, "sub", "two.html"), "<p>two</p>");
+  const dir = mkdtempSync(join(tmpdir(), "pith-links-"));
+  symlinkSync(join(src, "one.html"), join(dir, "linked.html"));
+  symlinkSync(join(src, "sub"), join(dir, "folder"));
+  symlinkSync(dir, join(dir, "loop")); // a cycle back to the walked folder
+  symlinkSync(join(src, "gone.html"), join(dir, "dangling.html"));
+  const pages = await collect([dir]);
+  assert.deepEqual(pages.map((p) => (p.ok ? [p.value.id, p.value.html] : p.error.reason)), [["folder/two.html", "<p>two</p>"], ["linked.html", "<p>one</p>"]]);
+});
+
+test("a directory without page files gives one error record that says so", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-empty-"));
+  writeFileSync(join(dir, "notes.txt"), "not a page");
+  const pages = await collect([dir]);
+  assert.equal(pages.length, 1);
+  const only = pages[0] as PageResult<PageInput>;
+  assert.ok(!only.ok);
+  assert.match(only.error.reason, /no page files under this directory/);
 });

@@ -58,6 +58,12 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+// The reader of our stdout went away (`pith extract dir | head`): stop quietly, as Unix tools do.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code !== "EPIPE") throw e;
+  process.exit(EXIT.ok);
+});
+
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {

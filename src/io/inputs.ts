@@ -2,7 +2,7 @@
  * Input resolution: a path, directory, URL, WARC file or "-" (stdin) → a stream of PageInput
  * results. Every failure becomes a PageError record for that page; a batch never stops on one.
  */
-import { readFile, readdir, stat } from "node:fs/promises";
+import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { PageError, PageInput, PageResult } from "../types.ts";
 import { DecodeError, decodeHtml } from "./decode.ts";
@@ -74,17 +74,27 @@ async function readStdin(): Promise<PageResult<PageInput>> {
   return pageFromBytes(Buffer.concat(chunks), { id: "-", source: "-", url: null, remote: false });
 }
 
-/** All page files below a directory, sorted, walked without recursion. */
+/**
+ * All page files below a directory, sorted, walked without recursion. Symbolic links are followed
+ * (a folder of links to pages is a common way to pick a sample); a directory reached twice (a
+ * link cycle, or two links to one folder) is walked once, and a dangling link is skipped.
+ */
 export async function listPageFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   const pending = [dir];
+  const walked = new Set<string>();
   while (pending.length) {
     const current = pending.pop() as string;
+    const real = await realpath(current);
+    if (walked.has(real)) continue;
+    walked.add(real);
     const entries = await readdir(current, { withFileTypes: true });
     for (const e of entries) {
       const p = join(current, e.name);
-      if (e.isDirectory()) pending.push(p);
-      else if (e.isFile() && (PAGE_FILE.test(e.name) || WARC_FILE.test(e.name))) out.push(p);
+      const kind = e.isSymbolicLink() ? await stat(p).catch(() => null) : e;
+      if (!kind) continue;
+      if (kind.isDirectory()) pending.push(p);
+      else if (kind.isFile() && (PAGE_FILE.test(e.name) || WARC_FILE.test(e.name))) out.push(p);
     }
   }
   return out.sort();
@@ -113,6 +123,7 @@ async function* readLocal(spec: string): AsyncGenerator<PageResult<PageInput>> {
     return;
   }
   const files = info.isDirectory() ? await listPageFiles(spec) : [spec];
+  if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
   for (const file of files) {
     if (WARC_FILE.test(file)) yield* readWarc(file);
     else yield await readPageFile(file, info.isDirectory() ? relative(resolve(spec), resolve(file)) : file);
