@@ -78,13 +78,17 @@ export const extractCommand: Command = {
     const renderer = await createRenderer(mode, { concurrency });
     const sink = new Sink(format, values.out ?? null, positionals.length > 1);
     try {
-      const pages = async (r: PageResult<PageInput>): Promise<PageResult<PageSnapshot>> => {
-        await sink.ready(); // backpressure: no new render while too many pages wait to be written
-        return r.ok ? renderPage(renderer, r.value, options) : r;
-      };
+      const pages = (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : Promise.resolve(r));
       const inputs = readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
       if (extractor.needsSite) await extractWithSites(extractor, params, pages, inputs, concurrency, sink);
-      else await mapLimit(inputs, concurrency, pages, (r) => sink.take(r, r.ok ? runExtractor(extractor, r.value, { params }) : null));
+      else {
+        // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
+        const extracted = async (input: PageResult<PageInput>) => {
+          const r = await pages(input);
+          return { r, extraction: r.ok ? runExtractor(extractor, r.value, { params }) : null };
+        };
+        await mapLimit(inputs, concurrency, extracted, ({ r, extraction }) => sink.take(r, extraction));
+      }
     } finally {
       await renderer.close();
     }
@@ -105,7 +109,9 @@ async function extractWithSites(
   sink: Sink,
 ): Promise<void> {
   const rendered: PageResult<PageSnapshot>[] = [];
-  await mapLimit(inputs, concurrency, render, (r) => rendered.push(r));
+  await mapLimit(inputs, concurrency, render, (r) => {
+    rendered.push(r);
+  });
   const contexts = siteContexts(rendered.flatMap((r) => (r.ok ? [r.value] : [])));
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
@@ -130,19 +136,10 @@ async function runExtractor(extractor: Extractor, page: PageSnapshot, context: E
   }
 }
 
-/**
- * Pages taken by the sink but not yet written, above which new renders wait (Sink.ready). Without
- * it a batch rendered and extracted faster than its outputs were written, and every waiting
- * page's snapshot stayed in memory: 5,432 pages to --out grew to 2.3 GB and failed under a 300 MB
- * heap after 456 pages (session 6).
- */
-export const MAX_PENDING_OUTPUTS = 16;
-
 /** Writes outputs in input order, to stdout or one file per page, and counts results. */
 class Sink {
   readonly counts: Emitted = { ok: 0, empty: 0, errors: [] };
   private chain: Promise<void> = Promise.resolve();
-  private pending = 0;
   private readonly bar = progress("extract", 0);
   private first = true;
   constructor(
@@ -151,28 +148,20 @@ class Sink {
     private readonly many: boolean,
   ) {}
 
-  take(r: PageResult<PageSnapshot>, extraction: Promise<PageResult<Extraction>> | null): void {
-    this.pending++;
+  /** Queues one page's output after the earlier ones; the promise settles when it is written (mapLimit waits on it). */
+  take(r: PageResult<PageSnapshot>, extraction: Promise<PageResult<Extraction>> | null): Promise<void> {
     this.chain = this.chain.then(async () => {
-      try {
-        const e = extraction ? await extraction : null;
-        if (!r.ok) return this.error(r.error);
-        if (!e) return;
-        if (!e.ok) return this.error(e.error);
-        this.counts.ok++;
-        if (!e.value.text) this.counts.empty++;
-        if (e.value.emptyReason) process.stderr.write(`empty\t${r.value.id}\t${e.value.emptyReason}\n`);
-        await this.write(r.value, e.value);
-        this.bar.tick(r.value.id);
-      } finally {
-        this.pending--;
-      }
+      const e = extraction ? await extraction : null;
+      if (!r.ok) return this.error(r.error);
+      if (!e) return;
+      if (!e.ok) return this.error(e.error);
+      this.counts.ok++;
+      if (!e.value.text) this.counts.empty++;
+      if (e.value.emptyReason) process.stderr.write(`empty\t${r.value.id}\t${e.value.emptyReason}\n`);
+      await this.write(r.value, e.value);
+      this.bar.tick(r.value.id);
     });
-  }
-
-  /** Resolves once at most MAX_PENDING_OUTPUTS pages wait to be written. */
-  async ready(): Promise<void> {
-    while (this.pending > MAX_PENDING_OUTPUTS) await this.chain;
+    return this.chain;
   }
 
   private error(err: PageError): void {

@@ -146,14 +146,18 @@ async function runDataset(job: Job, name: string, limit: number): Promise<void> 
   for (const group of groups.values()) await runGroup(job, ds, group);
 }
 
+/** Pages given as files, directories, URLs: streamed one by one, or (with --site) all rendered first to group them by site. */
 async function runInputs(job: Job, specs: string[], concurrency: number): Promise<void> {
   const snaps: PageSnapshot[] = [];
-  await mapLimit(readInputs(specs, { fetchTimeoutMs: job.options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options) : r), (r) => {
-    if (r.ok) snaps.push(r.value);
-    else report(job, r.error);
+  await mapLimit(readInputs(specs, { fetchTimeoutMs: job.options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options) : r), async (r) => {
+    if (!r.ok) return report(job, r.error);
+    if (job.site) return void snaps.push(r.value);
+    job.bar.setTotal(++job.total);
+    await emit(job, r.value, "", null, undefined, null);
   });
+  if (!job.site) return;
   job.bar.setTotal((job.total += snaps.length));
-  const contexts = job.site ? siteContexts(snaps) : new Map<PageSnapshot, SiteContext>();
+  const contexts = siteContexts(snaps);
   for (const s of snaps) await emit(job, s, "", null, contexts.get(s), null);
 }
 
