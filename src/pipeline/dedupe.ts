@@ -44,6 +44,18 @@ function insideBlockquote(page: PageSnapshot, tree: Tree): Uint8Array {
   return inside;
 }
 
+/**
+ * The text a leaf row is compared by when looking for copies (lower-cased, lines space-collapsed
+ * by textOf), or null when the row is not a leaf segment of at least MIN_DUPLICATE_WORDS words.
+ * Shared with training, where a noise copy of a main-labeled leaf is not trained on
+ * (src/train/page-record.ts ambiguousCopies).
+ */
+export function copyText(page: PageSnapshot, tree: Tree, node: number, own: Pick<Ownership, "ownWords" | "subtreeWords">, r: number): string | null {
+  const w = own.ownWords[r] as number;
+  if (w < MIN_DUPLICATE_WORDS || w !== (own.subtreeWords[r] as number)) return null;
+  return textOf(page, tree, [node]).toLowerCase();
+}
+
 /** Drops kept leaves that repeat an earlier kept leaf's text (in place); returns the trace. */
 export function dropDuplicates(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
   const firstParent = new Map<string, number>(); // text → DOM parent of its first kept copy
@@ -51,11 +63,10 @@ export function dropDuplicates(page: PageSnapshot, tree: Tree, nodes: Int32Array
   const leaves: { row: number; parent: number; text: string; repeat: boolean }[] = []; // eligible leaves, document order
   const quoted = insideBlockquote(page, tree);
   for (let r = 0; r < nodes.length; r++) {
-    const w = own.ownWords[r] as number;
-    if (keep[r] !== 1 || w < MIN_DUPLICATE_WORDS || w !== (own.subtreeWords[r] as number)) continue;
     const node = nodes[r] as number;
-    if (quoted[node] === 1) continue;
-    const text = textOf(page, tree, [node]).toLowerCase(); // lines come out space-collapsed
+    if (keep[r] !== 1 || quoted[node] === 1) continue;
+    const text = copyText(page, tree, node, own, r);
+    if (text === null) continue;
     const parent = tree.parent[node] as number;
     const first = firstParent.get(text);
     if (first === undefined) {

@@ -159,7 +159,6 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   // a routed type without its own model runs on the general one: the context stage sees it as general
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
   const context = options.context === false ? undefined : model.context;
-  const withContext = context !== undefined;
   const { scores: raw, threshold } = context
     ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols })
     : { scores: stageOne, threshold: content.threshold };
@@ -176,11 +175,11 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, withContext ? stageOne : null)];
+  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, context ? stageOne : null)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) {
     const notice = noticeOf(page, tree, own);
-    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${withContext ? " and context stage" : ""})`;
+    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${context ? " and context stage" : ""})`;
   }
   return { extraction, pageType, scores };
 }

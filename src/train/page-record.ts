@@ -7,8 +7,8 @@
  * browser per worker would cost more memory than the two cores can use.
  */
 import { buildTree, type Tree } from "../dom/tree.ts";
-import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "../pipeline/features-adapter.ts";
+import { copyText } from "../pipeline/dedupe.ts";
 import { ownership, type Ownership } from "../pipeline/own-text.ts";
 import { staticSnapshot } from "../render/static.ts";
 import { readDatasetPage, readGold, type Dataset, type DatasetPage } from "../io/dataset.ts";
@@ -92,26 +92,22 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
   };
 }
 
-/** Copies shorter than this (in words) are left alone: short labels repeat by chance ("Read more"). */
-export const MIN_COPY_WORDS = 4;
-
 /**
  * Noise-labeled leaves that repeat a main-labeled leaf's text word for word. The gold aligns to
  * one copy of a block the page shows twice (a product description in a tab and in a hidden
  * mobile copy, a summary repeated below): the other copy is labeled noise although its features
  * may be those of content, and a bag-of-words metric does not care which copy is kept. Measured
  * (static, first 400 pages per set): 1.7 % of wcxb-dev's main-labeled leaf words have such a
- * noise copy, on 71 of 400 pages; dragnet 77 pages, cleaneval 29. Leaves only (own words =
- * subtree words), as in the duplicate rule (src/pipeline/dedupe.ts).
+ * noise copy, on 71 of 400 pages; dragnet 77 pages, cleaneval 29. A copy is what the duplicate
+ * rule calls one (src/pipeline/dedupe.ts copyText: a leaf of at least 4 words, same text).
  */
 export function ambiguousCopies(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Pick<Ownership, "ownWords" | "subtreeWords">, main: Uint8Array): Uint8Array {
   const out = new Uint8Array(nodes.length);
   const mainTexts = new Set<string>();
   const noise: { row: number; text: string }[] = [];
   for (let r = 0; r < nodes.length; r++) {
-    const w = own.ownWords[r] as number;
-    if (w < MIN_COPY_WORDS || w !== (own.subtreeWords[r] as number)) continue;
-    const text = textOf(page, tree, [nodes[r] as number]).toLowerCase();
+    const text = copyText(page, tree, nodes[r] as number, own, r);
+    if (text === null) continue;
     if (main[r] === 1) mainTexts.add(text);
     else noise.push({ row: r, text });
   }
