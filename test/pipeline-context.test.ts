@@ -27,6 +27,8 @@ function smallPage(): StageOne {
     own: { ownWords: Int32Array.from([0, 0, 10, 10, 2]), parentRow: Int32Array.from([-1, 0, 1, 1, 0]) },
     values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]),
     nCols: 2,
+    // lex_cls_mean, _min, _max, _known per row: row 2 has two known tokens, row 4 none
+    lexicon: Float32Array.from([...Array(8).fill(NaN), 1.5, 1, 2, 2, ...Array(4).fill(NaN), NaN, NaN, NaN, 0]),
   };
 }
 
@@ -53,6 +55,10 @@ test("context features: the leaf's score, its neighbours, its ancestors, the pag
   assert.ok(Math.abs(at(1, "ctx_page_kept_share") - 10 / 22) < 1e-6);
   assert.ok(Math.abs(at(1, "ctx_page_words_above") - 12 / 22) < 1e-6, "words of leaves scored above .1");
   for (const t of CONTEXT_TYPES) assert.equal(at(0, `ctx_is_${t}`), t === "forum" ? 1 : 0);
+  assert.deepEqual([at(0, "lex_cls_mean"), at(0, "lex_cls_min"), at(0, "lex_cls_max"), at(0, "lex_cls_known")], [1.5, 1, 2, 2], "the leaf's class-token lexicon features");
+  assert.ok(Number.isNaN(at(2, "lex_cls_mean")) && at(2, "lex_cls_known") === 0, "a leaf without known tokens");
+  const none = contextMatrix({ ...smallPage(), lexicon: null }, [2]);
+  assert.ok(Number.isNaN(none.data[column("lex_cls_known")] as number), "no lexicon: missing, not zero");
   assert.deepEqual([...CONTEXT_TYPES], [GENERAL, ...PAGE_TYPES], "the context stage knows every router label");
   assert.deepEqual([...X.data.subarray(width - 2, width)], [2, 2], "the leaf's own features follow");
 });
@@ -91,8 +97,12 @@ test("training with cross-validation measures the context stage and ships it whe
   const withContext = await train(options({ context: "always" }));
   const extra = withContext.artifact.extra as PipelineExtra;
   assert.deepEqual(extra.context?.features, [...CONTEXT_FEATURES]);
+  const lexicon = extra.context?.lexicon;
+  assert.ok(lexicon && lexicon.pages === SITES.length * 2, "the shipped stage carries the lexicon of every training page");
+  assert.ok(Object.keys(lexicon.weights).length > 0 && Object.keys(lexicon.weights).every((t) => /^\d+t?:/.test(t)), "level-prefixed tokens");
   const model = await pipelineFromArtifact(withContext.artifact, "ctx");
   assert.ok(model.context);
+  assert.deepEqual(model.context.lexicon, lexicon, "the lexicon survives the model file");
   const { html } = syntheticPage(4242, "z.example");
   const snap = staticSnapshot({ id: "x", source: "x", url: null, html, encoding: "utf-8", remote: false });
   const threshold = (model.context.thresholds["general"] as number).toFixed(3);
@@ -101,12 +111,16 @@ test("training with cross-validation measures the context stage and ships it whe
   assert.notDeepEqual([...run.scores], [...stageOne.scores], "the context stage rescored the leaves");
   const reasons = run.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
   assert.ok(reasons.some((r) => r.includes(`≥ ${threshold} (`) || r.includes(`< ${threshold} (`)), `the context threshold ${threshold} decides: ${reasons.join("; ")}`);
-  assert.ok(reasons.every((r) => /\(content classifier \d\.\d{3}, context stage \d\.\d{3}\)$/.test(r)), `each reason shows both scores: ${reasons[0]}`);
+  assert.ok(reasons.every((r) => /\(content classifier \d\.\d{3}, context stage \d\.\d{3}(, class token \d+t?:\S+ [+−]\d\.\d{2})?\)$/.test(r)), `each reason shows both scores: ${reasons[0]}`);
+  assert.ok(reasons.some((r) => /class token \d+t?:\S+ [+−]\d\.\d{2}\)$/.test(r)), `a reason names the lexicon's strongest class token: ${reasons[0]}`);
   const plainReasons = stageOne.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
   assert.ok(plainReasons.every((r) => !r.includes("context stage")), "without the stage the reason names one score");
   const broken = structuredClone(withContext.artifact);
   (broken.extra as PipelineExtra).context = { features: ["ctx_s"], thresholds: {} };
   await assert.rejects(pipelineFromArtifact(broken, "broken.json"), (e: Error) => e instanceof ModelLoadError && /context features/.test(e.message));
+  const badLexicon = structuredClone(withContext.artifact);
+  (badLexicon.extra as PipelineExtra).context = { features: [...CONTEXT_FEATURES], thresholds: {}, lexicon: { pages: 1, weights: { "0:x": "heavy" as unknown as number } } };
+  await assert.rejects(pipelineFromArtifact(badLexicon, "bad-lexicon.json"), (e: Error) => e instanceof ModelLoadError && /lexicon/.test(e.message));
 });
 
 test("--no-context and --domain models have no context stage", async () => {

@@ -18,6 +18,8 @@
  * all 0.898 → 0.905, wcxb-dev 0.845 → 0.857 (listing 0.588 → 0.679, collection 0.608 → 0.670),
  * dragnet 0.891 → 0.900, readability 0.943 → 0.951; harvest-forums 0.878 → 0.873 and wcxb-dev
  * articles 0.951 → 0.949 lose a little. The stage costs about 1.2 ms per page (bench:extract).
+ * Session 7: the class-token lexicon's features (class-lexicon.ts, CLASS_LEXICON_FEATURES) joined
+ * the context features: all 0.905 → 0.913, wcxb-dev 0.859 → 0.862, dragnet 0.900 → 0.921.
  * Tried and not kept: features of the leaf's record run (stage-1 mean, kept share, size and word
  * share over every card of the list its card belongs to, src/dom/records.ts): a full run gave all
  * 0.906 and wcxb-dev 0.857 against 0.905 / 0.857, within run-to-run noise, for a new PageRecord
@@ -25,6 +27,7 @@
  */
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import type { Classifier } from "../ml/classifier.ts";
+import { CLASS_LEXICON_FEATURES, type ClassLexicon } from "./class-lexicon.ts";
 import type { Ownership } from "./own-text.ts";
 
 /** Router labels the context stage knows (GENERAL first, then the page types of src/train/page-types.ts). */
@@ -41,12 +44,15 @@ export const CONTEXT_FEATURES: readonly string[] = [
   "ctx_prev1", "ctx_next1", "ctx_prev_window", "ctx_next_window",
   ...Array.from({ length: ANCESTOR_LEVELS }, (_, k) => [`ctx_a${k + 1}_mean`, `ctx_a${k + 1}_word_share`, `ctx_a${k + 1}_kept`, `ctx_a${k + 1}_kept_share`]).flat(),
   ...CONTEXT_TYPES.map((t) => `ctx_is_${t}`),
+  ...CLASS_LEXICON_FEATURES,
 ];
 
-/** A fitted context stage: the classifier and its decision threshold per routed type. */
+/** A fitted context stage: the classifier, its decision threshold per routed type and its class-token lexicon. */
 export interface ContextModel {
   classifier: Classifier;
   thresholds: Record<string, number>;
+  /** Weights of id/class tokens (class-lexicon.ts); null: the lexicon features are missing (NaN). */
+  lexicon: ClassLexicon | null;
 }
 
 /** What the context stage reads of one page. */
@@ -61,6 +67,8 @@ export interface StageOne {
   /** Row-major feature table and its width. */
   values: Float32Array;
   nCols: number;
+  /** CLASS_LEXICON_FEATURES per row, row-major (class-lexicon.ts lexiconFeatures); null: all NaN. */
+  lexicon: Float32Array | null;
 }
 
 /** Leaf rows (rows that own words), in document order. */
@@ -174,6 +182,8 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
       a = s.own.parentRow[a] as number;
     }
     for (let t = 0; t < CONTEXT_TYPES.length; t++) f[c++] = t === typeIndex ? 1 : 0;
+    const lw = CLASS_LEXICON_FEATURES.length;
+    if (s.lexicon) f.set(s.lexicon.subarray(r * lw, (r + 1) * lw), c);
     f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), nc);
   });
   return X;

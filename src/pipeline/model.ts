@@ -13,6 +13,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { RenderMode } from "../types.ts";
 import { columnMap } from "./columns.ts";
+import type { ClassLexicon } from "./class-lexicon.ts";
 import { CONTEXT_FEATURES, type ContextModel } from "./context.ts";
 
 /** Decision threshold on P(main) when an artifact names none. */
@@ -51,8 +52,8 @@ export interface PipelineExtra {
    * replacing it.
    */
   base?: { model: "default"; weight: number };
-  /** The context stage's feature names and decision threshold per routed type (its classifier is "context"). */
-  context?: { features: string[]; thresholds: Record<string, number> };
+  /** The context stage's feature names, decision threshold per routed type and class-token lexicon (its classifier is "context"). */
+  context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon };
 }
 
 export interface Router {
@@ -122,7 +123,14 @@ async function loadContext(artifact: ModelArtifact, context: NonNullable<Pipelin
   if (!Array.isArray(names) || names.length !== CONTEXT_FEATURES.length || names.some((n, i) => n !== CONTEXT_FEATURES[i])) {
     throw new ModelLoadError(source, `model ${source} has a context stage over other context features than this pith computes; retrain it with \`pith train\``);
   }
-  return { classifier: await artifactClassifier(artifact, "context", source, CONTEXT_FEATURES.length), thresholds: context.thresholds };
+  const lexicon = context.lexicon ?? null;
+  if (lexicon !== null && !isLexicon(lexicon)) throw new ModelLoadError(source, `model ${source} is corrupt (context.lexicon is not a token → weight table)`);
+  return { classifier: await artifactClassifier(artifact, "context", source, CONTEXT_FEATURES.length), thresholds: context.thresholds, lexicon };
+}
+
+function isLexicon(x: unknown): x is ClassLexicon {
+  const l = x as Partial<ClassLexicon> | null;
+  return typeof l === "object" && l !== null && typeof l.pages === "number" && typeof l.weights === "object" && l.weights !== null && Object.values(l.weights).every((w) => typeof w === "number");
 }
 
 /** Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem). */

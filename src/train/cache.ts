@@ -21,7 +21,7 @@ import { cacheDir, codeKey } from "./cache-dir.ts";
 import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
 
 export { cacheDir };
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 interface PageMeta {
   dataset: string;
@@ -31,6 +31,9 @@ interface PageMeta {
   genre: string;
   n: number;
   goldWords: number;
+  /** The page's class-token vocabulary (PageRecord.classTokens.vocab); start and ids are in the .bin. */
+  classVocab: string[];
+  classIds: number;
 }
 
 interface CacheHeader {
@@ -42,13 +45,18 @@ interface CacheHeader {
   pages: PageMeta[];
 }
 
-/** Typed-array fields in storage order, with their constructors. */
-const FIELDS = [
-  ["nodes", Int32Array, 1], ["values", Float32Array, -1], ["main", Uint8Array, 1], ["good", Uint8Array, 1],
-  ["share", Float32Array, 1], ["ownWords", Int32Array, 1], ["subtreeWords", Int32Array, 1], ["parentRow", Int32Array, 1], ["ambiguous", Uint8Array, 1],
-] as const;
+type Flat = Omit<PageRecord, "classTokens"> & { classStart: Int32Array; classIds: Int32Array };
 
-type Field = (typeof FIELDS)[number][0];
+/** Typed-array fields in storage order, with their constructors and lengths. */
+const FIELDS: readonly (readonly [keyof Flat, { BYTES_PER_ELEMENT: number }, (m: PageMeta, nCols: number) => number])[] = [
+  ["nodes", Int32Array, (m) => m.n], ["values", Float32Array, (m, nCols) => m.n * nCols], ["main", Uint8Array, (m) => m.n], ["good", Uint8Array, (m) => m.n],
+  ["share", Float32Array, (m) => m.n], ["ownWords", Int32Array, (m) => m.n], ["subtreeWords", Int32Array, (m) => m.n], ["parentRow", Int32Array, (m) => m.n], ["ambiguous", Uint8Array, (m) => m.n],
+  ["classStart", Int32Array, (m) => m.n + 1], ["classIds", Int32Array, (m) => m.classIds],
+];
+
+function flat(r: PageRecord): Flat {
+  return { ...r, classStart: r.classTokens.start, classIds: r.classTokens.ids };
+}
 
 function paths(dataset: string, mode: RenderMode): { dir: string; json: string; bin: string } {
   const dir = join(cacheDir(), featureSchema().hash, mode);
@@ -56,7 +64,7 @@ function paths(dataset: string, mode: RenderMode): { dir: string; json: string; 
 }
 
 /** Code whose output the cache holds besides the features (the schema hash covers those). */
-const CODE_FILES = ["../render/static.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts"];
+const CODE_FILES = ["../render/static.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts", "../pipeline/class-lexicon.ts"];
 
 let codeHash: string | null = null;
 
@@ -75,11 +83,14 @@ function writeCache(dataset: string, mode: RenderMode, records: readonly PageRec
   const p = paths(dataset, mode);
   mkdirSync(p.dir, { recursive: true });
   const chunks: Buffer[] = [];
-  for (const r of records) for (const [f] of FIELDS) {
-    const a = r[f as Field];
-    chunks.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  for (const r of records) {
+    const f = flat(r);
+    for (const [name] of FIELDS) {
+      const a = f[name] as Int32Array | Float32Array | Uint8Array;
+      chunks.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+    }
   }
-  const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords }));
+  const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords, classVocab: r.classTokens.vocab, classIds: r.classTokens.ids.length }));
   writeFileSync(p.bin, Buffer.concat(chunks));
   writeFileSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages } satisfies CacheHeader));
 }
@@ -98,12 +109,11 @@ function readCache(dataset: string, mode: RenderMode, source: string): PageRecor
     return new C(copy.buffer);
   };
   return header.pages.map((m) => {
-    const rec: Record<string, unknown> = { ...m };
-    for (const [f, C, width] of FIELDS) {
-      const count = width < 0 ? m.n * header.nCols : m.n;
-      rec[f] = take(C as unknown as new (b: ArrayBuffer) => Int32Array, count, (C as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT);
-    }
-    return rec as unknown as PageRecord;
+    const { classVocab, classIds: _count, ...meta } = m;
+    const rec: Record<string, unknown> = { ...meta };
+    for (const [f, C, count] of FIELDS) rec[f] = take(C as unknown as new (b: ArrayBuffer) => Int32Array, count(m, header.nCols), C.BYTES_PER_ELEMENT);
+    const { classStart, classIds, ...rest } = rec as unknown as Flat;
+    return { ...rest, classTokens: { vocab: classVocab, start: classStart, ids: classIds } };
   });
 }
 

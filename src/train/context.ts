@@ -11,6 +11,7 @@
  */
 import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import type { Fold } from "../ml/split.ts";
+import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/class-lexicon.ts";
 import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
@@ -39,12 +40,17 @@ export function routedStageOne(fitted: FittedPipeline, records: readonly PageRec
   });
 }
 
-function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number): StageOne {
-  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols };
+function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number, lexicon: Float32Array): StageOne {
+  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols, lexicon };
+}
+
+/** The class-token lexicon (src/pipeline/class-lexicon.ts) of the pages `include` accepts, ambiguous copies left out as in training. */
+function lexiconOf(records: readonly PageRecord[], include: (page: number) => boolean): ClassLexicon {
+  return fitClassLexicon(records.flatMap((rec, p) => (include(p) ? [{ tokens: rec.classTokens, main: rec.main, skip: rec.ambiguous }] : [])));
 }
 
 /** Training rows of the context stage: the sampled, weighted training leaf rows (buildRowIndex) with context features. */
-function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number): RowSet {
+function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number, lexicon: readonly Float32Array[]): RowSet {
   const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
   const width = CONTEXT_FEATURES.length + nCols;
   const data = new Float32Array(base.y.length * width);
@@ -53,7 +59,7 @@ function contextRows(records: readonly PageRecord[], routed: readonly RoutedScor
     const page = base.page[k] as number;
     let end = k;
     while (end < base.y.length && base.page[end] === page) end++;
-    const X = contextMatrix(stageOneOf(records[page] as PageRecord, routed[page] as RoutedScores, thresholds, nCols), Array.from(base.row.subarray(k, end)));
+    const X = contextMatrix(stageOneOf(records[page] as PageRecord, routed[page] as RoutedScores, thresholds, nCols, lexicon[page] as Float32Array), Array.from(base.row.subarray(k, end)));
     data.set(X.data, k * width);
     k = end;
   }
@@ -76,11 +82,18 @@ export interface FittedContext {
   oof: Float32Array[];
 }
 
-/** Fits the fold and final context stages from the folds' routed stage-1 scores (see the header). */
+/**
+ * Fits the fold and final context stages from the folds' routed stage-1 scores (see the header).
+ * The class-token lexicon is stacked the same way: a page's lexicon features come from the
+ * lexicon of the other folds' pages (the one its fold's context stage carries), and the final
+ * stage carries the lexicon of every page.
+ */
 export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed">, log: (s: string) => void = () => {}): Promise<FittedContext> {
-  const rows = contextRows(records, routed, stageOneThresholds, nCols);
   const foldOf = new Int32Array(records.length);
   folds.forEach((f, i) => f.test.forEach((p) => (foldOf[p] = i)));
+  const lexicons = folds.map((_, f) => lexiconOf(records, (p) => foldOf[p] !== f));
+  const lexicon = records.map((rec, p) => lexiconFeatures(lexicons[foldOf[p] as number] as ClassLexicon, rec.classTokens));
+  const rows = contextRows(records, routed, stageOneThresholds, nCols, lexicon);
   const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
   const classifiers: ContextModel["classifier"][] = [];
   for (const [f, fold] of folds.entries()) {
@@ -88,12 +101,14 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
     log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`);
     const classifier = await fitRows(train, config);
     classifiers.push(classifier);
-    for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {} }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols)).scores;
+    for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {}, lexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as Float32Array)).scores;
   }
   const thresholds = tuneByRoutedType(records, routed, oof);
   log(`context stage: thresholds ${JSON.stringify(thresholds)}; final fit on ${rows.y.length} leaf segments`);
   const final = await fitRows(rows, config);
-  return { folds: classifiers.map((classifier) => ({ classifier, thresholds })), final: { classifier: final, thresholds }, oof };
+  const all = lexiconOf(records, () => true);
+  log(`class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages`);
+  return { folds: classifiers.map((classifier, f) => ({ classifier, thresholds, lexicon: lexicons[f] as ClassLexicon })), final: { classifier: final, thresholds, lexicon: all }, oof };
 }
 
 /** Context-stage threshold per routed type, tuned for mean estimated page word F1 on out-of-fold scores. */

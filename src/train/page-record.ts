@@ -8,6 +8,7 @@
  */
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { computeFeatures } from "../pipeline/features-adapter.ts";
+import { rowClassTokens, type RowTokens } from "../pipeline/class-lexicon.ts";
 import { copyText } from "../pipeline/dedupe.ts";
 import { ownership, type Ownership } from "../pipeline/own-text.ts";
 import { staticSnapshot } from "../render/static.ts";
@@ -47,6 +48,8 @@ export interface PageRecord {
   ambiguous: Uint8Array;
   /** Number of gold words (for page-level statistics). */
   goldWords: number;
+  /** id/class tokens of each leaf row, for the context stage's class-token lexicon (src/pipeline/class-lexicon.ts). */
+  classTokens: RowTokens;
 }
 
 /** The page's snapshot in `mode`: rendered statically, or the cached chromium render (an error when missing). */
@@ -89,6 +92,7 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
     dataset: ds.name, id: page.id, site: siteOf(page), pageType: page.pageType, genre: page.genre,
     nodes: table.nodes, values: table.values, main, good, share,
     ownWords: own.ownWords, subtreeWords: own.subtreeWords, parentRow: own.parentRow, ambiguous, goldWords,
+    classTokens: rowClassTokens(snap, tree, table.nodes, own.ownWords),
   };
 }
 
