@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { classParts, fitClassLexicon, strongestToken, lexiconFeatures, LEXICON_LEVELS, MIN_LEXICON_PAGES, rowClassTokens, type LexiconPage, type RowTokens } from "../src/pipeline/class-lexicon.ts";
-import { deeplyNested, staticRows } from "./helpers.ts";
+import { classParts, fitClassLexicon, pageLexicon, lexiconFeatures, LEXICON_LEVELS, MIN_LEXICON_PAGES, rowClassTokens, type LexiconPage, type RowTokens } from "../src/pipeline/class-lexicon.ts";
+import { deeplyNested, fixtureText, staticRows } from "./helpers.ts";
 
 function tokensOf(t: RowTokens, r: number): string[] {
   return Array.from(t.ids.subarray(t.start[r] as number, t.start[r + 1] as number), (id) => t.vocab[id] as string).sort();
@@ -77,10 +77,22 @@ test("lexicon features: mean, min and max of the known tokens' weights and how m
   assert.ok([...f.subarray(12, 15)].every(Number.isNaN) && f[15] === 0);
 });
 
-test("the trace's class token: the row's known token of largest |weight|", () => {
-  const lex = { pages: 10, weights: { "1:content": 2, "0t:p": 0.5, "1:sidebar": -3 } };
-  const t = page([["0t:p", "1:content", "9:unknown"], ["0t:p", "1:sidebar"], ["9:unknown"]], [0, 0, 0]).tokens;
-  assert.deepEqual(strongestToken(lex, t, 0), { token: "1:content", weight: 2 });
-  assert.deepEqual(strongestToken(lex, t, 1), { token: "1:sidebar", weight: -3 });
-  assert.equal(strongestToken(lex, t, 2), null);
+test("extraction's per-element path gives the same features as the token lists, and the strongest token", () => {
+  const html = fixtureText("pages/article.html");
+  const rows = staticRows(html);
+  const tokens = rowClassTokens(rows.page, rows.tree, rows.nodes, rows.own.ownWords);
+  const lexicon = fitClassLexicon([{ tokens, main: Uint8Array.from(rows.nodes, (_, r) => r % 2) }], 1);
+  assert.ok(Object.keys(lexicon.weights).length > 10, "the fixture has class tokens");
+  const fast = pageLexicon(lexicon, rows.page, rows.tree, rows.nodes, rows.own.ownWords);
+  const slow = lexiconFeatures(lexicon, tokens);
+  assert.equal(fast.features.length, slow.length);
+  slow.forEach((v, i) => assert.ok(Number.isNaN(v) ? Number.isNaN(fast.features[i] as number) : Math.abs(v - (fast.features[i] as number)) < 1e-5, `feature ${i}: ${v} vs ${fast.features[i]}`));
+  for (let r = 0; r < rows.nodes.length; r++) {
+    let best: { token: string; weight: number } | null = null;
+    for (const t of tokensOf(tokens, r)) {
+      const w = lexicon.weights[t];
+      if (w !== undefined && (!best || Math.abs(w) > Math.abs(best.weight))) best = { token: t, weight: w };
+    }
+    assert.equal(fast.strongest(r)?.weight ?? null, best?.weight ?? null, `row ${r}`);
+  }
 });

@@ -27,7 +27,7 @@
  * a late-fusion check), so only class tokens are used.
  */
 import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot } from "../types.ts";
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** Elements whose id/class tokens are read: the leaf's own and its nearest element ancestors'. */
 export const LEXICON_LEVELS = 4;
@@ -53,42 +53,96 @@ export interface ClassLexicon {
 
 /** Parts of an id or class string: "postContent entry-content_2" → post, content, entry, content. */
 export function classParts(s: string): string[] {
-  return s
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((t) => t.length > 1 && !/^\d+$/.test(t));
+  // one pass over char codes (regexes cost ≈ 2 µs per class string, on every element of every page)
+  const out: string[] = [];
+  let part = "";
+  let digitsOnly = true;
+  let prevLower = false;
+  const flush = (): void => {
+    if (part.length > 1 && !digitsOnly) out.push(part);
+    part = "";
+    digitsOnly = true;
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const lower = c >= 97 && c <= 122;
+    const upper = c >= 65 && c <= 90;
+    const digit = c >= 48 && c <= 57;
+    if (upper && prevLower) flush();
+    if (lower || upper || digit) {
+      part += upper ? String.fromCharCode(c + 32) : s[i];
+      if (!digit) digitsOnly = false;
+    } else flush();
+    prevLower = lower;
+  }
+  flush();
+  return out;
 }
 
-/** Distinct level-prefixed tokens of each row that owns words (other rows get none). */
+/**
+ * Distinct level-prefixed tokens of each row that owns words (other rows get none). Tokens of
+ * different levels never collide (the prefix), so a row's set is the union of its elements'
+ * per-level sets, each built once per page: sibling leaves share their ancestors.
+ */
 export function rowClassTokens(page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): RowTokens {
   const vocab: string[] = [];
   const index = new Map<string, number>();
+  const idOf = (t: string): number => {
+    let id = index.get(t);
+    if (id === undefined) index.set(t, (id = vocab.push(t) - 1));
+    return id;
+  };
+  const tokens = elementTokens(page);
+  const atLevel = new Map<number, number[]>(); // key element · LEXICON_LEVELS + level → token ids
   const start = new Int32Array(nodes.length + 1);
   const ids: number[] = [];
-  const partsOf = new Map<number, string[]>(); // leaves share ancestors: split each element's names once
   for (let r = 0; r < nodes.length; r++) {
     start[r] = ids.length;
     if ((ownWords[r] as number) === 0) continue;
-    const seen = new Set<string>();
-    let e = nodes[r] as number;
-    for (let level = 0; e >= 0 && level < LEXICON_LEVELS; e = tree.parent[e] as number) {
-      const node = page.nodes[e];
-      if (!node || node.type !== 1) continue;
-      seen.add(`${level}t:${node.tag}`);
-      let parts = partsOf.get(e);
-      if (!parts) partsOf.set(e, (parts = node.attrs ? classParts(`${node.attrs["id"] ?? ""} ${node.attrs["class"] ?? ""}`) : []));
-      for (const part of parts) seen.add(`${level}:${part}`);
-      level++;
-    }
-    for (const t of seen) {
-      let id = index.get(t);
-      if (id === undefined) index.set(t, (id = vocab.push(t) - 1));
-      ids.push(id);
-    }
+    eachLevel(page, tree, nodes[r] as number, (e, level) => {
+      const key = e * LEXICON_LEVELS + level;
+      let at = atLevel.get(key);
+      if (!at) atLevel.set(key, (at = tokens(e, level).map(idOf)));
+      for (const id of at) ids.push(id);
+    });
   }
   start[nodes.length] = ids.length;
   return { vocab, start, ids: Int32Array.from(ids) };
+}
+
+/** Calls `visit` for the element `node` and its nearest element ancestors, LEXICON_LEVELS in all. */
+function eachLevel(page: PageSnapshot, tree: Tree, node: number, visit: (element: number, level: number) => void): void {
+  let e = node;
+  for (let level = 0; e >= 0 && level < LEXICON_LEVELS; e = tree.parent[e] as number) {
+    if (page.nodes[e]?.type !== 1) continue;
+    visit(e, level);
+    level++;
+  }
+}
+
+/** An element's distinct tokens at a level ("1t:div", "1:entry", …). */
+function elementTokens(page: PageSnapshot): (element: number, level: number) => string[] {
+  return (e, level) => {
+    const node = page.nodes[e] as SnapshotNode;
+    return [`${level}t:${node.tag}`, ...distinctParts(node).map((part) => `${level}:${part}`)];
+  };
+}
+
+const NO_PARTS: readonly string[] = [];
+/** id/class strings repeat within and across pages: their parts are memoised, up to this many strings. */
+const PARTS_MEMO_MAX = 50_000;
+const PARTS_MEMO = new Map<string, readonly string[]>();
+
+/** The distinct parts of an element's id and class (memoised by the id + class string). */
+function distinctParts(node: SnapshotNode): readonly string[] {
+  const a = node.attrs;
+  if (!a || (a["id"] === undefined && a["class"] === undefined)) return NO_PARTS;
+  const names = `${a["id"] ?? ""} ${a["class"] ?? ""}`;
+  let parts = PARTS_MEMO.get(names);
+  if (parts) return parts;
+  if (PARTS_MEMO.size >= PARTS_MEMO_MAX) PARTS_MEMO.clear();
+  PARTS_MEMO.set(names, (parts = [...new Set(classParts(names))]));
+  return parts;
 }
 
 /** One labeled page as the lexicon counts it. */
@@ -160,13 +214,135 @@ export function lexiconFeatures(lexicon: ClassLexicon, tokens: RowTokens): Float
   return out;
 }
 
-/** The row's known token of largest |weight| (what the trace shows as the lexicon's main reason), or null. */
-export function strongestToken(lexicon: ClassLexicon, tokens: RowTokens, r: number): { token: string; weight: number } | null {
-  let best: { token: string; weight: number } | null = null;
-  for (let k = tokens.start[r] as number; k < (tokens.start[r + 1] as number); k++) {
-    const token = tokens.vocab[tokens.ids[k] as number] as string;
-    const weight = lexicon.weights[token];
-    if (weight !== undefined && (!best || Math.abs(weight) > Math.abs(best.weight))) best = { token, weight };
+/** What the lexicon says about one page's rows: CLASS_LEXICON_FEATURES and each row's strongest token. */
+export interface PageLexicon {
+  features: Float32Array;
+  strongest(row: number): { token: string; weight: number } | null;
+}
+
+/** The lexicon by part and by tag, a weight per level (NaN: unknown), so lookups need no prefixed strings. */
+interface CompiledLexicon {
+  parts: Map<string, Float64Array>;
+  tags: Map<string, Float64Array>;
+}
+
+const compiled = new WeakMap<ClassLexicon, CompiledLexicon>();
+
+function compile(lexicon: ClassLexicon): CompiledLexicon {
+  let c = compiled.get(lexicon);
+  if (c) return c;
+  c = { parts: new Map(), tags: new Map() };
+  for (const [token, weight] of Object.entries(lexicon.weights)) {
+    const m = /^(\d+)(t?):(.*)$/.exec(token);
+    const level = m ? Number(m[1]) : -1;
+    if (!m || level >= LEXICON_LEVELS) continue;
+    const into = m[2] ? c.tags : c.parts;
+    let w = into.get(m[3] as string);
+    if (!w) into.set(m[3] as string, (w = new Float64Array(LEXICON_LEVELS).fill(NaN)));
+    w[level] = weight;
   }
-  return best;
+  compiled.set(lexicon, c);
+  return c;
+}
+
+/**
+ * lexiconFeatures(lexicon, rowClassTokens(…)) and the token of largest |weight| per row, without
+ * building token lists or prefixed strings: each (element, level) is summarised once into flat
+ * arrays (its id/class string split once per distinct string) and a row combines its
+ * LEXICON_LEVELS summaries (the levels' token sets are disjoint). No closures in the loops: this
+ * runs on every page (≈0.5 ms of a 9-10 ms page). Extraction's path; training keeps the token lists.
+ */
+export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): PageLexicon {
+  const lex = compile(lexicon);
+  const L = LEXICON_LEVELS;
+  const slot = new Int32Array(page.nodes.length * L).fill(-1); // (element, level) → summary index
+  const sum: number[] = [];
+  const known: number[] = [];
+  const min: number[] = [];
+  const max: number[] = [];
+  const bestWeight: number[] = [];
+  const bestToken: string[] = []; // "" = none; else the unprefixed part, or "\t" + tag
+  const width = CLASS_LEXICON_FEATURES.length;
+  const features = new Float32Array(nodes.length * width).fill(NaN);
+  const rowBest = new Int32Array(nodes.length).fill(-1); // summary index holding the row's strongest token
+  const rowBestLevel = new Int8Array(nodes.length);
+  for (let r = 0; r < nodes.length; r++) {
+    const b = r * width;
+    if ((ownWords[r] as number) === 0) {
+      features[b + 3] = 0; // as lexiconFeatures: no tokens known
+      continue;
+    }
+    let rs = 0;
+    let rk = 0;
+    let rmin = Infinity;
+    let rmax = -Infinity;
+    let e = nodes[r] as number;
+    for (let level = 0; e >= 0 && level < L; e = tree.parent[e] as number) {
+      const node = page.nodes[e] as SnapshotNode;
+      if (node.type !== 1) continue;
+      let k = slot[e * L + level] as number;
+      if (k < 0) {
+        k = sum.length;
+        slot[e * L + level] = k;
+        let ss = 0;
+        let sk = 0;
+        let smin = Infinity;
+        let smax = -Infinity;
+        let bw = 0;
+        let bt = "";
+        const tw = lex.tags.get(node.tag)?.[level];
+        if (tw !== undefined && !Number.isNaN(tw)) {
+          ss += tw;
+          sk++;
+          smin = Math.min(smin, tw);
+          smax = Math.max(smax, tw);
+          bw = tw;
+          bt = `\t${node.tag}`;
+        }
+        for (const part of distinctParts(node)) {
+          const w = lex.parts.get(part)?.[level];
+          if (w === undefined || Number.isNaN(w)) continue;
+          ss += w;
+          sk++;
+          if (w < smin) smin = w;
+          if (w > smax) smax = w;
+          if (bt === "" || Math.abs(w) > Math.abs(bw)) {
+            bw = w;
+            bt = part;
+          }
+        }
+        sum.push(ss);
+        known.push(sk);
+        min.push(smin);
+        max.push(smax);
+        bestWeight.push(bw);
+        bestToken.push(bt);
+      }
+      rs += sum[k] as number;
+      rk += known[k] as number;
+      if ((min[k] as number) < rmin) rmin = min[k] as number;
+      if ((max[k] as number) > rmax) rmax = max[k] as number;
+      if (bestToken[k] !== "" && (rowBest[r] === -1 || Math.abs(bestWeight[k] as number) > Math.abs(bestWeight[rowBest[r] as number] as number))) {
+        rowBest[r] = k;
+        rowBestLevel[r] = level;
+      }
+      level++;
+    }
+    if (rk) {
+      features[b] = rs / rk;
+      features[b + 1] = rmin;
+      features[b + 2] = rmax;
+    }
+    features[b + 3] = rk;
+  }
+  return {
+    features,
+    strongest: (r) => {
+      const k = rowBest[r] as number;
+      if (k < 0) return null;
+      const t = bestToken[k] as string;
+      const level = rowBestLevel[r] as number;
+      return { token: t.startsWith("\t") ? `${level}t:${t.slice(1)}` : `${level}:${t}`, weight: bestWeight[k] as number };
+    },
+  };
 }

@@ -16,6 +16,7 @@ import type { Ownership } from "./own-text.ts";
 
 /** id/class/aria-label tokens of consent boxes. */
 export const CONSENT_PATTERN = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics/i;
+const CONSENT_ATTRIBUTES = ["id", "class", "aria-label"] as const;
 /** A consent box holds at most this many words (real banners: 10-150). */
 export const MAX_CONSENT_WORDS = 200;
 
@@ -25,7 +26,12 @@ export const CONSENT_RULE: BoxRule = {
   names(node: SnapshotNode): boolean {
     const a = node.attrs;
     if (!a) return false;
-    return CONSENT_PATTERN.test(`${a["id"] ?? ""} ${a["class"] ?? ""} ${a["aria-label"] ?? ""}`);
+    // each attribute on its own (the pattern has no spaces): no string built per element
+    for (const name of CONSENT_ATTRIBUTES) {
+      const v = a[name];
+      if (v !== undefined && CONSENT_PATTERN.test(v)) return true;
+    }
+    return false;
   },
   maxWords: () => MAX_CONSENT_WORDS,
 };

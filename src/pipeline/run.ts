@@ -10,7 +10,7 @@
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "./features-adapter.ts";
-import { lexiconFeatures, rowClassTokens, strongestToken, type ClassLexicon, type RowTokens } from "./class-lexicon.ts";
+import { pageLexicon, type PageLexicon } from "./class-lexicon.ts";
 import { applyContext, leafRows } from "./context.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
@@ -120,14 +120,14 @@ export function scoreLeaves(classifier: Classifier, values: Float32Array, nCols:
  * `stageOne`: the content classifier's scores when the context stage replaced them (each reason
  * then shows both, and the leaf's class token that the context stage's lexicon weighs most).
  */
-function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number, stageOne: Float32Array | null, lexicon: { weights: ClassLexicon; tokens: RowTokens } | null): TraceEntry[] {
+function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number, stageOne: Float32Array | null, lexicon: PageLexicon | null): TraceEntry[] {
   const out: TraceEntry[] = [];
   for (let r = 0; r < nodes.length && out.length < MAX_TRACE_ENTRIES; r++) {
     if ((own.ownWords[r] as number) === 0) continue;
     const node = nodes[r] as number;
     const s = scores[r] as number;
     const kept = keep[r] === 1;
-    const token = lexicon ? strongestToken(lexicon.weights, lexicon.tokens, r) : null;
+    const token = lexicon?.strongest(r) ?? null;
     const why = token ? `, class token ${token.token} ${token.weight >= 0 ? "+" : "−"}${Math.abs(token.weight).toFixed(2)}` : "";
     const first = stageOne ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)}${why})` : "";
     const reason = (kept ? `P(main)=${s.toFixed(3)} ≥ ${threshold.toFixed(3)}` : s >= threshold ? "removed by refiner" : `P(main)=${s.toFixed(3)} < ${threshold.toFixed(3)}`) + first;
@@ -165,9 +165,9 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   // a routed type without its own model runs on the general one: the context stage sees it as general
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
   const context = options.context === false ? undefined : model.context;
-  const lexicon = context?.lexicon ? { weights: context.lexicon, tokens: rowClassTokens(page, tree, table.nodes, own.ownWords) } : null;
+  const lexicon = context?.lexicon ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords) : null;
   const { scores: raw, threshold } = context
-    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon ? lexiconFeatures(lexicon.weights, lexicon.tokens) : null })
+    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null })
     : { scores: stageOne, threshold: content.threshold };
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
