@@ -2,8 +2,9 @@
  * The class-token lexicon: what id and class names say about content, learned from labeled
  * pages instead of a hand-written keyword table. Readability's class-weight regexes and
  * dom.ts's CLASS_KEYWORDS know `comment`, `sidebar`, `entry-content`; a lexicon learned from
- * thousands of sites also knows `jp-relatedposts`, `td-post-content`, `woocommerce-tabs`,
- * `fc-consent`, and at which level above a leaf they matter. Dragnet's CSS-token features
+ * thousands of sites also knows `jp-relatedposts`, `woocommerce-tabs`, `fc-consent`,
+ * `commentform`, and at which level above a leaf they matter (`sidebar` weighs −3.3 on the
+ * leaf's own element and −4.2 two levels up). Dragnet's CSS-token features
  * (Peters & Lecocq, WWW 2013) are the precedent; none of the four papers has it.
  *
  * Tokens: the id and class attributes of the leaf segment's element and of its
@@ -14,7 +15,8 @@
  * and on which it occurs on a noise-labeled leaf (a page counts once, so a long page or a
  * template repeated down a page weighs no more than a short one); the weight is the add-one
  * smoothed log-odds of the two page frequencies. Tokens seen on fewer than MIN_LEXICON_PAGES
- * pages are left out: they are one site's names and say nothing about another site.
+ * pages are left out: mostly one site's names, which say nothing about another site. (Counting
+ * each site once instead of each page measured the same: docs/learned-pipeline.md.)
  * Features per leaf (CLASS_LEXICON_FEATURES): mean, minimum and maximum weight of its known
  * tokens (NaN when none is known) and how many are known.
  *
@@ -250,7 +252,7 @@ function compile(lexicon: ClassLexicon): CompiledLexicon {
  * building token lists or prefixed strings: each (element, level) is summarised once into flat
  * arrays (its id/class string split once per distinct string) and a row combines its
  * LEXICON_LEVELS summaries (the levels' token sets are disjoint). No closures in the loops: this
- * runs on every page (≈0.5 ms of a 9-10 ms page). Extraction's path; training keeps the token lists.
+ * runs on every page (≈0.35 ms of a 9-10 ms page). Extraction's path; training keeps the token lists.
  */
 export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): PageLexicon {
   const lex = compile(lexicon);
