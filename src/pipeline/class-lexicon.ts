@@ -122,11 +122,16 @@ function eachLevel(page: PageSnapshot, tree: Tree, node: number, visit: (element
   }
 }
 
+/** The lexicon's token for an id/class part or a tag at a level: "2:sidebar", "1t:article" (compile parses it back). */
+function lexiconToken(level: number, name: string, tag: boolean): string {
+  return `${level}${tag ? "t" : ""}:${name}`;
+}
+
 /** An element's distinct tokens at a level ("1t:div", "1:entry", …). */
 function elementTokens(page: PageSnapshot): (element: number, level: number) => string[] {
   return (e, level) => {
     const node = page.nodes[e] as SnapshotNode;
-    return [`${level}t:${node.tag}`, ...distinctParts(node).map((part) => `${level}:${part}`)];
+    return [lexiconToken(level, node.tag, true), ...distinctParts(node).map((part) => lexiconToken(level, part, false))];
   };
 }
 
@@ -230,6 +235,7 @@ interface CompiledLexicon {
 
 const compiled = new WeakMap<ClassLexicon, CompiledLexicon>();
 
+/** lexiconToken parsed back: per part and per tag, the weight at each level. */
 function compile(lexicon: ClassLexicon): CompiledLexicon {
   let c = compiled.get(lexicon);
   if (c) return c;
@@ -262,12 +268,13 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
   const known: number[] = [];
   const min: number[] = [];
   const max: number[] = [];
+  const levelOf: number[] = [];
   const bestWeight: number[] = [];
-  const bestToken: string[] = []; // "" = none; else the unprefixed part, or "\t" + tag
+  const bestName: string[] = []; // the strongest known part or tag ("" = none known)
+  const bestIsTag: boolean[] = [];
   const width = CLASS_LEXICON_FEATURES.length;
   const features = new Float32Array(nodes.length * width).fill(NaN);
   const rowBest = new Int32Array(nodes.length).fill(-1); // summary index holding the row's strongest token
-  const rowBestLevel = new Int8Array(nodes.length);
   for (let r = 0; r < nodes.length; r++) {
     const b = r * width;
     if ((ownWords[r] as number) === 0) {
@@ -292,6 +299,7 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
         let smax = -Infinity;
         let bw = 0;
         let bt = "";
+        let tag = false;
         const tw = lex.tags.get(node.tag)?.[level];
         if (tw !== undefined && !Number.isNaN(tw)) {
           ss += tw;
@@ -299,7 +307,8 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
           smin = Math.min(smin, tw);
           smax = Math.max(smax, tw);
           bw = tw;
-          bt = `\t${node.tag}`;
+          bt = node.tag;
+          tag = true;
         }
         for (const part of distinctParts(node)) {
           const w = lex.parts.get(part)?.[level];
@@ -311,23 +320,23 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
           if (bt === "" || Math.abs(w) > Math.abs(bw)) {
             bw = w;
             bt = part;
+            tag = false;
           }
         }
         sum.push(ss);
         known.push(sk);
         min.push(smin);
         max.push(smax);
+        levelOf.push(level);
         bestWeight.push(bw);
-        bestToken.push(bt);
+        bestName.push(bt);
+        bestIsTag.push(tag);
       }
       rs += sum[k] as number;
       rk += known[k] as number;
       if ((min[k] as number) < rmin) rmin = min[k] as number;
       if ((max[k] as number) > rmax) rmax = max[k] as number;
-      if (bestToken[k] !== "" && (rowBest[r] === -1 || Math.abs(bestWeight[k] as number) > Math.abs(bestWeight[rowBest[r] as number] as number))) {
-        rowBest[r] = k;
-        rowBestLevel[r] = level;
-      }
+      if (bestName[k] !== "" && (rowBest[r] === -1 || Math.abs(bestWeight[k] as number) > Math.abs(bestWeight[rowBest[r] as number] as number))) rowBest[r] = k;
       level++;
     }
     if (rk) {
@@ -341,10 +350,7 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
     features,
     strongest: (r) => {
       const k = rowBest[r] as number;
-      if (k < 0) return null;
-      const t = bestToken[k] as string;
-      const level = rowBestLevel[r] as number;
-      return { token: t.startsWith("\t") ? `${level}t:${t.slice(1)}` : `${level}:${t}`, weight: bestWeight[k] as number };
+      return k < 0 ? null : { token: lexiconToken(levelOf[k] as number, bestName[k] as string, bestIsTag[k] as boolean), weight: bestWeight[k] as number };
     },
   };
 }
