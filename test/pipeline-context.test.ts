@@ -29,6 +29,8 @@ function smallPage(): StageOne {
     nCols: 2,
     // lex_cls_mean, _min, _max, _known per row: row 2 has two known tokens, row 4 none
     lexicon: Float32Array.from([...Array(8).fill(NaN), 1.5, 1, 2, 2, ...Array(4).fill(NaN), NaN, NaN, NaN, 0]),
+    // the two paragraphs share a path signature, the nav item has its own
+    paths: Uint32Array.from([1, 2, 7, 7, 9]),
   };
 }
 
@@ -59,6 +61,12 @@ test("context features: the leaf's score, its neighbours, its ancestors, the pag
   assert.ok(Number.isNaN(at(2, "lex_cls_mean")) && at(2, "lex_cls_known") === 0, "a leaf without known tokens");
   const none = contextMatrix({ ...smallPage(), lexicon: null }, [2]);
   assert.ok(Number.isNaN(none.data[column("lex_cls_known")] as number), "no lexicon: missing, not zero");
+  assert.ok(Math.abs(at(0, "ctx_path_mean") - 0.1) < 1e-6, "the other paragraph's score, not the leaf's own");
+  assert.ok(Math.abs(at(1, "ctx_path_mean") - 0.9) < 1e-6 && at(1, "ctx_path_kept") === 1, "the first paragraph is kept");
+  assert.ok(Math.abs(at(0, "ctx_path_log_n") - Math.log(2)) < 1e-6 && Math.abs(at(0, "ctx_path_word_share") - 10 / 22) < 1e-6);
+  assert.ok(Number.isNaN(at(2, "ctx_path_mean")) && at(2, "ctx_path_log_n") === 0 && at(2, "ctx_path_word_share") === 0, "a leaf whose path no other leaf has");
+  const noPaths = contextMatrix({ ...smallPage(), paths: null }, [2]);
+  assert.ok(Number.isNaN(noPaths.data[column("ctx_path_log_n")] as number), "no path signatures: missing, not zero");
   assert.deepEqual([...CONTEXT_TYPES], [GENERAL, ...PAGE_TYPES], "the context stage knows every router label");
   assert.deepEqual([...X.data.subarray(width - 2, width)], [2, 2], "the leaf's own features follow");
 });

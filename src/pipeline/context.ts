@@ -24,6 +24,11 @@
  * share over every card of the list its card belongs to, src/dom/records.ts): a full run gave all
  * 0.906 and wcxb-dev 0.857 against 0.905 / 0.857, within run-to-run noise, for a new PageRecord
  * field and cache format.
+ * Session 8: the same-path features (PATH_FEATURES): the word-weighted stage-1 mean, kept share,
+ * number and word share of the page's *other* leaves whose root-to-leaf tag/class path is the
+ * leaf's (path-signature.ts). Template copies share a role wherever they sit on the page.
+ * Measured (`npm run train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865,
+ * harvest-forums 0.867 → 0.880; dragnet and cleaneval 0.921 → 0.920.
  */
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import type { Classifier } from "../ml/classifier.ts";
@@ -36,6 +41,8 @@ export const CONTEXT_TYPES = ["general", "article", "collection", "documentation
 export const NEIGHBOUR_WINDOW = 3;
 /** Structural ancestors whose subtree scores are features. */
 export const ANCESTOR_LEVELS = 4;
+/** Stage-1 statistics of the page's other leaves with the leaf's path signature (path-signature.ts). */
+export const PATH_FEATURES = ["ctx_path_mean", "ctx_path_kept", "ctx_path_log_n", "ctx_path_word_share"] as const;
 
 /** Names of the context features, in column order (the leaf's own features follow them). */
 export const CONTEXT_FEATURES: readonly string[] = [
@@ -45,6 +52,7 @@ export const CONTEXT_FEATURES: readonly string[] = [
   ...Array.from({ length: ANCESTOR_LEVELS }, (_, k) => [`ctx_a${k + 1}_mean`, `ctx_a${k + 1}_word_share`, `ctx_a${k + 1}_kept`, `ctx_a${k + 1}_kept_share`]).flat(),
   ...CONTEXT_TYPES.map((t) => `ctx_is_${t}`),
   ...CLASS_LEXICON_FEATURES,
+  ...PATH_FEATURES,
 ];
 
 /** A fitted context stage: the classifier, its decision threshold per routed type and its class-token lexicon. */
@@ -69,6 +77,8 @@ export interface StageOne {
   nCols: number;
   /** CLASS_LEXICON_FEATURES per row, row-major (class-lexicon.ts lexiconFeatures); null: all NaN. */
   lexicon: Float32Array | null;
+  /** Path signature per row (path-signature.ts rowPathSignatures); null: the same-path features are missing (NaN). */
+  paths: Uint32Array | null;
 }
 
 /** Leaf rows (rows that own words), in document order. */
@@ -119,6 +129,38 @@ function wordsAbove(s: StageOne, leaves: readonly number[]): (p: number) => numb
   };
 }
 
+/** Per path signature over the page's leaves: word-weighted stage-1 sum, words, kept words and leaf count. */
+function pathSums(s: StageOne, leaves: readonly number[], paths: Uint32Array): Map<number, Float64Array> {
+  const out = new Map<number, Float64Array>();
+  for (const r of leaves) {
+    const key = paths[r] as number;
+    let e = out.get(key);
+    if (!e) out.set(key, (e = new Float64Array(4)));
+    const w = s.own.ownWords[r] as number;
+    const p = s.scores[r] as number;
+    e[0] = (e[0] as number) + w * p;
+    e[1] = (e[1] as number) + w;
+    if (p >= s.threshold) e[2] = (e[2] as number) + w;
+    e[3] = (e[3] as number) + 1;
+  }
+  return out;
+}
+
+/** PATH_FEATURES of row r into f at c: the other leaves' statistics (its own contribution taken out). */
+function samePath(s: StageOne, sums: Map<number, Float64Array>, paths: Uint32Array, r: number, total: number, f: Float32Array, c: number): void {
+  const e = sums.get(paths[r] as number);
+  if (!e) return;
+  const w = s.own.ownWords[r] as number;
+  const p = s.scores[r] as number;
+  const words = (e[1] as number) - w;
+  if (words > 0) {
+    f[c] = ((e[0] as number) - w * p) / words;
+    f[c + 1] = ((e[2] as number) - (p >= s.threshold ? w : 0)) / words;
+  }
+  f[c + 2] = Math.log1p((e[3] as number) - 1);
+  f[c + 3] = total ? words / total : 0;
+}
+
 /** The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features. */
 export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
   const nc = CONTEXT_FEATURES.length;
@@ -142,6 +184,8 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     if (p > max) max = p;
   }
   const above = wordsAbove(s, leaves);
+  const paths = s.paths;
+  const pathStats = paths ? pathSums(s, leaves, paths) : null;
   const window = (k: number, dir: 1 | -1): number => {
     let a = 0;
     let b = 0;
@@ -184,6 +228,8 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     for (let t = 0; t < CONTEXT_TYPES.length; t++) f[c++] = t === typeIndex ? 1 : 0;
     const lw = CLASS_LEXICON_FEATURES.length;
     if (s.lexicon) f.set(s.lexicon.subarray(r * lw, (r + 1) * lw), c);
+    c += lw;
+    if (paths && pathStats) samePath(s, pathStats, paths, r, total, f, c);
     f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), nc);
   });
   return X;

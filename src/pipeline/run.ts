@@ -11,6 +11,7 @@ import { buildTree, type Tree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "./features-adapter.ts";
 import { pageLexicon, type PageLexicon } from "./class-lexicon.ts";
+import { rowPathSignatures } from "./path-signature.ts";
 import { applyContext, leafRows } from "./context.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
@@ -167,7 +168,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const context = options.context === false ? undefined : model.context;
   const lexicon = context?.lexicon ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords) : null;
   const { scores: raw, threshold } = context
-    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null })
+    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null, paths: rowPathSignatures(page, table.nodes) })
     : { scores: stageOne, threshold: content.threshold };
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);

@@ -21,7 +21,7 @@ import { cacheDir, codeKey } from "./cache-dir.ts";
 import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
 
 export { cacheDir };
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 interface PageMeta {
   dataset: string;
@@ -51,7 +51,7 @@ type Flat = Omit<PageRecord, "classTokens"> & { classStart: Int32Array; classIds
 const FIELDS: readonly (readonly [keyof Flat, { BYTES_PER_ELEMENT: number }, (m: PageMeta, nCols: number) => number])[] = [
   ["nodes", Int32Array, (m) => m.n], ["values", Float32Array, (m, nCols) => m.n * nCols], ["main", Uint8Array, (m) => m.n], ["good", Uint8Array, (m) => m.n],
   ["share", Float32Array, (m) => m.n], ["ownWords", Int32Array, (m) => m.n], ["subtreeWords", Int32Array, (m) => m.n], ["parentRow", Int32Array, (m) => m.n], ["ambiguous", Uint8Array, (m) => m.n],
-  ["classStart", Int32Array, (m) => m.n + 1], ["classIds", Int32Array, (m) => m.classIds],
+  ["classStart", Int32Array, (m) => m.n + 1], ["classIds", Int32Array, (m) => m.classIds], ["paths", Uint32Array, (m) => m.n],
 ];
 
 function flat(r: PageRecord): Flat {
@@ -64,7 +64,7 @@ function paths(dataset: string, mode: RenderMode): { dir: string; json: string; 
 }
 
 /** Code whose output the cache holds besides the features (the schema hash covers those). */
-const CODE_FILES = ["../render/static.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts", "../pipeline/class-lexicon.ts"];
+const CODE_FILES = ["../render/static.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts", "../pipeline/class-lexicon.ts", "../pipeline/path-signature.ts"];
 
 let codeHash: string | null = null;
 

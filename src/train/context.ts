@@ -41,7 +41,7 @@ export function routedStageOne(fitted: FittedPipeline, records: readonly PageRec
 }
 
 function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number, lexicon: Float32Array): StageOne {
-  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols, lexicon };
+  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols, lexicon, paths: rec.paths };
 }
 
 /** The class-token lexicon (src/pipeline/class-lexicon.ts) of the pages `include` accepts, ambiguous copies left out as in training. */

@@ -10,6 +10,7 @@ import { buildTree, type Tree } from "../dom/tree.ts";
 import { computeFeatures } from "../pipeline/features-adapter.ts";
 import { rowClassTokens, type RowTokens } from "../pipeline/class-lexicon.ts";
 import { copyText } from "../pipeline/dedupe.ts";
+import { rowPathSignatures } from "../pipeline/path-signature.ts";
 import { ownership, type Ownership } from "../pipeline/own-text.ts";
 import { staticSnapshot } from "../render/static.ts";
 import { readDatasetPage, readGold, type Dataset, type DatasetPage } from "../io/dataset.ts";
@@ -50,6 +51,8 @@ export interface PageRecord {
   goldWords: number;
   /** id/class tokens of each leaf row, for the context stage's class-token lexicon (src/pipeline/class-lexicon.ts). */
   classTokens: RowTokens;
+  /** Path signature of each row, for the context stage's same-path features (src/pipeline/path-signature.ts). */
+  paths: Uint32Array;
 }
 
 /** The page's snapshot in `mode`: rendered statically, or the cached chromium render (an error when missing). */
@@ -93,6 +96,7 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
     nodes: table.nodes, values: table.values, main, good, share,
     ownWords: own.ownWords, subtreeWords: own.subtreeWords, parentRow: own.parentRow, ambiguous, goldWords,
     classTokens: rowClassTokens(snap, tree, table.nodes, own.ownWords),
+    paths: rowPathSignatures(snap, table.nodes),
   };
 }
 
