@@ -130,7 +130,7 @@ function wordsAbove(s: StageOne, leaves: readonly number[]): (p: number) => numb
 }
 
 /** Per path signature over the page's leaves: word-weighted stage-1 sum, words, kept words and leaf count. */
-function pathSums(s: StageOne, leaves: readonly number[], paths: Uint32Array): Map<number, Float64Array> {
+function pathSums(s: Pick<StageOne, "scores" | "threshold" | "own">, leaves: readonly number[], paths: Uint32Array): Map<number, Float64Array> {
   const out = new Map<number, Float64Array>();
   for (const r of leaves) {
     const key = paths[r] as number;
@@ -159,6 +159,21 @@ function samePath(s: StageOne, sums: Map<number, Float64Array>, paths: Uint32Arr
   }
   f[c + 2] = Math.log1p((e[3] as number) - 1);
   f[c + 3] = total ? words / total : 0;
+}
+
+/**
+ * For the trace: how many other leaves of the page share row r's path signature and their
+ * word-weighted stage-1 mean (null when none does).
+ */
+export function samePathLeaves(s: Pick<StageOne, "scores" | "threshold" | "own">, paths: Uint32Array): (r: number) => { n: number; mean: number } | null {
+  const sums = pathSums(s, leafRows(s.own), paths);
+  return (r) => {
+    const e = sums.get(paths[r] as number);
+    const w = s.own.ownWords[r] as number;
+    const words = e ? (e[1] as number) - w : 0;
+    if (!e || words <= 0) return null;
+    return { n: (e[3] as number) - 1, mean: ((e[0] as number) - w * (s.scores[r] as number)) / words };
+  };
 }
 
 /** The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features. */
