@@ -146,19 +146,25 @@ function pathSums(s: Pick<StageOne, "scores" | "threshold" | "own">, leaves: rea
   return out;
 }
 
-/** PATH_FEATURES of row r into f at c: the other leaves' statistics (its own contribution taken out). */
-function samePath(s: StageOne, sums: Map<number, Float64Array>, paths: Uint32Array, r: number, total: number, f: Float32Array, c: number): void {
+/** The page's other leaves on row r's path: how many, their words, word-weighted stage-1 sum and kept words (row r's own contribution taken out); null when r's path has no sums. */
+function othersOnPath(s: Pick<StageOne, "scores" | "threshold" | "own">, sums: Map<number, Float64Array>, paths: Uint32Array, r: number): { n: number; words: number; score: number; kept: number } | null {
   const e = sums.get(paths[r] as number);
-  if (!e) return;
+  if (!e) return null;
   const w = s.own.ownWords[r] as number;
   const p = s.scores[r] as number;
-  const words = (e[1] as number) - w;
-  if (words > 0) {
-    f[c] = ((e[0] as number) - w * p) / words;
-    f[c + 1] = ((e[2] as number) - (p >= s.threshold ? w : 0)) / words;
+  return { n: (e[3] as number) - 1, words: (e[1] as number) - w, score: (e[0] as number) - w * p, kept: (e[2] as number) - (p >= s.threshold ? w : 0) };
+}
+
+/** PATH_FEATURES of row r into f at c. */
+function samePath(s: StageOne, sums: Map<number, Float64Array>, paths: Uint32Array, r: number, total: number, f: Float32Array, c: number): void {
+  const o = othersOnPath(s, sums, paths, r);
+  if (!o) return;
+  if (o.words > 0) {
+    f[c] = o.score / o.words;
+    f[c + 1] = o.kept / o.words;
   }
-  f[c + 2] = Math.log1p((e[3] as number) - 1);
-  f[c + 3] = total ? words / total : 0;
+  f[c + 2] = Math.log1p(o.n);
+  f[c + 3] = total ? o.words / total : 0;
 }
 
 /**
@@ -168,11 +174,8 @@ function samePath(s: StageOne, sums: Map<number, Float64Array>, paths: Uint32Arr
 export function samePathLeaves(s: Pick<StageOne, "scores" | "threshold" | "own">, paths: Uint32Array): (r: number) => { n: number; mean: number } | null {
   const sums = pathSums(s, leafRows(s.own), paths);
   return (r) => {
-    const e = sums.get(paths[r] as number);
-    const w = s.own.ownWords[r] as number;
-    const words = e ? (e[1] as number) - w : 0;
-    if (!e || words <= 0) return null;
-    return { n: (e[3] as number) - 1, mean: ((e[0] as number) - w * (s.scores[r] as number)) / words };
+    const o = othersOnPath(s, sums, paths, r);
+    return o && o.words > 0 ? { n: o.n, mean: o.score / o.words } : null;
   };
 }
 
