@@ -15,7 +15,7 @@ import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline
 import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
-import { fitRows, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { fitAll, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { buildRowIndex, TRAINING_LEAF_ROWS, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
 import { tuneThreshold } from "./thresholds.ts";
@@ -88,24 +88,25 @@ export interface FittedContext {
  * lexicon of the other folds' pages (the one its fold's context stage carries), and the final
  * stage carries the lexicon of every page.
  */
-export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed">, log: (s: string) => void = () => {}): Promise<FittedContext> {
+export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, log: (s: string) => void = () => {}): Promise<FittedContext> {
   const foldOf = new Int32Array(records.length);
   folds.forEach((f, i) => f.test.forEach((p) => (foldOf[p] = i)));
   const lexicons = folds.map((_, f) => lexiconOf(records, (p) => foldOf[p] !== f));
   const lexicon = records.map((rec, p) => lexiconFeatures(lexicons[foldOf[p] as number] as ClassLexicon, rec.classTokens));
   const rows = contextRows(records, routed, stageOneThresholds, nCols, lexicon);
   const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
-  const classifiers: ContextModel["classifier"][] = [];
+  const jobs = folds.map((_, f) => subset(rows, (p) => foldOf[p] !== f));
+  jobs.forEach((train, f) => log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`));
+  log(`context stage: final fit on ${rows.y.length} leaf segments`);
+  const fitted = await fitAll([...jobs, rows], config); // the final fit needs no fold result: all four side by side
+  const classifiers = fitted.slice(0, folds.length);
+  const final = fitted[folds.length] as ContextModel["classifier"];
   for (const [f, fold] of folds.entries()) {
-    const train = subset(rows, (p) => foldOf[p] !== f);
-    log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`);
-    const classifier = await fitRows(train, config);
-    classifiers.push(classifier);
+    const classifier = classifiers[f] as ContextModel["classifier"];
     for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {}, lexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as Float32Array)).scores;
   }
   const thresholds = tuneByRoutedType(records, routed, oof);
-  log(`context stage: thresholds ${JSON.stringify(thresholds)}; final fit on ${rows.y.length} leaf segments`);
-  const final = await fitRows(rows, config);
+  log(`context stage: thresholds ${JSON.stringify(thresholds)}`);
   const all = lexiconOf(records, () => true);
   log(`class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages`);
   return { folds: classifiers.map((classifier, f) => ({ classifier, thresholds, lexicon: lexicons[f] as ClassLexicon })), final: { classifier: final, thresholds, lexicon: all }, oof };

@@ -10,8 +10,10 @@ import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import { pageFeatureCount, pageFeatures } from "../pipeline/page-features.ts";
 import type { Ownership } from "../pipeline/own-text.ts";
 import { buildRows, TRAINING_LEAF_ROWS, TEXT_ROWS, type RowFilter, type RowSet } from "./matrix.ts";
+import { fitOnPool } from "./fit-pool.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf, PAGE_TYPES } from "./page-types.ts";
+import type { WorkerPool } from "./pool.ts";
 
 /** A page type gets its own content model only with at least this many training pages. */
 export const MIN_TYPE_PAGES = 60;
@@ -60,6 +62,11 @@ export interface FitConfig {
    * main content (comments, posts, teasers), while the per-type models still learn from every set.
    */
   generalSets?: readonly string[];
+  /**
+   * Worker threads to fit on (fit-pool.ts): the fits of a stage then run side by side, one per
+   * worker. Without it every fit runs in this thread, one after the other. Same model either way.
+   */
+  pool?: WorkerPool;
 }
 
 export interface FittedPipeline {
@@ -69,10 +76,24 @@ export interface FittedPipeline {
   router: { types: string[]; classifiers: Classifier[] } | null;
 }
 
-export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "params" | "seed">): Promise<Classifier> {
-  const clf = await createClassifier(config.kind, config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params } : config.params);
+/** Fits a classifier of the config's kind on `rows`, on the config's pool when it has one. */
+export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">): Promise<Classifier> {
+  const params = config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params } : config.params;
+  if (config.pool) return fitOnPool(config.pool, rows, config.kind, params, config.seed);
+  const clf = await createClassifier(config.kind, params);
   await clf.fit(rows.X, rows.y, { weights: rows.w, seed: config.seed, groups: rows.groups });
   return clf;
+}
+
+/**
+ * Fits every row set, largest first (a free worker then takes the next largest, so the stage
+ * ends with small fits), and returns the classifiers in the order of `jobs`.
+ */
+export function fitAll(jobs: readonly RowSet[], config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">): Promise<Classifier[]> {
+  const order = jobs.map((_, i) => i).sort((a, b) => (jobs[b] as RowSet).X.data.length - (jobs[a] as RowSet).X.data.length);
+  const fits = new Array<Promise<Classifier>>(jobs.length);
+  for (const i of order) fits[i] = fitRows(jobs[i] as RowSet, config);
+  return Promise.all(fits);
 }
 
 /** FNV-1a hash of a string: a stable order for sampling borrowed pages. */
@@ -129,27 +150,24 @@ export async function fitRouter(records: readonly PageRecord[], nCols: number, s
   return { types, classifiers };
 }
 
-/** Fits every classifier of the pipeline on `records`. */
+/** Fits every classifier of the pipeline on `records` (side by side on the config's pool). */
 export async function fitPipeline(records: readonly PageRecord[], nCols: number, config: FitConfig, log: (s: string) => void = () => {}): Promise<FittedPipeline> {
   const generalRecords = config.generalSets?.length ? records.filter((r) => config.generalSets?.includes(r.dataset)) : records;
-  const contentRows = buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main");
-  log(`content classifier: ${contentRows.X.nRows} leaf segments from ${generalRecords.length} pages`);
-  const content = await fitRows(contentRows, config);
-  let segment: Classifier | null = null;
+  const jobs: RowSet[] = [buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main")];
+  log(`content classifier: ${(jobs[0] as RowSet).X.nRows} leaf segments from ${generalRecords.length} pages`);
   if (config.segment) {
-    const segRows = buildRows(records, nCols, SEGMENT_ROWS, "good");
-    log(`segment classifier: ${segRows.X.nRows} structural nodes`);
-    segment = await fitRows(segRows, config);
+    jobs.push(buildRows(records, nCols, SEGMENT_ROWS, "good"));
+    log(`segment classifier: ${(jobs[1] as RowSet).X.nRows} structural nodes`);
   }
-  const byType = new Map<string, Classifier>();
-  let router: FittedPipeline["router"] = null;
-  if (config.perType) {
-    for (const t of typesWithModels(records)) {
-      const { pages, weights, borrowed } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
-      log(`content classifier for ${t}: ${pages.length} pages (${borrowed} borrowed)`);
-      byType.set(t, await fitRows(buildRows(pages, nCols, TRAINING_LEAF_ROWS, "main", true, weights), config));
-    }
-    router = await fitRouter(records, nCols, config.seed);
+  const types = config.perType ? typesWithModels(records) : [];
+  for (const t of types) {
+    const { pages, weights, borrowed } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
+    log(`content classifier for ${t}: ${pages.length} pages (${borrowed} borrowed)`);
+    jobs.push(buildRows(pages, nCols, TRAINING_LEAF_ROWS, "main", true, weights));
   }
-  return { content, segment, byType, router };
+  const [routerFit, fitted] = await Promise.all([config.perType ? fitRouter(records, nCols, config.seed) : null, fitAll(jobs, config)]);
+  const content = fitted[0] as Classifier;
+  const segment = config.segment ? (fitted[1] as Classifier) : null;
+  const byType = new Map(types.map((t, i) => [t, fitted[(config.segment ? 2 : 1) + i] as Classifier]));
+  return { content, segment, byType, router: routerFit };
 }

@@ -19,6 +19,7 @@ import type { ContextModel } from "../pipeline/context.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
+import { defaultWorkers, WorkerPool } from "./pool.ts";
 
 /** Cross-validation needs at least this many sites per fold. */
 export const MIN_SITES_PER_FOLD = 2;
@@ -108,13 +109,23 @@ export function filterRecords(records: PageRecord[], options: Pick<TrainOptions,
 /** Trains a pipeline model (see the header). */
 export async function train(options: TrainOptions): Promise<TrainResult> {
   const started = performance.now();
-  const log = options.log ?? (() => {});
-  const onReport = options.onReport ?? (() => {});
   const { records: all, sets, dirs } = await loadAll(options);
   const records = filterRecords(all, options);
   if (!records.length) throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
+  const workers = options.workers ?? defaultWorkers();
+  const pool = workers > 1 ? new WorkerPool(workers) : null;
+  try {
+    return await trainOn(records, sets, dirs, options, pool, started);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<string, string>, options: TrainOptions, pool: WorkerPool | null, started: number): Promise<TrainResult> {
+  const log = options.log ?? (() => {});
+  const onReport = options.onReport ?? (() => {});
   const nCols = featureSchema().names.length;
-  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, borrow: options.borrow === true, ...(options.generalSets ? { generalSets: options.generalSets } : {}) };
+  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, borrow: options.borrow === true, ...(options.generalSets ? { generalSets: options.generalSets } : {}), ...(pool ? { pool } : {}) };
   const sites = new Set(records.map((r) => r.site)).size;
   let report: CvReport | null = null;
   let context: ContextModel | null = null;

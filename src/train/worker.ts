@@ -1,7 +1,8 @@
 /**
  * Worker-thread entry for pool.ts: receives {id, task, payload}, answers {id, ok, value}.
- * Tasks: "record" (a dataset page → PageRecord) and "evaluate" (a page → word F1 of the
- * learned pipeline with a given model), so both cores share dataset-wide work. The record
+ * Tasks: "record" (a dataset page → PageRecord), "evaluate" (a page → word F1 of the
+ * learned pipeline with a given model) and "fit" (training rows → a fitted classifier's JSON,
+ * fit-pool.ts), so both cores share dataset-wide work and independent fits. The record
  * payload names the render mode (default static); an evaluation takes it from the model file.
  */
 import { parentPort } from "node:worker_threads";
@@ -9,6 +10,7 @@ import { loadDataset, type Dataset } from "../io/dataset.ts";
 import type { RenderMode } from "../types.ts";
 import { buildPageRecord } from "./page-record.ts";
 import { evaluatePage, type EvaluatePayload } from "./evaluate-page.ts";
+import { fitPayload, type FitPayload } from "./fit-pool.ts";
 
 const datasets = new Map<string, Dataset>();
 
@@ -30,6 +32,7 @@ async function run(task: string, payload: unknown): Promise<unknown> {
     return buildPageRecord(ds, page, mode ?? "static");
   }
   if (task === "evaluate") return evaluatePage(payload as EvaluatePayload, dataset);
+  if (task === "fit") return fitPayload(payload as FitPayload);
   throw new Error(`unknown task ${task}`);
 }
 
