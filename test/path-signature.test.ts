@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { pathSignatures, pathStep } from "../src/pipeline/path-signature.ts";
+import { signatureId } from "../src/dom/records.ts";
+import { pathSignatures } from "../src/pipeline/path-signature.ts";
 import { staticSnapshot } from "../src/render/static.ts";
+import type { SnapshotNode } from "../src/types.ts";
 import { pageFromHtml } from "./helpers.ts";
 
 /** Signature of the first element with this id. */
@@ -12,11 +14,17 @@ function sigOf(html: string, id: string): number {
   return pathSignatures(snap)[i] as number;
 }
 
-test("path step: tag and sorted class names without digits", () => {
-  assert.equal(pathStep("div", "post-1234 post"), "div.post.post-");
-  assert.equal(pathStep("div", "post post-98"), "div.post.post-");
-  assert.equal(pathStep("p", undefined), "p");
-  assert.equal(pathStep("p", "  "), "p");
+/** An element node of a snapshot, for signatureId. */
+function el(tag: string, cls?: string): SnapshotNode {
+  return { type: 1, tag, parent: -1, visible: true, ...(cls === undefined ? {} : { attrs: { class: cls } }) };
+}
+
+test("path step: tag and sorted class names without digits or case", () => {
+  assert.equal(signatureId(el("div", "post-1234 post")), signatureId(el("div", "post post-98")));
+  assert.equal(signatureId(el("div", "Post post-98")), signatureId(el("div", "post post-98")));
+  assert.equal(signatureId(el("p")), signatureId(el("p", "  ")));
+  assert.notEqual(signatureId(el("div", "post")), signatureId(el("section", "post")));
+  assert.notEqual(signatureId(el("div", "post")), signatureId(el("div", "post body")));
 });
 
 test("path signatures: template copies share one, other paths do not", () => {

@@ -23,7 +23,16 @@ const SIGNATURE_MEMO_MAX = 50_000;
 /** (parent, signature) pairs packed into one exact double: parent · SIGNATURE_SPACE + signature id. */
 const SIGNATURE_SPACE = 2 ** 21;
 
-/** Id of an element's signature: its tag plus its class tokens with digits removed, sorted. */
+/**
+ * Call before a page's signatures are taken: clears the memo when it is full. Ids are then
+ * stable for the rest of the pass, so two elements of one page share an id exactly when they
+ * share a signature; ids of different passes are not comparable.
+ */
+export function startSignaturePass(): void {
+  if (SIGNATURE_IDS.size >= SIGNATURE_MEMO_MAX) SIGNATURE_IDS.clear();
+}
+
+/** Id of an element's signature: its tag plus its class tokens with digits removed (lower-cased), sorted. */
 export function signatureId(node: SnapshotNode): number {
   const cls = node.attrs?.["class"] ?? "";
   const raw = `${node.tag} ${cls}`;
@@ -58,7 +67,7 @@ export function sameSignatureSiblings(page: PageSnapshot, tree: Tree): Signature
 const SIBLINGS_OF = new WeakMap<Tree, SignatureSiblings>();
 
 function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSiblings {
-  if (SIGNATURE_IDS.size >= SIGNATURE_MEMO_MAX) SIGNATURE_IDS.clear(); // between pages only: ids stay unique within one
+  startSignaturePass();
   const same = new Int32Array(tree.n);
   const elementSiblings = new Int32Array(tree.n);
   const counts = new Map<number, number>();

@@ -7,15 +7,16 @@
  * induction, used here within one page. None of the four papers has it.
  *
  * Choices:
- * - A path step is the element's tag and its class tokens, sorted, with digits removed
- *   ("post-1234 post" and "post post-98" are one step): generated ids and counters differ
- *   between copies of one template, the names do not. Ids are left out for the same reason.
+ * - A path step is the element's record signature (src/dom/records.ts signatureId): its tag and
+ *   its class tokens, lower-cased, sorted, with digits removed ("post-1234 Post" and "post
+ *   post-98" are one step): generated ids and counters differ between copies of one template,
+ *   the names do not. Ids are left out for the same reason. (Until session 9 the step kept the
+ *   class names' case: that split 6 pages of the 4,762 labeled ones into other groups.)
  * - Text nodes take their parent's signature; the root's parent contributes seed 0.
- * - A step hashes once (FNV-1a, memoised across pages by tag and class attribute, bounded at
- *   STEP_MEMO_LIMIT) and is mixed into the parent's signature (murmur3's finaliser): one pass over
- *   the snapshot in document order (parents precede children), no recursion, so 10,000-level
- *   pages are safe. A collision merges two paths' statistics, which at 32 bits is rare on one
- *   page. Only equality within a page matters, never the values.
+ * - A step's id (memoised across pages) is mixed into the parent's signature (murmur3's
+ *   finaliser): one pass over the snapshot in document order (parents precede children), no
+ *   recursion, so 10,000-level pages are safe. A collision merges two paths' statistics, which
+ *   at 32 bits is rare on one page. Only equality within a page matters, never the values.
  * Measured (session 8, the context-stage harness on out-of-fold stage-1 scores, label-based
  * page-F1 estimate): all 0.9052 → 0.9066, wcxb-dev 0.8427 → 0.8472 (collection 0.604 → 0.632,
  * forum 0.763 → 0.772), harvest-forums 0.867 → 0.883; wcxb-dev products 0.533 → 0.515 and dragnet
@@ -23,49 +24,10 @@
  * train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865 (listing 0.700 →
  * 0.712, product 0.599 → 0.610), harvest-forums 0.867 → 0.880.
  */
+import { signatureId, startSignaturePass } from "../dom/records.ts";
 import type { PageSnapshot } from "../types.ts";
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 16777619;
-
-/** The path step of an element: its tag and its class tokens without digits, sorted, joined by ".". */
-export function pathStep(tag: string, className: string | undefined): string {
-  if (!className) return tag;
-  const parts = className.replace(/\d+/g, "").split(/\s+/).filter(Boolean).sort();
-  return parts.length ? `${tag}.${parts.join(".")}` : tag;
-}
-
-/** Memoised step hashes: tag → class attribute ("" for none) → hash. */
-const STEP_MEMO = new Map<string, Map<string, number>>();
-let memoSize = 0;
-/** Entries kept before the memo is cleared (a long batch meets many class names). */
-export const STEP_MEMO_LIMIT = 50_000;
-
-function fnv(s: string): number {
-  let x = FNV_OFFSET;
-  for (let i = 0; i < s.length; i++) x = Math.imul(x ^ s.charCodeAt(i), FNV_PRIME);
-  return x >>> 0;
-}
-
-function stepHash(tag: string, className: string): number {
-  let byClass = STEP_MEMO.get(tag);
-  if (!byClass) STEP_MEMO.set(tag, (byClass = new Map()));
-  let h = byClass.get(className);
-  if (h === undefined) {
-    if (memoSize >= STEP_MEMO_LIMIT) {
-      STEP_MEMO.clear();
-      memoSize = 0;
-      STEP_MEMO.set(tag, byClass);
-      byClass.clear();
-    }
-    h = fnv(pathStep(tag, className));
-    byClass.set(className, h);
-    memoSize++;
-  }
-  return h;
-}
-
-/** The parent's signature mixed with a step's hash (murmur3 fmix32 over their combination). */
+/** The parent's signature mixed with a step's id (murmur3 fmix32 over their combination). */
 function chain(parent: number, step: number): number {
   let x = (Math.imul(parent, 0x9e3779b1) ^ step) >>> 0;
   x ^= x >>> 16;
@@ -78,6 +40,7 @@ function chain(parent: number, step: number): number {
 
 /** The path signature of every snapshot node (text nodes: their parent's). */
 export function pathSignatures(page: PageSnapshot): Uint32Array {
+  startSignaturePass();
   const n = page.nodes.length;
   const sig = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
@@ -88,7 +51,7 @@ export function pathSignatures(page: PageSnapshot): Uint32Array {
       sig[i] = parent;
       continue;
     }
-    sig[i] = chain(parent, stepHash(node.tag, node.attrs?.["class"] ?? ""));
+    sig[i] = chain(parent, signatureId(node));
   }
   return sig;
 }
