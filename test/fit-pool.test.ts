@@ -4,10 +4,7 @@
  * file as one on a single thread, and a fit that fails rejects alone while the pool goes on.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { serializeModel } from "../src/ml/artifact.ts";
 import { makeSyntheticData } from "../src/ml/synthetic.ts";
 import { fitOnPool } from "../src/train/fit-pool.ts";
@@ -15,22 +12,9 @@ import { fitRows } from "../src/train/fit.ts";
 import type { RowSet } from "../src/train/matrix.ts";
 import { WorkerPool } from "../src/train/pool.ts";
 import { train, type TrainOptions } from "../src/train/train.ts";
-import { writeSyntheticSet } from "./helpers.ts";
+import { syntheticSetFixture } from "./helpers.ts";
 
-let dir = "";
-let cache = "";
-
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), "pith-pool-set-"));
-  cache = mkdtempSync(join(tmpdir(), "pith-pool-cache-"));
-  process.env["PITH_CACHE"] = cache;
-  writeSyntheticSet(dir, ["alpha.example", "beta.example", "gamma.example", "delta.example", "epsilon.example", "zeta.example"], 2);
-});
-
-after(() => {
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(cache, { recursive: true, force: true });
-});
+const set = syntheticSetFixture("pool", ["alpha.example", "beta.example", "gamma.example", "delta.example", "epsilon.example", "zeta.example"], 2);
 
 function rowSet(nRows: number, seed: number): RowSet {
   const d = makeSyntheticData({ nRows, nCols: 20, seed });
@@ -66,7 +50,7 @@ test("a fit that fails rejects with its error and the pool goes on", async () =>
 
 function options(workers: number): TrainOptions {
   return {
-    datasets: [dir], mode: "static", kind: "gbdt", params: { nEstimators: 15, minSamplesLeaf: 2 }, seed: 9, folds: 3, perType: false, segment: true,
+    datasets: [set.dir], mode: "static", kind: "gbdt", params: { nEstimators: 15, minSamplesLeaf: 2 }, seed: 9, folds: 3, perType: false, segment: true,
     context: "always", genres: [], domain: null, name: "pool", workers,
   };
 }

@@ -5,10 +5,7 @@
  * context features differ from this pith's refuses to load.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { ModelLoadError } from "../src/ml/artifact.ts";
 import { CONTEXT_FEATURES, CONTEXT_TYPES, contextMatrix, type StageOne, samePathLeaves } from "../src/pipeline/context.ts";
 import { pipelineFromArtifact, type PipelineExtra } from "../src/pipeline/model.ts";
@@ -16,7 +13,7 @@ import { GENERAL, runPipeline } from "../src/pipeline/run.ts";
 import { PAGE_TYPES } from "../src/train/page-types.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { train, type TrainOptions } from "../src/train/train.ts";
-import { syntheticPage, writeSyntheticSet } from "./helpers.ts";
+import { syntheticPage, syntheticSetFixture } from "./helpers.ts";
 
 /** root(0) → div(1) → p(2), p(3); root → nav li(4). Stage-1 scores .9 .1 .2, threshold .5. */
 function smallPage(): StageOne {
@@ -76,24 +73,11 @@ test("context features: the leaf's score, its neighbours, its ancestors, the pag
 });
 
 const SITES = ["a.example", "b.example", "c.example", "d.example", "e.example", "f.example"];
-let dir = "";
-let cache = "";
-
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), "pith-context-set-"));
-  cache = mkdtempSync(join(tmpdir(), "pith-context-cache-"));
-  process.env["PITH_CACHE"] = cache;
-  writeSyntheticSet(dir, SITES, 2);
-});
-
-after(() => {
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(cache, { recursive: true, force: true });
-});
+const set = syntheticSetFixture("context", SITES, 2);
 
 function options(extra: Partial<TrainOptions> = {}): TrainOptions {
   return {
-    datasets: [dir], mode: "static", kind: "gbdt", params: { nEstimators: 20, minSamplesLeaf: 2 }, seed: 3, folds: 3, perType: false, segment: false,
+    datasets: [set.dir], mode: "static", kind: "gbdt", params: { nEstimators: 20, minSamplesLeaf: 2 }, seed: 3, folds: 3, perType: false, segment: false,
     genres: [], domain: null, name: "ctx", workers: 1, ...extra,
   };
 }

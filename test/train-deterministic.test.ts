@@ -4,38 +4,22 @@
  * and drop the boilerplate, and --domain errors are clear.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { serializeModel } from "../src/ml/artifact.ts";
 import { pipelineFromArtifact } from "../src/pipeline/model.ts";
 import { runPipeline } from "../src/pipeline/run.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { train, TrainError, type TrainOptions } from "../src/train/train.ts";
-import { syntheticPage, writeSyntheticSet } from "./helpers.ts";
+import { syntheticPage, syntheticSetFixture } from "./helpers.ts";
 
 const SITES = ["alpha.example", "beta.example", "gamma.example"];
 const PAGES_PER_SITE = 4;
 
-let dir = "";
-let cache = "";
-
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), "pith-train-set-"));
-  cache = mkdtempSync(join(tmpdir(), "pith-train-cache-"));
-  process.env["PITH_CACHE"] = cache;
-  writeSyntheticSet(dir, SITES, PAGES_PER_SITE);
-});
-
-after(() => {
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(cache, { recursive: true, force: true });
-});
+const set = syntheticSetFixture("train", SITES, PAGES_PER_SITE);
 
 function options(extra: Partial<TrainOptions> = {}): TrainOptions {
   return {
-    datasets: [dir], mode: "static", kind: "gbdt", params: { nEstimators: 30 }, seed: 7, folds: 0, perType: false, segment: true,
+    datasets: [set.dir], mode: "static", kind: "gbdt", params: { nEstimators: 30 }, seed: 7, folds: 0, perType: false, segment: true,
     genres: [], domain: null, name: "tiny", workers: 1, ...extra,
   };
 }
