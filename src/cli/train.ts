@@ -45,7 +45,8 @@ Options:
                      first one's scores around it, trained on the CV's out-of-fold scores;
                      on by default except with --domain; needs --folds ≥ 2)
   --seed N           random seed (default ${DEFAULT_SEED})
-  --workers N        threads for feature extraction, classifier fits and evaluation (default: all cores; 1 fits in this thread)
+  --workers N        threads for feature extraction, classifier fits and evaluation (default:
+                     all cores; with 1, classifiers fit in this thread, using less memory)
   --name NAME        model name shown by pith extract (default: the --out file's base name)
   --json             print the report as JSON, with every held-out page's word F1 per variant
   --domain-experiment N
