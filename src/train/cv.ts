@@ -214,7 +214,7 @@ async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted
         failed++;
         first ||= `${records[owner[k] as number]?.id}: ${v.message.split("\n")[0]}`;
       } else out[owner[k] as number] = v as PageEvaluation;
-    }, options.workers);
+    }, options.config.pool ?? options.workers); // the training's pool when it has one: its workers are idle now
     if (failed) log(`${failed} page(s) failed end-to-end evaluation (first: ${first})`);
     return out;
   } finally {

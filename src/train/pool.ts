@@ -48,7 +48,6 @@ export class WorkerPool {
   private readonly threads: Worker[] = [];
   private nextId = 0;
   private failure: Error | null = null;
-  private closed = false;
 
   constructor(readonly size = defaultWorkers()) {
     const url = new URL("./worker.ts", import.meta.url).href;
@@ -71,13 +70,12 @@ export class WorkerPool {
     });
   }
 
-  /** Why the pool stopped working (a worker died), or null. */
+  /** Why the pool stopped taking work (a worker died, or it was closed), or null. */
   get broken(): Error | null {
-    return this.closed ? null : this.failure;
+    return this.failure;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.failure ??= new Error("the worker pool is closed");
     for (const p of this.queue.splice(0)) p.reject(this.failure);
     await Promise.all(this.threads.map((t) => t.terminate()));
@@ -116,16 +114,16 @@ export class WorkerPool {
 }
 
 /**
- * Runs every job on a pool of `workers` threads; `onResult(i, value | Error)` is called as
- * each finishes (a failed job does not stop the others; a dead worker rejects the whole run).
- * Workers are terminated at the end.
+ * Runs every job on `workers` (a pool to share, or how many threads to start for this batch and
+ * terminate after it); `onResult(i, value | Error)` is called as each finishes (a failed job
+ * does not stop the others; a dead worker rejects the whole run).
  */
-export async function runPool(jobs: readonly Job[], onResult: (index: number, value: unknown) => void, workers = defaultWorkers()): Promise<void> {
-  const pool = new WorkerPool(Math.max(1, Math.min(workers, jobs.length)));
+export async function runPool(jobs: readonly Job[], onResult: (index: number, value: unknown) => void, workers: number | WorkerPool = defaultWorkers()): Promise<void> {
+  const pool = typeof workers === "number" ? new WorkerPool(Math.max(1, Math.min(workers, jobs.length))) : workers;
   try {
     await Promise.all(jobs.map((job, i) => pool.run(job).then((v) => onResult(i, v), (e: Error) => onResult(i, e))));
     if (pool.broken) throw pool.broken;
   } finally {
-    await pool.close();
+    if (pool !== workers) await pool.close();
   }
 }
