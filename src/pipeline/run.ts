@@ -177,10 +177,10 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
   const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep);
-  ruleTrace.push(...dropNoticePage(page, tree, table.nodes, own, keep));
-  ruleTrace.push(...dropConsentBoxes(page, tree, table.nodes, own, keep));
-  if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) ruleTrace.push(...dropComments(page, tree, table.nodes, own, keep));
-  if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) ruleTrace.push(...dropDuplicates(page, tree, table.nodes, own, keep));
+  appendAll(ruleTrace, dropNoticePage(page, tree, table.nodes, own, keep));
+  appendAll(ruleTrace, dropConsentBoxes(page, tree, table.nodes, own, keep));
+  if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropComments(page, tree, table.nodes, own, keep));
+  if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) appendAll(ruleTrace, dropDuplicates(page, tree, table.nodes, own, keep));
   const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
@@ -208,4 +208,9 @@ function meanScore(root: number, own: Ownership, scores: Float32Array): number {
     s += ow * (scores[r] as number);
   }
   return w > 0 ? s / w : 0;
+}
+
+/** Appends one by one: a spread of 100,000+ entries (a 30 MB page's duplicate rule) overflows the call stack. */
+function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
