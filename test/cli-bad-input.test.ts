@@ -3,16 +3,13 @@
  * each page yields a snapshot or one error line naming the page and the reason.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
-import { deeplyNested, fixturePath, hugePage } from "./helpers.ts";
-
-const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
+import { deeplyNested, fixturePath, hugePage, pith } from "./helpers.ts";
 
 function badPagesDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "pith-bad-"));
@@ -31,17 +28,6 @@ async function hangingServer(): Promise<{ server: Server; url: string }> {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/never` };
 }
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn("node", args, { timeout: 120_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 /** Pages a renderer may legitimately give up on within the time limit (a timeout error record is fine). */
 const SLOW_PAGES = ["huge.html", "deep.html"];
 
@@ -49,8 +35,8 @@ async function runBatch(mode: string, timeoutMs: number): Promise<void> {
   const dir = badPagesDir();
   const { server, url } = await hangingServer();
   try {
-    const args = [PITH, "render", "--summary", "--mode", mode, "--timeout", String(timeoutMs), dir, join(dir, "missing.html"), "http://127.0.0.1:9/unreachable", url];
-    const res = await run(args);
+    const args = ["render", "--summary", "--mode", mode, "--timeout", String(timeoutMs), dir, join(dir, "missing.html"), "http://127.0.0.1:9/unreachable", url];
+    const res = await pith(args);
     const out = res.stdout;
     const err = res.stderr;
     assert.equal(res.status, 1, `exit 1 when some pages fail; stderr:\n${err}`);

@@ -6,22 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
-import { fixturePath, fixtureText } from "./helpers.ts";
+import { PITH, fixturePath, fixtureText, pith } from "./helpers.ts";
 
-const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
 const ARTICLE = fixturePath("pages/article.html");
-
-export function pith(args: string[], stdin?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn("node", [PITH, ...args], { timeout: 120_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(stdin ?? "");
-  });
-}
 
 test("a directory with --out: one output per page named after the input, bad pages reported, batch goes on", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-x-"));

@@ -1,4 +1,5 @@
 /** Shared test helpers: page inputs from strings and fixture files, generated bad pages, a synthetic labeled set. */
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,22 @@ export function staticRows(html: string) {
   const tree = buildTree(page);
   const nodes = structuralNodes(page, tree);
   return { page, tree, nodes, own: ownership(page, tree, nodes) };
+}
+
+/** bin/pith.js, the command a user runs. */
+export const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
+
+/** Runs `pith ARGS` in a child process (stdin closed after `stdin`) and collects its exit status and output. */
+export function pith(args: string[], stdin?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("node", [PITH, ...args], { timeout: 120_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin ?? "");
+  });
 }
 
 export function fixturePath(rel: string): string {

@@ -3,17 +3,19 @@
  * default, or any paper method) → text | markdown | html | json, on stdout or one file per page.
  */
 import { once } from "node:events";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import "../algorithms/index.ts";
-import { buildTree } from "../dom/tree.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
-import { readInputs } from "../io/inputs.ts";
+import { isUrl, readInputs, WARC_FILE } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
-import { FORMAT_EXTENSION, FORMATS, formatExtraction, type Format } from "../output/index.ts";
+import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
-import type { Extraction, Extractor, ExtractorContext, PageError, PageInput, PageResult, PageSnapshot, SiteContext } from "../types.ts";
-import { EXIT, UsageError, paramsOption, parse, type Command } from "./command.ts";
+import type { Extractor, ExtractorContext, PageError, PageInput, PageResult, PageSnapshot, RenderMode, SiteContext } from "../types.ts";
+import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
+import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
+import { pageOutput, type PageOutput } from "./extract-page.ts";
 import { progress } from "./progress.ts";
 import { outputName } from "./render.ts";
 import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
@@ -36,6 +38,11 @@ Options:
                      comments=drop drops comment sections from article pages, refiner=NAME forces
                      none, lbs, tp, region or records on every page type, dedupe=false, fallback=false,
                      context=false skips the model's context stage)
+  --workers N        worker threads that render and extract static pages side by side (default:
+                     one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
+                     inputs; else 0). 0 extracts in this thread. With workers --timeout also ends a
+                     page stuck in parsing or extraction. Static mode only: Chromium renders in
+                     its own processes (--concurrency tabs)
 ${RENDER_HELP}
   -h, --help         this help
 
@@ -63,6 +70,7 @@ export const extractCommand: Command = {
       model: { type: "string" },
       "model-dir": { type: "string" },
       param: { type: "string", multiple: true },
+      workers: { type: "string" },
     });
     if (!positionals.length) throw new UsageError("extract: give at least one input (file, directory, URL or -)");
     const format = (values.format ?? "text") as Format;
@@ -74,24 +82,13 @@ export const extractCommand: Command = {
     if (values["model-dir"]) params["modelDir"] = values["model-dir"];
     params["mode"] = mode;
     if (format !== "json" && !("trace" in params)) params["trace"] = false; // only JSON output carries the trace (≈ 0.7 ms/page)
-    await extractor.prepare?.(params);
-    const renderer = await createRenderer(mode, { concurrency });
+    const workers = intOption("extract", "workers", values.workers, await defaultWorkers(positionals));
+    if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
     const sink = new Sink(format, values.out ?? null, positionals.length > 1);
-    try {
-      const pages = (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : Promise.resolve(r));
-      const inputs = readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
-      if (extractor.needsSite) await extractWithSites(extractor, params, pages, inputs, concurrency, sink);
-      else {
-        // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
-        const extracted = async (input: PageResult<PageInput>) => {
-          const r = await pages(input);
-          return { r, extraction: r.ok ? runExtractor(extractor, r.value, { params }) : null };
-        };
-        await mapLimit(inputs, concurrency, extracted, ({ r, extraction }) => sink.take(r, extraction));
-      }
-    } finally {
-      await renderer.close();
-    }
+    const inputs = readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
+    if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, inputs, sink);
+    else await extractInThread(extractor, setup, mode, concurrency, inputs, sink);
     await sink.done();
     const { ok, empty, errors } = sink.counts;
     process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors.length} error(s)\n`);
@@ -99,10 +96,50 @@ export const extractCommand: Command = {
   },
 };
 
+/**
+ * Default --workers: one per core for a batch (a directory, a WARC or several inputs), where
+ * they pay for their start (about a second each: tsx and the model); none for a single page.
+ */
+async function defaultWorkers(specs: readonly string[]): Promise<number> {
+  if (specs.length > 1) return availableParallelism();
+  const spec = specs[0] as string;
+  if (spec === "-" || isUrl(spec)) return 0;
+  if (WARC_FILE.test(spec)) return availableParallelism();
+  const info = await stat(spec).catch(() => null);
+  return info?.isDirectory() ? availableParallelism() : 0;
+}
+
+/** Static pages on worker threads: each renders, extracts and formats a page; this thread reads inputs and writes outputs. */
+async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: AsyncIterable<PageResult<PageInput>>, sink: Sink): Promise<void> {
+  const pool = new ExtractPool(workers, setup, setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    await pool.ready();
+    // two pages per worker in flight: one running, one waiting, so no worker idles while this thread reads the next input
+    await mapLimit(inputs, 2 * workers, (r) => (r.ok ? pool.extract(r.value) : Promise.resolve(r)), (out) => sink.take(out));
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Every page in this thread: Chromium mode, site-level methods and --workers 0. */
+async function extractInThread(extractor: Extractor, setup: ExtractSetup, mode: RenderMode, concurrency: number, inputs: AsyncIterable<PageResult<PageInput>>, sink: Sink): Promise<void> {
+  await extractor.prepare?.(setup.params);
+  const renderer = await createRenderer(mode, { concurrency });
+  try {
+    const pages = (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, setup.render) : Promise.resolve(r));
+    const context = { params: setup.params };
+    if (extractor.needsSite) await extractWithSites(extractor, setup, pages, inputs, concurrency, sink);
+    // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
+    else await mapLimit(inputs, concurrency, async (input) => pageOutput(await pages(input), extractor, context, setup.format), (out) => sink.take(out));
+  } finally {
+    await renderer.close();
+  }
+}
+
 /** Site-level methods see every page of the batch first, grouped by site. */
 async function extractWithSites(
   extractor: Extractor,
-  params: ExtractorContext["params"] & object,
+  setup: ExtractSetup,
   render: (r: PageResult<PageInput>) => Promise<PageResult<PageSnapshot>>,
   inputs: AsyncIterable<PageResult<PageInput>>,
   concurrency: number,
@@ -115,7 +152,8 @@ async function extractWithSites(
   const contexts = siteContexts(rendered.flatMap((r) => (r.ok ? [r.value] : [])));
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
-    sink.take(r, r.ok ? runExtractor(extractor, r.value, site ? { params, site } : { params }) : null);
+    const context: ExtractorContext = site ? { params: setup.params, site } : { params: setup.params };
+    await sink.take(await pageOutput(r, extractor, context, setup.format));
   }
 }
 
@@ -124,15 +162,6 @@ function extractorFor(name: string): Extractor {
     return getExtractor(name);
   } catch (e) {
     throw new UsageError(`extract: ${(e as Error).message}`);
-  }
-}
-
-async function runExtractor(extractor: Extractor, page: PageSnapshot, context: ExtractorContext): Promise<PageResult<Extraction>> {
-  try {
-    return { ok: true, value: await extractor.extract(page, context) };
-  } catch (e) {
-    const reason = String((e as Error)?.message ?? e).split("\n")[0] ?? "extraction failed";
-    return { ok: false, error: { id: page.id, source: page.source, stage: "extract", reason } };
   }
 }
 
@@ -149,16 +178,13 @@ class Sink {
   ) {}
 
   /** Queues one page's output after the earlier ones; the promise settles when it is written (mapLimit waits on it). */
-  take(r: PageResult<PageSnapshot>, extraction: Promise<PageResult<Extraction>> | null): Promise<void> {
+  take(r: PageResult<PageOutput>): Promise<void> {
     this.chain = this.chain.then(async () => {
-      const e = extraction ? await extraction : null;
       if (!r.ok) return this.error(r.error);
-      if (!e) return;
-      if (!e.ok) return this.error(e.error);
       this.counts.ok++;
-      if (!e.value.text) this.counts.empty++;
-      if (e.value.emptyReason) process.stderr.write(`empty\t${r.value.id}\t${e.value.emptyReason}\n`);
-      await this.write(r.value, e.value);
+      if (r.value.empty) this.counts.empty++;
+      if (r.value.emptyReason) process.stderr.write(`empty\t${r.value.id}\t${r.value.emptyReason}\n`);
+      await this.write(r.value);
       this.bar.tick(r.value.id);
     });
     return this.chain;
@@ -169,15 +195,14 @@ class Sink {
     process.stderr.write(`error\t${err.id}\t${err.stage}\t${err.reason}\n`);
   }
 
-  private async write(page: PageSnapshot, extraction: Extraction): Promise<void> {
-    const body = formatExtraction(this.format, page, buildTree(page), extraction);
+  private async write({ id, body }: PageOutput): Promise<void> {
     if (this.out) {
-      const path = join(this.out, outputName(page.id, FORMAT_EXTENSION[this.format]));
+      const path = join(this.out, outputName(id, FORMAT_EXTENSION[this.format]));
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, body + "\n");
       return;
     }
-    const header = this.many && this.format !== "json" ? `${this.first ? "" : "\n"}==> ${page.id} <==\n` : "";
+    const header = this.many && this.format !== "json" ? `${this.first ? "" : "\n"}==> ${id} <==\n` : "";
     this.first = false;
     // a slow reader (a pipe into another program) holds the writes back instead of our memory
     if (!process.stdout.write(header + body + "\n")) await once(process.stdout, "drain");

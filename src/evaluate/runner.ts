@@ -10,7 +10,8 @@
  * in Chromium mode in-process, since the browser already renders pages in parallel.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { tsxWorker } from "../workers.ts";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
 import { loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
@@ -159,9 +160,6 @@ async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, concurr
 const WORKER_CLOSE_TIMEOUT_MS = 5_000;
 const CLOSE_ID = -1;
 
-/** Bootstrap: register tsx in the worker, then load the TypeScript worker module. */
-const BOOT = (url: string): string => `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
-
 interface Reply {
   id: number;
   ok: boolean;
@@ -175,7 +173,7 @@ async function runOnWorkers(jobs: readonly GroupJob[], mode: RenderMode, n: numb
   const threads: Worker[] = [];
   const one = (): Promise<void> =>
     new Promise<void>((resolve, reject) => {
-      const w = new Worker(BOOT(url), { eval: true, workerData: { mode } });
+      const w = tsxWorker(url, { workerData: { mode } });
       threads.push(w);
       const feed = (): void => {
         if (next >= jobs.length) return resolve();

@@ -6,11 +6,9 @@
  * where its fits do not depend on each other.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { tsxWorker } from "../workers.ts";
 
-/** Bootstrap: register tsx in the worker, then load the TypeScript worker module. */
-const BOOT = (url: string): string =>
-  `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
 
 export interface Job {
   task: string;
@@ -52,7 +50,7 @@ export class WorkerPool {
   constructor(readonly size = defaultWorkers()) {
     const url = new URL("./worker.ts", import.meta.url).href;
     for (let i = 0; i < Math.max(1, size); i++) {
-      const w = new Worker(BOOT(url), { eval: true });
+      const w = tsxWorker(url);
       this.threads.push(w);
       w.on("message", (r: Reply) => this.settle(w, r));
       w.on("error", (e: Error) => this.fail(e));

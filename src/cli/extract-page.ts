@@ -1,0 +1,51 @@
+/**
+ * One page of `pith extract`, from its snapshot to the text that gets written: run the
+ * extractor, then format the extraction. The same function serves the in-thread batch and the
+ * worker threads (extract-pool.ts), so both write byte-identical outputs.
+ */
+import { buildTree } from "../dom/tree.ts";
+import { formatExtraction, type Format } from "../output/index.ts";
+import type { Extraction, Extractor, ExtractorContext, PageResult, PageSnapshot } from "../types.ts";
+
+/** What the sink needs of an extracted page: its id, the formatted output and why it is empty. */
+export interface PageOutput {
+  id: string;
+  body: string;
+  /** True when the extraction kept no text. */
+  empty: boolean;
+  /** The extractor's reason for an empty result, when it gave one. */
+  emptyReason?: string;
+}
+
+/** The extraction of one rendered page, or an error record (stage "extract") that names it. */
+export async function runExtractor(extractor: Extractor, page: PageSnapshot, context: ExtractorContext): Promise<PageResult<Extraction>> {
+  try {
+    return { ok: true, value: await extractor.extract(page, context) };
+  } catch (e) {
+    return { ok: false, error: { id: page.id, source: page.source, stage: "extract", reason: firstLine(e, "extraction failed") } };
+  }
+}
+
+/** Formats an extraction; the DOM tree is built only for the formats that walk it (not text). */
+export function formatPage(format: Format, page: PageSnapshot, extraction: Extraction): PageOutput {
+  const tree = format === "text" ? null : buildTree(page);
+  const body = tree ? formatExtraction(format, page, tree, extraction) : extraction.text;
+  return { id: page.id, body, empty: !extraction.text, ...(extraction.emptyReason ? { emptyReason: extraction.emptyReason } : {}) };
+}
+
+/** A rendered page (or its render error) → its output (or an error record). */
+export async function pageOutput(rendered: PageResult<PageSnapshot>, extractor: Extractor, context: ExtractorContext, format: Format): Promise<PageResult<PageOutput>> {
+  if (!rendered.ok) return rendered;
+  const extraction = await runExtractor(extractor, rendered.value, context);
+  if (!extraction.ok) return extraction;
+  try {
+    return { ok: true, value: formatPage(format, rendered.value, extraction.value) };
+  } catch (e) {
+    return { ok: false, error: { id: rendered.value.id, source: rendered.value.source, stage: "output", reason: firstLine(e, "formatting failed") } };
+  }
+}
+
+/** The first line of an error's message. */
+export function firstLine(e: unknown, fallback: string): string {
+  return String((e as Error)?.message ?? e).split("\n")[0] || fallback;
+}

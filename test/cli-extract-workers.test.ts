@@ -1,0 +1,66 @@
+/** `pith extract` on worker threads: the same outputs as one thread, and a page past its deadline fails alone. */
+import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "node:test";
+import { BLOG, fixturePath, hugePage, pith } from "./helpers.ts";
+
+/** The repository's small real pages: an article, a five-page blog, a forum thread. */
+function fixtureBatch(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pith-workers-"));
+  copyFileSync(fixturePath("pages/article.html"), join(dir, "article.html"));
+  copyFileSync(fixturePath("refine/forum.html"), join(dir, "forum.html"));
+  for (const name of BLOG) copyFileSync(fixturePath(`site/blog/${name}.html`), join(dir, `${name}.html`));
+  return dir;
+}
+
+function outputs(dir: string): Map<string, string> {
+  return new Map(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+}
+
+test("--workers 2 writes byte for byte what one thread writes (JSON with trace), and reports every page", async () => {
+  const dir = fixtureBatch();
+  const inThread = mkdtempSync(join(tmpdir(), "pith-w0-"));
+  const onWorkers = mkdtempSync(join(tmpdir(), "pith-w2-"));
+  const a = await pith(["extract", dir, "--format", "json", "--out", inThread, "--workers", "0"]);
+  const b = await pith(["extract", dir, "--format", "json", "--out", onWorkers, "--workers", "2"]);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  assert.match(b.stderr, /extracted 7 page\(s\) with ml, 0 error\(s\)/);
+  const want = outputs(inThread);
+  assert.equal(want.size, 7);
+  assert.deepEqual(outputs(onWorkers), want);
+  assert.match(want.get("article.json") ?? "", /Rivers rarely run straight/);
+});
+
+test("a page that outruns --timeout on a worker is a timeout record; a fresh worker takes the next pages", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-slow-"));
+  writeFileSync(join(dir, "a-huge.html"), hugePage(10 * 1024 * 1024)); // seconds of parsing and extraction
+  copyFileSync(fixturePath("pages/article.html"), join(dir, "b-article.html"));
+  copyFileSync(fixturePath("site/blog/bees.html"), join(dir, "c-bees.html"));
+  const out = mkdtempSync(join(tmpdir(), "pith-slow-out-"));
+  const res = await pith(["extract", dir, "--workers", "1", "--timeout", "1000", "--out", out]);
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(res.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: extraction took longer than 1000 ms$/m);
+  assert.match(res.stderr, /extracted 2 page\(s\) with ml, 1 error\(s\)/);
+  assert.deepEqual(readdirSync(out).sort(), ["b-article.txt", "c-bees.txt"]);
+  assert.match(readFileSync(join(out, "b-article.txt"), "utf8"), /Rivers rarely run straight/);
+});
+
+test("a corrupt model with workers is still one fatal error (exit 3) before the batch", async () => {
+  const dir = fixtureBatch();
+  const model = join(mkdtempSync(join(tmpdir(), "pith-model-")), "broken.json");
+  writeFileSync(model, "{ not json");
+  const res = await pith(["extract", dir, "--workers", "2", "--model", model]);
+  assert.equal(res.status, 3);
+  assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
+  assert.match(res.stderr, /^pith: model .*broken\.json is corrupt/);
+  assert.equal(res.stdout, "");
+});
+
+test("--workers must be a number of 0 or more", async () => {
+  const res = await pith(["extract", fixturePath("pages/article.html"), "--workers=-1"]);
+  assert.equal(res.status, 2);
+  assert.match(res.stderr, /--workers must be 0 or more/);
+});
