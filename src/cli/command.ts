@@ -13,7 +13,6 @@ export class UsageError extends Error {
 
 export interface Command {
   name: string;
-  summary: string;
   /** Full help text (usage line, options with defaults, examples). */
   help: string;
   run(argv: string[]): Promise<number>;

@@ -50,7 +50,6 @@ function optionalInt(name: string, value: string | undefined): number | undefine
 
 export const evaluateCommand: Command = {
   name: "evaluate",
-  summary: "score methods and peers on labeled datasets (Markdown tables, JSON)",
   get help() {
     return `${HELP}\n\nMethods: ${[...extractorNames(), ...PEERS.keys()].join(", ")}\nDatasets: ${listDatasets().join(", ") || "(none found)"}`;
   },

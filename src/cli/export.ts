@@ -30,7 +30,6 @@ export function installedDomains(dir: string): string[] {
 
 export const exportCommand: Command = {
   name: "export",
-  summary: "write an installed per-domain model to a file",
   help: HELP,
   async run(argv) {
     const { values } = parse("export", argv, { domain: { type: "string" }, out: { type: "string" }, "model-dir": { type: "string" }, mode: { type: "string" } });

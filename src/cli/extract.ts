@@ -57,7 +57,6 @@ interface Emitted {
 
 export const extractCommand: Command = {
   name: "extract",
-  summary: "extract the main content of pages (text, markdown, html, json)",
   get help() {
     return `${HELP}\n\nMethods: ${extractorNames().join(", ")}`;
   },

@@ -178,7 +178,6 @@ function listRegistry(): void {
 
 export const featuresCommand: Command = {
   name: "features",
-  summary: "write per-node features (and gold labels) as a JSONL/CSV table",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parse("features", argv, { ...RENDER_FLAGS, out: { type: "string" }, site: { type: "boolean" }, limit: { type: "string" }, list: { type: "boolean" } });

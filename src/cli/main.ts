@@ -3,21 +3,22 @@
  * process-level side effects (exit codes, uncaught error reporting).
  */
 import { EXIT, UsageError, type Command } from "./command.ts";
-import { evaluateCommand } from "./evaluate.ts";
-import { exportCommand } from "./export.ts";
-import { extractCommand } from "./extract.ts";
-import { featuresCommand } from "./features.ts";
-import { renderCommand } from "./render.ts";
-import { trainCommand } from "./train.ts";
 
-/** Every command, in the order `pith --help` lists them. */
-const COMMANDS: Command[] = [
-  extractCommand,
-  evaluateCommand,
-  renderCommand,
-  featuresCommand,
-  trainCommand,
-  exportCommand,
+interface CommandEntry {
+  name: string;
+  summary: string;
+  /** Imports the command's module: a command loads only what it uses (training code is not parsed to extract a page). */
+  load: () => Promise<Command>;
+}
+
+/** Every command, in the order `pith --help` lists them, with the line it shows for each. */
+const COMMANDS: readonly CommandEntry[] = [
+  { name: "extract", summary: "extract the main content of pages (text, markdown, html, json)", load: async () => (await import("./extract.ts")).extractCommand },
+  { name: "evaluate", summary: "score methods and peers on labeled datasets (Markdown tables, JSON)", load: async () => (await import("./evaluate.ts")).evaluateCommand },
+  { name: "render", summary: "render pages into page snapshots (JSON)", load: async () => (await import("./render.ts")).renderCommand },
+  { name: "features", summary: "write per-node features (and gold labels) as a JSONL/CSV table", load: async () => (await import("./features.ts")).featuresCommand },
+  { name: "train", summary: "train the learned pipeline on labeled sets (site-grouped CV report, model JSON)", load: async () => (await import("./train.ts")).trainCommand },
+  { name: "export", summary: "write an installed per-domain model to a file", load: async () => (await import("./export.ts")).exportCommand },
 ];
 
 const VERSION = "0.1.0";
@@ -46,11 +47,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(VERSION + "\n");
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     process.stderr.write(`pith: unknown command "${name}"\n\n${mainHelp()}\n`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(command.help.trimEnd() + "\n");
     return EXIT.ok;

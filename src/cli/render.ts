@@ -36,7 +36,6 @@ function summary(s: PageSnapshot): string {
 
 export const renderCommand: Command = {
   name: "render",
-  summary: "render pages into page snapshots (JSON)",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parse("render", argv, { ...RENDER_FLAGS, out: { type: "string" }, gzip: { type: "boolean" }, summary: { type: "boolean" } });

@@ -98,7 +98,6 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
 
 export const trainCommand: Command = {
   name: "train",
-  summary: "train the learned pipeline on labeled sets (site-grouped CV report, model JSON)",
   help: HELP,
   async run(argv) {
     const { values } = parse("train", argv, {

@@ -8,10 +8,11 @@
  * Readability and defuddle return HTML; it is turned into text the way pith's own output is
  * (static snapshot + textOf, one line per block), so no peer loses words to glued blocks.
  * Peers return text only (`nodes` null): node-level metrics are not computed for them.
+ *
+ * Readability, defuddle and linkedom are development dependencies, imported on a peer's first
+ * page: pith's own commands neither load them (they took a fifth of every command's start-up)
+ * nor need them installed (`npm install --omit=dev`).
  */
-import { Readability } from "@mozilla/readability";
-import { DefuddleClass as Defuddle } from "defuddle/node";
-import { parseHTML } from "linkedom";
 import { buildTree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { staticSnapshot } from "../render/static.ts";
@@ -39,9 +40,24 @@ export function htmlToText(html: string): string {
 /** What defuddle's Node entry uses for a page without a URL (its extractor lookup needs one). */
 const BLANK_URL = "about:blank";
 
-type LinkedomDocument = ReturnType<typeof parseHTML>["document"];
+type Linkedom = typeof import("linkedom");
+type LinkedomDocument = ReturnType<Linkedom["parseHTML"]>["document"];
 
-function linkedomDocument(input: PageInput): LinkedomDocument {
+/** Imports a peer's package once; a missing one is a clear error naming the package. */
+function lazily<T>(pkg: string, load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | null = null;
+  return () =>
+    (loaded ??= load().catch((e: unknown) => {
+      loaded = null;
+      throw new Error(`this peer needs the development dependency ${pkg} (npm install --include=dev): ${String((e as Error)?.message ?? e).split("\n")[0]}`);
+    }));
+}
+
+const linkedom = lazily("linkedom", () => import("linkedom"));
+const readability = lazily("@mozilla/readability", () => import("@mozilla/readability"));
+const defuddle = lazily("defuddle", () => import("defuddle/node"));
+
+function linkedomDocument(parseHTML: Linkedom["parseHTML"], input: PageInput): LinkedomDocument {
   const { document } = parseHTML(input.html);
   const doc = document as unknown as { styleSheets?: unknown; defaultView?: { getComputedStyle?: unknown } | null; URL: string };
   doc.styleSheets ??= [];
@@ -53,8 +69,9 @@ function linkedomDocument(input: PageInput): LinkedomDocument {
 export const readabilityPeer: Peer = {
   name: "readability",
   description: "Mozilla Readability 0.6 on linkedom (peer)",
-  extract(input) {
-    const article = new Readability(linkedomDocument(input) as unknown as Document).parse();
+  async extract(input) {
+    const [{ parseHTML }, { Readability }] = await Promise.all([linkedom(), readability()]);
+    const article = new Readability(linkedomDocument(parseHTML, input) as unknown as Document).parse();
     return { text: article?.content ? htmlToText(article.content) : "", nodes: null };
   },
 };
@@ -73,9 +90,10 @@ function quietly<T>(fn: () => T): T {
 export const defuddlePeer: Peer = {
   name: "defuddle",
   description: "defuddle 0.19 on linkedom, no network (peer)",
-  extract(input) {
+  async extract(input) {
+    const [{ parseHTML }, { DefuddleClass: Defuddle }] = await Promise.all([linkedom(), defuddle()]);
     const options = { useAsync: false, url: input.url ?? BLANK_URL };
-    const result = quietly(() => new Defuddle(linkedomDocument(input) as unknown as Document, options).parse());
+    const result = quietly(() => new Defuddle(linkedomDocument(parseHTML, input) as unknown as Document, options).parse());
     return { text: result.content ? htmlToText(result.content) : "", nodes: null };
   },
 };
