@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
-import { BLOG, fixturePath, hugePage, pith } from "./helpers.ts";
+import { BLOG, fixturePath, fixtureText, hugePage, pith, warcResponse } from "./helpers.ts";
 
 /** The repository's small real pages: an article, a five-page blog, a forum thread. */
 function fixtureBatch(): string {
@@ -46,6 +46,22 @@ test("a page that outruns --timeout on a worker is a timeout record; a fresh wor
   assert.match(res.stderr, /extracted 2 page\(s\) with ml, 1 error\(s\)/);
   assert.deepEqual(readdirSync(out).sort(), ["b-article.txt", "c-bees.txt"]);
   assert.match(readFileSync(join(out, "b-article.txt"), "utf8"), /Rivers rarely run straight/);
+});
+
+test("a WARC crawl runs on the workers by default: one JSON line per HTML response, in record order, with its URL", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-x-"));
+  const records = [
+    await warcResponse("https://blog.test/posts/rivers.html", fixtureText("site/blog/rivers.html"), "text/html; charset=utf-8"),
+    await warcResponse("https://blog.test/logo.png", "PNG", "image/png"),
+    await warcResponse("https://news.test/article", fixtureText("pages/article.html"), "text/html"),
+  ];
+  writeFileSync(join(dir, "crawl.warc.gz"), Buffer.concat(records));
+  const res = await pith(["extract", join(dir, "crawl.warc.gz"), "--format", "json"]);
+  assert.equal(res.status, 0, res.stderr);
+  const lines = res.stdout.trim().split("\n").map((l) => JSON.parse(l) as { url: string; text: string });
+  assert.deepEqual(lines.map((l) => l.url), ["https://blog.test/posts/rivers.html", "https://news.test/article"]);
+  assert.match(lines[0]?.text ?? "", /Water moving over rock/);
+  assert.match(lines[1]?.text ?? "", /Rivers rarely run straight/);
 });
 
 test("a corrupt model with workers is still one fatal error (exit 3) before the batch", async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before } from "node:test";
 import { gzipSync } from "node:zlib";
+import { WARCRecord, WARCSerializer } from "warcio";
 import { createRng } from "../src/ml/prng.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { structuralNodes } from "../src/features/structural.ts";
@@ -47,6 +48,17 @@ export function fixturePath(rel: string): string {
 /** Reads a fixture; a missing fixture fails the test that asked for it. */
 export function fixtureText(rel: string): string {
   return readFileSync(fixturePath(rel), "utf8");
+}
+
+/** One gzipped WARC response record: a crawl holding `body` for `url`. */
+export async function warcResponse(url: string, body: string, contentType: string): Promise<Uint8Array> {
+  const record = WARCRecord.create(
+    { url, type: "response", warcVersion: "WARC/1.1", httpHeaders: { "Content-Type": contentType } },
+    (async function* () {
+      yield new TextEncoder().encode(body);
+    })(),
+  );
+  return WARCSerializer.serialize(record, { gzip: true });
 }
 
 /** `depth` nested divs around one paragraph. */

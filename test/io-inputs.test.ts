@@ -4,24 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
-import { WARCRecord, WARCSerializer } from "warcio";
 import { readInputs } from "../src/io/inputs.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
+import { warcResponse } from "./helpers.ts";
 
 async function collect(specs: string[]): Promise<PageResult<PageInput>[]> {
   const out: PageResult<PageInput>[] = [];
   for await (const r of readInputs(specs)) out.push(r);
   return out;
-}
-
-async function warcResponse(url: string, body: string, contentType: string): Promise<Uint8Array> {
-  const record = WARCRecord.create(
-    { url, type: "response", warcVersion: "WARC/1.1", httpHeaders: { "Content-Type": contentType } },
-    (async function* () {
-      yield new TextEncoder().encode(body);
-    })(),
-  );
-  return WARCSerializer.serialize(record, { gzip: true });
 }
 
 test("a directory is walked recursively; .html and .html.gz pages, other files ignored, ids are relative paths", async () => {
