@@ -61,14 +61,18 @@ export class ExtractPool {
   private onStarted: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private startedCount = 0;
 
+  /** Worker threads (at least one). */
+  readonly size: number;
+
   constructor(
-    readonly size: number,
+    workers: number,
     private readonly setup: ExtractSetup,
     private readonly timeoutMs: number,
   ) {
+    this.size = Math.max(1, Math.floor(workers));
     this.started = new Promise((resolve, reject) => (this.onStarted = { resolve, reject }));
     this.started.catch(() => {}); // observed through ready()
-    for (let i = 0; i < Math.max(1, size); i++) this.spawn();
+    for (let i = 0; i < this.size; i++) this.spawn();
   }
 
   /** Resolves once the first workers have prepared their extractor (loaded the model); rejects with a setup error. */
