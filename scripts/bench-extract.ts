@@ -163,8 +163,11 @@ async function main(): Promise<void> {
   rows.push(await batchMl(inputs, availableParallelism()));
   if (values.chromium) rows.push(await chromiumMl(inputs));
   process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${values.seed ?? 1}), one core unless noted\n\n`);
-  process.stdout.write("| method | pages/s (wall) | ms/page mean | p50 | p95 | CPU ms/page | pages/s per core (CPU) | peak RSS MB |\n|---|---|---|---|---|---|---|---|\n");
-  for (const r of rows) process.stdout.write(`| ${r.method} | ${r.pagesPerSec.toFixed(1)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
+  // This VM's speed varies by up to 2× between days; a method's speed relative to Readability in the same run does not.
+  const readability = rows.find((r) => r.method === "readability");
+  const relative = (r: Row): string => (readability ? `${(r.pagesPerSec / readability.pagesPerSec).toFixed(1)}×` : "–");
+  process.stdout.write("| method | pages/s (wall) | × Readability | ms/page mean | p50 | p95 | CPU ms/page | pages/s per core (CPU) | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const r of rows) process.stdout.write(`| ${r.method} | ${r.pagesPerSec.toFixed(1)} | ${relative(r)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
 }
 
 await main();
