@@ -19,6 +19,69 @@ export function words(text: string): string[] {
   return text.match(WORD) ?? [];
 }
 
+/**
+ * A hand-written scanner that finds exactly WORD's matches (checked against words() on every
+ * text node of 300 wcxb-dev pages and on surrogate / combining-mark cases in test/text.test.ts):
+ * a word is a maximal run of code points in WORD's class, and a lone surrogate is in no class.
+ * It is 2-3× faster than the regular expression on page text (0.15 against 0.40 ms per wcxb-dev
+ * page for every text node) and allocates nothing; ownership and the feature statistics scan
+ * every text node of every page. Class membership is decided once per code point by WORD_CHAR
+ * itself and remembered.
+ */
+const WORD_CHAR = /^[\p{L}\p{M}\p{Nd}\p{Pc}]$/u;
+/** Per BMP code unit: 0 not decided yet, 1 word character, 2 not. */
+const BMP_CLASS = new Uint8Array(0x10000);
+const ASTRAL_CLASS = new Map<number, boolean>();
+
+function isWordBmp(c: number): boolean {
+  let v = BMP_CLASS[c] as number;
+  if (v === 0) BMP_CLASS[c] = v = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
+  return v === 1;
+}
+
+function isWordAstral(cp: number): boolean {
+  let v = ASTRAL_CLASS.get(cp);
+  if (v === undefined) ASTRAL_CLASS.set(cp, (v = WORD_CHAR.test(String.fromCodePoint(cp))));
+  return v;
+}
+
+/** The code point at k: its length in code units, positive when it is a word character, negative when not. */
+function wordStep(text: string, k: number): number {
+  const c = text.charCodeAt(k);
+  if (c < 0xd800 || c > 0xdfff) return isWordBmp(c) ? 1 : -1;
+  const cp = text.codePointAt(k) as number;
+  if (cp <= 0xffff) return -1; // a lone surrogate
+  return isWordAstral(cp) ? 2 : -2;
+}
+
+/** Start of the first word at or after `from` (a code point boundary), -1 when there is none. */
+export function nextWordStart(text: string, from: number): number {
+  for (let k = from; k < text.length; ) {
+    const step = wordStep(text, k);
+    if (step > 0) return k;
+    k -= step;
+  }
+  return -1;
+}
+
+/** End (exclusive) of the word that starts at `start`. */
+export function wordEnd(text: string, start: number): number {
+  let k = start;
+  while (k < text.length) {
+    const step = wordStep(text, k);
+    if (step < 0) break;
+    k += step;
+  }
+  return k;
+}
+
+/** `words(text).length` without building the array of words. */
+export function wordCount(text: string): number {
+  let n = 0;
+  for (let a = nextWordStart(text, 0); a >= 0; a = nextWordStart(text, wordEnd(text, a))) n++;
+  return n;
+}
+
 export interface TextOptions {
   /** Skip nodes the renderer marked invisible (default true). */
   visibleOnly?: boolean;

@@ -6,7 +6,7 @@
  * and holding no text). Words are `words()` from src/dom/text.ts (Unicode \w+), lower-cased.
  */
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
-import { WORD, words } from "../dom/text.ts";
+import { nextWordStart, wordEnd, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { analyzeStructure, nonSpaceLength, type Structure } from "./structural.ts";
@@ -14,8 +14,6 @@ import { stopwordSet, detectLanguage } from "./language.ts";
 
 /** Insa et al. §3: "nonContentNode" — no text (img), menus (nav, a) and irrelevant nodes (script, video, svg). */
 export const CNR_NON_CONTENT_TAGS: ReadonlySet<string> = new Set([...NON_CONTENT_TAGS, "a", "nav", "img", "video", "audio", "picture"]);
-/** A private global copy of the shared word pattern (exec() keeps state in lastIndex). */
-const WORD_RE = new RegExp(WORD.source, WORD.flags);
 export const HEADING_TAGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 export const INPUT_TAGS: ReadonlySet<string> = new Set(["input", "select", "textarea", "button"]);
 
@@ -173,15 +171,15 @@ function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: b
   s.cnrChars[i] = inAnchor ? 0 : c;
   if (inAnchor) s.anchorChars[i] = c;
   const text = node.text ?? "";
-  WORD_RE.lastIndex = 0; // same tokens as words() (src/dom/text.ts), without the array
+  // same tokens as words() (src/dom/text.ts), found by its allocation-free scanner
   let n = 0;
   let wc = 0;
   let st = 0;
-  for (let m = WORD_RE.exec(text); m !== null; m = WORD_RE.exec(text)) {
-    const x = m[0];
+  for (let a = nextWordStart(text, 0), b = 0; a >= 0; a = nextWordStart(text, b)) {
+    b = wordEnd(text, a);
     n++;
-    wc += x.length;
-    if (stop.has(x.toLowerCase())) st++;
+    wc += b - a;
+    if (stop.has(text.slice(a, b).toLowerCase())) st++;
   }
   s.words[i] = n;
   s.wordChars[i] = wc;

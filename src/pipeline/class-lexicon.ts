@@ -139,16 +139,30 @@ const NO_PARTS: readonly string[] = [];
 /** id/class strings repeat within and across pages: their parts are memoised, up to this many strings. */
 const PARTS_MEMO_MAX = 50_000;
 const PARTS_MEMO = new Map<string, readonly string[]>();
+/**
+ * Elements with a class and no id (most of them) are memoised by the class string itself, not
+ * by an " " + class string built per call: the snapshot's string has its hash computed already
+ * (signature ids and keyword bits looked it up), a new one is hashed on every lookup, and this
+ * runs for every element at up to LEXICON_LEVELS levels per page.
+ */
+const CLASS_PARTS_MEMO = new Map<string, readonly string[]>();
 
 /** The distinct parts of an element's id and class (memoised by the id + class string). */
 function distinctParts(node: SnapshotNode): readonly string[] {
   const a = node.attrs;
-  if (!a || (a["id"] === undefined && a["class"] === undefined)) return NO_PARTS;
-  const names = `${a["id"] ?? ""} ${a["class"] ?? ""}`;
-  let parts = PARTS_MEMO.get(names);
+  if (!a) return NO_PARTS;
+  const id = a["id"];
+  const cls = a["class"];
+  if (id === undefined) return cls === undefined ? NO_PARTS : memoParts(CLASS_PARTS_MEMO, cls);
+  return memoParts(PARTS_MEMO, `${id} ${cls ?? ""}`);
+}
+
+/** Distinct classParts of `names`, memoised in `memo` (bounded; a leading space splits off nothing). */
+function memoParts(memo: Map<string, readonly string[]>, names: string): readonly string[] {
+  let parts = memo.get(names);
   if (parts) return parts;
-  if (PARTS_MEMO.size >= PARTS_MEMO_MAX) PARTS_MEMO.clear();
-  PARTS_MEMO.set(names, (parts = [...new Set(classParts(names))]));
+  if (memo.size >= PARTS_MEMO_MAX) memo.clear();
+  memo.set(names, (parts = [...new Set(classParts(names))]));
   return parts;
 }
 

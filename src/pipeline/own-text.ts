@@ -6,7 +6,7 @@
  * kept row). Linear, no recursion: snapshot nodes are pre-order with parents first.
  */
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
-import { words } from "../dom/text.ts";
+import { wordCount } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
 
@@ -40,7 +40,7 @@ export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array): Ow
     ownerRow[i] = own >= 0 ? own : p >= 0 ? (ownerRow[p] as number) : -1;
     silent[i] = (p >= 0 && silent[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
     if (node.type !== 3 || silent[i] === 1 || !node.text) continue;
-    const count = words(node.text).length;
+    const count = wordCount(node.text);
     totalWords += count;
     const o = ownerRow[i] as number;
     if (o >= 0) ownWords[o] = (ownWords[o] as number) + count;

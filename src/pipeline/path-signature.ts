@@ -24,7 +24,8 @@
  * train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865 (listing 0.700 →
  * 0.712, product 0.599 → 0.610), harvest-forums 0.867 → 0.880.
  */
-import { signatureId, startSignaturePass } from "../dom/records.ts";
+import { pageSignatureIds, signatureIds } from "../dom/records.ts";
+import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
 
 /** The parent's signature mixed with a step's id (murmur3 fmix32 over their combination). */
@@ -38,9 +39,11 @@ function chain(parent: number, step: number): number {
   return x >>> 0;
 }
 
-/** The path signature of every snapshot node (text nodes: their parent's). */
-export function pathSignatures(page: PageSnapshot): Uint32Array {
-  startSignaturePass();
+/**
+ * The path signature of every snapshot node (text nodes: their parent's). `ids`: the nodes'
+ * signature ids (src/dom/records.ts signatureIds), when the caller already has them.
+ */
+export function pathSignatures(page: PageSnapshot, ids: Int32Array = signatureIds(page)): Uint32Array {
   const n = page.nodes.length;
   const sig = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
@@ -51,13 +54,13 @@ export function pathSignatures(page: PageSnapshot): Uint32Array {
       sig[i] = parent;
       continue;
     }
-    sig[i] = chain(parent, signatureId(node));
+    sig[i] = chain(parent, ids[i] as number);
   }
   return sig;
 }
 
 /** The path signature of each row (structural node indices `nodes`). */
-export function rowPathSignatures(page: PageSnapshot, nodes: Int32Array): Uint32Array {
-  const all = pathSignatures(page);
+export function rowPathSignatures(page: PageSnapshot, tree: Tree, nodes: Int32Array): Uint32Array {
+  const all = pathSignatures(page, pageSignatureIds(page, tree));
   return Uint32Array.from(nodes, (node) => all[node] as number);
 }

@@ -23,9 +23,9 @@
  * 32 pages down, 18 up, wcxb-dev 0.903 → 0.902 (wx-0681 0.87 → 0.80: repeated spec lines that
  * the gold keeps).
  */
-import { MIN_RECORDS, recordOf, sameSignatureSiblings, signatureId } from "../dom/records.ts";
+import { MIN_RECORDS, pageSignatureIds, recordOf, sameSignatureSiblings } from "../dom/records.ts";
 import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
+import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { Ownership } from "./own-text.ts";
 import { traceTarget } from "./trace.ts";
 
@@ -42,7 +42,8 @@ interface FieldGroup {
 /** Keeps every leaf of a field group most of whose words are kept (returns a new array) with a trace. */
 export function voteRecords(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): { keep: Uint8Array; trace: TraceEntry[] } {
   const siblings = sameSignatureSiblings(page, tree);
-  const sig = (i: number): number => (page.nodes[i]?.type === 1 ? signatureId(page.nodes[i] as SnapshotNode) : -1);
+  const ids = pageSignatureIds(page, tree);
+  const sig = (i: number): number => ids[i] ?? -1;
   const groups = new Map<string, FieldGroup>();
   for (let r = 0; r < nodes.length; r++) {
     const w = own.ownWords[r] as number;

@@ -169,7 +169,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
   const context = options.context === false ? undefined : model.context;
   const lexicon = context?.lexicon ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords) : null;
-  const paths = context ? rowPathSignatures(page, table.nodes) : null;
+  const paths = context ? rowPathSignatures(page, tree, table.nodes) : null;
   const { scores: raw, threshold } = context
     ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null, paths })
     : { scores: stageOne, threshold: content.threshold };

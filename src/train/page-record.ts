@@ -96,7 +96,7 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
     nodes: table.nodes, values: table.values, main, good, share,
     ownWords: own.ownWords, subtreeWords: own.subtreeWords, parentRow: own.parentRow, ambiguous, goldWords,
     classTokens: rowClassTokens(snap, tree, table.nodes, own.ownWords),
-    paths: rowPathSignatures(snap, table.nodes),
+    paths: rowPathSignatures(snap, tree, table.nodes),
   };
 }
 
