@@ -4,7 +4,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
-import { BLOG, fixturePath, fixtureText, hugePage, pith, warcResponse } from "./helpers.ts";
+import { ExtractPool } from "../src/cli/extract-pool.ts";
+import { BLOG, fixturePath, fixtureText, hugePage, pageFromHtml, pith, warcResponse } from "./helpers.ts";
 
 /** The repository's small real pages: an article, a five-page blog, a forum thread. */
 function fixtureBatch(): string {
@@ -46,6 +47,23 @@ test("a page that outruns --timeout on a worker is a timeout record; a fresh wor
   assert.match(res.stderr, /extracted 2 page\(s\) with ml, 1 error\(s\)/);
   assert.deepEqual(readdirSync(out).sort(), ["b-article.txt", "c-bees.txt"]);
   assert.match(readFileSync(join(out, "b-article.txt"), "utf8"), /Rivers rarely run straight/);
+});
+
+test("a page that outgrows a worker's heap is an error record for that page; a fresh worker takes the next one", async () => {
+  // 64 MB holds the model and a normal page, not a 10 MB one
+  const pool = new ExtractPool(1, { method: "ml", params: { mode: "static", trace: false }, format: "text", render: {} }, 60_000, 64);
+  try {
+    await pool.ready();
+    const [huge, article] = await Promise.all([
+      pool.extract(pageFromHtml(hugePage(10 * 1024 * 1024), "huge")),
+      pool.extract(pageFromHtml(fixtureText("pages/article.html"), "article")),
+    ]);
+    assert.ok(!huge.ok && huge.error.stage === "extract" && /memory limit/.test(huge.error.reason), JSON.stringify(huge));
+    assert.ok(article.ok, JSON.stringify(article));
+    assert.match(article.value.body, /Rivers rarely run straight/);
+  } finally {
+    await pool.close();
+  }
 });
 
 test("a WARC crawl runs on the workers by default: one JSON line per HTML response, in record order, with its URL", async () => {

@@ -68,6 +68,7 @@ export class ExtractPool {
     workers: number,
     private readonly setup: ExtractSetup,
     private readonly timeoutMs: number,
+    private readonly heapMb = WORKER_HEAP_MB,
   ) {
     this.size = Math.max(1, Math.floor(workers));
     this.started = new Promise((resolve, reject) => (this.onStarted = { resolve, reject }));
@@ -99,7 +100,7 @@ export class ExtractPool {
 
   private spawn(): void {
     const url = new URL("./extract-worker.ts", import.meta.url).href;
-    const worker = tsxWorker(url, { workerData: this.setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = tsxWorker(url, { workerData: this.setup, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
     const slot: Slot = { worker, ready: false, job: null, timer: null };
     this.slots.add(slot);
     worker.on("message", (m: WorkerReply) => this.onMessage(slot, m));
