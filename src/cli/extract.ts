@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
-import { isUrl, readInputs, WARC_FILE } from "../io/inputs.ts";
+import { isUrl, listPageFiles, readInputs, WARC_FILE } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
@@ -85,6 +85,7 @@ export const extractCommand: Command = {
     if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
     const sink = new Sink(format, values.out ?? null, positionals.length > 1);
     const inputs = readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    if (sink.bar.active) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
     const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
     if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, inputs, sink);
     else await extractInThread(extractor, setup, mode, concurrency, inputs, sink);
@@ -106,6 +107,26 @@ async function defaultWorkers(specs: readonly string[]): Promise<number> {
   if (WARC_FILE.test(spec)) return availableParallelism();
   const info = await stat(spec).catch(() => null);
   return info?.isDirectory() ? availableParallelism() : 0;
+}
+
+/**
+ * How many pages (or error records) the inputs give, when that is known without reading them:
+ * files, URLs, stdin and directories without WARC files; null otherwise.
+ */
+async function countPages(specs: readonly string[]): Promise<number | null> {
+  let n = 0;
+  for (const spec of specs) {
+    if (WARC_FILE.test(spec)) return null;
+    const info = spec === "-" || isUrl(spec) ? null : await stat(spec).catch(() => null);
+    if (!info?.isDirectory()) {
+      n++;
+      continue;
+    }
+    const files = await listPageFiles(spec);
+    if (files.some((f) => WARC_FILE.test(f))) return null;
+    n += Math.max(1, files.length); // an empty directory gives one error record
+  }
+  return n;
 }
 
 /** Static pages on worker threads: each renders, extracts and formats a page; this thread reads inputs and writes outputs. */
@@ -168,7 +189,7 @@ function extractorFor(name: string): Extractor {
 class Sink {
   readonly counts: Emitted = { ok: 0, empty: 0, errors: [] };
   private chain: Promise<void> = Promise.resolve();
-  private readonly bar = progress("extract", 0);
+  readonly bar = progress("extract", 0);
   private first = true;
   constructor(
     private readonly format: Format,
@@ -182,7 +203,7 @@ class Sink {
       if (!r.ok) return this.error(r.error);
       this.counts.ok++;
       if (r.value.empty) this.counts.empty++;
-      if (r.value.emptyReason) process.stderr.write(`empty\t${r.value.id}\t${r.value.emptyReason}\n`);
+      if (r.value.emptyReason) this.bar.note(`empty\t${r.value.id}\t${r.value.emptyReason}`);
       await this.write(r.value);
       this.bar.tick(r.value.id);
     });
@@ -191,7 +212,8 @@ class Sink {
 
   private error(err: PageError): void {
     this.counts.errors.push(err);
-    process.stderr.write(`error\t${err.id}\t${err.stage}\t${err.reason}\n`);
+    this.bar.note(`error\t${err.id}\t${err.stage}\t${err.reason}`);
+    this.bar.tick(err.id);
   }
 
   private async write({ id, body }: PageOutput): Promise<void> {

@@ -2,21 +2,45 @@
 import cliProgress from "cli-progress";
 
 export interface Progress {
+  /** False when nothing is shown (stderr is not a terminal, or CI): a caller can skip work done only for the bar. */
+  readonly active: boolean;
   tick(label?: string): void;
+  /** The number of items once known (it may grow); until then the bar counts without a total. */
   setTotal(total: number): void;
+  /** Writes one line to stderr above the bar (a line written straight to stderr would be drawn over). */
+  note(line: string): void;
   stop(): void;
 }
 
+/** With a known total: a bar, the share done and the time left. */
+const BAR_FORMAT = (title: string) => `${title} [{bar}] {value}/{total} {percentage}% eta {eta_formatted} {label}`;
+/** Without one (a WARC, URLs, a batch still being listed): how many so far. */
+const COUNT_FORMAT = (title: string) => `${title} {value} done {label}`;
+
 export function progress(title: string, total: number, enabled = process.stderr.isTTY === true && !process.env["CI"]): Progress {
-  if (!enabled) return { tick() {}, setTotal() {}, stop() {} };
-  const bar = new cliProgress.SingleBar(
-    { format: `${title} [{bar}] {value}/{total} {percentage}% eta {eta_formatted} {label}`, stream: process.stderr, hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0, { label: "" });
+  if (!enabled) return { active: false, tick() {}, setTotal() {}, note: (line) => void process.stderr.write(line + "\n"), stop() {} };
+  // A MultiBar with one bar: its log() prints lines above the bar and redraws it.
+  const bars = new cliProgress.MultiBar({ stream: process.stderr, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+  let done = 0;
+  let counting = total <= 0;
+  const open = (): cliProgress.SingleBar =>
+    bars.create(counting ? Number.MAX_SAFE_INTEGER : total, done, { label: "" }, { format: (counting ? COUNT_FORMAT : BAR_FORMAT)(title) });
+  let bar = open();
   return {
-    tick: (label = "") => bar.increment(1, { label: label.slice(0, 40) }),
-    setTotal: (t) => bar.setTotal(t),
-    stop: () => bar.stop(),
+    active: true,
+    tick: (label = "") => {
+      done++;
+      bar.increment(1, { label: label.slice(0, 40) });
+    },
+    setTotal: (t) => {
+      if (t <= 0) return;
+      if (!counting) return bar.setTotal(t);
+      bars.remove(bar);
+      counting = false;
+      total = t;
+      bar = open();
+    },
+    note: (line) => bars.log(line + "\n"),
+    stop: () => bars.stop(),
   };
 }
