@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
 import { ExtractPool } from "../src/cli/extract-pool.ts";
-import { BLOG, fixturePath, fixtureText, hugePage, pageFromHtml, pith, warcResponse } from "./helpers.ts";
+import type { PageBytes } from "../src/io/inputs.ts";
+import { BLOG, fixturePath, fixtureText, hugePage, pith, warcResponse } from "./helpers.ts";
 
 /** The repository's small real pages: an article, a five-page blog, a forum thread. */
 function fixtureBatch(): string {
@@ -14,6 +15,11 @@ function fixtureBatch(): string {
   copyFileSync(fixturePath("refine/forum.html"), join(dir, "forum.html"));
   for (const name of BLOG) copyFileSync(fixturePath(`site/blog/${name}.html`), join(dir, `${name}.html`));
   return dir;
+}
+
+/** A page as the pool takes it: its bytes as read. */
+function bytesOf(html: string, id: string): PageBytes {
+  return { id, source: id, url: null, remote: false, charset: null, bytes: Buffer.from(html) };
 }
 
 function outputs(dir: string): Map<string, string> {
@@ -55,8 +61,8 @@ test("a page that outgrows a worker's heap is an error record for that page; a f
   try {
     await pool.ready();
     const [huge, article] = await Promise.all([
-      pool.extract(pageFromHtml(hugePage(10 * 1024 * 1024), "huge")),
-      pool.extract(pageFromHtml(fixtureText("pages/article.html"), "article")),
+      pool.extract(bytesOf(hugePage(10 * 1024 * 1024), "huge")),
+      pool.extract(bytesOf(fixtureText("pages/article.html"), "article")),
     ]);
     assert.ok(!huge.ok && huge.error.stage === "extract" && /memory limit/.test(huge.error.reason), JSON.stringify(huge));
     assert.ok(article.ok, JSON.stringify(article));

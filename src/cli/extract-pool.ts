@@ -1,8 +1,9 @@
 /**
- * Worker threads for `pith extract` in static mode: each worker renders (static parser),
- * extracts and formats one page at a time (extract-worker.ts), so a batch uses every core
- * instead of one. The main thread reads and decodes the inputs, hands each page to the next
- * free worker and writes the outputs in input order.
+ * Worker threads for `pith extract` in static mode: each worker decodes, renders (static
+ * parser), extracts and formats one page at a time (extract-worker.ts), so a batch uses every
+ * core instead of one. The main thread reads the inputs' bytes, hands each page to the next free
+ * worker and writes the outputs in input order; it copies compressed bytes to a worker rather than
+ * decoded text, and its share of the work stays small as workers are added.
  *
  * Every page runs under a deadline. A page still running when it expires, or whose worker dies
  * (a crash, or a heap that outgrows its limit), becomes an error record for that page alone: the
@@ -10,7 +11,8 @@
  * longer stall a batch (the in-thread static path cannot interrupt synchronous parsing).
  */
 import type { Worker } from "node:worker_threads";
-import type { PageInput, PageResult, RenderOptions } from "../types.ts";
+import type { PageBytes } from "../io/inputs.ts";
+import type { PageResult, RenderOptions } from "../types.ts";
 import type { Format } from "../output/index.ts";
 import type { Params } from "./command.ts";
 import type { PageOutput } from "./extract-page.ts";
@@ -38,7 +40,7 @@ export const WORKER_HEAP_MB = 1024;
 
 interface Job {
   id: number;
-  input: PageInput;
+  input: PageBytes;
   resolve: (r: PageResult<PageOutput>) => void;
 }
 
@@ -81,8 +83,8 @@ export class ExtractPool {
     return this.started;
   }
 
-  /** Renders, extracts and formats one page on the next free worker. Never rejects: failures are error records. */
-  extract(input: PageInput): Promise<PageResult<PageOutput>> {
+  /** Decodes, renders, extracts and formats one page on the next free worker. Never rejects: failures are error records. */
+  extract(input: PageBytes): Promise<PageResult<PageOutput>> {
     if (this.fatal) return Promise.resolve(failed(input, "extract", this.fatal.message));
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, input, resolve });
@@ -177,6 +179,6 @@ export class ExtractPool {
   }
 }
 
-function failed(input: PageInput, stage: string, reason: string): PageResult<PageOutput> {
+function failed(input: PageBytes, stage: string, reason: string): PageResult<PageOutput> {
   return { ok: false, error: { id: input.id, source: input.source, stage, reason } };
 }

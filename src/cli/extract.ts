@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
-import { isUrl, listPageFiles, readInputs, WARC_FILE } from "../io/inputs.ts";
+import { isUrl, listPageFiles, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
@@ -84,11 +84,11 @@ export const extractCommand: Command = {
     const workers = intOption("extract", "workers", values.workers, await defaultWorkers(positionals));
     if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
     const sink = new Sink(format, values.out ?? null, positionals.length > 1);
-    const inputs = readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const read = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     if (sink.bar.active) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
     const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
-    if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, inputs, sink);
-    else await extractInThread(extractor, setup, mode, concurrency, inputs, sink);
+    if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(positionals, read), sink);
+    else await extractInThread(extractor, setup, mode, concurrency, readInputs(positionals, read), sink);
     await sink.done();
     const { ok, empty, errors } = sink.counts;
     process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors.length} error(s)\n`);
@@ -129,8 +129,8 @@ async function countPages(specs: readonly string[]): Promise<number | null> {
   return n;
 }
 
-/** Static pages on worker threads: each renders, extracts and formats a page; this thread reads inputs and writes outputs. */
-async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: AsyncIterable<PageResult<PageInput>>, sink: Sink): Promise<void> {
+/** Static pages on worker threads: each decodes, renders, extracts and formats a page; this thread reads inputs and writes outputs. */
+async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: AsyncIterable<PageResult<PageBytes>>, sink: Sink): Promise<void> {
   const pool = new ExtractPool(workers, setup, setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     await pool.ready();

@@ -1,6 +1,8 @@
 /**
  * Input resolution: a path, directory, URL, WARC file or "-" (stdin) → a stream of PageInput
  * results. Every failure becomes a PageError record for that page; a batch never stops on one.
+ * Reading and decoding are two steps: readRawInputs gives each page's bytes as read (PageBytes),
+ * decodePage turns them into text, so a batch on worker threads decodes there (src/cli/extract-pool.ts).
  */
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
@@ -32,6 +34,22 @@ function reasonOf(e: unknown): string {
   return String(err?.message ?? e).split("\n")[0] ?? "unknown error";
 }
 
+/** A page's bytes as read (gzipped or not), before decoding, with what is known about it. */
+export interface PageBytes {
+  id: string;
+  source: string;
+  url: string | null;
+  remote: boolean;
+  /** The charset an HTTP Content-Type declared, if any. */
+  charset: string | null;
+  bytes: Uint8Array;
+}
+
+/** Decodes read bytes into a PageInput (or a "decode" error record). */
+export function decodePage(raw: PageBytes): PageResult<PageInput> {
+  return pageFromBytes(raw.bytes, raw);
+}
+
 /** Decode bytes into a PageInput (or an error record). */
 export function pageFromBytes(
   bytes: Uint8Array,
@@ -45,22 +63,34 @@ export function pageFromBytes(
   }
 }
 
+/** The decoded page, or its error record; `decodePage` of `raw` when it was read. */
+function decoded(raw: PageResult<PageBytes>): PageResult<PageInput> {
+  return raw.ok ? decodePage(raw.value) : raw;
+}
+
 export async function readPageFile(path: string, id = path, url: string | null = null): Promise<PageResult<PageInput>> {
+  return decoded(await readPageBytes(path, id, url));
+}
+
+async function readPageBytes(path: string, id: string, url: string | null): Promise<PageResult<PageBytes>> {
   try {
-    const bytes = await readFile(path);
-    return pageFromBytes(bytes, { id, source: path, url, remote: false });
+    return { ok: true, value: { id, source: path, url, remote: false, charset: null, bytes: await readFile(path) } };
   } catch (e) {
     return fail(id, path, "read", reasonOf(e));
   }
 }
 
 export async function fetchPage(url: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<PageResult<PageInput>> {
+  return decoded(await fetchBytes(url, timeoutMs));
+}
+
+async function fetchBytes(url: string, timeoutMs: number): Promise<PageResult<PageBytes>> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": FETCH_USER_AGENT } });
     if (!res.ok) return fail(url, url, "fetch", `HTTP ${res.status} ${res.statusText}`);
     const charset = /charset=([^;]+)/i.exec(res.headers.get("content-type") ?? "")?.[1] ?? null;
     const bytes = new Uint8Array(await res.arrayBuffer());
-    return pageFromBytes(bytes, { id: url, source: url, url: res.url || url, remote: true, charset });
+    return { ok: true, value: { id: url, source: url, url: res.url || url, remote: true, charset, bytes } };
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
     const why = err.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (err.cause?.code ?? err.cause?.message ?? err.message);
@@ -68,10 +98,10 @@ export async function fetchPage(url: string, timeoutMs = FETCH_TIMEOUT_MS): Prom
   }
 }
 
-async function readStdin(): Promise<PageResult<PageInput>> {
+async function readStdin(): Promise<PageResult<PageBytes>> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return pageFromBytes(Buffer.concat(chunks), { id: "-", source: "-", url: null, remote: false });
+  return { ok: true, value: { id: "-", source: "-", url: null, remote: false, charset: null, bytes: Buffer.concat(chunks) } };
 }
 
 /**
@@ -107,14 +137,19 @@ export interface ReadOptions {
 
 /** Expand input specs (files, dirs, URLs, WARCs, "-") into page results, lazily, in order. */
 export async function* readInputs(specs: readonly string[], options: ReadOptions = {}): AsyncGenerator<PageResult<PageInput>> {
+  for await (const raw of readRawInputs(specs, options)) yield decoded(raw);
+}
+
+/** readInputs without the decoding: each page's bytes as read (decodePage decodes them). */
+export async function* readRawInputs(specs: readonly string[], options: ReadOptions = {}): AsyncGenerator<PageResult<PageBytes>> {
   for (const spec of specs) {
     if (spec === "-") yield await readStdin();
-    else if (isUrl(spec)) yield await fetchPage(spec, options.fetchTimeoutMs);
+    else if (isUrl(spec)) yield await fetchBytes(spec, options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS);
     else yield* readLocal(spec);
   }
 }
 
-async function* readLocal(spec: string): AsyncGenerator<PageResult<PageInput>> {
+async function* readLocal(spec: string): AsyncGenerator<PageResult<PageBytes>> {
   let info;
   try {
     info = await stat(spec);
@@ -126,6 +161,6 @@ async function* readLocal(spec: string): AsyncGenerator<PageResult<PageInput>> {
   if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
   for (const file of files) {
     if (WARC_FILE.test(file)) yield* readWarc(file);
-    else yield await readPageFile(file, info.isDirectory() ? relative(resolve(spec), resolve(file)) : file);
+    else yield await readPageBytes(file, info.isDirectory() ? relative(resolve(spec), resolve(file)) : file, null);
   }
 }

@@ -1,12 +1,12 @@
 /** WARC input (gzipped or not): every `response` record with an HTML payload becomes a page. */
 import { createReadStream } from "node:fs";
 import { WARCParser } from "warcio";
-import type { PageInput, PageResult } from "../types.ts";
-import { pageFromBytes } from "./inputs.ts";
+import type { PageResult } from "../types.ts";
+import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
 
-export async function* readWarc(path: string): AsyncGenerator<PageResult<PageInput>> {
+export async function* readWarc(path: string): AsyncGenerator<PageResult<PageBytes>> {
   let n = 0;
   let records = 0;
   try {
@@ -22,7 +22,7 @@ export async function* readWarc(path: string): AsyncGenerator<PageResult<PageInp
       const id = `${path}#${n}`;
       const bytes = await record.readFully(true);
       const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
-      yield pageFromBytes(bytes, { id, source: `${path}#${url ?? n}`, url, remote: false, charset });
+      yield { ok: true, value: { id, source: `${path}#${url ?? n}`, url, remote: false, charset, bytes } };
     }
   } catch (e) {
     yield { ok: false, error: { id: `${path}#${n + 1}`, source: path, stage: "read", reason: `bad WARC: ${(e as Error).message}` } };
