@@ -23,6 +23,7 @@ export function progress(title: string, total: number, enabled = process.stderr.
   const bars = new cliProgress.MultiBar({ stream: process.stderr, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
   let done = 0;
   let counting = total <= 0;
+  let stopped = false;
   const open = (): cliProgress.SingleBar =>
     bars.create(counting ? Number.MAX_SAFE_INTEGER : total, done, { label: "" }, { format: (counting ? COUNT_FORMAT : BAR_FORMAT)(title) });
   let bar = open();
@@ -33,7 +34,7 @@ export function progress(title: string, total: number, enabled = process.stderr.
       bar.increment(1, { label: label.slice(0, 40) });
     },
     setTotal: (t) => {
-      if (t <= 0) return;
+      if (t <= 0 || stopped) return; // a total that arrives after the batch (it was listed beside it) changes nothing
       if (!counting) return bar.setTotal(t);
       bars.remove(bar);
       counting = false;
@@ -41,6 +42,9 @@ export function progress(title: string, total: number, enabled = process.stderr.
       bar = open();
     },
     note: (line) => bars.log(line + "\n"),
-    stop: () => bars.stop(),
+    stop: () => {
+      stopped = true;
+      bars.stop();
+    },
   };
 }
