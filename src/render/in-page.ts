@@ -174,12 +174,16 @@ export function writeExpression(html: string): string {
  * nothing and run no script: the DOM is final once the parser is done. It evaluates to null
  * when the parser is still waiting (document.readyState not "complete"); the caller then polls.
  * The HTML travels as a string literal: Runtime.evaluate of a literal is faster than passing it
- * as a call argument.
+ * as a call argument. After the walk the document is replaced by an empty one in the same task,
+ * so the frame the tab renders next (style, layout, paint) is of an empty page, not of a page
+ * already read: 10-15 ms less renderer CPU per wcxb-dev page (Performance.getMetrics
+ * TaskDuration 113 → 103 ms/page over 80 pages).
  */
 export function writeAndWalkExpression(html: string, config: WalkConfig): string {
   return `(function (h) { document.open(); document.write(h); document.close(); ` +
     `if (document.readyState !== "complete") return null; ` +
-    `return (${IN_PAGE_WALK_SOURCE})(${JSON.stringify(config)}); })(${JSON.stringify(html)})`;
+    `var walked = (${IN_PAGE_WALK_SOURCE})(${JSON.stringify(config)}); ` +
+    `document.open(); document.close(); return walked; })(${JSON.stringify(html)})`;
 }
 
 function num(arr: number[], i: number): number {
