@@ -8,8 +8,17 @@ import { accessSync, constants, statSync } from "node:fs";
 /** Environment variables checked first, in order. */
 const ENV_VARIABLES = ["PUPPETEER_EXECUTABLE_PATH", "CHROME_PATH"] as const;
 
-/** Usual system locations (Debian's `chromium` package first), checked after the environment. */
+/**
+ * Usual system locations, checked after the environment. Debian's `chromium-headless-shell`
+ * comes first: the same Blink without the browser UI, so each page costs less CPU in the browser
+ * process (measured on 100 wcxb-dev pages, 2 tabs: browser process 46 → 30 ms/page, the zygote's
+ * 11 → 0 ms/page) and its snapshots match the full browser's with `--font-render-hinting=none`
+ * (chromium.ts). The binary itself, not /usr/bin's shell-script wrapper, which would stay
+ * between Node and the browser. Then Debian's `chromium` and other installs.
+ */
 const SYSTEM_PATHS = [
+  "/usr/lib/chromium/chromium-headless-shell",
+  "/usr/bin/chromium-headless-shell",
   "/usr/bin/chromium",
   "/usr/lib/chromium/chromium",
   "/usr/bin/chromium-browser",
@@ -17,7 +26,7 @@ const SYSTEM_PATHS = [
 ] as const;
 
 export const BROWSER_NOT_FOUND_MESSAGE =
-  "No Chromium found. Install one with `apt-get install -y chromium` (Debian/Ubuntu) or set PUPPETEER_EXECUTABLE_PATH; or use --mode static.";
+  "No Chromium found. Install one with `apt-get install -y chromium-headless-shell` (Debian/Ubuntu; or `chromium`) or set PUPPETEER_EXECUTABLE_PATH; or use --mode static.";
 
 /** Thrown when no browser executable exists; its message is the whole user-facing explanation. */
 export class BrowserNotFoundError extends Error {
