@@ -1,6 +1,6 @@
 /**
  * Worker thread of `pith extract` (extract-pool.ts): prepares the extractor once (loads the
- * model), says it is ready, then answers each {id, input} (the page's bytes as read) with that
+ * model), says it is ready, then answers each {id, job} (the page's bytes as read) with that
  * page's output or error record: decoded, rendered with the static parser and formatted exactly
  * as the in-thread path does.
  */
@@ -10,23 +10,26 @@ import { getExtractor } from "../extractors.ts";
 import { renderPage } from "../render/index.ts";
 import { StaticRenderer } from "../render/static.ts";
 import { decodePage, type PageBytes } from "../io/inputs.ts";
-import type { ExtractSetup, WorkerReply } from "./extract-pool.ts";
-import { firstLine, pageOutput } from "./extract-page.ts";
+import type { PoolReply, PoolRequest } from "../deadline-pool.ts";
+import type { ExtractSetup } from "./extract-pool.ts";
+import { firstLine, pageOutput, type PageOutput } from "./extract-page.ts";
+import type { PageResult } from "../types.ts";
 
 const port = parentPort;
 if (!port) throw new Error("src/cli/extract-worker.ts must run in a worker thread");
 const setup = workerData as ExtractSetup;
-const reply = (m: WorkerReply): void => port.postMessage(m);
+const reply = (m: PoolReply<PageResult<PageOutput>>): void => port.postMessage(m);
 
 try {
   const extractor = getExtractor(setup.method);
   await extractor.prepare?.(setup.params);
   const renderer = new StaticRenderer();
   const context = { params: setup.params };
-  port.on("message", async ({ id, input }: { id: number; input: PageBytes }) => {
-    const page = decodePage(input);
+  port.on("message", async (m: PoolRequest<PageBytes>) => {
+    if (!("job" in m)) return; // no close message: the pool terminates extract workers
+    const page = decodePage(m.job);
     const rendered = page.ok ? await renderPage(renderer, page.value, setup.render) : page;
-    reply({ id, result: await pageOutput(rendered, extractor, context, setup.format) });
+    reply({ id: m.id, result: await pageOutput(rendered, extractor, context, setup.format) });
   });
   reply({ ready: true });
 } catch (e) {

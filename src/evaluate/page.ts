@@ -120,6 +120,21 @@ export async function evaluateGroup(env: JobEnv, job: GroupJob): Promise<PageFig
   return out;
 }
 
+/**
+ * Figures for a job that produced none of its own (it outran its deadline, or its worker died):
+ * every method of every page scores as empty output and carries `reason` as its error, as a page
+ * that failed to render does.
+ */
+export async function failedGroup(env: JobEnv, job: GroupJob, reason: string): Promise<PageFigures[]> {
+  const ds = env.dataset(job.datasetDir);
+  const byId = new Map(ds.pages.map((p) => [p.id, p]));
+  const out: PageFigures[] = [];
+  for (const page of job.ids.flatMap((id) => byId.get(id) ?? [])) {
+    out.push(...(await evaluatePage(ds, { page, input: null, snapshot: null, failure: reason }, job, undefined)));
+  }
+  return out;
+}
+
 interface PageTruth {
   gold: string;
   nodeGold: NodeGold | null;

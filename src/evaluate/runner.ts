@@ -10,13 +10,12 @@
  * in Chromium mode in-process, since the browser already renders pages in parallel.
  */
 import { availableParallelism } from "node:os";
-import type { Worker } from "node:worker_threads";
-import { tsxWorker } from "../workers.ts";
+import { DeadlinePool } from "../deadline-pool.ts";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
 import { loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import type { RenderMode, RenderOptions } from "../types.ts";
-import { evaluateGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
+import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
 import { getPeer, PEERS } from "./peers.ts";
 import { aggregate, type RunFigures } from "./report.ts";
 import { createRng } from "../ml/prng.ts";
@@ -158,54 +157,40 @@ async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, concurr
 
 /** Time a worker gets to close its renderer before it is terminated. */
 const WORKER_CLOSE_TIMEOUT_MS = 5_000;
-const CLOSE_ID = -1;
+/** Render time limit of a page when the run gives none (the renderers' default). */
+const DEFAULT_PAGE_TIMEOUT_MS = 15_000;
 
-interface Reply {
-  id: number;
-  ok: boolean;
-  value?: PageFigures[];
-  error?: string;
+/**
+ * A job's deadline on a worker: each of its pages (context pages included) may take the render
+ * limit once for rendering and once per method. It only catches a page that hangs or explodes
+ * (no method needs seconds on a real page); such a job's pages then fail alone (failedGroup).
+ */
+export function jobDeadlineMs(job: GroupJob): number {
+  const pages = job.ids.length + job.contextIds.length;
+  return pages * (job.renderOptions.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS) * (1 + job.methods.length);
 }
 
+/**
+ * Jobs on `n` worker threads (src/deadline-pool.ts), each under jobDeadlineMs. In Chromium mode
+ * each worker has its own browser, which the renderer's own page limit already bounds; a worker
+ * terminated at a job's deadline cannot close its browser, whose processes then live until pith
+ * exits.
+ */
 async function runOnWorkers(jobs: readonly GroupJob[], mode: RenderMode, n: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
-  const url = new URL("./worker.ts", import.meta.url).href;
-  let next = 0;
-  const threads: Worker[] = [];
-  const one = (): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      const w = tsxWorker(url, { workerData: { mode } });
-      threads.push(w);
-      const feed = (): void => {
-        if (next >= jobs.length) return resolve();
-        const id = next++;
-        w.postMessage({ id, job: jobs[id] });
-      };
-      w.on("message", (r: Reply) => {
-        if (r.id < 0) return; // reply to the close request
-        if (!r.ok) return reject(new Error(`evaluate worker: ${r.error ?? "failed"} (job ${(jobs[r.id] as GroupJob).ids.join(",")})`));
-        onResult(r.id, r.value ?? []);
-        feed();
-      });
-      w.on("error", reject);
-      w.on("online", feed);
-    });
-  try {
-    await Promise.all(Array.from({ length: n }, one));
-  } finally {
-    await Promise.all(threads.map(closeWorker));
-  }
-}
-
-/** Let the worker close its renderer (a Chromium process), then end the thread. */
-async function closeWorker(w: Worker): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, WORKER_CLOSE_TIMEOUT_MS);
-    w.on("message", (r: Reply) => {
-      if (r.id !== CLOSE_ID) return;
-      clearTimeout(timer);
-      resolve();
-    });
-    w.postMessage({ id: CLOSE_ID, close: true });
+  const env = new JobEnv(mode); // reads datasets for the figures of failed jobs; never renders
+  const pool = new DeadlinePool<GroupJob, PageFigures[]>({
+    url: new URL("./worker.ts", import.meta.url).href,
+    workerData: { mode },
+    size: n,
+    deadlineMs: jobDeadlineMs,
+    failure: (job, kind, detail) => failedGroup(env, job, kind === "timeout" ? `timeout: evaluating ${job.ids.length} page(s) took longer than ${detail} ms` : `evaluate: ${detail}`),
+    closeGraceMs: WORKER_CLOSE_TIMEOUT_MS,
+    name: "an evaluate worker",
   });
-  await w.terminate();
+  try {
+    await pool.ready();
+    await Promise.all(jobs.map(async (job, i) => onResult(i, await pool.run(job))));
+  } finally {
+    await pool.close();
+  }
 }

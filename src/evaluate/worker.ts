@@ -1,30 +1,28 @@
 /**
- * Worker thread of `pith evaluate` (started by runner.ts through a tsx bootstrap): receives
- * GroupJob messages, answers each with its PageFigures, keeps one renderer for its lifetime.
+ * Worker thread of `pith evaluate` (runner.ts, through src/deadline-pool.ts): answers each
+ * GroupJob with its PageFigures and keeps one renderer for its lifetime, which it closes when
+ * asked (a Chromium process must not outlive the run).
  */
 import { parentPort, workerData } from "node:worker_threads";
+import type { PoolReply, PoolRequest } from "../deadline-pool.ts";
 import type { RenderMode } from "../types.ts";
-import { evaluateGroup, JobEnv, type GroupJob } from "./page.ts";
-
-interface Request {
-  id: number;
-  job?: GroupJob;
-  close?: boolean;
-}
+import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
 
 const port = parentPort;
 if (!port) throw new Error("src/evaluate/worker.ts must run in a worker thread");
 const env = new JobEnv((workerData as { mode: RenderMode }).mode);
+const reply = (m: PoolReply<PageFigures[]>): void => port.postMessage(m);
 
-port.on("message", async (req: Request) => {
-  if (req.close || !req.job) {
+port.on("message", async (m: PoolRequest<GroupJob>) => {
+  if (!("job" in m)) {
     await env.close();
-    port.postMessage({ id: req.id, ok: true, value: [] });
+    reply({ closed: true });
     return;
   }
   try {
-    port.postMessage({ id: req.id, ok: true, value: await evaluateGroup(env, req.job) });
+    reply({ id: m.id, result: await evaluateGroup(env, m.job) });
   } catch (e) {
-    port.postMessage({ id: req.id, ok: false, error: String((e as Error)?.message ?? e) });
+    reply({ id: m.id, result: await failedGroup(env, m.job, `evaluate: ${String((e as Error)?.message ?? e).split("\n")[0]}`) });
   }
 });
+reply({ ready: true });

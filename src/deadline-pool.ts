@@ -1,0 +1,210 @@
+/**
+ * A pool of worker threads that run jobs, each under a deadline, for the batch commands
+ * (`pith extract` on pages, `pith evaluate` on page groups). The main thread hands each job to
+ * the next free worker; a job still running when its deadline expires, or whose worker dies (a
+ * crash, or a heap past `heapMb`), resolves with the caller's failure result for that job alone:
+ * the worker is terminated and a fresh one takes its place. So one hanging or explosive page
+ * cannot stall a batch, which the main thread alone could not prevent (static parsing is
+ * synchronous).
+ *
+ * Worker protocol (the module at `url`, started through tsxWorker with `workerData`):
+ * - worker → main: `{ready: true}` once set up, `{fatal: message}` when it cannot set up (the
+ *   whole pool fails: every job gets the failure result, `ready()` rejects), `{id, result}` per job;
+ * - main → worker: `{id, job}`; with `closeGraceMs`, `{close: true}` at close, answered with
+ *   `{closed: true}` once the worker has released what it holds (a browser) before it is terminated.
+ */
+import type { Worker } from "node:worker_threads";
+import { tsxWorker } from "./workers.ts";
+
+/** Messages a pool worker sends. */
+export type PoolReply<R> = { ready: true } | { fatal: string } | { closed: true } | { id: number; result: R };
+
+/** Messages a pool worker receives. */
+export type PoolRequest<J> = { id: number; job: J } | { close: true };
+
+/** Why a job has no result of its own. */
+export type JobFailure = "timeout" | "crash";
+
+export interface DeadlinePoolOptions<J, R> {
+  /** The worker module's URL. */
+  url: string;
+  workerData: unknown;
+  /** Worker threads (at least one). */
+  size: number;
+  /** Old-generation heap limit of each worker (MB); none when omitted. */
+  heapMb?: number;
+  /** Time limit of one job, from the moment a worker takes it. */
+  deadlineMs: (job: J) => number;
+  /**
+   * The result of a job that timed out (`detail`: the limit in ms) or whose worker died or
+   * could not start (`detail`: one line saying why). Must not throw.
+   */
+  failure: (job: J, kind: JobFailure, detail: string) => R | Promise<R>;
+  /** How long a worker may take to answer `{close: true}` before it is terminated (default 0: no close message). */
+  closeGraceMs?: number;
+  /** What the workers are, for messages ("an extraction worker"). */
+  name: string;
+}
+
+interface Task<J, R> {
+  id: number;
+  job: J;
+  resolve: (r: R) => void;
+}
+
+interface Slot<J, R> {
+  worker: Worker;
+  /** True once the worker is set up; a worker that dies before is a setup failure. */
+  ready: boolean;
+  task: Task<J, R> | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export class DeadlinePool<J, R> {
+  private readonly slots = new Set<Slot<J, R>>();
+  private readonly idle: Slot<J, R>[] = [];
+  private readonly queue: Task<J, R>[] = [];
+  private nextId = 0;
+  private fatal: Error | null = null;
+  private closed = false;
+  private readonly started: Promise<void>;
+  private onStarted: { resolve: () => void; reject: (e: Error) => void } | null = null;
+  private startedCount = 0;
+  /** Worker threads (at least one). */
+  readonly size: number;
+
+  constructor(private readonly o: DeadlinePoolOptions<J, R>) {
+    this.size = Math.max(1, Math.floor(o.size));
+    this.started = new Promise((resolve, reject) => (this.onStarted = { resolve, reject }));
+    this.started.catch(() => {}); // observed through ready()
+    for (let i = 0; i < this.size; i++) this.spawn();
+  }
+
+  /** Resolves once every first worker is set up; rejects with a setup error. */
+  ready(): Promise<void> {
+    return this.started;
+  }
+
+  /** Runs one job on the next free worker. Never rejects: failures are the caller's failure results. */
+  run(job: J): Promise<R> {
+    if (this.fatal) return Promise.resolve(this.o.failure(job, "crash", this.fatal.message));
+    return new Promise((resolve) => {
+      this.queue.push({ id: this.nextId++, job, resolve });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) this.settle(task, "crash", `the ${this.o.name} pool was closed`);
+    const slots = [...this.slots];
+    this.slots.clear();
+    await Promise.all(slots.map((s) => this.retire(s)));
+  }
+
+  private async retire(slot: Slot<J, R>): Promise<void> {
+    if (slot.timer) clearTimeout(slot.timer);
+    const grace = this.o.closeGraceMs ?? 0;
+    if (grace > 0 && slot.task === null) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, grace);
+        slot.worker.on("message", (m: PoolReply<R>) => {
+          if (!("closed" in m)) return;
+          clearTimeout(timer);
+          resolve();
+        });
+        slot.worker.on("exit", () => (clearTimeout(timer), resolve()));
+        slot.worker.postMessage({ close: true } satisfies PoolRequest<J>);
+      });
+    }
+    await slot.worker.terminate();
+  }
+
+  private spawn(): void {
+    const worker = tsxWorker(this.o.url, { workerData: this.o.workerData, ...(this.o.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.o.heapMb } } : {}) });
+    const slot: Slot<J, R> = { worker, ready: false, task: null, timer: null };
+    this.slots.add(slot);
+    worker.on("message", (m: PoolReply<R>) => this.onMessage(slot, m));
+    worker.on("error", (e: Error) => this.onDeath(slot, `worker crashed: ${e.message.split("\n")[0]}`));
+    worker.on("exit", (code) => this.onDeath(slot, `worker exited (code ${code})`));
+  }
+
+  private onMessage(slot: Slot<J, R>, m: PoolReply<R>): void {
+    if ("ready" in m) {
+      slot.ready = true;
+      if (++this.startedCount === this.size) this.onStarted?.resolve();
+      this.release(slot);
+    } else if ("fatal" in m) {
+      this.fail(new Error(m.fatal));
+    } else if ("id" in m && slot.task?.id === m.id) {
+      this.finish(slot)?.resolve(m.result);
+      this.release(slot);
+    }
+  }
+
+  /** A worker died (a crash, out of memory): its job fails alone and a new worker takes its place. */
+  private onDeath(slot: Slot<J, R>, reason: string): void {
+    if (!this.slots.delete(slot)) return; // already retired (timeout, close)
+    const idle = this.idle.indexOf(slot);
+    if (idle >= 0) this.idle.splice(idle, 1);
+    if (!slot.ready) return this.fail(new Error(`${this.o.name} failed to start: ${reason}`));
+    const task = this.finish(slot);
+    if (task) this.settle(task, "crash", reason);
+    this.replace();
+  }
+
+  /** The job outran its deadline: its failure result, its worker terminated, another started. */
+  private expire(slot: Slot<J, R>, ms: number): void {
+    const task = this.finish(slot);
+    if (!task) return;
+    this.settle(task, "timeout", String(ms));
+    this.slots.delete(slot);
+    void slot.worker.terminate();
+    this.replace();
+  }
+
+  private replace(): void {
+    if (!this.closed && !this.fatal) this.spawn();
+  }
+
+  /** Detach the slot's task (and its timer); returns it. */
+  private finish(slot: Slot<J, R>): Task<J, R> | null {
+    if (slot.timer) clearTimeout(slot.timer);
+    const task = slot.task;
+    slot.task = null;
+    slot.timer = null;
+    return task;
+  }
+
+  private settle(task: Task<J, R>, kind: JobFailure, reason: string): void {
+    void Promise.resolve(this.o.failure(task.job, kind, reason)).then(task.resolve);
+  }
+
+  private release(slot: Slot<J, R>): void {
+    if (!this.slots.has(slot)) return;
+    this.idle.push(slot);
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    while (this.idle.length && this.queue.length) {
+      const slot = this.idle.pop() as Slot<J, R>;
+      const task = this.queue.shift() as Task<J, R>;
+      const ms = this.o.deadlineMs(task.job);
+      slot.task = task;
+      slot.timer = setTimeout(() => this.expire(slot, ms), ms);
+      slot.worker.postMessage({ id: task.id, job: task.job } satisfies PoolRequest<J>);
+    }
+  }
+
+  private fail(e: Error): void {
+    if (this.fatal) return;
+    this.fatal = e;
+    this.onStarted?.reject(e);
+    for (const task of this.queue.splice(0)) this.settle(task, "crash", e.message);
+    for (const slot of this.slots) {
+      const task = this.finish(slot);
+      if (task) this.settle(task, "crash", e.message);
+    }
+  }
+}
