@@ -42,7 +42,8 @@ Options:
                      one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
                      inputs; else 0). 0 extracts in this thread. With workers --timeout also ends a
                      page stuck in parsing or extraction. Static mode only: Chromium renders in
-                     its own processes (--concurrency tabs)
+                     its own processes (--concurrency tabs). On workers each worker takes one
+                     page at a time and --concurrency does not apply
 ${RENDER_HELP}
   -h, --help         this help
 

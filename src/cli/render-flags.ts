@@ -18,7 +18,7 @@ export const RENDER_HELP = `  --mode MODE        static (fast HTML parser, defau
   --network          let local pages fetch subresources (default: no network for local input)
   --resources        load images, media and fonts (default blocked)
   --timeout MS       per-page time limit (default ${DEFAULT_TIMEOUT_MS})
-  --concurrency N    pages in flight (default 2)`;
+  --concurrency N    pages in flight in one thread: Chromium tabs, URLs fetched (default 2)`;
 
 export interface RenderFlagValues {
   mode?: string | undefined;
