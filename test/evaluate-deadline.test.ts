@@ -20,7 +20,8 @@ test("a page that outruns its deadline on a worker fails alone; the other pages 
     const { pages, runs } = await evaluateMethods({ methods: ["all-text"], datasets: [dir], workers: 2, renderOptions: { timeoutMs } });
     assert.equal(pages.length, 6);
     const byId = new Map(pages.map((p) => [p.id, p]));
-    const deadline = jobDeadlineMs({ ids: ["p-0-1"], contextIds: [], methods: ["all-text"], renderOptions: { timeoutMs } } as Parameters<typeof jobDeadlineMs>[0]);
+    const job = { datasetDir: dir, domain: "a.test", ids: ["p-0-1"], contextIds: [], methods: ["all-text"], mode: "static" as const, renderOptions: { timeoutMs }, params: {}, site: false, rouge: false };
+    const deadline = jobDeadlineMs(job);
     assert.equal(deadline, 2_000);
     assert.equal(byId.get("p-0-1")?.error, `timeout: evaluating 1 page(s) took longer than ${deadline} ms`);
     assert.deepEqual(byId.get("p-0-1")?.wcxb, { p: 0, r: 0, f1: 0 });
