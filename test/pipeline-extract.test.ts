@@ -118,12 +118,12 @@ test("an empty page gives an empty extraction with a reason", async () => {
   assert.ok(e.emptyReason && e.emptyReason.length > 0);
 });
 
-test("fallback: a small page where nothing reaches the threshold keeps its best leaves; notice pages and large pages stay empty", () => {
-  const run = (html: string, scoreOf: (text: string) => number) => {
+test("fallback: a small page where nothing reaches the threshold keeps its best leaves; notice pages and large pages stay empty unless routed to article", () => {
+  const run = (html: string, scoreOf: (text: string) => number, pageType = "general") => {
     const { page, tree, nodes, own } = staticRows(html);
     const scores = Float32Array.from(nodes, (n) => scoreOf(textOf(page, tree, [n])));
     const keep = new Uint8Array(nodes.length);
-    const trace = keepBestWhenEmpty(page, tree, nodes, own, scores, keep);
+    const trace = keepBestWhenEmpty(page, tree, nodes, own, scores, keep, pageType);
     return { text: textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number)), trace };
   };
   const small = run("<html><body><div><p>Alpha beta gamma</p><p>Delta</p><nav>Home</nav></div></body></html>", (t) => (t === "Alpha beta gamma" ? 0.3 : t === "Delta" ? 0.2 : 0.05));
@@ -134,6 +134,8 @@ test("fallback: a small page where nothing reaches the threshold keeps its best 
   assert.equal(run("<html><body><div>You need to enable JavaScript to run this app.</div></body></html>", () => 0.3).text, "");
   const large = `<html><body>${"<p>word word word word word word word word word word</p>".repeat(FALLBACK_MAX_WORDS / 10 + 1)}</body></html>`;
   assert.equal(run(large, () => 0.3).text, "");
+  assert.equal(run(large, () => 0.3, "listing").text, "");
+  assert.equal(run(large, () => 0.3, "article").text.split(/\s+/).length, FALLBACK_MAX_WORDS + 10, "an article page keeps its best leaves at any size");
 });
 
 async function loadError(file: string, mode: "static" | "chromium" = "static"): Promise<ModelLoadError> {

@@ -7,11 +7,20 @@
  * is what a reader would call the content. trafilatura falls back to a baseline extraction in
  * the same situation; Readability retries with looser rules.
  *
- * Only pages with at most FALLBACK_MAX_WORDS visible words qualify: on a large page an empty
- * result is a decision (a pure navigation page, or content the static parser cannot see) and
- * keeping its best-scoring menu would only add noise. Nor do notice pages (NOTICE: "404 Page
- * Not Found", "You need to enable JavaScript to run this app"): their gold is empty in
- * wcxb-dev (wx-4577) and cleaneval (cef-0278), and a crawl is full of them.
+ * Pages with at most FALLBACK_MAX_WORDS visible words qualify, and pages of any size routed to
+ * an article model (FALLBACK_ANY_SIZE_TYPES). On a large page of another kind an empty result is
+ * a decision (a pure navigation page, a shell whose content a script would load) and keeping its
+ * best-scoring menu would only add noise; an article page has an article, and an empty result
+ * there is a miss. Nor do notice pages (NOTICE: "404 Page Not Found", "You need to enable
+ * JavaScript to run this app"): their gold is empty in wcxb-dev (wx-4577) and cleaneval
+ * (cef-0278), and a crawl is full of them.
+ *
+ * Session 11, held-out sites (`npm run train:default`, same folds and seed), the fallback on
+ * large pages too: on every routed type, all 0.9133 → 0.9143, but wcxb-dev 0.8641 → 0.8598: six
+ * wcxb-dev pages routed to listing or general whose gold is empty (wx-4720, wx-4750, wx-4868:
+ * the product or listing loads by script) fell 1 → 0, and one product page rose (wx-0583 0 →
+ * 0.21). On article-routed pages alone, 17 pages rose and none fell (dragnet 13, e.g. dn-0924,
+ * dn-0926 0 → 1; cleaneval 4): so large pages qualify only there.
  *
  * Measured in-sample with the session-2 bundled model (`pith evaluate --method ml --param
  * fallback=false|true`, all seven sets): 13 of 4,691 pages change. Before the notice check:
@@ -27,8 +36,10 @@ import { traceTarget } from "./trace.ts";
 
 /** A leaf is kept by the fallback when its P(main) is at least this share of the page's best. */
 export const FALLBACK_SHARE = 0.5;
-/** The fallback applies only to pages with at most this many visible words. */
+/** The fallback applies to pages with at most this many visible words… */
 export const FALLBACK_MAX_WORDS = 100;
+/** …and to pages of any size routed to these page types' models. */
+export const FALLBACK_ANY_SIZE_TYPES: ReadonlySet<string> = new Set(["article"]);
 /** What a notice page (error, JavaScript wall, bot check) says, status codes aside. */
 export const NOTICE_PHRASE = /\b(?:page not found|not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
 /** Text of a notice page, status codes included: such a page gets no fallback and stays empty. */
@@ -68,8 +79,8 @@ export function dropNoticePage(page: PageSnapshot, tree: Tree, nodes: Int32Array
  * Applies the fallback in place on `keep` when nothing is kept (see the header); returns the
  * trace of what it restored.
  */
-export function keepBestWhenEmpty(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array): TraceEntry[] {
-  if (own.totalWords > FALLBACK_MAX_WORDS || keep.some((k) => k === 1)) return [];
+export function keepBestWhenEmpty(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, pageType: string): TraceEntry[] {
+  if ((own.totalWords > FALLBACK_MAX_WORDS && !FALLBACK_ANY_SIZE_TYPES.has(pageType)) || keep.some((k) => k === 1)) return [];
   if (noticeOf(page, tree, own) !== null) return [];
   let best = 0;
   for (let r = 0; r < scores.length; r++) if ((own.ownWords[r] as number) > 0 && (scores[r] as number) > best) best = scores[r] as number;

@@ -176,7 +176,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
-  const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep);
+  const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep, pageType);
   appendAll(ruleTrace, dropNoticePage(page, tree, table.nodes, own, keep));
   appendAll(ruleTrace, dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropComments(page, tree, table.nodes, own, keep));
