@@ -22,6 +22,8 @@ export type PoolReply<R> = { ready: true } | { fatal: string } | { closed: true 
 /** Messages a pool worker receives. */
 export type PoolRequest<J> = { id: number; job: J } | { close: true };
 
+const CLOSED = "the worker pool was closed before this job finished";
+
 /** Why a job has no result of its own. */
 export type JobFailure = "timeout" | "crash";
 
@@ -94,18 +96,20 @@ export class DeadlinePool<J, R> {
     });
   }
 
+  /** Ends every worker; a job still queued or running gets its failure result. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) this.settle(task, "crash", `the ${this.o.name} pool was closed`);
+    for (const task of this.queue.splice(0)) this.settle(task, "crash", CLOSED);
     const slots = [...this.slots];
     this.slots.clear();
     await Promise.all(slots.map((s) => this.retire(s)));
   }
 
   private async retire(slot: Slot<J, R>): Promise<void> {
-    if (slot.timer) clearTimeout(slot.timer);
+    const running = this.finish(slot);
+    if (running) this.settle(running, "crash", CLOSED);
     const grace = this.o.closeGraceMs ?? 0;
-    if (grace > 0 && slot.task === null) {
+    if (grace > 0 && running === null) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, grace);
         slot.worker.on("message", (m: PoolReply<R>) => {

@@ -1,0 +1,47 @@
+/**
+ * The worker pool behind `pith extract` and `pith evaluate` batches (src/deadline-pool.ts): a job
+ * that hangs or kills its worker fails alone, a fresh worker takes the next jobs, a worker that
+ * cannot set up fails the pool, and closing settles every job.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { DeadlinePool } from "../src/deadline-pool.ts";
+
+const WORKER = new URL("./fixtures/pool/worker.ts", import.meta.url).href;
+
+function pool(size: number, deadlineMs = 2_000, fail = false): DeadlinePool<string, string> {
+  return new DeadlinePool<string, string>({ url: WORKER, workerData: { fail }, size, deadlineMs: () => deadlineMs, failure: (job, kind, detail) => `${job} failed (${kind}): ${detail}`, name: "a test worker" });
+}
+
+test("a hanging job times out and a crashing one fails, each alone; the other jobs get their results", { timeout: 30_000 }, async () => {
+  const p = pool(1);
+  try {
+    await p.ready();
+    const results = await Promise.all(["echo:a", "hang", "echo:b", "throw", "echo:c"].map((j) => p.run(j)));
+    assert.deepEqual(results.slice(0, 3), ["a", "hang failed (timeout): 2000", "b"]);
+    assert.match(results[3] as string, /^throw failed \(crash\): worker crashed: boom$/);
+    assert.equal(results[4], "c");
+  } finally {
+    await p.close();
+  }
+});
+
+test("a worker that cannot set up fails the pool: ready() rejects and every job gets its failure", { timeout: 30_000 }, async () => {
+  const p = pool(2, 2_000, true);
+  try {
+    await assert.rejects(p.ready(), /cannot set up/);
+    assert.equal(await p.run("echo:x"), "echo:x failed (crash): cannot set up");
+  } finally {
+    await p.close();
+  }
+});
+
+test("closing settles the jobs still running or queued", { timeout: 30_000 }, async () => {
+  const p = pool(1, 60_000);
+  await p.ready();
+  const running = p.run("hang");
+  const queued = p.run("echo:late");
+  await new Promise((r) => setTimeout(r, 200));
+  await p.close();
+  assert.deepEqual(await Promise.all([running, queued]), ["hang failed (crash): the worker pool was closed before this job finished", "echo:late failed (crash): the worker pool was closed before this job finished"]);
+});
