@@ -17,9 +17,9 @@
  *
  * Session 11, held-out sites (`npm run train:default`, same folds and seed), the fallback on
  * large pages too: on every routed type, all 0.9133 → 0.9143, but wcxb-dev 0.8641 → 0.8598: six
- * wcxb-dev pages routed to listing or general whose gold is empty (wx-4720, wx-4750, wx-4868:
- * the product or listing loads by script) fell 1 → 0, and one product page rose (wx-0583 0 →
- * 0.21). On article-routed pages alone, 17 pages rose and none fell (dragnet 13, e.g. dn-0924,
+ * wcxb-dev pages routed to listing or general whose gold is empty fell 1 → 0 (wx-4720 and
+ * wx-4750 are shells whose items a script would load: the static text is header and footer;
+ * wx-4868 is a home page), and one product page rose (wx-0583 0 → 0.21). On article-routed pages alone, 17 pages rose and none fell (dragnet 13, e.g. dn-0924,
  * dn-0926 0 → 1; cleaneval 4): so large pages qualify only there.
  *
  * Measured in-sample with the session-2 bundled model (`pith evaluate --method ml --param
