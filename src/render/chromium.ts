@@ -272,7 +272,9 @@ class OfflineTab implements Tab {
     const { sessionId } = await control.send("Target.attachToTarget", { targetId, flatten: true });
     const session = control.connection()?.session(sessionId);
     if (!session) throw new Error("Chromium opened a tab without a CDP session");
-    // The block list holds while this session (the tab's lifetime) stays attached.
+    // The block list holds while this session (the tab's lifetime) stays attached. It needs the
+    // Network domain on: without Network.enable a local server received the stylesheet and image
+    // requests of a written page (checked session 11, headless shell 156).
     await session.send("Network.enable");
     await session.send("Network.setBlockedURLs", { urlPatterns: OFFLINE_BLOCK_PATTERNS });
     await session.send("Emulation.setDeviceMetricsOverride", { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
