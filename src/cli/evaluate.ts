@@ -32,7 +32,9 @@ Options:
   --page-type T      only pages of this page type (wcxb-dev) or genre
   --json FILE        also write runs and per-page figures as JSON
   --rouge            also compute ROUGE-LSum (WCEB; slow on long pages)
-  --workers N        worker threads (default: one per core in static mode, 1 in chromium mode)
+  --workers N        worker threads (default: one per core in static mode, 1 in chromium mode).
+                     On workers a page (or a site's group of pages) that is still running after
+                     --timeout × (1 + methods) per page fails alone, as a page that failed to render
   --param K=V        parameter for pith's extractors, repeatable
 ${RENDER_HELP}
   -h, --help         this help
