@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { ExtractPool } from "../src/cli/extract-pool.ts";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { readDatasetPage, loadDataset } from "../src/io/dataset.ts";
 import type { PageBytes } from "../src/io/inputs.ts";
 import { mlExtractor } from "../src/pipeline/extractor.ts";
@@ -29,6 +29,7 @@ import { cachedModel, defaultModelPath } from "../src/pipeline/resolve.ts";
 import { getPeer } from "../src/evaluate/peers.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { ChromiumRenderer } from "../src/render/chromium.ts";
+import { findChromium } from "../src/render/find-browser.ts";
 import { mapLimit } from "../src/render/index.ts";
 import { createRng, shuffleInPlace } from "../src/ml/prng.ts";
 import type { PageInput } from "../src/types.ts";
@@ -138,7 +139,7 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
     const total = (performance.now() - t0) / 1000;
     const cpuMs = cpuMsOf([...new Set([...pids0, ...renderer.processIds()])]) - cpu0;
     times.sort((a, b) => a - b);
-    const name = `${withModel ? "ml chromium (render + extract, chromium model" : "chromium render only (no chromium model"}, ${renderer.concurrency} tabs${errors ? `, ${errors} errors` : ""})`;
+    const name = `${withModel ? "ml chromium (render + extract, chromium model" : "chromium render only (no chromium model"}, ${renderer.concurrency} tabs, ${basename(findChromium())}${errors ? `, ${errors} errors` : ""})`;
     return { method: name, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: cpuMs / inputs.length };
   } finally {
     await renderer.close();
