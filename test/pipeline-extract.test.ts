@@ -25,7 +25,7 @@ import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageSnapshot } from "../src/types.ts";
-import { staticRows } from "./helpers.ts";
+import { fixtureText, staticRows } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FIXTURE = join(ROOT, "test/fixtures/pages/article.html");
@@ -230,4 +230,19 @@ test("training or evaluating on a dataset folder without gold/ is a one-line usa
   const ev = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "evaluate", "--method", "ml", "--data", dir], { encoding: "utf8" });
   assert.equal(ev.status, 2, ev.stderr);
   assert.match(ev.stderr, /^pith: evaluate: dataset "nogold" has no gold\/ folder/m);
+});
+
+test("bias=precision keeps no more words than the tuned threshold, bias=recall no fewer; another bias is an error", async () => {
+  const words = (t: string): number => t.split(/\s+/).filter(Boolean).length;
+  const pages = ["features/mixed.html", "refine/forum.html", "pages/article.html"].map((f) => snapshot(fixtureText(f)));
+  let moved = 0;
+  for (const page of pages) {
+    // without the fallback: an empty result at the higher threshold would bring the page's best leaves back
+    const at = async (bias?: string) => words((await mlExtractor.extract(page, { params: { mode: "static", fallback: false, ...(bias ? { bias } : {}) } })).text);
+    const [precision, tuned, recall] = [await at("precision"), await at(), await at("recall")];
+    assert.ok(precision <= tuned && tuned <= recall, `${page.id}: ${precision} ≤ ${tuned} ≤ ${recall}`);
+    if (precision !== recall) moved++;
+  }
+  assert.ok(moved > 0, "the bias moves at least one page's extraction");
+  await assert.rejects(async () => mlExtractor.extract(pages[0] as PageSnapshot, { params: { mode: "static", bias: "speed" } }), /bias must be precision or recall/);
 });

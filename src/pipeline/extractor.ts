@@ -10,13 +10,14 @@
  * article pages, comments.ts; default keep), dedupe (false: keep blocks that repeat an earlier
  * kept block, dedupe.ts; default true), fallback (false: an empty result stays empty on small
  * pages too, fallback.ts; default true), context (false: decide on the content classifier's
- * scores alone, without the model's context stage, context.ts; default true).
+ * scores alone, without the model's context stage, context.ts; default true), bias (precision or
+ * recall: move the decision threshold by run.ts BIAS_OFFSET; default as tuned).
  */
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
 import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, resolveModelFile } from "./resolve.ts";
-import { GENERAL, METHOD, runPipeline, type RunOptions } from "./run.ts";
+import { BIASES, GENERAL, METHOD, runPipeline, type Bias, type RunOptions } from "./run.ts";
 import { REFINER_NAMES, type RefinerName } from "./model.ts";
 
 function str(v: unknown): string | undefined {
@@ -54,6 +55,9 @@ export const mlExtractor: Extractor = {
     const refiner = str(params["refiner"]);
     if (refiner && !(REFINER_NAMES as readonly string[]).includes(refiner)) throw new Error(`--param refiner must be one of ${REFINER_NAMES.join(", ")}, not "${refiner}"`);
     if (refiner) options.refiner = refiner as RefinerName;
+    const bias = str(params["bias"]);
+    if (bias && !(BIASES as readonly string[]).includes(bias)) throw new Error(`--param bias must be ${BIASES.join(" or ")}, not "${bias}"`);
+    if (bias) options.bias = bias as Bias;
     const pageType = str(params["pageType"]);
     if (pageType) options.pageType = pageType;
     const { extraction, pageType: used } = runPipeline(loaded, page, options);

@@ -53,6 +53,25 @@ export interface RunOptions {
   comments?: "keep" | "drop";
   /** Apply the model's context stage when it has one (context.ts; default true). */
   context?: boolean;
+  /** Favour precision or recall: the decision threshold moves by ±BIAS_OFFSET (default: as tuned). */
+  bias?: Bias;
+}
+
+/** What `bias` trades: fewer noise words kept, or fewer main words missed. */
+export type Bias = "precision" | "recall";
+export const BIASES: readonly Bias[] = ["precision", "recall"];
+/**
+ * How far `bias` moves each routed type's tuned threshold (precision: up, recall: down), like
+ * trafilatura's favor_precision / favor_recall. Measured on held-out pages by the CV variants of
+ * the same names (src/train/cv.ts).
+ */
+export const BIAS_OFFSET = 0.1;
+
+/** The threshold a page is decided at: the tuned one, moved by the bias (kept inside (0, 1)). */
+function biased(threshold: number, bias: Bias | undefined): number {
+  if (!bias) return threshold;
+  const t = threshold + (bias === "precision" ? BIAS_OFFSET : -BIAS_OFFSET);
+  return Math.min(0.99, Math.max(0.01, t));
 }
 
 /** Everything the run decided, for the extractor and for training-time evaluation. */
@@ -170,9 +189,10 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const context = options.context === false ? undefined : model.context;
   const lexicon = context?.lexicon ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords) : null;
   const paths = context ? rowPathSignatures(page, tree, table.nodes) : null;
-  const { scores: raw, threshold } = context
+  const { scores: raw, threshold: tuned } = context
     ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null, paths })
     : { scores: stageOne, threshold: content.threshold };
+  const threshold = biased(tuned, options.bias);
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;

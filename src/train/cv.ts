@@ -70,6 +70,8 @@ export const DEFAULT_VARIANTS: Variant[] = [
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
   { name: TRUE_TYPE, refiners: {}, route: "true-type" },
+  { name: "precision", refiners: {}, bias: "precision" },
+  { name: "recall", refiners: {}, bias: "recall" },
 ];
 
 export interface CvOptions {

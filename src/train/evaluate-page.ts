@@ -12,7 +12,7 @@ import type { PipelineModel, RefinerName } from "../pipeline/model.ts";
 import { readFile } from "node:fs/promises";
 import { parseModel } from "../ml/artifact.ts";
 import { pipelineFromArtifact } from "../pipeline/model.ts";
-import { GENERAL, runOnTable, runPipeline, type Table } from "../pipeline/run.ts";
+import { GENERAL, runOnTable, runPipeline, type Bias, type Table } from "../pipeline/run.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { structuralNodes } from "../features/structural.ts";
 import type { PageSnapshot, RenderMode } from "../types.ts";
@@ -36,6 +36,8 @@ export interface Variant {
   routerConfidence?: number;
   /** false: skip the model's context stage. */
   context?: boolean;
+  /** Favour precision or recall (run.ts BIAS_OFFSET; a diagnostic, never shipped). */
+  bias?: Bias;
 }
 
 export interface EvaluatePayload {
@@ -97,7 +99,7 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   const trueType = pageTypeOf(page);
   for (const v of payload.variants) {
     const vm = variantModel(model, v);
-    const options = { trace: false, ...(v.context === false ? { context: false } : {}), ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
+    const options = { trace: false, ...(v.context === false ? { context: false } : {}), ...(v.bias ? { bias: v.bias } : {}), ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
     const run = table ? runOnTable(vm, snap, tree, table, options) : runPipeline(vm, snap, options);
     // the routing the model ships (a variant with another router confidence must not relabel the page)
     if (routed === null && (v.route === undefined || v.route === true) && v.routerConfidence === undefined) routed = run.pageType;
