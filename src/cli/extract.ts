@@ -34,7 +34,8 @@ Options:
                      (a/page.html.gz → DIR/a/page.txt); default: stdout
   --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
   --model-dir DIR    where per-domain models are looked up (default: models/)
-  --param K=V        method parameter, repeatable (e.g. --param bias=precision for cnr; for ml:
+  --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or
+                     bias=recall keeps less noise or misses less content; for ml:
                      comments=drop drops comment sections from article pages, refiner=NAME forces
                      none, lbs, tp, region or records on every page type, dedupe=false, fallback=false,
                      context=false skips the model's context stage)
