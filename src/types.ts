@@ -208,5 +208,7 @@ export interface Extractor {
   readonly needsSite?: boolean;
   /** Checks and loads what every page needs (e.g. a model) before a batch; throws one clear error. */
   prepare?(params: NonNullable<ExtractorContext["params"]>): Promise<void>;
+  /** Throws on a parameter value the method cannot use (the CLI makes it a usage error). */
+  checkParams?(params: NonNullable<ExtractorContext["params"]>): void;
   extract(page: PageSnapshot, context?: ExtractorContext): Extraction | Promise<Extraction>;
 }

@@ -68,3 +68,16 @@ test("static mode: a batch of bad inputs completes and reports every page", asyn
 test("chromium mode: a batch of bad inputs completes and reports every page", async () => {
   await runBatch("chromium", 30_000);
 });
+
+test("a parameter value the method cannot use is a usage error (exit 2) before any page is read", async () => {
+  const page = fixturePath("pages/article.html");
+  const extract = await pith(["extract", page, "--param", "bias=speed"]);
+  assert.equal(extract.status, 2);
+  assert.match(extract.stderr, /^pith: extract: --param bias must be precision or recall, not "speed"$/m);
+  assert.equal(extract.stdout, "");
+  const evaluate = await pith(["evaluate", "--method", "ml", "--data", fixturePath("evaluate/tiny"), "--param", "refiner=bogus"]);
+  assert.equal(evaluate.status, 2);
+  assert.match(evaluate.stderr, /--param refiner must be one of none, lbs, tp, region, records, not "bogus"/);
+  const fine = await pith(["extract", page, "--param", "bias=recall"]);
+  assert.equal(fine.status, 0, fine.stderr);
+});

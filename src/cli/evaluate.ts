@@ -73,8 +73,9 @@ export const evaluateCommand: Command = {
     const datasets = listOption(values.data);
     if (!methods.length) throw new UsageError("evaluate: give --method (e.g. --method cnr,readability)");
     if (!datasets.length) throw new UsageError("evaluate: give --data (e.g. --data wcxb-dev)");
+    const params = paramsOption("evaluate", values.param);
     try {
-      checkMethods(methods);
+      checkMethods(methods, params);
       for (const d of datasets) resolveDatasetDir(d);
     } catch (e) {
       throw new UsageError(`evaluate: ${(e as Error).message}`);
@@ -93,7 +94,7 @@ export const evaluateCommand: Command = {
       renderOptions: options,
       concurrency,
       rouge: values.rouge ?? false,
-      params: paramsOption("evaluate", values.param),
+      params,
       seed: intOption("evaluate", "seed", values.seed, 1),
       ...(limit !== undefined ? { limit } : {}),
       ...(sample !== undefined ? { sample } : {}),

@@ -83,6 +83,11 @@ export const extractCommand: Command = {
     if (values["model-dir"]) params["modelDir"] = values["model-dir"];
     params["mode"] = mode;
     if (format !== "json" && !("trace" in params)) params["trace"] = false; // only JSON output carries the trace (≈ 0.7 ms/page)
+    try {
+      extractor.checkParams?.(params);
+    } catch (e) {
+      throw new UsageError(`extract: ${(e as Error).message}`);
+    }
     const workers = intOption("extract", "workers", values.workers, await defaultWorkers(positionals));
     if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
     const sink = new Sink(format, values.out ?? null, positionals.length > 1);

@@ -74,10 +74,11 @@ export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pa
   return o.limit !== undefined ? pages.slice(0, o.limit) : pages;
 }
 
-/** Throws on an unknown method name, before any page is read. */
-export function checkMethods(methods: readonly string[]): void {
+/** Throws on an unknown method name, or on a parameter value one of them cannot use, before any page is read. */
+export function checkMethods(methods: readonly string[], params: Record<string, string | number | boolean> = {}): void {
   const unknown = methods.filter((m) => !getPeer(m) && !extractorNames().includes(m));
   if (unknown.length) throw new Error(`unknown method "${unknown.join('", "')}"; known: ${[...extractorNames(), ...PEERS.keys()].join(", ")}`);
+  for (const m of methods) if (!getPeer(m)) getExtractor(m).checkParams?.(params);
 }
 
 function needsSite(methods: readonly string[]): boolean {

@@ -24,6 +24,27 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
+/** The pipeline's options from the method's params; throws on a value it cannot use. */
+export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>): RunOptions {
+  const options: RunOptions = {};
+  if (params["trace"] === false) options.trace = false;
+  if (params["dedupe"] === false || params["dedupe"] === "false") options.dedupe = false;
+  if (params["fallback"] === false || params["fallback"] === "false") options.fallback = false;
+  if (params["context"] === false || params["context"] === "false") options.context = false;
+  const comments = str(params["comments"]);
+  if (comments === "keep" || comments === "drop") options.comments = comments;
+  else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);
+  const refiner = str(params["refiner"]);
+  if (refiner && !(REFINER_NAMES as readonly string[]).includes(refiner)) throw new Error(`--param refiner must be one of ${REFINER_NAMES.join(", ")}, not "${refiner}"`);
+  if (refiner) options.refiner = refiner as RefinerName;
+  const bias = str(params["bias"]);
+  if (bias && !(BIASES as readonly string[]).includes(bias)) throw new Error(`--param bias must be ${BIASES.join(" or ")}, not "${bias}"`);
+  if (bias) options.bias = bias as Bias;
+  const pageType = str(params["pageType"]);
+  if (pageType) options.pageType = pageType;
+  return options;
+}
+
 export const mlExtractor: Extractor = {
   name: METHOD,
   description: "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
@@ -37,6 +58,9 @@ export const mlExtractor: Extractor = {
     }
     await cachedModel(file, mode);
   },
+  checkParams(params: NonNullable<ExtractorContext["params"]>): void {
+    runOptionsFrom(params);
+  },
   async extract(page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
     const params = context.params ?? {};
     const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
@@ -44,23 +68,7 @@ export const mlExtractor: Extractor = {
     const modelDir = str(params["modelDir"]);
     const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
     const loaded = await cachedModel(choice.file, mode);
-    const options: RunOptions = {};
-    if (params["trace"] === false) options.trace = false;
-    if (params["dedupe"] === false || params["dedupe"] === "false") options.dedupe = false;
-    if (params["fallback"] === false || params["fallback"] === "false") options.fallback = false;
-    if (params["context"] === false || params["context"] === "false") options.context = false;
-    const comments = str(params["comments"]);
-    if (comments === "keep" || comments === "drop") options.comments = comments;
-    else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);
-    const refiner = str(params["refiner"]);
-    if (refiner && !(REFINER_NAMES as readonly string[]).includes(refiner)) throw new Error(`--param refiner must be one of ${REFINER_NAMES.join(", ")}, not "${refiner}"`);
-    if (refiner) options.refiner = refiner as RefinerName;
-    const bias = str(params["bias"]);
-    if (bias && !(BIASES as readonly string[]).includes(bias)) throw new Error(`--param bias must be ${BIASES.join(" or ")}, not "${bias}"`);
-    if (bias) options.bias = bias as Bias;
-    const pageType = str(params["pageType"]);
-    if (pageType) options.pageType = pageType;
-    const { extraction, pageType: used } = runPipeline(loaded, page, options);
+    const { extraction, pageType: used } = runPipeline(loaded, page, runOptionsFrom(params));
     const which = loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
     extraction.model = `${loaded.name} (${choice.why}, ${which})`;
     return extraction;
