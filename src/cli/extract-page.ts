@@ -4,6 +4,7 @@
  * worker threads (extract-pool.ts), so both write byte-identical outputs.
  */
 import { buildTree } from "../dom/tree.ts";
+import { firstLine } from "../errors.ts";
 import { formatExtraction, type Format } from "../output/index.ts";
 import type { Extraction, Extractor, ExtractorContext, PageResult, PageSnapshot } from "../types.ts";
 
@@ -43,9 +44,4 @@ export async function pageOutput(rendered: PageResult<PageSnapshot>, extractor: 
   } catch (e) {
     return { ok: false, error: { id: rendered.value.id, source: rendered.value.source, stage: "output", reason: firstLine(e, "formatting failed") } };
   }
-}
-
-/** The first line of an error's message. */
-export function firstLine(e: unknown, fallback: string): string {
-  return String((e as Error)?.message ?? e).split("\n")[0] || fallback;
 }

@@ -12,7 +12,8 @@ import { StaticRenderer } from "../render/static.ts";
 import { decodePage, type PageBytes } from "../io/inputs.ts";
 import type { PoolReply, PoolRequest } from "../deadline-pool.ts";
 import type { ExtractSetup } from "./extract-pool.ts";
-import { firstLine, pageOutput, type PageOutput } from "./extract-page.ts";
+import { pageOutput, type PageOutput } from "./extract-page.ts";
+import { firstLine } from "../errors.ts";
 import type { PageResult } from "../types.ts";
 
 const port = parentPort;

@@ -6,6 +6,7 @@
  * Timing (ms): pith's methods and `all-text` read the snapshot, so their time is render +
  * extract; readability and defuddle parse the HTML themselves, so their time is their own call.
  */
+import { firstLine } from "../errors.ts";
 import "../algorithms/index.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { getExtractor } from "../extractors.ts";
@@ -175,8 +176,7 @@ async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string,
     const ms = performance.now() - started + l.snapshot.ms;
     return { text: e.text, nodes: e.nodes, ms, ...(e.emptyReason ? { emptyReason: e.emptyReason } : {}) };
   } catch (e) {
-    const reason = String((e as Error)?.message ?? e).split("\n")[0] ?? "extraction failed";
-    return { text: "", nodes: null, ms: performance.now() - started, error: `extract: ${reason}` };
+    return { text: "", nodes: null, ms: performance.now() - started, error: `extract: ${firstLine(e)}` };
   }
 }
 

@@ -13,6 +13,7 @@
  * page: pith's own commands neither load them (they took a fifth of every command's start-up)
  * nor need them installed (`npm install --omit=dev`).
  */
+import { firstLine } from "../errors.ts";
 import { buildTree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { staticSnapshot } from "../render/static.ts";
@@ -49,7 +50,7 @@ function lazily<T>(pkg: string, load: () => Promise<T>): () => Promise<T> {
   return () =>
     (loaded ??= load().catch((e: unknown) => {
       loaded = null;
-      throw new Error(`this peer needs the development dependency ${pkg} (npm install --include=dev): ${String((e as Error)?.message ?? e).split("\n")[0]}`);
+      throw new Error(`this peer needs the development dependency ${pkg} (npm install --include=dev): ${firstLine(e)}`);
     }));
 }
 

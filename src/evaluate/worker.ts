@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { PoolReply, PoolRequest } from "../deadline-pool.ts";
+import { firstLine } from "../errors.ts";
 import type { RenderMode } from "../types.ts";
 import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
 
@@ -22,7 +23,7 @@ port.on("message", async (m: PoolRequest<GroupJob>) => {
   try {
     reply({ id: m.id, result: await evaluateGroup(env, m.job) });
   } catch (e) {
-    reply({ id: m.id, result: await failedGroup(env, m.job, `evaluate: ${String((e as Error)?.message ?? e).split("\n")[0]}`) });
+    reply({ id: m.id, result: await failedGroup(env, m.job, `evaluate: ${firstLine(e)}`) });
   }
 });
 reply({ ready: true });

@@ -6,6 +6,7 @@
  */
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
+import { firstLine } from "../errors.ts";
 import type { PageError, PageInput, PageResult } from "../types.ts";
 import { DecodeError, decodeHtml } from "./decode.ts";
 import { readWarc } from "./warc.ts";
@@ -31,7 +32,7 @@ function reasonOf(e: unknown): string {
   if (err?.code === "ENOENT") return "no such file";
   if (err?.code === "EACCES") return "permission denied";
   if (err?.code === "EISDIR") return "is a directory";
-  return String(err?.message ?? e).split("\n")[0] ?? "unknown error";
+  return firstLine(e);
 }
 
 /** A page's bytes as read (gzipped or not), before decoding, with what is known about it. */

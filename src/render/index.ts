@@ -2,6 +2,7 @@
  * Renderer factory and the error-catching wrapper every batch uses. Chromium is imported lazily
  * so static mode never loads Puppeteer.
  */
+import { firstLine } from "../errors.ts";
 import type { PageInput, PageResult, PageSnapshot, RenderMode, RenderOptions, Renderer } from "../types.ts";
 import { StaticRenderer } from "./static.ts";
 
@@ -23,7 +24,7 @@ export async function renderPage(renderer: Renderer, input: PageInput, options: 
   try {
     return { ok: true, value: await renderer.render(input, options) };
   } catch (e) {
-    const message = String((e as Error)?.message ?? e).split("\n")[0] ?? "render failed";
+    const message = firstLine(e);
     const stage = message.startsWith("timeout") ? "timeout" : "render";
     return { ok: false, error: { id: input.id, source: input.source, stage, reason: message } };
   }

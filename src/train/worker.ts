@@ -6,6 +6,7 @@
  * payload names the render mode (default static); an evaluation takes it from the model file.
  */
 import { parentPort } from "node:worker_threads";
+import { firstLine } from "../errors.ts";
 import { loadDataset, type Dataset } from "../io/dataset.ts";
 import type { RenderMode } from "../types.ts";
 import { buildPageRecord } from "./page-record.ts";
@@ -39,6 +40,6 @@ async function run(task: string, payload: unknown): Promise<unknown> {
 parentPort?.on("message", (msg: { id: number; task: string; payload: unknown }) => {
   run(msg.task, msg.payload).then(
     (value) => parentPort?.postMessage({ id: msg.id, ok: true, value }),
-    (e: unknown) => parentPort?.postMessage({ id: msg.id, ok: false, error: String((e as Error)?.message ?? e).split("\n")[0] }),
+    (e: unknown) => parentPort?.postMessage({ id: msg.id, ok: false, error: firstLine(e) }),
   );
 });
