@@ -102,14 +102,22 @@ async function loadPage(env: JobEnv, ds: Dataset, page: DatasetPage, job: GroupJ
   return typeof s === "string" ? { page, input, snapshot: null, failure: s } : { page, input, snapshot: s, failure: null };
 }
 
+/** Each dataset's pages by id, built once per dataset and thread. */
+const PAGES_BY_ID = new WeakMap<Dataset, Map<string, DatasetPage>>();
+
+/** The dataset's pages with these ids, in the order given. */
+function pick(ds: Dataset, ids: readonly string[]): DatasetPage[] {
+  let byId = PAGES_BY_ID.get(ds);
+  if (!byId) PAGES_BY_ID.set(ds, (byId = new Map(ds.pages.map((p) => [p.id, p]))));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 export async function evaluateGroup(env: JobEnv, job: GroupJob): Promise<PageFigures[]> {
   const ds = env.dataset(job.datasetDir);
-  const byId = new Map(ds.pages.map((p) => [p.id, p]));
-  const pick = (ids: string[]): DatasetPage[] => ids.flatMap((id) => byId.get(id) ?? []);
   const loaded: Loaded[] = [];
-  for (const p of pick(job.ids)) loaded.push(await loadPage(env, ds, p, job));
+  for (const p of pick(ds, job.ids)) loaded.push(await loadPage(env, ds, p, job));
   const context: PageSnapshot[] = loaded.flatMap((l) => (l.snapshot ? [l.snapshot] : []));
-  if (job.site) for (const p of pick(job.contextIds)) {
+  if (job.site) for (const p of pick(ds, job.contextIds)) {
     const l = await loadPage(env, ds, p, job);
     if (l.snapshot) context.push(l.snapshot);
   }
@@ -128,9 +136,8 @@ export async function evaluateGroup(env: JobEnv, job: GroupJob): Promise<PageFig
  */
 export async function failedGroup(env: JobEnv, job: GroupJob, reason: string): Promise<PageFigures[]> {
   const ds = env.dataset(job.datasetDir);
-  const byId = new Map(ds.pages.map((p) => [p.id, p]));
   const out: PageFigures[] = [];
-  for (const page of job.ids.flatMap((id) => byId.get(id) ?? [])) {
+  for (const page of pick(ds, job.ids)) {
     out.push(...(await evaluatePage(ds, { page, input: null, snapshot: null, failure: reason }, job, undefined)));
   }
   return out;
