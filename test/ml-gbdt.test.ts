@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { loadClassifier } from "../src/ml/classifier.ts";
-import { GradientBoostedTrees } from "../src/ml/gbdt.ts";
+import { BAG_SEED_STEP, GradientBoostedTrees } from "../src/ml/gbdt.ts";
 import { selectIndices, selectRows } from "../src/ml/matrix.ts";
 import { rocAuc } from "../src/ml/metrics.ts";
 import { makeSyntheticData, makeToyData, type ToyProblem } from "../src/ml/synthetic.ts";
@@ -97,6 +97,27 @@ describe("gbdt", () => {
     const sub = selectRows(d.X, [0, 1, 2]);
     assert.equal(m.predictProba(sub).length, 3);
     assert.equal(selectIndices(d.y, [0, 1]).length, 2);
+  });
+
+  it("bags: predicts the mean log-odds of boosters fitted from successive seeds; one bag is the plain booster", async () => {
+    const d = makeSyntheticData({ nRows: 3000, nCols: 20, seed: 10, noise: 1 });
+    const params = { ...FAST, subsample: 0.8, colsample: 0.8 };
+    const fit = (extra: Record<string, unknown>, seed: number) => {
+      const m = new GradientBoostedTrees({ ...params, ...extra });
+      m.fit(d.X, d.y, { seed, groups: d.groups });
+      return m;
+    };
+    const single = [0, 1, 2].map((k) => fit({}, 3 + k * BAG_SEED_STEP));
+    const bagged = fit({ bags: 3 }, 3);
+    assert.equal(bagged.nTrees, single.reduce((s, m) => s + m.nTrees, 0));
+    const raw = single.map((m) => m.predictRaw(d.X));
+    const mean = raw[0]!.map((_, r) => (raw[0]![r]! + raw[1]![r]! + raw[2]![r]!) / 3);
+    const got = bagged.predictRaw(d.X);
+    for (let r = 0; r < d.y.length; r++) assert.ok(Math.abs(got[r]! - mean[r]!) < 1e-4, `row ${r}: ${got[r]} vs ${mean[r]}`);
+    assert.equal(JSON.stringify(fit({ bags: 1 }, 3).toJSON().trees), JSON.stringify(single[0]!.toJSON().trees));
+    const back = await loadClassifier(JSON.parse(JSON.stringify(bagged.toJSON())));
+    assert.deepEqual(back.predictProba(d.X), bagged.predictProba(d.X));
+    assert.throws(() => new GradientBoostedTrees({ bags: 0 }), /bags/);
   });
 
   it("rejects malformed JSON with a one-line error", async () => {

@@ -47,3 +47,22 @@ test("a per-domain model trains from one site's pages", async () => {
   assert.equal(r.artifact.kind, "domain:beta.example");
   assert.equal(r.records, PAGES_PER_SITE);
 });
+
+test("pith train --bags: bad values are usage errors; bagged training records the bags and still keeps the article", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { PITH } = await import("./helpers.ts");
+  for (const [args, message] of [[["--bags", "0"], /--bags expects a whole number ≥ 1/], [["--bags", "2", "--model", "mlp"], /--bags applies to --model gbdt only/]] as const) {
+    const r = spawnSync(process.execPath, [PITH, "train", "--data", set.dir, "--out", "/dev/null", ...args], { encoding: "utf8" });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, message);
+  }
+  const plain = await train(options());
+  const bagged = await train(options({ params: { nEstimators: 30, bags: 2 } }));
+  assert.equal(bagged.artifact.hyperParameters["bags"], 2);
+  const roots = (a: typeof plain.artifact): number => (a.classifiers["content"] as { trees: { roots: number[] } }).trees.roots.length;
+  assert.equal(roots(bagged.artifact), 2 * roots(plain.artifact), "two boosters in the content classifier");
+  const model = await pipelineFromArtifact(bagged.artifact, "tiny");
+  const { html, gold } = syntheticPage(998, "delta.example");
+  const text = runPipeline(model, staticSnapshot({ id: "y", source: "y", url: null, html, encoding: "utf-8", remote: false })).extraction.text;
+  assert.ok(text.includes((gold.split("\n")[1] as string).slice(0, 40)), `article paragraph kept:\n${text}`);
+});

@@ -4,6 +4,8 @@
  * XGBoost (Chen & Guestrin, KDD 2016); quantile-binned features, leaf-wise growth,
  * histogram subtraction and learned missing-value directions as in LightGBM (Ke et al.,
  * NeurIPS 2017). Early stopping on a held-out fraction (whole groups when `groups` given).
+ * Optionally `bags` boosters from successive seeds, averaged in log-odds (bagging, Breiman
+ * 1996): their trees are one ensemble with leaf values divided by the number of bags.
  * Deterministic for a given seed; predictions need no binner (raw float32 thresholds).
  */
 import { fitBinEdges, binMatrix, type BinnedData } from "./binning.ts";
@@ -12,7 +14,7 @@ import { buildHistogram, emptySplit, findBestSplit, newHistogram, partitionRows,
 import { type Matrix, type MatrixInput, checkShapes, selectIndices, toMatrix } from "./matrix.ts";
 import { createRng, DEFAULT_SEED, type Rng, sampleWithoutReplacement } from "./prng.ts";
 import { groupHoldout } from "./split.ts";
-import { addLeaf, addTreeBinned, addTreesRaw, decodeTrees, encodeTrees, f32, type FlatTrees, flattenTrees, gainImportance, type GrownTree, newGrownTree, setSplit } from "./tree.ts";
+import { addLeaf, addTreeBinned, addTreesRaw, concatTrees, decodeTrees, encodeTrees, f32, type FlatTrees, flattenTrees, gainImportance, type GrownTree, newGrownTree, setSplit } from "./tree.ts";
 
 export interface GbdtParams {
   /** Maximum boosting rounds (trees). Default 300. */
@@ -43,16 +45,23 @@ export interface GbdtParams {
   validationFraction: number;
   /** Stop after this many rounds without validation log-loss improvement; 0 = never. Default 20. */
   earlyStoppingRounds: number;
+  /**
+   * Boosters averaged (bagging, Breiman 1996): each draws its own early-stopping holdout, bins
+   * and samples from its own seed, and the model predicts their mean log-odds. Default 1.
+   */
+  bags: number;
 }
 
 export const GBDT_DEFAULTS: Readonly<GbdtParams> = {
   nEstimators: 300, learningRate: 0.1, maxLeaves: 31, maxDepth: 8, minSamplesLeaf: 20, minChildWeight: 1e-3,
   l2: 1, minGain: 0, subsample: 1, colsample: 1, maxBins: 255, binSampleRows: 200_000, validationFraction: 0.1,
-  earlyStoppingRounds: 20,
+  earlyStoppingRounds: 20, bags: 1,
 };
 
 /** Fewer rows than this: no early-stopping holdout (it would be too noisy to help). */
 export const MIN_ROWS_FOR_EARLY_STOPPING = 1000;
+/** Seed distance between bags. */
+export const BAG_SEED_STEP = 1_000_003;
 /** Hessian floor, so leaves of nearly pure nodes stay finite. */
 const MIN_HESSIAN = 1e-16;
 /** The initial log-odds is clipped to ±this. */
@@ -62,6 +71,7 @@ export function gbdtParams(params: Record<string, unknown> = {}): GbdtParams {
   const out = { ...GBDT_DEFAULTS };
   for (const key of Object.keys(GBDT_DEFAULTS) as (keyof GbdtParams)[]) out[key] = numParam(params, key, GBDT_DEFAULTS[key]);
   if (out.maxLeaves < 2 || out.maxDepth < 1 || out.minSamplesLeaf < 1) throw new RangeError("gbdt needs maxLeaves ≥ 2, maxDepth ≥ 1, minSamplesLeaf ≥ 1");
+  if (!Number.isInteger(out.bags) || out.bags < 1) throw new RangeError("gbdt needs a whole number of bags ≥ 1");
   return out;
 }
 
@@ -328,11 +338,24 @@ export class GradientBoostedTrees implements Classifier, HasFeatureImportance {
   fit(X: MatrixInput, y: Uint8Array, opts: FitOptions = {}): void {
     const M = toMatrix(X);
     checkShapes(M, y, opts.weights);
-    const rng = createRng(opts.seed ?? DEFAULT_SEED);
-    const state = prepare(M, y, this.params, opts, rng);
-    const baseScore = baseScoreOf(state.y, state.w);
-    const trees = boost(state, this.params, baseScore, rng, opts.onProgress);
-    this.model = { flat: flattenTrees(trees, state.edges), nCols: M.nCols, baseScore, importance: gainImportance(trees, M.nCols) };
+    const seed = opts.seed ?? DEFAULT_SEED;
+    const K = this.params.bags;
+    const parts: FlatTrees[] = [];
+    const importance = new Float64Array(M.nCols);
+    let baseScore = 0;
+    for (let k = 0; k < K; k++) {
+      // bag 0 draws from `seed` itself: one bag is exactly the unbagged booster
+      const rng = createRng(k === 0 ? seed : seed + BAG_SEED_STEP * k);
+      const state = prepare(M, y, this.params, opts, rng);
+      const base = baseScoreOf(state.y, state.w);
+      const progress = opts.onProgress && ((done: number, total: number) => opts.onProgress?.(k * this.params.nEstimators + done, K * this.params.nEstimators));
+      const trees = boost(state, this.params, base, rng, progress);
+      parts.push(flattenTrees(trees, state.edges));
+      const gain = gainImportance(trees, M.nCols);
+      for (let c = 0; c < M.nCols; c++) importance[c] = (importance[c] as number) + (gain[c] as number) / K;
+      baseScore += base / K;
+    }
+    this.model = { flat: K === 1 ? (parts[0] as FlatTrees) : concatTrees(parts, 1 / K), nCols: M.nCols, baseScore, importance };
   }
 
   /** Number of trees kept (after early stopping). */

@@ -109,6 +109,32 @@ export function flattenTrees(trees: readonly GrownTree[], edges: readonly Float3
   return flat;
 }
 
+/** One ensemble of every tree of `parts`, leaf values multiplied by `scale` (an average of ensembles). */
+export function concatTrees(parts: readonly FlatTrees[], scale: number): FlatTrees {
+  const total = parts.reduce((s, p) => s + p.feature.length, 0);
+  const nTrees = parts.reduce((s, p) => s + p.roots.length, 0);
+  const out: FlatTrees = {
+    feature: new Int32Array(total), threshold: new Float32Array(total), missingLeft: new Uint8Array(total),
+    left: new Int32Array(total), right: new Int32Array(total), value: new Float32Array(total), roots: new Int32Array(nTrees),
+  };
+  let off = 0;
+  let k = 0;
+  for (const p of parts) {
+    out.feature.set(p.feature, off);
+    out.threshold.set(p.threshold, off);
+    out.missingLeft.set(p.missingLeft, off);
+    for (let n = 0; n < p.feature.length; n++) {
+      const leaf = (p.feature[n] as number) < 0;
+      out.left[off + n] = leaf ? -1 : (p.left[n] as number) + off;
+      out.right[off + n] = leaf ? -1 : (p.right[n] as number) + off;
+      out.value[off + n] = Math.fround((p.value[n] as number) * scale);
+    }
+    for (const r of p.roots) out.roots[k++] = r + off;
+    off += p.feature.length;
+  }
+  return out;
+}
+
 /**
  * Rows per block in addTreesRaw: each tree walks a block of rows before the next tree,
  * so one tree's nodes and the block's rows stay in cache (deep forests are far larger
