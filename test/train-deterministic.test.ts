@@ -4,13 +4,14 @@
  * and drop the boilerplate, and --domain errors are clear.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { serializeModel } from "../src/ml/artifact.ts";
 import { pipelineFromArtifact } from "../src/pipeline/model.ts";
 import { runPipeline } from "../src/pipeline/run.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { train, TrainError, type TrainOptions } from "../src/train/train.ts";
-import { syntheticPage, syntheticSetFixture } from "./helpers.ts";
+import { PITH, syntheticPage, syntheticSetFixture } from "./helpers.ts";
 
 const SITES = ["alpha.example", "beta.example", "gamma.example"];
 const PAGES_PER_SITE = 4;
@@ -49,8 +50,6 @@ test("a per-domain model trains from one site's pages", async () => {
 });
 
 test("pith train --bags: bad values are usage errors; bagged training records the bags and still keeps the article", async () => {
-  const { spawnSync } = await import("node:child_process");
-  const { PITH } = await import("./helpers.ts");
   for (const [args, message] of [[["--bags", "0"], /--bags expects a whole number ≥ 1/], [["--bags", "2", "--model", "mlp"], /--bags applies to --model gbdt only/]] as const) {
     const r = spawnSync(process.execPath, [PITH, "train", "--data", set.dir, "--out", "/dev/null", ...args], { encoding: "utf8" });
     assert.equal(r.status, 2, r.stderr);
