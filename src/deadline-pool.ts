@@ -9,7 +9,10 @@
  *
  * Worker protocol (the module at `url`, started through tsxWorker with `workerData`):
  * - worker → main: `{ready: true}` once set up, `{fatal: message}` when it cannot set up (the
- *   whole pool fails: every job gets the failure result, `ready()` rejects), `{id, result}` per job;
+ *   whole pool fails: every job gets the failure result, `ready()` rejects), `{id, result}` per job,
+ *   and `{holds: [...]}` whenever what it holds outside the thread changes (a browser's profile
+ *   directory): when the pool must terminate the worker without a close (a deadline, a crash),
+ *   it hands the last list to `release`, since a terminated thread frees no child process;
  * - main → worker: `{id, job}`; with `closeGraceMs`, `{close: true}` at close, answered with
  *   `{closed: true}` once the worker has released what it holds (a browser) before it is terminated.
  */
@@ -17,7 +20,7 @@ import type { Worker } from "node:worker_threads";
 import { tsxWorker } from "./workers.ts";
 
 /** Messages a pool worker sends. */
-export type PoolReply<R> = { ready: true } | { fatal: string } | { closed: true } | { id: number; result: R };
+export type PoolReply<R> = { ready: true } | { fatal: string } | { closed: true } | { id: number; result: R } | { holds: string[] };
 
 /** Messages a pool worker receives. */
 export type PoolRequest<J> = { id: number; job: J } | { close: true };
@@ -44,6 +47,8 @@ export interface DeadlinePoolOptions<J, R> {
   failure: (job: J, kind: JobFailure, detail: string) => R | Promise<R>;
   /** How long a worker may take to answer `{close: true}` before it is terminated (default 0: no close message). */
   closeGraceMs?: number;
+  /** Frees what a worker reported holding (`{holds}`) when it was terminated without closing. */
+  release?: (holds: string[]) => void;
   /** What the workers are, for messages ("an extraction worker"). */
   name: string;
 }
@@ -60,6 +65,8 @@ interface Slot<J, R> {
   ready: boolean;
   task: Task<J, R> | null;
   timer: NodeJS.Timeout | null;
+  /** What the worker last reported holding outside the thread. */
+  holds: string[];
 }
 
 export class DeadlinePool<J, R> {
@@ -109,11 +116,13 @@ export class DeadlinePool<J, R> {
     const running = this.finish(slot);
     if (running) this.settle(running, "crash", CLOSED);
     const grace = this.o.closeGraceMs ?? 0;
+    let closed = false;
     if (grace > 0 && running === null) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, grace);
         slot.worker.on("message", (m: PoolReply<R>) => {
           if (!("closed" in m)) return;
+          closed = true;
           clearTimeout(timer);
           resolve();
         });
@@ -122,11 +131,24 @@ export class DeadlinePool<J, R> {
       });
     }
     await slot.worker.terminate();
+    if (!closed) this.releaseHolds(slot);
+  }
+
+  /** After a worker was terminated without closing: free what it held. */
+  private releaseHolds(slot: Slot<J, R>): void {
+    const holds = slot.holds.splice(0);
+    if (holds.length && this.o.release) {
+      try {
+        this.o.release(holds);
+      } catch {
+        // best effort: a leftover is not worth failing the batch for
+      }
+    }
   }
 
   private spawn(): void {
     const worker = tsxWorker(this.o.url, { workerData: this.o.workerData, ...(this.o.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.o.heapMb } } : {}) });
-    const slot: Slot<J, R> = { worker, ready: false, task: null, timer: null };
+    const slot: Slot<J, R> = { worker, ready: false, task: null, timer: null, holds: [] };
     this.slots.add(slot);
     worker.on("message", (m: PoolReply<R>) => this.onMessage(slot, m));
     worker.on("error", (e: Error) => this.onDeath(slot, `worker crashed: ${e.message.split("\n")[0]}`));
@@ -138,6 +160,8 @@ export class DeadlinePool<J, R> {
       slot.ready = true;
       if (++this.startedCount === this.size) this.onStarted?.resolve();
       this.release(slot);
+    } else if ("holds" in m) {
+      slot.holds = m.holds;
     } else if ("fatal" in m) {
       this.fail(new Error(m.fatal));
     } else if ("id" in m && slot.task?.id === m.id) {
@@ -154,6 +178,7 @@ export class DeadlinePool<J, R> {
     if (!slot.ready) return this.fail(new Error(`${this.o.name} failed to start: ${reason}`));
     const task = this.finish(slot);
     if (task) this.settle(task, "crash", reason);
+    this.releaseHolds(slot);
     this.replace();
   }
 
@@ -163,7 +188,7 @@ export class DeadlinePool<J, R> {
     if (!task) return;
     this.settle(task, "timeout", String(ms));
     this.slots.delete(slot);
-    void slot.worker.terminate();
+    void slot.worker.terminate().then(() => this.releaseHolds(slot));
     this.replace();
   }
 

@@ -45,3 +45,22 @@ test("closing settles the jobs still running or queued", { timeout: 30_000 }, as
   await p.close();
   assert.deepEqual(await Promise.all([running, queued]), ["hang failed (crash): the worker pool was closed before this job finished", "echo:late failed (crash): the worker pool was closed before this job finished"]);
 });
+
+test("what a worker reported holding is released when it is terminated (deadline, crash), not when it closes", { timeout: 30_000 }, async () => {
+  const released: string[] = [];
+  const p = new DeadlinePool<string, string>({
+    url: WORKER, workerData: {}, size: 1, deadlineMs: () => 1_000, closeGraceMs: 2_000,
+    failure: (job, kind) => `${job} failed (${kind})`, release: (holds) => released.push(...holds), name: "a test worker",
+  });
+  try {
+    await p.ready();
+    assert.equal(await p.run("hold:dir-a:hang"), "hold:dir-a:hang failed (timeout)");
+    assert.equal(await p.run("hold:dir-b:throw"), "hold:dir-b:throw failed (crash)");
+    assert.equal(await p.run("hold:dir-c:echo:ok"), "ok");
+    await new Promise((r) => setTimeout(r, 100)); // the timed-out worker's release follows its terminate()
+    assert.deepEqual(released.sort(), ["dir-a", "dir-b"]);
+  } finally {
+    await p.close();
+  }
+  assert.deepEqual(released.sort(), ["dir-a", "dir-b"], "a worker that closed itself keeps nothing to release");
+});

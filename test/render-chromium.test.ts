@@ -5,10 +5,12 @@
  * Run: node --import tsx --test test/render-chromium.test.ts
  */
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
+import { releaseBrowser } from "../src/render/browser-processes.ts";
 import { ChromiumRenderer, allowRequest, injectBase } from "../src/render/chromium.ts";
 import { BROWSER_NOT_FOUND_MESSAGE, BrowserNotFoundError, findChromium } from "../src/render/find-browser.ts";
 import { IN_PAGE_WALK_SOURCE, walkConfig, walkExpression } from "../src/render/in-page.ts";
@@ -369,4 +371,34 @@ describe("ChromiumRenderer", () => {
     }
     assert.ok(snap.nodes.some((n) => n.text === "back"));
   });
+
+  test("a browser reported through onBrowsers can be ended from outside: its processes and profile directory go", async () => {
+    const reports: string[][] = [];
+    const own = await ChromiumRenderer.launch({ concurrency: 1, onBrowsers: (dirs) => reports.push(dirs) });
+    try {
+      assert.ok((await own.render(page("held", "<p>held</p>"))).nodes.some((n) => n.text === "held"));
+      const dirs = reports.at(-1) ?? [];
+      assert.equal(dirs.length, 1, JSON.stringify(reports));
+      const dir = dirs[0] as string;
+      const pids = own.processIds();
+      assert.ok(pids.length > 0 && existsSync(dir));
+      releaseBrowser(dir); // what a worker pool does for a terminated worker's browser
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.deepEqual(pids.filter(running), [], "every process of the browser ended");
+      assert.equal(existsSync(dir), false, "its profile directory removed");
+    } finally {
+      await own.close();
+    }
+    assert.deepEqual(reports.at(-1), [], "closing reports no browser left");
+  });
 });
+
+/** True while `pid` exists and is not a zombie. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}

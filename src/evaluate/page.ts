@@ -63,6 +63,8 @@ export class JobEnv {
   constructor(
     private readonly mode: RenderMode,
     private readonly concurrency = 1,
+    /** Hears the running browsers' profile directories (a worker reports them to its pool). */
+    private readonly onBrowsers?: (dirs: string[]) => void,
   ) {}
 
   dataset(dir: string): Dataset {
@@ -72,7 +74,7 @@ export class JobEnv {
   }
 
   async render(input: PageInput, options: RenderOptions): Promise<PageSnapshot | string> {
-    this.renderer ??= createRenderer(this.mode, { concurrency: this.concurrency });
+    this.renderer ??= createRenderer(this.mode, { concurrency: this.concurrency, ...(this.onBrowsers ? { onBrowsers: this.onBrowsers } : {}) });
     const r = await renderPage(await this.renderer, input, options);
     return r.ok ? r.value : `${r.error.stage}: ${r.error.reason}`;
   }

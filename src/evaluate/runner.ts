@@ -11,6 +11,7 @@
  */
 import { availableParallelism } from "node:os";
 import { DeadlinePool } from "../deadline-pool.ts";
+import { releaseBrowser } from "../render/browser-processes.ts";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
 import { loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
@@ -174,8 +175,8 @@ export function jobDeadlineMs(job: GroupJob): number {
 /**
  * Jobs on `n` worker threads (src/deadline-pool.ts), each under jobDeadlineMs. In Chromium mode
  * each worker has its own browser, which the renderer's own page limit already bounds; a worker
- * terminated at a job's deadline cannot close its browser, whose processes then live until pith
- * exits.
+ * terminated at a job's deadline cannot close its browser, so the pool ends it from here
+ * (browser-processes.ts releaseBrowser, from the profile directories the worker reported).
  */
 async function runOnWorkers(jobs: readonly GroupJob[], mode: RenderMode, n: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
   const env = new JobEnv(mode); // reads datasets for the figures of failed jobs; never renders
@@ -186,6 +187,7 @@ async function runOnWorkers(jobs: readonly GroupJob[], mode: RenderMode, n: numb
     deadlineMs: jobDeadlineMs,
     failure: (job, kind, detail) => failedGroup(env, job, kind === "timeout" ? `timeout: evaluating ${job.ids.length} page(s) took longer than ${detail} ms` : `evaluate: ${detail}`),
     closeGraceMs: WORKER_CLOSE_TIMEOUT_MS,
+    release: (dirs) => dirs.forEach((dir) => releaseBrowser(dir)),
     name: "an evaluate worker",
   });
   try {

@@ -1,7 +1,8 @@
 /**
  * Worker thread of `pith evaluate` (runner.ts, through src/deadline-pool.ts): answers each
  * GroupJob with its PageFigures and keeps one renderer for its lifetime, which it closes when
- * asked (a Chromium process must not outlive the run).
+ * asked (a Chromium process must not outlive the run); it tells the pool which browsers it runs,
+ * for the pool to end them if it terminates this thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { PoolReply, PoolRequest } from "../deadline-pool.ts";
@@ -11,8 +12,9 @@ import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } f
 
 const port = parentPort;
 if (!port) throw new Error("src/evaluate/worker.ts must run in a worker thread");
-const env = new JobEnv((workerData as { mode: RenderMode }).mode);
 const reply = (m: PoolReply<PageFigures[]>): void => port.postMessage(m);
+// the pool ends these browsers itself if it has to terminate this thread (a deadline, a crash)
+const env = new JobEnv((workerData as { mode: RenderMode }).mode, 1, (dirs) => reply({ holds: dirs }));
 
 port.on("message", async (m: PoolRequest<GroupJob>) => {
   if (!("job" in m)) {

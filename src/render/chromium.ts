@@ -28,13 +28,14 @@
  * background, the tab is closed and the browser killed if it stopped answering. A crashed or
  * disconnected browser is relaunched for the next page.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import type { Browser, CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import type { PageInput, PageSnapshot, RenderOptions, Renderer } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
+import { killChromium, processTree, releaseBrowser } from "./browser-processes.ts";
 import { findChromium } from "./find-browser.ts";
 import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkExpression, writeExpression } from "./in-page.ts";
 import type { WalkResult } from "./in-page.ts";
@@ -485,89 +486,18 @@ class BrowserHandle {
    * was, and the crash handlers, which detach from the tree but name our temp dir on their
    * command line (they would otherwise re-create it after we removed it). Then remove the dir.
    */
+  /** The browser's profile directory: what another thread needs to end it (browser-processes.ts). */
+  get dir(): string {
+    return this.tempDir;
+  }
+
   async dispose(graceful: boolean): Promise<void> {
     this.alive = false;
     this.idle = [];
     const tree = this.pid === undefined ? [] : processTree(this.pid);
-    if (!graceful) killPids(tree);
+    if (!graceful) killChromium(tree);
     await withTimeout(this.browser.close(), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
-    killPids([...tree, ...processesMentioning(this.tempDir)]);
-    try {
-      rmSync(this.tempDir, { recursive: true, force: true, maxRetries: 3 });
-    } catch {
-      // a temp dir left behind is not worth failing a batch for
-    }
-  }
-}
-
-/** Child processes of `pid`, recursively, from /proc (empty where /proc is missing). */
-export function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  let entries: string[] = [];
-  try {
-    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-  } catch {
-    return [pid];
-  }
-  for (const entry of entries) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Fields after the ")" that closes the command name: state, ppid, …
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(entry));
-      children.set(ppid, list);
-    } catch {
-      // the process exited while we looked
-    }
-  }
-  const out: number[] = [];
-  const stack = [pid];
-  while (stack.length > 0) {
-    const p = stack.pop() as number;
-    out.push(p);
-    stack.push(...(children.get(p) ?? []));
-  }
-  return out;
-}
-
-/** Processes whose command line contains `text` (our unique temp dir), from /proc. */
-function processesMentioning(text: string): number[] {
-  const out: number[] = [];
-  let entries: string[] = [];
-  try {
-    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(text)) out.push(Number(entry));
-    } catch {
-      // exited
-    }
-  }
-  return out;
-}
-
-/** True when `pid` runs a Chromium binary (its program name, not its arguments; guards against recycled pids). */
-function isChromiumProcess(pid: number): boolean {
-  try {
-    const program = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0")[0] ?? "";
-    return /chrom/i.test(program.slice(program.lastIndexOf("/") + 1));
-  } catch {
-    return false;
-  }
-}
-
-function killPids(pids: number[]): void {
-  for (const p of pids) {
-    if (!isChromiumProcess(p)) continue;
-    try {
-      process.kill(p, "SIGKILL");
-    } catch {
-      // already gone
-    }
+    releaseBrowser(this.tempDir, tree);
   }
 }
 
@@ -607,14 +537,19 @@ export class ChromiumRenderer implements Renderer {
   private constructor(
     private readonly executablePath: string,
     readonly concurrency: number,
+    private readonly onBrowsers?: (dirs: string[]) => void,
   ) {
     this.slots = new Slots(concurrency);
   }
 
-  /** Find Chromium (BrowserNotFoundError when there is none) and start the offline browser. */
-  static async launch(opts: { concurrency?: number } = {}): Promise<ChromiumRenderer> {
+  /**
+   * Find Chromium (BrowserNotFoundError when there is none) and start the offline browser.
+   * `onBrowsers` hears the profile directories of the running browsers whenever they change, so
+   * that whoever may have to terminate this thread can end them (browser-processes.ts).
+   */
+  static async launch(opts: { concurrency?: number; onBrowsers?: (dirs: string[]) => void } = {}): Promise<ChromiumRenderer> {
     const concurrency = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
-    const renderer = new ChromiumRenderer(findChromium(), concurrency);
+    const renderer = new ChromiumRenderer(findChromium(), concurrency, opts.onBrowsers);
     await renderer.browser("offline");
     return renderer;
   }
@@ -668,6 +603,11 @@ export class ChromiumRenderer implements Renderer {
     handle.alive = false;
     this.live.delete(handle);
     await handle.dispose(graceful);
+    this.reportBrowsers();
+  }
+
+  private reportBrowsers(): void {
+    this.onBrowsers?.([...this.live].map((h) => h.dir));
   }
 
   private snapshot(input: PageInput, r: WalkResult, started: number): PageSnapshot {
@@ -706,7 +646,10 @@ export class ChromiumRenderer implements Renderer {
     const launching = BrowserHandle.launch(browserKind(key), this.executablePath);
     this.browsers.set(key, launching);
     launching.then(
-      (h) => this.live.add(h),
+      (h) => {
+        this.live.add(h);
+        this.reportBrowsers();
+      },
       () => this.browsers.get(key) === launching && this.browsers.delete(key),
     );
     return launching;

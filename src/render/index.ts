@@ -11,12 +11,17 @@ export const RENDER_MODES: readonly RenderMode[] = ["static", "chromium"];
 export interface RendererOptions {
   /** Pages rendered at once (Chromium page pool size). */
   concurrency?: number;
+  /** Chromium: hears the running browsers' profile directories whenever they change (chromium.ts). */
+  onBrowsers?: (dirs: string[]) => void;
 }
 
 export async function createRenderer(mode: RenderMode, options: RendererOptions = {}): Promise<Renderer> {
   if (mode === "static") return new StaticRenderer();
   const { ChromiumRenderer } = await import("./chromium.ts");
-  return ChromiumRenderer.launch(options.concurrency === undefined ? {} : { concurrency: options.concurrency });
+  return ChromiumRenderer.launch({
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.onBrowsers ? { onBrowsers: options.onBrowsers } : {}),
+  });
 }
 
 /** Render one page; any failure becomes an error record naming the page and the reason. */

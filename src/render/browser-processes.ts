@@ -1,0 +1,93 @@
+/**
+ * Ending a headless Chromium from the outside: its process tree from /proc, and the processes
+ * whose command line names its unique profile directory (a pid alone may have been recycled;
+ * the directory, made by mkdtemp, cannot be). ChromiumRenderer uses it after closing a browser;
+ * a worker pool uses it for a browser whose worker thread was terminated before it could close
+ * it (src/deadline-pool.ts `release`). Linux /proc; elsewhere only the directory is removed.
+ */
+import { readFileSync, readdirSync, rmSync } from "node:fs";
+
+/**
+ * Ends a browser and removes its profile directory `dir`: every Chromium process of `tree` (its
+ * process tree, when the caller has it) and of the trees of the processes naming `dir`.
+ */
+export function releaseBrowser(dir: string, tree: readonly number[] = []): void {
+  killChromium([...tree, ...processesMentioning(dir).flatMap(processTree)]);
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // a temp dir left behind is not worth failing a batch for
+  }
+}
+
+/** Child processes of `pid`, recursively, from /proc (empty where /proc is missing). */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [pid];
+  }
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the ")" that closes the command name: state, ppid, …
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // the process exited while we looked
+    }
+  }
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop() as number;
+    out.push(p);
+    stack.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+/** Processes whose command line contains `text` (our unique temp dir), from /proc. */
+function processesMentioning(text: string): number[] {
+  const out: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(text)) out.push(Number(entry));
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+/** True when `pid` runs a Chromium binary (its program name, not its arguments; guards against recycled pids). */
+function isChromiumProcess(pid: number): boolean {
+  try {
+    const program = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0")[0] ?? "";
+    return /chrom/i.test(program.slice(program.lastIndexOf("/") + 1));
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL to those of `pids` that run a Chromium binary. */
+export function killChromium(pids: readonly number[]): void {
+  for (const p of pids) {
+    if (!isChromiumProcess(p)) continue;
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
