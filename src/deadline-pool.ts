@@ -82,7 +82,13 @@ export class DeadlinePool<J, R> {
   /** Worker threads (at least one). */
   readonly size: number;
 
+  /** At process exit (an interrupted batch), what the workers still hold is released too. */
+  private readonly onExit = (): void => {
+    for (const slot of this.slots) this.releaseHolds(slot);
+  };
+
   constructor(private readonly o: DeadlinePoolOptions<J, R>) {
+    if (o.release) process.on("exit", this.onExit);
     this.size = Math.max(1, Math.floor(o.size));
     this.started = new Promise((resolve, reject) => (this.onStarted = { resolve, reject }));
     this.started.catch(() => {}); // observed through ready()
@@ -110,6 +116,7 @@ export class DeadlinePool<J, R> {
     const slots = [...this.slots];
     this.slots.clear();
     await Promise.all(slots.map((s) => this.retire(s)));
+    process.off("exit", this.onExit);
   }
 
   private async retire(slot: Slot<J, R>): Promise<void> {

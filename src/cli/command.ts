@@ -4,8 +4,11 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
-/** Exit codes: 0 all pages fine, 1 some pages failed (batch finished), 2 usage error, 3 fatal. */
-export const EXIT = { ok: 0, pageErrors: 1, usage: 2, fatal: 3 } as const;
+/**
+ * Exit codes: 0 all pages fine, 1 some pages failed (batch finished), 2 usage error, 3 fatal;
+ * 129 / 130 / 143 ended by SIGHUP / SIGINT / SIGTERM (128 + the signal's number, as shells report it).
+ */
+export const EXIT = { ok: 0, pageErrors: 1, usage: 2, fatal: 3, hangup: 129, interrupted: 130, terminated: 143 } as const;
 
 export class UsageError extends Error {
   override name = "UsageError";

@@ -27,6 +27,10 @@ export function progress(title: string, total: number, enabled = process.stderr.
   const open = (): cliProgress.SingleBar =>
     bars.create(counting ? Number.MAX_SAFE_INTEGER : total, done, { label: "" }, { format: (counting ? COUNT_FORMAT : BAR_FORMAT)(title) });
   let bar = open();
+  // An interrupted run exits through process.exit (src/cli/main.ts): give the terminal its cursor back.
+  process.once("exit", () => {
+    if (!stopped) bars.stop();
+  });
   return {
     active: true,
     tick: (label = "") => {

@@ -3,15 +3,32 @@
  * whose command line names its unique profile directory (a pid alone may have been recycled;
  * the directory, made by mkdtemp, cannot be). ChromiumRenderer uses it after closing a browser;
  * a worker pool uses it for a browser whose worker thread was terminated before it could close
- * it (src/deadline-pool.ts `release`). Linux /proc; elsewhere only the directory is removed.
+ * it (src/deadline-pool.ts `release`), and this thread ends its browsers still running when
+ * the process exits (an interrupted batch: the CLI turns SIGINT/SIGTERM into an exit).
+ * Linux /proc; elsewhere only the directory is removed.
  */
 import { readFileSync, readdirSync, rmSync } from "node:fs";
+
+/** Profile directories of the browsers this thread launched and has not released yet. */
+const LIVE_DIRS = new Set<string>();
+let exitHook = false;
+
+/** Remembers a launched browser's directory, to end it at process exit if nothing else did. */
+export function trackBrowser(dir: string): void {
+  LIVE_DIRS.add(dir);
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const d of LIVE_DIRS) releaseBrowser(d);
+  });
+}
 
 /**
  * Ends a browser and removes its profile directory `dir`: every Chromium process of `tree` (its
  * process tree, when the caller has it) and of the trees of the processes naming `dir`.
  */
 export function releaseBrowser(dir: string, tree: readonly number[] = []): void {
+  LIVE_DIRS.delete(dir);
   killChromium([...tree, ...processesMentioning(dir).flatMap(processTree)]);
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });

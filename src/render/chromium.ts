@@ -35,7 +35,7 @@ import puppeteer from "puppeteer-core";
 import type { Browser, CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import type { PageInput, PageSnapshot, RenderOptions, Renderer } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
-import { killChromium, processTree, releaseBrowser } from "./browser-processes.ts";
+import { killChromium, processTree, releaseBrowser, trackBrowser } from "./browser-processes.ts";
 import { findChromium } from "./find-browser.ts";
 import { INJECTED_MARKER, decodeWalk, walkConfig, walkExpression, writeAndWalkExpression, writeExpression } from "./in-page.ts";
 import type { WalkResult } from "./in-page.ts";
@@ -420,6 +420,7 @@ class BrowserHandle {
   static async launch(kind: BrowserKind, executablePath: string): Promise<BrowserHandle> {
     const { network, images } = kind;
     const tempDir = mkdtempSync(join(tmpdir(), "pith-browser-"));
+    trackBrowser(tempDir);
     const args: string[] = [...BASE_FLAGS];
     if (!images) args.push(NO_IMAGES_FLAG);
     if (!network) args.push(OFFLINE_RESOLVER_FLAG, ...OFFLINE_PROXY_FLAGS);
@@ -442,7 +443,7 @@ class BrowserHandle {
       });
       return new BrowserHandle(browser, await browser.target().createCDPSession(), tempDir, network);
     } catch (err) {
-      rmSync(tempDir, { recursive: true, force: true });
+      releaseBrowser(tempDir);
       throw new Error(`Chromium failed to start (${executablePath}): ${firstLine(err)}`);
     }
   }

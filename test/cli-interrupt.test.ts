@@ -1,0 +1,50 @@
+/**
+ * An interrupted chromium batch (Ctrl-C, a scheduler's TERM, a closed terminal) exits 130 / 143 / 129 and leaves no
+ * browser process and no profile directory behind (src/cli/main.ts, src/render/browser-processes.ts).
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { PITH } from "./helpers.ts";
+
+/** Processes whose command line mentions `text`, from /proc. */
+function mentioning(text: string): number[] {
+  return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+    try {
+      return readFileSync(`/proc/${d}/cmdline`, "latin1").includes(text) ? [Number(d)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  test(`${signal} during a chromium batch: exit ${code}, the browser and its profile directory gone`, { timeout: 60_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), "pith-interrupt-"));
+    const tmp = join(root, "tmp");
+    const pages = join(root, "pages");
+    mkdirSync(tmp);
+    mkdirSync(pages);
+    for (let i = 0; i < 300; i++) writeFileSync(join(pages, `p${i}.html`), `<html><body><article><p>Page ${i} has a paragraph of text about rivers and valleys.</p></article></body></html>`);
+    try {
+      const child = spawn(process.execPath, [PITH, "extract", "--mode", "chromium", pages], { env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+      // wait for the browser: its profile directory appears under TMPDIR
+      for (let i = 0; i < 300 && !readdirSync(tmp).some((d) => d.startsWith("pith-browser-")); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(readdirSync(tmp).some((d) => d.startsWith("pith-browser-")), `the browser started: ${stderr}`);
+      assert.ok(mentioning(tmp).length > 0, "its processes run");
+      child.kill(signal);
+      assert.equal(await exited, code, stderr);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(readdirSync(tmp).filter((d) => d.startsWith("pith-browser-")), [], "no profile directory left");
+      assert.deepEqual(mentioning(tmp), [], "no browser process left");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+}
