@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { PITH } from "./helpers.ts";
+import { eventually, PITH } from "./helpers.ts";
 
 /** Processes whose command line mentions `text`, from /proc. */
 function mentioning(text: string): number[] {
@@ -34,14 +34,13 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]
       let stderr = "";
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-      // wait for the browser: its profile directory appears under TMPDIR
-      for (let i = 0; i < 300 && !readdirSync(tmp).some((d) => d.startsWith("pith-browser-")); i++) await new Promise((r) => setTimeout(r, 100));
-      assert.ok(readdirSync(tmp).some((d) => d.startsWith("pith-browser-")), `the browser started: ${stderr}`);
-      assert.ok(mentioning(tmp).length > 0, "its processes run");
+      // wait for the browser: its profile directory appears under TMPDIR, its processes run
+      await eventually(() => readdirSync(tmp).some((d) => d.startsWith("pith-browser-")) && mentioning(tmp).length > 0, `the browser started: ${stderr}`, 30_000);
       child.kill(signal);
       assert.equal(await exited, code, stderr);
-      await new Promise((r) => setTimeout(r, 300));
+      // the directory is removed before pith exits; processes killed then may take a moment to be reaped
       assert.deepEqual(readdirSync(tmp).filter((d) => d.startsWith("pith-browser-")), [], "no profile directory left");
+      await eventually(() => mentioning(tmp).length === 0, "no browser process left").catch(() => undefined);
       assert.deepEqual(mentioning(tmp), [], "no browser process left");
     } finally {
       rmSync(root, { recursive: true, force: true });

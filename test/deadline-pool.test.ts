@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DeadlinePool } from "../src/deadline-pool.ts";
+import { eventually } from "./helpers.ts";
 
 const WORKER = new URL("./fixtures/pool/worker.ts", import.meta.url).href;
 
@@ -57,7 +58,7 @@ test("what a worker reported holding is released when it is terminated (deadline
     assert.equal(await p.run("hold:dir-a:hang"), "hold:dir-a:hang failed (timeout)");
     assert.equal(await p.run("hold:dir-b:throw"), "hold:dir-b:throw failed (crash)");
     assert.equal(await p.run("hold:dir-c:echo:ok"), "ok");
-    await new Promise((r) => setTimeout(r, 100)); // the timed-out worker's release follows its terminate()
+    await eventually(() => released.length >= 2, "both terminated workers' holds released"); // the timed-out worker's release follows its terminate()
     assert.deepEqual(released.sort(), ["dir-a", "dir-b"]);
   } finally {
     await p.close();

@@ -147,3 +147,15 @@ export function syntheticSetFixture(name: string, sites: readonly string[], page
   });
   return set;
 }
+
+/**
+ * Resolves once `condition()` holds, polling every 50 ms; rejects after `limitMs` (a bound for a
+ * loaded machine, not a speed test). For effects that follow a signal or a terminate() by a while.
+ */
+export async function eventually(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`not within ${limitMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -15,6 +15,7 @@ import { ChromiumRenderer, allowRequest, injectBase } from "../src/render/chromi
 import { BROWSER_NOT_FOUND_MESSAGE, BrowserNotFoundError, findChromium } from "../src/render/find-browser.ts";
 import { IN_PAGE_WALK_SOURCE, walkConfig, walkExpression } from "../src/render/in-page.ts";
 import type { PageInput, PageSnapshot, SnapshotNode } from "../src/types.ts";
+import { eventually } from "./helpers.ts";
 
 /** A timeout must fire, not hang: the bound is the limit plus a generous margin for a loaded machine (not a speed test). */
 const HANG_MARGIN_MS = 10_000;
@@ -383,7 +384,7 @@ describe("ChromiumRenderer", () => {
       const pids = own.processIds();
       assert.ok(pids.length > 0 && existsSync(dir));
       releaseBrowser(dir); // what a worker pool does for a terminated worker's browser
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await eventually(() => !pids.some(running), "every process of the browser ended").catch(() => undefined);
       assert.deepEqual(pids.filter(running), [], "every process of the browser ended");
       assert.equal(existsSync(dir), false, "its profile directory removed");
     } finally {
