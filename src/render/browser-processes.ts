@@ -4,7 +4,7 @@
  * the directory, made by mkdtemp, cannot be). ChromiumRenderer uses it after closing a browser;
  * a worker pool uses it for a browser whose worker thread was terminated before it could close
  * it (src/deadline-pool.ts `release`), and this thread ends its browsers still running when
- * the process exits (an interrupted batch: the CLI turns SIGINT/SIGTERM into an exit).
+ * the process exits (an interrupted batch: the CLI turns SIGINT, SIGTERM and SIGHUP into an exit).
  * Linux /proc; elsewhere only the directory is removed.
  */
 import { readFileSync, readdirSync, rmSync } from "node:fs";

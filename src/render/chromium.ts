@@ -28,7 +28,7 @@
  * background, the tab is closed and the browser killed if it stopped answering. A crashed or
  * disconnected browser is relaunched for the next page.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
@@ -482,16 +482,16 @@ class BrowserHandle {
     }
   }
 
-  /**
-   * Stop the browser: gracefully, or at once. Then kill what is left: its process tree as it
-   * was, and the crash handlers, which detach from the tree but name our temp dir on their
-   * command line (they would otherwise re-create it after we removed it). Then remove the dir.
-   */
   /** The browser's profile directory: what another thread needs to end it (browser-processes.ts). */
   get dir(): string {
     return this.tempDir;
   }
 
+  /**
+   * Stop the browser: gracefully, or at once. Then kill what is left: its process tree as it
+   * was, and the crash handlers, which detach from the tree but name our temp dir on their
+   * command line (they would otherwise re-create it after we removed it). Then remove the dir.
+   */
   async dispose(graceful: boolean): Promise<void> {
     this.alive = false;
     this.idle = [];
