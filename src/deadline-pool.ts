@@ -169,6 +169,9 @@ export class DeadlinePool<J, R> {
       this.release(slot);
     } else if ("holds" in m) {
       slot.holds = m.holds;
+      // a worker's last messages can arrive after its death was handled (an error overtakes
+      // them): what it reported then is released at once
+      if (!this.slots.has(slot)) this.releaseHolds(slot);
     } else if ("fatal" in m) {
       this.fail(new Error(m.fatal));
     } else if ("id" in m && slot.task?.id === m.id) {
