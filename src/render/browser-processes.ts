@@ -29,7 +29,7 @@ export function trackBrowser(dir: string): void {
  */
 export function releaseBrowser(dir: string, tree: readonly number[] = []): void {
   LIVE_DIRS.delete(dir);
-  killChromium([...tree, ...processesMentioning(dir).flatMap(processTree)]);
+  killChromium([...tree, ...processTree(...processesMentioning(dir))]);
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   } catch {
@@ -37,16 +37,23 @@ export function releaseBrowser(dir: string, tree: readonly number[] = []): void 
   }
 }
 
-/** Child processes of `pid`, recursively, from /proc (empty where /proc is missing). */
-export function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  let entries: string[] = [];
+/** Process ids listed in /proc (empty where /proc is missing). */
+function procPids(): string[] {
   try {
-    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+    return readdirSync("/proc").filter((d) => /^\d+$/.test(d));
   } catch {
-    return [pid];
+    return [];
   }
-  for (const entry of entries) {
+}
+
+/**
+ * The processes `roots` and all their descendants, from one scan of /proc (just `roots` where
+ * /proc is missing).
+ */
+export function processTree(...roots: number[]): number[] {
+  if (!roots.length) return [];
+  const children = new Map<number, number[]>();
+  for (const entry of procPids()) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // Fields after the ")" that closes the command name: state, ppid, …
@@ -58,26 +65,21 @@ export function processTree(pid: number): number[] {
       // the process exited while we looked
     }
   }
-  const out: number[] = [];
-  const stack = [pid];
+  const out = new Set<number>();
+  const stack = [...roots];
   while (stack.length > 0) {
     const p = stack.pop() as number;
-    out.push(p);
+    if (out.has(p)) continue;
+    out.add(p);
     stack.push(...(children.get(p) ?? []));
   }
-  return out;
+  return [...out];
 }
 
 /** Processes whose command line contains `text` (our unique temp dir), from /proc. */
 function processesMentioning(text: string): number[] {
   const out: number[] = [];
-  let entries: string[] = [];
-  try {
-    entries = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
+  for (const entry of procPids()) {
     try {
       if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes(text)) out.push(Number(entry));
     } catch {

@@ -658,9 +658,7 @@ export class ChromiumRenderer implements Renderer {
 
   /** Process ids of the running browsers and all their children (for memory accounting). */
   processIds(): number[] {
-    const out: number[] = [];
-    for (const h of this.live) if (h.alive && h.pid !== undefined) out.push(...processTree(h.pid));
-    return out;
+    return processTree(...[...this.live].flatMap((h) => (h.alive && h.pid !== undefined ? [h.pid] : [])));
   }
 
   async close(): Promise<void> {
