@@ -1,6 +1,8 @@
 /**
  * Render benchmark: the same deterministic sample of wcxb-dev pages through
- *   - a bare htmlparser2 parse (`parseDocument`), the floor for any parser-based snapshot,
+ *   - a bare htmlparser2 parse (`parseDocument`), the floor for any parser-based snapshot, with
+ *     htmlparser2's own tokenizer and with pith's (src/render/fast-tokenizer.ts, which the static
+ *     snapshot uses),
  *   - the static snapshot (src/render/static.ts),
  *   - the Chromium snapshot at 1, 2 and 4 concurrent pages, JavaScript off (the default policy).
  * Prints pages/s, ms/page (median, p95, per page as measured by the renderer), CPU ms/page
@@ -10,7 +12,7 @@
  * counted once per process, so an overestimate) and PSS (shared pages split, from
  * /proc/<pid>/smaps_rollup), as a Markdown table.
  *
- *   npm run bench:render -- [--pages 300] [--modes parse,static,chromium-1,chromium-2,chromium-4]
+ *   npm run bench:render -- [--pages 300] [--modes parse,parse-fast,static,chromium-1,chromium-2,chromium-4]
  *                           [--data DIR] [--timeout-ms 15000] [--max-kb N]
  * `--max-kb N` keeps only sampled pages of at most N KB of HTML (cost grows with page size).
  */
@@ -21,13 +23,14 @@ import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { parseDocument } from "htmlparser2";
 import { ChromiumRenderer } from "../src/render/chromium.ts";
+import { fastTokenizer } from "../src/render/fast-tokenizer.ts";
 import { StaticRenderer } from "../src/render/static.ts";
 import type { PageInput } from "../src/types.ts";
 import { createRng } from "../src/ml/prng.ts";
 
 const DEFAULT_DATA = resolve(import.meta.dirname, "../../shared/data/wcxb-dev");
 const DEFAULT_PAGES = 300;
-const DEFAULT_MODES = "parse,static,chromium-1,chromium-2,chromium-4";
+const DEFAULT_MODES = "parse,parse-fast,static,chromium-1,chromium-2,chromium-4";
 /** Sampling seed: the same pages on every run. */
 const SAMPLE_SEED = 20_260_101;
 /** Memory is sampled this often while a mode runs. */
@@ -205,6 +208,10 @@ function tableRow(r: ModeResult): string {
 
 async function runMode(mode: string, pages: PageInput[], timeoutMs: number): Promise<ModeResult> {
   if (mode === "parse") return runSequential("htmlparser2 parseDocument (bare parse)", pages, (p) => void parseDocument(p.html));
+  if (mode === "parse-fast") {
+    const options = { Tokenizer: fastTokenizer() };
+    return runSequential("htmlparser2 parseDocument with pith's tokenizer", pages, (p) => void parseDocument(p.html, options));
+  }
   if (mode === "static") {
     const renderer = new StaticRenderer();
     // StaticRenderer.render is async only by interface; staticSnapshot work happens synchronously.
