@@ -143,3 +143,23 @@ test("a page hidden whole by a script's starting state (anti-flicker wrapper, ar
   assert.match(normalText, /Rivers carve/);
   assert.doesNotMatch(normalText, /Off-canvas/);
 });
+
+test("static snapshot: attributes belong to their own start tag (ignored second <form>, duplicates, merged <body>, `/>`, svg)", () => {
+  const html = `<html lang=en><body class=a><form id=f1 class=x><form id=f2 class=y hidden><p id=p1 id=p2 class="k">x</p></form>` +
+    `<body class=b data-x=1><div hidden/>after</div><input type=hidden name=q><svg aria-hidden=true><g class=z hidden><text>s</text></g></svg><p>t</p></body></html>`;
+  const s = staticSnapshot(pageFromHtml(html));
+  const tagged = (tag: string) => s.nodes.filter((n) => n.tag === tag);
+  // the parser ignores a <form> inside a form: its attributes must not land on the open one, nor hide what follows
+  assert.deepEqual(tagged("form").map((n) => n.attrs), [{ id: "f1", class: "x" }]);
+  assert.deepEqual(tagged("p")[0]?.attrs, { id: "p1", class: "k" }, "the first of two same-named attributes wins; unknown ones are dropped");
+  assert.equal(tagged("p")[0]?.visible, true);
+  assert.deepEqual(tagged("body").map((n) => n.attrs), [{ class: "b" }], "a second <body> merges its kept attributes into the first");
+  assert.equal(s.lang, "en");
+  const div = tagged("div")[0];
+  assert.equal(div?.visible, false, "`<div hidden/>` is an open div, hidden");
+  assert.equal(s.nodes.find((n) => n.text === "after")?.visible, false);
+  assert.equal(tagged("input")[0]?.visible, false);
+  assert.deepEqual(tagged("svg")[0]?.attrs, { "aria-hidden": "true" });
+  assert.equal(tagged("g").length, 0, "svg children are dropped, their attributes with them");
+  assert.equal(tagged("p")[1]?.visible, true);
+});

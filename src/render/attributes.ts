@@ -5,13 +5,13 @@ const KEPT = new Set<string>(KEPT_ATTRIBUTES);
 /** Longer attribute values are cut: they are read for tokens, never re-emitted verbatim. */
 export const MAX_ATTRIBUTE_LENGTH = 300;
 
-export function keepAttributes(raw: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    if (KEPT.has(name) || name.startsWith(KEPT_ATTRIBUTE_PREFIX)) {
-      const v = raw[name] ?? "";
-      out[name] = v.length > MAX_ATTRIBUTE_LENGTH ? v.slice(0, MAX_ATTRIBUTE_LENGTH) : v;
-    }
-  }
-  return out;
+/** Whether a snapshot keeps an attribute of this (lower-case) name. */
+export function keptAttribute(name: string): boolean {
+  return KEPT.has(name) || name.startsWith(KEPT_ATTRIBUTE_PREFIX);
 }
+
+/** A kept attribute's value, cut to MAX_ATTRIBUTE_LENGTH. */
+export function keptValue(value: string): string {
+  return value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value;
+}
+

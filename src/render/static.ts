@@ -16,7 +16,7 @@
 import { Parser } from "htmlparser2";
 import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
-import { keepAttributes } from "./attributes.ts";
+import { keptAttribute, keptValue } from "./attributes.ts";
 import { fastTokenizer } from "./fast-tokenizer.ts";
 import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
@@ -35,6 +35,30 @@ const OPAQUE_TAGS = new Set(["svg", "math"]);
  * (wcxb-dev wx-0155).
  */
 const STREAMED_BOUNDARY_ID = /^S:\d+$/;
+
+/**
+ * htmlparser2's Parser, reporting where each start tag ends. pith takes attributes one by one
+ * (`onattribute`) instead of as the object `onopentag` builds from every attribute of every tag,
+ * most of which it drops: that object cost a fifth of a parse. A tag's visibility depends on its
+ * attributes, so it is decided at the tag's end: `onopentagend` (`>`) and `onselfclosingtag`
+ * (`/>`), the two public callbacks through which the tokenizer ends a start tag.
+ */
+class SnapshotParser extends Parser {
+  constructor(
+    private readonly tagEnded: () => void,
+    ...args: ConstructorParameters<typeof Parser>
+  ) {
+    super(...args);
+  }
+  override onopentagend(endIndex: number): void {
+    super.onopentagend(endIndex);
+    this.tagEnded();
+  }
+  override onselfclosingtag(endIndex: number): void {
+    super.onselfclosingtag(endIndex);
+    this.tagEnded();
+  }
+}
 
 function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
   if (neverRendered(tag, attrs)) return true;
@@ -56,6 +80,21 @@ interface BuildState {
   title: string;
   inTitle: boolean;
   lang: string | null;
+  /** The element whose start tag is being read (its attributes arrive one by one), or null. */
+  open: OpenTag | null;
+}
+
+/**
+ * A start tag until its `>`: the element is in `nodes` already, its kept attributes are filled as
+ * they come, and its visibility (which depends on them) is decided when the tag ends. A second
+ * <html> or <body> has no element of its own: its attributes are merged into the existing one.
+ */
+interface OpenTag {
+  tag: string;
+  attrs: Record<string, string>;
+  /** Index of the new element, or of the existing element a second <html>/<body> merges into. */
+  index: number;
+  merge: boolean;
 }
 
 function top(state: BuildState): number {
@@ -68,12 +107,17 @@ const HEAD_CONTENT_TAGS = new Set(["base", "basefont", "bgsound", "link", "meta"
 const MAX_CLOSE_SEARCH = 64;
 
 function pushElement(state: BuildState, tag: string, attrs: Record<string, string>): number {
-  const parent = top(state);
-  const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
-  state.nodes.push({ parent, type: 1, tag, attrs, visible: parentVisible && !hiddenByMarkup(tag, attrs) });
+  state.nodes.push({ parent: top(state), type: 1, tag, attrs, visible: true });
   const index = state.nodes.length - 1;
   state.stack.push(index);
   return index;
+}
+
+/** Decide an element's visibility once its attributes are known (parents are decided first). */
+function setVisibility(state: BuildState, index: number): void {
+  const node = state.nodes[index] as SnapshotNode;
+  const parentVisible = node.parent < 0 ? true : (state.nodes[node.parent] as SnapshotNode).visible;
+  node.visible = parentVisible && !hiddenByMarkup(node.tag, node.attrs ?? {});
 }
 
 /** Leave <head> the way a browser does when body content shows up inside it. */
@@ -81,11 +125,16 @@ function leaveHead(state: BuildState): void {
   const headAt = state.stack.findIndex((i) => state.nodes[i]?.tag === "head");
   if (headAt < 0) return;
   state.stack.length = headAt;
-  state.body ??= pushElement(state, "body", {});
+  if (state.body === null) {
+    state.body = pushElement(state, "body", {});
+    setVisibility(state, state.body);
+  }
   if (top(state) !== state.body) state.stack.push(state.body);
 }
 
-function openTag(state: BuildState, name: string, raw: Record<string, string>): void {
+/** A start tag's name: the element is placed now, its attributes follow (addAttribute), then endTag. */
+function openTag(state: BuildState, name: string): void {
+  endTag(state);
   const tag = name.toLowerCase();
   if (state.opaqueDepth > 0) {
     state.opaqueDepth++;
@@ -95,19 +144,42 @@ function openTag(state: BuildState, name: string, raw: Record<string, string>): 
   const existing = tag === "html" ? 0 : tag === "body" ? state.body : null;
   if (existing !== null && (tag === "html" ? state.nodes.length > 0 : true)) {
     // A second <html>/<body> (or one after an implied body) merges into the existing element.
-    Object.assign(state.nodes[existing]?.attrs ?? {}, keepAttributes(raw));
-    if (tag === "html") state.lang ??= raw["lang"] ?? null;
+    state.open = { tag, attrs: {}, index: existing, merge: true };
     state.stack.push(existing); // balanced by the matching close event
     return;
   }
-  const index = pushElement(state, tag, keepAttributes(raw));
+  const attrs: Record<string, string> = {};
+  const index = pushElement(state, tag, attrs);
+  state.open = { tag, attrs, index, merge: false };
   if (tag === "body") state.body = index;
   if (OPAQUE_TAGS.has(tag)) state.opaqueDepth++;
   if (RAW_TEXT_TAGS.has(tag)) state.skipText++;
   if (tag === "title") state.inTitle = true;
 }
 
+/**
+ * One attribute of the open start tag, kept when the snapshot keeps its name (attributes.ts); the
+ * first of two same-named attributes wins, as in htmlparser2's attribute objects. Attributes with no open
+ * tag (inside <svg>, or of a second <form>, which the parser ignores) are dropped.
+ */
+function addAttribute(state: BuildState, name: string, value: string): void {
+  const open = state.open;
+  if (open === null || !keptAttribute(name) || Object.hasOwn(open.attrs, name)) return;
+  open.attrs[name] = keptValue(value);
+}
+
+/** The open start tag's `>` (or the next event, whichever the parser reports first). */
+function endTag(state: BuildState): void {
+  const open = state.open;
+  if (open === null) return;
+  state.open = null;
+  if (!open.merge) return setVisibility(state, open.index);
+  Object.assign(state.nodes[open.index]?.attrs ?? {}, open.attrs);
+  if (open.tag === "html") state.lang ??= open.attrs["lang"] ?? null;
+}
+
 function closeTag(state: BuildState, name: string): void {
+  endTag(state);
   const tag = name.toLowerCase();
   if (state.opaqueDepth > 1) {
     state.opaqueDepth--;
@@ -131,6 +203,7 @@ function closeTag(state: BuildState, name: string): void {
 const WHITESPACE_ONLY = /^\s+$/;
 
 function addText(state: BuildState, data: string): void {
+  endTag(state);
   if (state.inTitle) state.title += data;
   if (state.skipText > 0 || state.opaqueDepth > 0) return;
   if (state.stack.length > 1 && state.nodes[top(state)]?.tag === "head" && !WHITESPACE_ONLY.test(data)) leaveHead(state);
@@ -153,16 +226,19 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
 export function staticSnapshot(input: PageInput): PageSnapshot {
   const started = performance.now();
   const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
-  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null };
-  const parser = new Parser(
+  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null, open: null };
+  const parser = new SnapshotParser(
+    () => endTag(state),
     {
-      onopentag: (name, attrs) => openTag(state, name, attrs),
+      onopentagname: (name) => openTag(state, name),
+      onattribute: (name, value) => addAttribute(state, name, value),
       onclosetag: (name) => closeTag(state, name),
       ontext: (data) => addText(state, data),
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false, Tokenizer: fastTokenizer() },
   );
   parser.end(repairMarkup(input.html));
+  endTag(state);
   collapseWhitespaceNodes(state.nodes);
   hideEscapedNoscriptMarkup(state.nodes);
   revealScriptHiddenPage(state.nodes);
