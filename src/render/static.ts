@@ -1,9 +1,10 @@
 /**
  * Static renderer: builds a PageSnapshot from HTML with htmlparser2's streaming parser and no
  * browser. Chosen over parse5 for speed (DEPENDENCIES.md: 2.4 ms vs 6.3 ms on a 96 KB page;
- * `npm run bench:render` measures it again), and driven by fast-tokenizer.ts, which skips runs of
- * inert characters natively (same events, 40 % less parse time). The snapshot is built directly from parser events
- * (no intermediate DOM), with an explicit stack, so 10,000-level nesting costs nothing special.
+ * `npm run bench:render` measures it again), driven by fast-tokenizer.ts, which skips runs of
+ * inert characters natively (same events, 40 % less parse time). The snapshot is built directly
+ * from parser events (no intermediate DOM), with an explicit stack, so 10,000-level nesting costs
+ * nothing special.
  *
  * No geometry and no computed style: `box`/`style` stay absent. `visible` is false inside
  * elements that are hidden by markup alone: the `hidden` attribute, aria-hidden="true",
@@ -159,8 +160,8 @@ function openTag(state: BuildState, name: string): void {
 
 /**
  * One attribute of the open start tag, kept when the snapshot keeps its name (attributes.ts); the
- * first of two same-named attributes wins, as in htmlparser2's attribute objects. Attributes with no open
- * tag (inside <svg>, or of a second <form>, which the parser ignores) are dropped.
+ * first of two same-named attributes wins, as in htmlparser2's attribute objects. Attributes with
+ * no open tag (inside <svg>, or of a second <form>, which the parser ignores) are dropped.
  */
 function addAttribute(state: BuildState, name: string, value: string): void {
   const open = state.open;
