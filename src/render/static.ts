@@ -133,9 +133,9 @@ function leaveHead(state: BuildState): void {
   if (top(state) !== state.body) state.stack.push(state.body);
 }
 
-/** A start tag's name: the element is placed now, its attributes follow (addAttribute), then endTag. */
+/** A start tag's name: the element is placed now, its attributes follow (addAttribute), then finishStartTag. */
 function openTag(state: BuildState, name: string): void {
-  endTag(state);
+  finishStartTag(state);
   const tag = name.toLowerCase();
   if (state.opaqueDepth > 0) {
     state.opaqueDepth++;
@@ -169,8 +169,12 @@ function addAttribute(state: BuildState, name: string, value: string): void {
   open.attrs[name] = keptValue(value);
 }
 
-/** The open start tag's `>` (or the next event, whichever the parser reports first). */
-function endTag(state: BuildState): void {
+/**
+ * The open start tag's `>`, reported by SnapshotParser; also called at every other event, since
+ * some start tags end without it: one the parser implies (`</p>` with no open <p>) and one cut off
+ * by the end of the document.
+ */
+function finishStartTag(state: BuildState): void {
   const open = state.open;
   if (open === null) return;
   state.open = null;
@@ -180,7 +184,7 @@ function endTag(state: BuildState): void {
 }
 
 function closeTag(state: BuildState, name: string): void {
-  endTag(state);
+  finishStartTag(state);
   const tag = name.toLowerCase();
   if (state.opaqueDepth > 1) {
     state.opaqueDepth--;
@@ -204,7 +208,7 @@ function closeTag(state: BuildState, name: string): void {
 const WHITESPACE_ONLY = /^\s+$/;
 
 function addText(state: BuildState, data: string): void {
-  endTag(state);
+  finishStartTag(state);
   if (state.inTitle) state.title += data;
   if (state.skipText > 0 || state.opaqueDepth > 0) return;
   if (state.stack.length > 1 && state.nodes[top(state)]?.tag === "head" && !WHITESPACE_ONLY.test(data)) leaveHead(state);
@@ -229,7 +233,7 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
   const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
   const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null, open: null };
   const parser = new SnapshotParser(
-    () => endTag(state),
+    () => finishStartTag(state),
     {
       onopentagname: (name) => openTag(state, name),
       onattribute: (name, value) => addAttribute(state, name, value),
@@ -239,7 +243,7 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false, Tokenizer: fastTokenizer() },
   );
   parser.end(repairMarkup(input.html));
-  endTag(state);
+  finishStartTag(state);
   collapseWhitespaceNodes(state.nodes);
   hideEscapedNoscriptMarkup(state.nodes);
   revealScriptHiddenPage(state.nodes);
