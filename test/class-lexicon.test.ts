@@ -81,7 +81,7 @@ test("extraction's per-element path gives the same features as the token lists, 
   const html = fixtureText("pages/article.html");
   const rows = staticRows(html);
   const tokens = rowClassTokens(rows.page, rows.tree, rows.nodes, rows.own.ownWords);
-  const lexicon = fitClassLexicon([{ tokens, main: Uint8Array.from(rows.nodes, (_, r) => r % 2) }], 1);
+  const lexicon = fitClassLexicon([{ tokens, main: Uint8Array.from(rows.nodes, (_, r) => r % 2) }], { minPages: 1 });
   assert.ok(Object.keys(lexicon.weights).length > 10, "the fixture has class tokens");
   const fast = pageLexicon(lexicon, rows.page, rows.tree, rows.nodes, rows.own.ownWords);
   const slow = lexiconFeatures(lexicon, tokens);

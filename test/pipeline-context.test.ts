@@ -1,13 +1,16 @@
 /**
  * The context stage (src/pipeline/context.ts, src/train/context.ts): its features read the
  * stage-1 scores around a leaf as documented, training with cross-validation ships it in the
- * artifact (and --no-context does not), extraction cuts at its thresholds, and a model whose
- * context features differ from this pith's refuses to load.
+ * artifact (and --no-context does not), extraction cuts at its thresholds, a model trained
+ * before some context features were added still scores as it did, and a model with a context
+ * feature this pith does not compute refuses to load.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { ModelLoadError } from "../src/ml/artifact.ts";
+import { ModelLoadError, type ModelArtifact } from "../src/ml/artifact.ts";
 import { CONTEXT_FEATURES, CONTEXT_TYPES, contextMatrix, type StageOne, samePathLeaves } from "../src/pipeline/context.ts";
+import { MIN_HEADING_SITES } from "../src/pipeline/heading-lexicon.ts";
 import { pipelineFromArtifact, type PipelineExtra } from "../src/pipeline/model.ts";
 import { GENERAL, runPipeline } from "../src/pipeline/run.ts";
 import { PAGE_TYPES } from "../src/train/page-types.ts";
@@ -28,6 +31,7 @@ function smallPage(): StageOne {
     lexicon: Float32Array.from([...Array(8).fill(NaN), 1.5, 1, 2, 2, ...Array(4).fill(NaN), NaN, NaN, NaN, 0]),
     // the two paragraphs share a path signature, the nav item has its own
     paths: Uint32Array.from([1, 2, 7, 7, 9]),
+    headings: null,
   };
 }
 
@@ -96,6 +100,9 @@ test("training with cross-validation measures the context stage and ships it whe
   const lexicon = extra.context?.lexicon;
   assert.ok(lexicon && lexicon.pages === SITES.length * 2, "the shipped stage carries the lexicon of every training page");
   assert.ok(Object.keys(lexicon.weights).length > 0 && Object.keys(lexicon.weights).every((t) => /^\d+t?:/.test(t)), "level-prefixed tokens");
+  const headingLexicon = extra.context?.headingLexicon;
+  assert.ok(headingLexicon && headingLexicon.pages === SITES.length * 2, "the shipped stage carries the heading lexicon of every training page");
+  assert.deepEqual(headingLexicon.weights, {}, `no heading token is on ${MIN_HEADING_SITES} sites of ${SITES.length}`);
   const model = await pipelineFromArtifact(withContext.artifact, "ctx");
   assert.ok(model.context);
   assert.deepEqual(model.context.lexicon, lexicon, "the lexicon survives the model file");
@@ -107,13 +114,17 @@ test("training with cross-validation measures the context stage and ships it whe
   assert.notDeepEqual([...run.scores], [...stageOne.scores], "the context stage rescored the leaves");
   const reasons = run.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
   assert.ok(reasons.some((r) => r.includes(`≥ ${threshold} (`) || r.includes(`< ${threshold} (`)), `the context threshold ${threshold} decides: ${reasons.join("; ")}`);
-  assert.ok(reasons.every((r) => /\(content classifier \d\.\d{3}, context stage \d\.\d{3}(, class token \d+t?:\S+ [+−]\d\.\d{2})?(, \d+ same-path (?:leaf|leaves) at \d\.\d{3})?\)$/.test(r)), `each reason shows both scores: ${reasons[0]}`);
+  assert.ok(reasons.every((r) => /\(content classifier \d\.\d{3}, context stage \d\.\d{3}(, class token \d+t?:\S+ [+−]\d\.\d{2})?(, heading token h:\S+ [+−]\d\.\d{2})?(, \d+ same-path (?:leaf|leaves) at \d\.\d{3})?\)$/.test(r)), `each reason shows both scores: ${reasons[0]}`);
   assert.ok(reasons.some((r) => /class token \d+t?:\S+ [+−]\d\.\d{2}[,)]/.test(r)), `a reason names the lexicon's strongest class token: ${reasons[0]}`);
   assert.ok(reasons.some((r) => /, [1-9]\d* same-path (?:leaf|leaves) at \d\.\d{3}\)$/.test(r)), `a reason says how many leaves share the leaf's path and how stage 1 scored them: ${reasons[0]}`);
   const plainReasons = stageOne.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
   assert.ok(plainReasons.every((r) => !r.includes("context stage")), "without the stage the reason names one score");
+  const named = await pipelineFromArtifact(withContext.artifact, "ctx");
+  (named.context as NonNullable<typeof named.context>).headingLexicon = { pages: 12, weights: { "h:related": -2.5 } };
+  const relatedReasons = runPipeline(named, snap).extraction.trace.filter((t) => t.step === "content-classifier" && /Related stories/.test(t.text ?? "")).map((t) => t.reason);
+  assert.ok(relatedReasons.length && relatedReasons.every((r) => r.includes(", heading token h:related −2.50")), `the trace names the section heading's token: ${relatedReasons[0]}`);
   const broken = structuredClone(withContext.artifact);
-  (broken.extra as PipelineExtra).context = { features: ["ctx_s"], thresholds: {} };
+  (broken.extra as PipelineExtra).context = { features: ["ctx_s", "ctx_not_computed"], thresholds: {} };
   await assert.rejects(pipelineFromArtifact(broken, "broken.json"), (e: Error) => e instanceof ModelLoadError && /context features/.test(e.message));
   const badLexicon = structuredClone(withContext.artifact);
   (badLexicon.extra as PipelineExtra).context = { features: [...CONTEXT_FEATURES], thresholds: {}, lexicon: { pages: 1, weights: { "0:x": "heavy" as unknown as number } } };
@@ -126,4 +137,23 @@ test("--no-context and --domain models have no context stage", async () => {
   assert.ok(!("context" in without.artifact.classifiers));
   const domain = await train(options({ domain: "b.example", folds: 0 }));
   assert.ok(!("context" in domain.artifact.classifiers));
+});
+
+test("a model trained before the heading features still loads and scores every leaf as it did", async () => {
+  // trained by pith before lex_head_* joined CONTEXT_FEATURES (.scratch recipe: this file's options(), context "always");
+  // the expected scores and text are what that pith computed
+  const dir = new URL("./fixtures/models/", import.meta.url);
+  const artifact = JSON.parse(readFileSync(new URL("context-before-headings.json", dir), "utf8")) as ModelArtifact;
+  const expected = JSON.parse(readFileSync(new URL("context-before-headings.expected.json", dir), "utf8")) as Record<string, { text: string; scores: (number | null)[] }>;
+  const features = (artifact.extra as PipelineExtra).context?.features ?? [];
+  assert.ok(features.length < CONTEXT_FEATURES.length && !features.some((f) => f.startsWith("lex_head_")), "the fixture predates the heading features");
+  const model = await pipelineFromArtifact(artifact, "context-before-headings.json");
+  assert.ok(model.context?.columns, "its context columns are picked by name");
+  assert.equal(Object.keys(expected).length, 3);
+  for (const [seed, want] of Object.entries(expected)) {
+    const snap = staticSnapshot({ id: "x", source: "x", url: null, html: syntheticPage(Number(seed), "z.example").html, encoding: "utf-8", remote: false });
+    const run = runPipeline(model, snap);
+    assert.equal(run.extraction.text, want.text);
+    assert.deepEqual(Array.from(run.scores, (s) => (Number.isNaN(s) ? null : Math.round(s * 1e6) / 1e6)), want.scores);
+  }
 });

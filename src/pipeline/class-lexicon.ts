@@ -172,11 +172,21 @@ export interface LexiconPage {
   main: Uint8Array;
   /** Rows not counted (training's ambiguous copies). */
   skip?: Uint8Array;
+  /** The page's site (counted for LexiconOptions.minSites). */
+  site?: string;
+}
+
+export interface LexiconOptions {
+  /** Tokens seen on fewer training pages are dropped (default MIN_LEXICON_PAGES). */
+  minPages?: number;
+  /** Tokens seen on fewer distinct sites are dropped (default 0: no site rule; the heading lexicon sets one). */
+  minSites?: number;
 }
 
 /** Fits the lexicon (page frequencies on main and on noise leaves, smoothed log-odds; see the header). */
-export function fitClassLexicon(pages: Iterable<LexiconPage>, minPages = MIN_LEXICON_PAGES): ClassLexicon {
+export function fitClassLexicon(pages: Iterable<LexiconPage>, { minPages = MIN_LEXICON_PAGES, minSites = 0 }: LexiconOptions = {}): ClassLexicon {
   const counts = new Map<string, [number, number]>();
+  const sites = new Map<string, Set<string>>();
   let n = 0;
   for (const page of pages) {
     n++;
@@ -194,12 +204,17 @@ export function fitClassLexicon(pages: Iterable<LexiconPage>, minPages = MIN_LEX
       if (!c) counts.set(t, (c = [0, 0]));
       if (bits & 1) c[0]++;
       if (bits & 2) c[1]++;
+      if (minSites > 0) {
+        let s = sites.get(t);
+        if (!s) sites.set(t, (s = new Set()));
+        if (s.size < minSites) s.add(page.site ?? "");
+      }
     });
   }
   const weights: Record<string, number> = {};
   const scale = 10 ** WEIGHT_DECIMALS;
   for (const [t, [main, noise]] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    if (main + noise < minPages) continue;
+    if (main + noise < minPages || (minSites > 0 && (sites.get(t)?.size ?? 0) < minSites)) continue;
     weights[t] = Math.round((Math.log((main + 1) / (n + 2)) - Math.log((noise + 1) / (n + 2))) * scale) / scale;
   }
   return { pages: n, weights };
@@ -233,6 +248,17 @@ export function lexiconFeatures(lexicon: ClassLexicon, tokens: RowTokens): Float
     out[b + 3] = known;
   }
   return out;
+}
+
+/** Row r's known token of largest |weight| (for the trace), null when none is known. */
+export function strongestToken(lexicon: ClassLexicon, tokens: RowTokens, r: number): { token: string; weight: number } | null {
+  let best: { token: string; weight: number } | null = null;
+  for (let k = tokens.start[r] as number; k < (tokens.start[r + 1] as number); k++) {
+    const token = tokens.vocab[tokens.ids[k] as number] as string;
+    const weight = lexicon.weights[token];
+    if (weight !== undefined && (!best || Math.abs(weight) > Math.abs(best.weight))) best = { token, weight };
+  }
+  return best;
 }
 
 /** What the lexicon says about one page's rows: CLASS_LEXICON_FEATURES and each row's strongest token. */

@@ -30,10 +30,12 @@
  * Measured (`npm run train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865,
  * harvest-forums 0.867 → 0.880; dragnet and cleaneval 0.921 → 0.920.
  */
-import { createMatrix, type Matrix } from "../ml/matrix.ts";
+import { createMatrix, matrixFromData, type Matrix } from "../ml/matrix.ts";
 import type { Classifier } from "../ml/classifier.ts";
 import { CLASS_LEXICON_FEATURES, type ClassLexicon } from "./class-lexicon.ts";
+import { HEADING_LEXICON_FEATURES } from "./heading-lexicon.ts";
 import type { Ownership } from "./own-text.ts";
+import { selectColumns } from "./columns.ts";
 
 /** Router labels the context stage knows (GENERAL first, then the page types of src/train/page-types.ts). */
 export const CONTEXT_TYPES = ["general", "article", "collection", "documentation", "forum", "listing", "product", "service"] as const;
@@ -53,6 +55,7 @@ export const CONTEXT_FEATURES: readonly string[] = [
   ...CONTEXT_TYPES.map((t) => `ctx_is_${t}`),
   ...CLASS_LEXICON_FEATURES,
   ...PATH_FEATURES,
+  ...HEADING_LEXICON_FEATURES,
 ];
 
 /** A fitted context stage: the classifier, its decision threshold per routed type and its class-token lexicon. */
@@ -61,6 +64,10 @@ export interface ContextModel {
   thresholds: Record<string, number>;
   /** Weights of id/class tokens (class-lexicon.ts); null: the lexicon features are missing (NaN). */
   lexicon: ClassLexicon | null;
+  /** Weights of section-heading tokens (heading-lexicon.ts); null: the heading features are missing (NaN). */
+  headingLexicon: ClassLexicon | null;
+  /** Set when the model reads a subset of CONTEXT_FEATURES (trained before some were added): their positions. */
+  columns?: Int32Array;
 }
 
 /** What the context stage reads of one page. */
@@ -77,6 +84,8 @@ export interface StageOne {
   nCols: number;
   /** CLASS_LEXICON_FEATURES per row, row-major (class-lexicon.ts lexiconFeatures); null: all NaN. */
   lexicon: Float32Array | null;
+  /** HEADING_LEXICON_FEATURES per row, row-major (lexiconFeatures over heading-lexicon.ts's tokens); null: all NaN. */
+  headings: Float32Array | null;
   /** Path signature per row (path-signature.ts rowPathSignatures); null: the same-path features are missing (NaN). */
   paths: Uint32Array | null;
 }
@@ -248,6 +257,9 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     if (s.lexicon) f.set(s.lexicon.subarray(r * lw, (r + 1) * lw), c);
     c += lw;
     if (paths && pathStats) samePath(s, pathStats, paths, r, total, f, c);
+    c += PATH_FEATURES.length;
+    const hw = HEADING_LEXICON_FEATURES.length;
+    if (s.headings) f.set(s.headings.subarray(r * hw, (r + 1) * hw), c);
     f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), nc);
   });
   return X;
@@ -259,7 +271,15 @@ export function applyContext(model: ContextModel, s: StageOne): { scores: Float3
   const out = new Float32Array(s.scores.length).fill(NaN);
   const threshold = model.thresholds[s.pageType] ?? model.thresholds["general"] ?? s.threshold;
   if (!leaves.length) return { scores: out, threshold };
-  const p = model.classifier.predictProba(contextMatrix(s, leaves));
+  const X = contextMatrix(s, leaves);
+  const p = model.classifier.predictProba(model.columns ? modelColumns(X, model.columns, s.nCols) : X);
   leaves.forEach((r, k) => (out[r] = p[k] as number));
   return { scores: out, threshold };
+}
+
+/** The context matrix in a model's column order: its context features (`columns`), then the leaf's own features. */
+function modelColumns(X: Matrix, columns: Int32Array, nCols: number): Matrix {
+  const nc = CONTEXT_FEATURES.length;
+  const map = Int32Array.from([...columns, ...Array.from({ length: nCols }, (_, k) => nc + k)]);
+  return matrixFromData(selectColumns(X.data, X.nRows, X.nCols, map), X.nRows, map.length);
 }

@@ -53,7 +53,7 @@ export interface PipelineExtra {
    */
   base?: { model: "default"; weight: number };
   /** The context stage's feature names, decision threshold per routed type and class-token lexicon (its classifier is "context"). */
-  context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon };
+  context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon; headingLexicon?: ClassLexicon };
 }
 
 export interface Router {
@@ -120,12 +120,28 @@ export async function pipelineFromArtifact(artifact: ModelArtifact, source: stri
 
 async function loadContext(artifact: ModelArtifact, context: NonNullable<PipelineExtra["context"]>, source: string): Promise<ContextModel> {
   const names = context.features;
-  if (!Array.isArray(names) || names.length !== CONTEXT_FEATURES.length || names.some((n, i) => n !== CONTEXT_FEATURES[i])) {
+  const columns = Array.isArray(names) ? contextColumns(names) : undefined;
+  if (columns === undefined) {
     throw new ModelLoadError(source, `model ${source} has a context stage over other context features than this pith computes; retrain it with \`pith train\``);
   }
   const lexicon = context.lexicon ?? null;
   if (lexicon !== null && !isLexicon(lexicon)) throw new ModelLoadError(source, `model ${source} is corrupt (context.lexicon is not a token → weight table)`);
-  return { classifier: await artifactClassifier(artifact, "context", source, CONTEXT_FEATURES.length), thresholds: context.thresholds, lexicon };
+  const headingLexicon = context.headingLexicon ?? null;
+  if (headingLexicon !== null && !isLexicon(headingLexicon)) throw new ModelLoadError(source, `model ${source} is corrupt (context.headingLexicon is not a token → weight table)`);
+  const classifier = await artifactClassifier(artifact, "context", source, (names as string[]).length);
+  return { classifier, thresholds: context.thresholds, lexicon, headingLexicon, ...(columns ? { columns } : {}) };
+}
+
+/**
+ * A model's context features in this pith's CONTEXT_FEATURES: null when they are the same list,
+ * their positions when they are a subset (a model trained before a family was added still loads,
+ * as stage-1 features do in columns.ts), undefined when one is unknown.
+ */
+function contextColumns(names: readonly unknown[]): Int32Array | null | undefined {
+  if (names.length === CONTEXT_FEATURES.length && names.every((n, i) => n === CONTEXT_FEATURES[i])) return null;
+  const index = new Map(CONTEXT_FEATURES.map((n, k) => [n, k]));
+  const map = names.map((n) => (typeof n === "string" ? index.get(n) : undefined));
+  return map.every((k) => k !== undefined) ? Int32Array.from(map as number[]) : undefined;
 }
 
 function isLexicon(x: unknown): x is ClassLexicon {

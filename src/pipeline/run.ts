@@ -10,7 +10,8 @@
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "./features-adapter.ts";
-import { pageLexicon, type PageLexicon } from "./class-lexicon.ts";
+import { lexiconFeatures, pageLexicon, strongestToken, type PageLexicon } from "./class-lexicon.ts";
+import { rowHeadingTokens } from "./heading-lexicon.ts";
 import { rowPathSignatures } from "./path-signature.ts";
 import { applyContext, leafRows, samePathLeaves } from "./context.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
@@ -138,10 +139,11 @@ export function scoreLeaves(classifier: Classifier, values: Float32Array, nCols:
 
 /**
  * `stageOne`: the content classifier's scores when the context stage replaced them (each reason
- * then shows both, the leaf's class token that the context stage's lexicon weighs most, and how
- * many other leaves share its tag/class path with their stage-1 mean). `samePath`: context.ts samePathLeaves.
+ * then shows both, the leaf's class token and section-heading token that the context stage's
+ * lexicons weigh most, and how many other leaves share its tag/class path with their stage-1
+ * mean). `samePath`: context.ts samePathLeaves.
  */
-function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number, stageOne: Float32Array | null, lexicon: PageLexicon | null, samePath: ((r: number) => { n: number; mean: number } | null) | null): TraceEntry[] {
+function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number, stageOne: Float32Array | null, lexicon: PageLexicon | null, heading: ((r: number) => { token: string; weight: number } | null) | null, samePath: ((r: number) => { n: number; mean: number } | null) | null): TraceEntry[] {
   const out: TraceEntry[] = [];
   for (let r = 0; r < nodes.length && out.length < MAX_TRACE_ENTRIES; r++) {
     if ((own.ownWords[r] as number) === 0) continue;
@@ -149,14 +151,20 @@ function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownersh
     const s = scores[r] as number;
     const kept = keep[r] === 1;
     const token = lexicon?.strongest(r) ?? null;
+    const head = heading?.(r) ?? null;
     const same = samePath?.(r) ?? null;
-    const why = (token ? `, class token ${token.token} ${token.weight >= 0 ? "+" : "−"}${Math.abs(token.weight).toFixed(2)}` : "") + (same ? `, ${same.n} same-path ${same.n === 1 ? "leaf" : "leaves"} at ${same.mean.toFixed(3)}` : "");
+    const why = (token ? `, class token ${token.token} ${signed(token.weight)}` : "") + (head ? `, heading token ${head.token} ${signed(head.weight)}` : "") + (same ? `, ${same.n} same-path ${same.n === 1 ? "leaf" : "leaves"} at ${same.mean.toFixed(3)}` : "");
     const first = stageOne ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)}${why})` : "";
     const reason = (kept ? `P(main)=${s.toFixed(3)} ≥ ${threshold.toFixed(3)}` : s >= threshold ? "removed by refiner" : `P(main)=${s.toFixed(3)} < ${threshold.toFixed(3)}`) + first;
     const { path, text } = traceTarget(page, tree, node);
     out.push({ step: "content-classifier", node, path, action: kept ? "keep" : "drop", reason, text, score: s });
   }
   return out;
+}
+
+/** A lexicon weight with its sign: "+1.25", "−4.36". */
+function signed(weight: number): string {
+  return `${weight >= 0 ? "+" : "−"}${Math.abs(weight).toFixed(2)}`;
 }
 
 /** Runs the pipeline on one snapshot with a loaded model. */
@@ -188,9 +196,12 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
   const context = options.context === false ? undefined : model.context;
   const lexicon = context?.lexicon ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords) : null;
+  const headingLexicon = context?.headingLexicon ?? null;
+  const headingTokens = headingLexicon ? rowHeadingTokens(page, tree, table.nodes, own.ownWords) : null;
+  const headings = headingLexicon && headingTokens ? lexiconFeatures(headingLexicon, headingTokens) : null;
   const paths = context ? rowPathSignatures(page, tree, table.nodes) : null;
   const { scores: raw, threshold: tuned } = context
-    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null, paths })
+    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null, headings, paths })
     : { scores: stageOne, threshold: content.threshold };
   const threshold = biased(tuned, options.bias);
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
@@ -206,7 +217,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, context ? stageOne : null, lexicon, paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null)];
+  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, context ? stageOne : null, lexicon, headingLexicon && headingTokens ? (r) => strongestToken(headingLexicon, headingTokens, r) : null, paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) {
     const notice = noticeOf(page, tree, own);

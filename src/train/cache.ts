@@ -21,7 +21,7 @@ import { cacheDir, codeKey } from "./cache-dir.ts";
 import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
 
 export { cacheDir };
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 
 interface PageMeta {
   dataset: string;
@@ -34,6 +34,9 @@ interface PageMeta {
   /** The page's class-token vocabulary (PageRecord.classTokens.vocab); start and ids are in the .bin. */
   classVocab: string[];
   classIds: number;
+  /** The same for PageRecord.headingTokens. */
+  headingVocab: string[];
+  headingIds: number;
 }
 
 interface CacheHeader {
@@ -45,17 +48,18 @@ interface CacheHeader {
   pages: PageMeta[];
 }
 
-type Flat = Omit<PageRecord, "classTokens"> & { classStart: Int32Array; classIds: Int32Array };
+type Flat = Omit<PageRecord, "classTokens" | "headingTokens"> & { classStart: Int32Array; classIds: Int32Array; headingStart: Int32Array; headingIds: Int32Array };
 
 /** Typed-array fields in storage order, with their constructors and lengths. */
 const FIELDS: readonly (readonly [keyof Flat, { BYTES_PER_ELEMENT: number }, (m: PageMeta, nCols: number) => number])[] = [
   ["nodes", Int32Array, (m) => m.n], ["values", Float32Array, (m, nCols) => m.n * nCols], ["main", Uint8Array, (m) => m.n], ["good", Uint8Array, (m) => m.n],
   ["share", Float32Array, (m) => m.n], ["ownWords", Int32Array, (m) => m.n], ["subtreeWords", Int32Array, (m) => m.n], ["parentRow", Int32Array, (m) => m.n], ["ambiguous", Uint8Array, (m) => m.n],
   ["classStart", Int32Array, (m) => m.n + 1], ["classIds", Int32Array, (m) => m.classIds], ["paths", Uint32Array, (m) => m.n],
+  ["headingStart", Int32Array, (m) => m.n + 1], ["headingIds", Int32Array, (m) => m.headingIds],
 ];
 
 function flat(r: PageRecord): Flat {
-  return { ...r, classStart: r.classTokens.start, classIds: r.classTokens.ids };
+  return { ...r, classStart: r.classTokens.start, classIds: r.classTokens.ids, headingStart: r.headingTokens.start, headingIds: r.headingTokens.ids };
 }
 
 function paths(dataset: string, mode: RenderMode): { dir: string; json: string; bin: string } {
@@ -64,7 +68,7 @@ function paths(dataset: string, mode: RenderMode): { dir: string; json: string; 
 }
 
 /** Code whose output the cache holds besides the features (the schema hash covers those). */
-const CODE_FILES = ["../render/static.ts", "../render/fast-tokenizer.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts", "../pipeline/class-lexicon.ts", "../pipeline/path-signature.ts", "../dom/records.ts"];
+const CODE_FILES = ["../render/static.ts", "../render/fast-tokenizer.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts", "../pipeline/class-lexicon.ts", "../pipeline/heading-lexicon.ts", "../pipeline/path-signature.ts", "../dom/records.ts"];
 
 let codeHash: string | null = null;
 
@@ -90,7 +94,7 @@ function writeCache(dataset: string, mode: RenderMode, records: readonly PageRec
       chunks.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
     }
   }
-  const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords, classVocab: r.classTokens.vocab, classIds: r.classTokens.ids.length }));
+  const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords, classVocab: r.classTokens.vocab, classIds: r.classTokens.ids.length, headingVocab: r.headingTokens.vocab, headingIds: r.headingTokens.ids.length }));
   writeFileSync(p.bin, Buffer.concat(chunks));
   writeFileSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages } satisfies CacheHeader));
 }
@@ -109,11 +113,11 @@ function readCache(dataset: string, mode: RenderMode, source: string): PageRecor
     return new C(copy.buffer);
   };
   return header.pages.map((m) => {
-    const { classVocab, classIds: _count, ...meta } = m;
+    const { classVocab, classIds: _count, headingVocab, headingIds: _headingCount, ...meta } = m;
     const rec: Record<string, unknown> = { ...meta };
     for (const [f, C, count] of FIELDS) rec[f] = take(C as unknown as new (b: ArrayBuffer) => Int32Array, count(m, header.nCols), C.BYTES_PER_ELEMENT);
-    const { classStart, classIds, ...rest } = rec as unknown as Flat;
-    return { ...rest, classTokens: { vocab: classVocab, start: classStart, ids: classIds } };
+    const { classStart, classIds, headingStart, headingIds, ...rest } = rec as unknown as Flat;
+    return { ...rest, classTokens: { vocab: classVocab, start: classStart, ids: classIds }, headingTokens: { vocab: headingVocab, start: headingStart, ids: headingIds } };
   });
 }
 

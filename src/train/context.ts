@@ -12,6 +12,7 @@
 import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import type { Fold } from "../ml/split.ts";
 import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/class-lexicon.ts";
+import { MIN_HEADING_SITES } from "../pipeline/heading-lexicon.ts";
 import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
@@ -40,17 +41,24 @@ export function routedStageOne(fitted: FittedPipeline, records: readonly PageRec
   });
 }
 
-function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number, lexicon: Float32Array): StageOne {
-  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols, lexicon, paths: rec.paths };
+/** A page's lexicon features: class tokens (class-lexicon.ts) and section-heading tokens (heading-lexicon.ts). */
+interface PageLexicons {
+  classes: Float32Array;
+  headings: Float32Array;
 }
 
-/** The class-token lexicon (src/pipeline/class-lexicon.ts) of the pages `include` accepts, ambiguous copies left out as in training. */
-function lexiconOf(records: readonly PageRecord[], include: (page: number) => boolean): ClassLexicon {
-  return fitClassLexicon(records.flatMap((rec, p) => (include(p) ? [{ tokens: rec.classTokens, main: rec.main, skip: rec.ambiguous }] : [])));
+function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number, lexicon: PageLexicons): StageOne {
+  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols, lexicon: lexicon.classes, headings: lexicon.headings, paths: rec.paths };
+}
+
+/** The class-token or heading lexicon of the pages `include` accepts, ambiguous copies left out as in training. */
+function lexiconOf(records: readonly PageRecord[], tokens: "classTokens" | "headingTokens", include: (page: number) => boolean): ClassLexicon {
+  const pages = records.flatMap((rec, p) => (include(p) ? [{ tokens: rec[tokens], main: rec.main, skip: rec.ambiguous, site: rec.site }] : []));
+  return fitClassLexicon(pages, tokens === "headingTokens" ? { minSites: MIN_HEADING_SITES } : {});
 }
 
 /** Training rows of the context stage: the sampled, weighted training leaf rows (buildRowIndex) with context features. */
-function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number, lexicon: readonly Float32Array[]): RowSet {
+function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number, lexicon: readonly PageLexicons[]): RowSet {
   const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
   const width = CONTEXT_FEATURES.length + nCols;
   const data = new Float32Array(base.y.length * width);
@@ -59,7 +67,7 @@ function contextRows(records: readonly PageRecord[], routed: readonly RoutedScor
     const page = base.page[k] as number;
     let end = k;
     while (end < base.y.length && base.page[end] === page) end++;
-    const X = contextMatrix(stageOneOf(records[page] as PageRecord, routed[page] as RoutedScores, thresholds, nCols, lexicon[page] as Float32Array), Array.from(base.row.subarray(k, end)));
+    const X = contextMatrix(stageOneOf(records[page] as PageRecord, routed[page] as RoutedScores, thresholds, nCols, lexicon[page] as PageLexicons), Array.from(base.row.subarray(k, end)));
     data.set(X.data, k * width);
     k = end;
   }
@@ -91,8 +99,12 @@ export interface FittedContext {
 export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, log: (s: string) => void = () => {}): Promise<FittedContext> {
   const foldOf = new Int32Array(records.length);
   folds.forEach((f, i) => f.test.forEach((p) => (foldOf[p] = i)));
-  const lexicons = folds.map((_, f) => lexiconOf(records, (p) => foldOf[p] !== f));
-  const lexicon = records.map((rec, p) => lexiconFeatures(lexicons[foldOf[p] as number] as ClassLexicon, rec.classTokens));
+  const lexicons = folds.map((_, f) => lexiconOf(records, "classTokens", (p) => foldOf[p] !== f));
+  const headingLexicons = folds.map((_, f) => lexiconOf(records, "headingTokens", (p) => foldOf[p] !== f));
+  const lexicon = records.map((rec, p) => ({
+    classes: lexiconFeatures(lexicons[foldOf[p] as number] as ClassLexicon, rec.classTokens),
+    headings: lexiconFeatures(headingLexicons[foldOf[p] as number] as ClassLexicon, rec.headingTokens),
+  }));
   const rows = contextRows(records, routed, stageOneThresholds, nCols, lexicon);
   const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
   const jobs = folds.map((_, f) => subset(rows, (p) => foldOf[p] !== f));
@@ -103,13 +115,18 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   const final = fitted[folds.length] as ContextModel["classifier"];
   for (const [f, fold] of folds.entries()) {
     const classifier = classifiers[f] as ContextModel["classifier"];
-    for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {}, lexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as Float32Array)).scores;
+    for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {}, lexicon: null, headingLexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as PageLexicons)).scores;
   }
   const thresholds = tuneByRoutedType(records, routed, oof);
   log(`context stage: thresholds ${JSON.stringify(thresholds)}`);
-  const all = lexiconOf(records, () => true);
-  log(`class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages`);
-  return { folds: classifiers.map((classifier, f) => ({ classifier, thresholds, lexicon: lexicons[f] as ClassLexicon })), final: { classifier: final, thresholds, lexicon: all }, oof };
+  const all = lexiconOf(records, "classTokens", () => true);
+  const allHeadings = lexiconOf(records, "headingTokens", () => true);
+  log(`class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages; heading lexicon: ${Object.keys(allHeadings.weights).length} tokens`);
+  return {
+    folds: classifiers.map((classifier, f) => ({ classifier, thresholds, lexicon: lexicons[f] as ClassLexicon, headingLexicon: headingLexicons[f] as ClassLexicon })),
+    final: { classifier: final, thresholds, lexicon: all, headingLexicon: allHeadings },
+    oof,
+  };
 }
 
 /** Context-stage threshold per routed type, tuned for mean estimated page word F1 on out-of-fold scores. */

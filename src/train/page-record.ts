@@ -9,6 +9,7 @@
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { computeFeatures } from "../pipeline/features-adapter.ts";
 import { rowClassTokens, type RowTokens } from "../pipeline/class-lexicon.ts";
+import { rowHeadingTokens } from "../pipeline/heading-lexicon.ts";
 import { copyText } from "../pipeline/dedupe.ts";
 import { rowPathSignatures } from "../pipeline/path-signature.ts";
 import { ownership, type Ownership } from "../pipeline/own-text.ts";
@@ -51,6 +52,8 @@ export interface PageRecord {
   goldWords: number;
   /** id/class tokens of each leaf row, for the context stage's class-token lexicon (src/pipeline/class-lexicon.ts). */
   classTokens: RowTokens;
+  /** Section-heading tokens of each leaf row, for the context stage's heading lexicon (src/pipeline/heading-lexicon.ts). */
+  headingTokens: RowTokens;
   /** Path signature of each row, for the context stage's same-path features (src/pipeline/path-signature.ts). */
   paths: Uint32Array;
 }
@@ -96,6 +99,7 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
     nodes: table.nodes, values: table.values, main, good, share,
     ownWords: own.ownWords, subtreeWords: own.subtreeWords, parentRow: own.parentRow, ambiguous, goldWords,
     classTokens: rowClassTokens(snap, tree, table.nodes, own.ownWords),
+    headingTokens: rowHeadingTokens(snap, tree, table.nodes, own.ownWords),
     paths: rowPathSignatures(snap, tree, table.nodes),
   };
 }
