@@ -87,13 +87,7 @@ export function classParts(s: string): string[] {
  * per-level sets, each built once per page: sibling leaves share their ancestors.
  */
 export function rowClassTokens(page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): RowTokens {
-  const vocab: string[] = [];
-  const index = new Map<string, number>();
-  const idOf = (t: string): number => {
-    let id = index.get(t);
-    if (id === undefined) index.set(t, (id = vocab.push(t) - 1));
-    return id;
-  };
+  const { vocab, idOf } = vocabulary();
   const tokens = elementTokens(page);
   const atLevel = new Map<number, number[]>(); // key element · LEXICON_LEVELS + level → token ids
   const start = new Int32Array(nodes.length + 1);
@@ -110,6 +104,20 @@ export function rowClassTokens(page: PageSnapshot, tree: Tree, nodes: Int32Array
   }
   start[nodes.length] = ids.length;
   return { vocab, start, ids: Int32Array.from(ids) };
+}
+
+/** A page's token vocabulary (RowTokens.vocab): `idOf` gives each distinct token the next id. */
+export function vocabulary(): { vocab: string[]; idOf: (token: string) => number } {
+  const vocab: string[] = [];
+  const index = new Map<string, number>();
+  return {
+    vocab,
+    idOf: (t) => {
+      let id = index.get(t);
+      if (id === undefined) index.set(t, (id = vocab.push(t) - 1));
+      return id;
+    },
+  };
 }
 
 /** Calls `visit` for the element `node` and its nearest element ancestors, LEXICON_LEVELS in all. */

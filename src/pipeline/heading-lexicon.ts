@@ -19,7 +19,7 @@
  */
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
-import type { RowTokens } from "./class-lexicon.ts";
+import { vocabulary, type RowTokens } from "./class-lexicon.ts";
 
 /** Words of a heading that become tokens. */
 export const HEADING_WORDS = 6;
@@ -73,13 +73,7 @@ export function rowHeadingTokens(page: PageSnapshot, tree: Tree, nodes: Int32Arr
     }
     governing[i] = last;
   }
-  const vocab: string[] = [];
-  const index = new Map<string, number>();
-  const idOf = (t: string): number => {
-    let id = index.get(t);
-    if (id === undefined) index.set(t, (id = vocab.push(t) - 1));
-    return id;
-  };
+  const { vocab, idOf } = vocabulary();
   const ofHeading = new Map<number, number[]>();
   const start = new Int32Array(nodes.length + 1);
   const ids: number[] = [];
