@@ -58,7 +58,7 @@ export const CONTEXT_FEATURES: readonly string[] = [
   ...HEADING_LEXICON_FEATURES,
 ];
 
-/** A fitted context stage: the classifier, its decision threshold per routed type and its class-token lexicon. */
+/** A fitted context stage: the classifier, its decision threshold per routed type and its lexicons. */
 export interface ContextModel {
   classifier: Classifier;
   thresholds: Record<string, number>;

@@ -52,7 +52,7 @@ export interface PipelineExtra {
    * replacing it.
    */
   base?: { model: "default"; weight: number };
-  /** The context stage's feature names, decision threshold per routed type and class-token lexicon (its classifier is "context"). */
+  /** The context stage's feature names, decision threshold per routed type, class-token and heading lexicons (its classifier is "context"). */
   context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon; headingLexicon?: ClassLexicon };
 }
 
