@@ -140,8 +140,10 @@ test("--no-context and --domain models have no context stage", async () => {
 });
 
 test("a model trained before the heading features still loads and scores every leaf as it did", async () => {
-  // trained by pith before lex_head_* joined CONTEXT_FEATURES (.scratch recipe: this file's options(), context "always");
-  // the expected scores and text are what that pith computed
+  // trained by pith before lex_head_* joined CONTEXT_FEATURES (da49461, this file's options() with context "always"),
+  // then two of its context trees pointed at the leaf's own features (dom_text_chars, txt_words: columns 44 and 142
+  // in that layout, which now sit 4 further) so that their place is tested too; the expected scores and text are
+  // what da49461's code computed with that file
   const dir = new URL("./fixtures/models/", import.meta.url);
   const artifact = JSON.parse(readFileSync(new URL("context-before-headings.json", dir), "utf8")) as ModelArtifact;
   const expected = JSON.parse(readFileSync(new URL("context-before-headings.expected.json", dir), "utf8")) as Record<string, { text: string; scores: (number | null)[] }>;
