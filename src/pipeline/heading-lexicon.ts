@@ -8,7 +8,8 @@
  * Choices (none of the four papers has it):
  * - A leaf's heading is the last visible h1–h6 that starts before it in document order, or the
  *   heading it is in. No scope rule: a footer after the article's last h2 gets that h2, and the
- *   footer's own features tell it apart.
+ *   footer's own features tell it apart. (Scoping a heading to its parent's subtree, and adding
+ *   the enclosing higher-level heading's words, were both measured worse: docs/learned-pipeline.md.)
  * - Tokens: the heading's first HEADING_WORDS words, lower-cased letter/digit runs, without
  *   all-digit ones, prefixed "h:"; a leaf before any heading gets NO_HEADING.
  * - Weights and features as the class lexicon's (page frequencies, smoothed log-odds, tokens on
