@@ -13,7 +13,8 @@
  * - Tokens: the heading's first HEADING_WORDS words, lower-cased letter/digit runs, without
  *   all-digit ones, prefixed "h:"; a leaf before any heading gets NO_HEADING.
  * - Weights and features as the class lexicon's (page frequencies, smoothed log-odds, tokens on
- *   ≥ MIN_LEXICON_PAGES pages; mean, minimum, maximum weight and number of known tokens).
+ *   ≥ MIN_LEXICON_PAGES pages; mean, minimum, maximum weight and number of known tokens), plus a
+ *   site rule: tokens on ≥ MIN_HEADING_SITES distinct sites.
  * Label check before building it (static, wcxb-dev, dragnet, harvest-forums, cleaneval; lexicon
  * fitted on half the sites, the heading mean alone scored on the other half): word-weighted AUC
  * 0.71-0.73 on wcxb-dev (collection 0.61-0.80, product 0.61-0.72), dragnet 0.65-0.78.

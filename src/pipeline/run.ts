@@ -196,9 +196,8 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
   const context = options.context === false ? undefined : model.context;
   const lexicon = context?.lexicon ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords) : null;
-  const headingLexicon = context?.headingLexicon ?? null;
-  const headingTokens = headingLexicon ? rowHeadingTokens(page, tree, table.nodes, own.ownWords) : null;
-  const headings = headingLexicon && headingTokens ? lexiconFeatures(headingLexicon, headingTokens) : null;
+  const heading = context?.headingLexicon ? { lexicon: context.headingLexicon, tokens: rowHeadingTokens(page, tree, table.nodes, own.ownWords) } : null;
+  const headings = heading ? lexiconFeatures(heading.lexicon, heading.tokens) : null;
   const paths = context ? rowPathSignatures(page, tree, table.nodes) : null;
   const { scores: raw, threshold: tuned } = context
     ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null, headings, paths })
@@ -217,7 +216,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes);
-  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, context ? stageOne : null, lexicon, headingLexicon && headingTokens ? (r) => strongestToken(headingLexicon, headingTokens, r) : null, paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null)];
+  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, context ? stageOne : null, lexicon, heading ? (r) => strongestToken(heading.lexicon, heading.tokens, r) : null, paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) {
     const notice = noticeOf(page, tree, own);
