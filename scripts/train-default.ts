@@ -18,7 +18,10 @@
  * `--pages FILE`: where the held-out word F1 of every page goes, one JSON line per page with its
  * type, routed type and F1 per CV variant (default data/cv/<model>.pages.jsonl, not committed).
  *
- * Usage: npm run train:default -- [--mode static|chromium] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--no-context] [--bags N] [--out FILE] [--pages FILE]
+ * `--seed S`: another seed than DEFAULT_SEED (folds, row and column sampling): repeating a
+ * comparison under a second seed tells a change from the ±0.002 that one seed's folds carry.
+ *
+ * Usage: npm run train:default -- [--mode static|chromium] [--seed S] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--no-context] [--bags N] [--out FILE] [--pages FILE]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -40,16 +43,18 @@ export const DEFAULT_GENERAL_SETS = ["wcxb-dev", "cleaneval", "harvest-forums"];
 export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 
-const { values } = parseArgs({ options: { mode: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } } });
+const { values } = parseArgs({ options: { mode: { type: "string" }, seed: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } } });
 const mode = (values.mode ?? "static") as RenderMode;
 if (mode !== "static" && mode !== "chromium") throw new Error(`--mode must be static or chromium, not ${String(values.mode)}`);
 const datasets = values.sets ? values.sets.split(",") : DEFAULT_SETS;
 const generalSets = values["general-sets"] ? values["general-sets"].split(",") : DEFAULT_GENERAL_SETS.filter((s) => datasets.includes(s));
 const bags = Number(values.bags ?? 1);
 if (!Number.isInteger(bags) || bags < 1) throw new Error(`--bags must be a whole number ≥ 1, not ${String(values.bags)}`);
+const seed = Number(values.seed ?? DEFAULT_SEED);
+if (!Number.isInteger(seed)) throw new Error(`--seed must be a whole number, not ${String(values.seed)}`);
 const started = performance.now();
 const result = await train({
-  datasets, mode, kind: "gbdt", params: bags > 1 ? { bags } : {}, seed: DEFAULT_SEED,
+  datasets, mode, kind: "gbdt", params: bags > 1 ? { bags } : {}, seed,
   folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, borrow: !values["no-borrow"], ...(values["no-context"] ? { context: false } : {}), genres: [], domain: null,
   ...(generalSets.length ? { generalSets } : {}),
   name: `default-${mode}`, log: (s) => void process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`),
