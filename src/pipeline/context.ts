@@ -63,13 +63,8 @@ export const CONTEXT_FEATURES: readonly string[] = [
 ];
 
 /** A fitted context stage: the classifier, its decision threshold per routed type and its lexicons. */
-/** Routed types the pooled classifier decides when the model has a `minor` one. */
-export const MAJOR_CONTEXT_TYPES: ReadonlySet<string> = new Set(["article"]);
-
 export interface ContextModel {
   classifier: Classifier;
-  /** A second context classifier for pages routed outside MAJOR_CONTEXT_TYPES, trained on those pages alone. */
-  minor?: Classifier;
   thresholds: Record<string, number>;
   /** Weights of id/class tokens (class-lexicon.ts); null: the lexicon features are missing (NaN). */
   lexicon: ClassLexicon | null;
@@ -340,8 +335,7 @@ export function applyContext(model: ContextModel, s: StageOne): { scores: Float3
   const threshold = model.thresholds[s.pageType] ?? model.thresholds["general"] ?? s.threshold;
   if (!leaves.length) return { scores: out, threshold };
   const X = contextMatrix(s, leaves);
-  const clf = model.minor && !MAJOR_CONTEXT_TYPES.has(s.pageType) ? model.minor : model.classifier;
-  const p = clf.predictProba(model.columns ? modelColumns(X, model.columns, s.nCols) : X);
+  const p = model.classifier.predictProba(model.columns ? modelColumns(X, model.columns, s.nCols) : X);
   leaves.forEach((r, k) => (out[r] = p[k] as number));
   return { scores: out, threshold };
 }

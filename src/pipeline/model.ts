@@ -129,8 +129,7 @@ async function loadContext(artifact: ModelArtifact, context: NonNullable<Pipelin
   const headingLexicon = context.headingLexicon ?? null;
   if (headingLexicon !== null && !isLexicon(headingLexicon)) throw new ModelLoadError(source, `model ${source} is corrupt (context.headingLexicon is not a token → weight table)`);
   const classifier = await artifactClassifier(artifact, "context", source, (names as string[]).length);
-  const minor = "context:minor" in artifact.classifiers ? await artifactClassifier(artifact, "context:minor", source, (names as string[]).length) : null;
-  return { classifier, thresholds: context.thresholds, lexicon, headingLexicon, ...(columns ? { columns } : {}), ...(minor ? { minor } : {}) };
+  return { classifier, thresholds: context.thresholds, lexicon, headingLexicon, ...(columns ? { columns } : {}) };
 }
 
 /**

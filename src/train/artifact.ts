@@ -36,7 +36,6 @@ export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
   const extra: PipelineExtra = { name: a.name, thresholds: a.thresholds, refiners: a.refiners, types: [...a.fitted.byType.keys()], segmentBlend: a.segmentBlend ?? 0 };
   if (a.context) {
     classifiers["context"] = a.context.classifier.toJSON();
-    if (a.context.minor) classifiers["context:minor"] = a.context.minor.toJSON();
     extra.context = { features: [...CONTEXT_FEATURES], thresholds: a.context.thresholds, ...(a.context.lexicon ? { lexicon: a.context.lexicon } : {}), ...(a.context.headingLexicon ? { headingLexicon: a.context.headingLexicon } : {}) };
   }
   if (a.baseWeight !== undefined) extra.base = { model: "default", weight: a.baseWeight };

@@ -14,7 +14,7 @@ import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import type { Fold } from "../ml/split.ts";
 import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/class-lexicon.ts";
 import { MIN_HEADING_SITES } from "../pipeline/heading-lexicon.ts";
-import { applyContext, MAJOR_CONTEXT_TYPES, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
+import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
 import { fitAll, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
@@ -119,21 +119,15 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   }));
   const rows = contextRows(records, routed, stageOneThresholds, nCols, lexicon);
   const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
-  const minorPage = (p: number) => !MAJOR_CONTEXT_TYPES.has((routed[p] as RoutedScores).type);
   const jobs = folds.map((_, f) => subset(rows, (p) => foldOf[p] !== f));
-  const minorJobs = folds.map((_, f) => subset(rows, (p) => foldOf[p] !== f && minorPage(p)));
-  const minorAll = subset(rows, minorPage);
-  log(`context stage, minor types: ${minorAll.y.length} leaf segments`);
   jobs.forEach((train, f) => log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`));
   log(`context stage: final fit on ${rows.y.length} leaf segments`);
-  const fitted = await fitAll([...jobs, rows, ...minorJobs, minorAll], config); // the final fit needs no fold result: all side by side
+  const fitted = await fitAll([...jobs, rows], config); // the final fit needs no fold result: all four side by side
   const classifiers = fitted.slice(0, folds.length);
   const final = fitted[folds.length] as ContextModel["classifier"];
-  const minors = fitted.slice(folds.length + 1, 2 * folds.length + 1);
-  const finalMinor = fitted[2 * folds.length + 1] as ContextModel["classifier"];
   for (const [f, fold] of folds.entries()) {
     const classifier = classifiers[f] as ContextModel["classifier"];
-    for (const p of fold.test) oof[p] = applyContext({ classifier, minor: minors[f] as ContextModel["classifier"], thresholds: {}, lexicon: null, headingLexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as PageLexicons)).scores;
+    for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {}, lexicon: null, headingLexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as PageLexicons)).scores;
   }
   const thresholds = tuneByRoutedType(records, routed, oof);
   log(`context stage: thresholds ${JSON.stringify(thresholds)}`);
@@ -141,8 +135,8 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   const allHeadings = lexiconOf(records, "headingTokens", () => true);
   log(`class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages; heading lexicon: ${Object.keys(allHeadings.weights).length} tokens`);
   return {
-    folds: classifiers.map((classifier, f) => ({ classifier, minor: minors[f] as ContextModel["classifier"], thresholds, lexicon: lexicons[f] as ClassLexicon, headingLexicon: headingLexicons[f] as ClassLexicon })),
-    final: { classifier: final, minor: finalMinor, thresholds, lexicon: all, headingLexicon: allHeadings },
+    folds: classifiers.map((classifier, f) => ({ classifier, thresholds, lexicon: lexicons[f] as ClassLexicon, headingLexicon: headingLexicons[f] as ClassLexicon })),
+    final: { classifier: final, thresholds, lexicon: all, headingLexicon: allHeadings },
     oof,
   };
 }
