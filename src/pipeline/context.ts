@@ -45,9 +45,6 @@ export const NEIGHBOUR_WINDOW = 3;
 export const ANCESTOR_LEVELS = 4;
 /** Stage-1 statistics of the page's other leaves with the leaf's path signature (path-signature.ts). */
 export const PATH_FEATURES = ["ctx_path_mean", "ctx_path_kept", "ctx_path_log_n", "ctx_path_word_share"] as const;
-/** Runs of stage-1-kept leaves in reading order (RUN_GAP unkept leaves may interrupt one). */
-export const RUN_FEATURES = ["ctx_run_share", "ctx_run_largest", "ctx_run_dist", "ctx_run_top_share", "ctx_run_log_n"] as const;
-export const RUN_GAP = 1;
 
 /** Names of the context features, in column order (the leaf's own features follow them). */
 export const CONTEXT_FEATURES: readonly string[] = [
@@ -59,7 +56,6 @@ export const CONTEXT_FEATURES: readonly string[] = [
   ...CLASS_LEXICON_FEATURES,
   ...PATH_FEATURES,
   ...HEADING_LEXICON_FEATURES,
-  ...RUN_FEATURES,
 ];
 
 /** A fitted context stage: the classifier, its decision threshold per routed type and its lexicons. */
@@ -192,62 +188,6 @@ export function samePathLeaves(s: Pick<StageOne, "scores" | "threshold" | "own">
   };
 }
 
-interface Runs {
-  /** Per leaf position: its run (-1: none), and the words before it. */
-  run: Int32Array;
-  before: Float64Array;
-  /** Per run: first and last leaf position, span words. */
-  first: number[];
-  last: number[];
-  words: number[];
-  largest: number;
-}
-
-/** Runs of kept leaves in reading order: a run goes on across at most RUN_GAP unkept leaves. */
-function keptRuns(s: StageOne, leaves: readonly number[]): Runs {
-  const n = leaves.length;
-  const run = new Int32Array(n).fill(-1);
-  const before = new Float64Array(n + 1);
-  for (let k = 0; k < n; k++) before[k + 1] = (before[k] as number) + (s.own.ownWords[leaves[k] as number] as number);
-  const kept = (k: number) => (s.scores[leaves[k] as number] as number) >= s.threshold;
-  const first: number[] = [];
-  const last: number[] = [];
-  const words: number[] = [];
-  let k = 0;
-  while (k < n) {
-    if (!kept(k)) { k++; continue; }
-    let end = k;
-    for (let j = k + 1; j < n && j - end <= RUN_GAP + 1; j++) if (kept(j)) end = j;
-    const id = first.length;
-    for (let j = k; j <= end; j++) run[j] = id;
-    first.push(k);
-    last.push(end);
-    words.push((before[end + 1] as number) - (before[k] as number));
-    k = end + 1;
-  }
-  let largest = -1;
-  for (let i = 0; i < words.length; i++) if (largest < 0 || (words[i] as number) > (words[largest] as number)) largest = i;
-  return { run, before, first, last, words, largest };
-}
-
-/** RUN_FEATURES of the leaf at position k into f at c. */
-function runFeatures(runs: Runs, k: number, total: number, f: Float32Array, c: number): void {
-  if (!total) return;
-  const id = runs.run[k] as number;
-  f[c] = id >= 0 ? (runs.words[id] as number) / total : 0;
-  f[c + 1] = id >= 0 && id === runs.largest ? 1 : 0;
-  const L = runs.largest;
-  if (L >= 0) {
-    const start = runs.before[runs.first[L] as number] as number;
-    const end = runs.before[(runs.last[L] as number) + 1] as number;
-    const from = runs.before[k] as number;
-    const to = runs.before[k + 1] as number;
-    f[c + 2] = to <= start ? -(start - to) / total : from >= end ? (from - end) / total : 0;
-    f[c + 3] = (runs.words[L] as number) / total;
-  }
-  f[c + 4] = Math.log1p(runs.words.length);
-}
-
 /** The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features. */
 export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
   const nc = CONTEXT_FEATURES.length;
@@ -284,7 +224,6 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     return b ? a / b : NaN;
   };
   const typeIndex = Math.max(0, (CONTEXT_TYPES as readonly string[]).indexOf(s.pageType));
-  const runs = keptRuns(s, leaves);
   rows.forEach((r, i) => {
     const f = X.data.subarray(i * width, (i + 1) * width);
     const k = position.get(r) ?? -1;
@@ -321,8 +260,6 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     c += PATH_FEATURES.length;
     const hw = HEADING_LEXICON_FEATURES.length;
     if (s.headings) f.set(s.headings.subarray(r * hw, (r + 1) * hw), c);
-    c += hw;
-    if (k >= 0) runFeatures(runs, k, total, f, c);
     f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), nc);
   });
   return X;
