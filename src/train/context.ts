@@ -9,7 +9,6 @@
  * Caveat: the other folds' stage-1 scores come from models that saw the held-out fold's pages
  * (second-order leakage, usual in stacked cross-validation and small beside the site split).
  */
-import { pageTypeOf } from "./page-types.ts";
 import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import type { Fold } from "../ml/split.ts";
 import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/class-lexicon.ts";
@@ -58,20 +57,9 @@ function lexiconOf(records: readonly PageRecord[], tokens: "classTokens" | "head
   return fitClassLexicon(pages, tokens === "headingTokens" ? { minSites: MIN_HEADING_SITES } : {});
 }
 
-const BALANCE = Number(process.env["PITH_EXP_ALPHA"] ?? 0.5);
-function typeBalance(records: readonly PageRecord[]): Float64Array {
-  const key = (r: PageRecord) => pageTypeOf(r) ?? "unknown";
-  const counts = new Map<string, number>();
-  for (const r of records) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
-  const most = Math.max(...counts.values());
-  const w = Float64Array.from(records, (r) => (most / (counts.get(key(r)) as number)) ** BALANCE);
-  const mean = w.reduce((a, b) => a + b, 0) / w.length;
-  return w.map((x) => x / mean);
-}
-
 /** Training rows of the context stage: the sampled, weighted training leaf rows (buildRowIndex) with context features. */
 function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number, lexicon: readonly PageLexicons[]): RowSet {
-  const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main", true, typeBalance(records));
+  const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
   const width = CONTEXT_FEATURES.length + nCols;
   const data = new Float32Array(base.y.length * width);
   let k = 0;
