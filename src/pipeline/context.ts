@@ -45,9 +45,6 @@ export const NEIGHBOUR_WINDOW = 3;
 export const ANCESTOR_LEVELS = 4;
 /** Stage-1 statistics of the page's other leaves with the leaf's path signature (path-signature.ts). */
 export const PATH_FEATURES = ["ctx_path_mean", "ctx_path_kept", "ctx_path_log_n", "ctx_path_word_share"] as const;
-/** Wider reading-order windows (leaves on each side) for the word-weighted stage-1 mean. */
-export const WIDE_WINDOWS = [10, 30] as const;
-export const WIDE_FEATURES = WIDE_WINDOWS.flatMap((n) => [`ctx_prev_window${n}`, `ctx_next_window${n}`]);
 
 /** Names of the context features, in column order (the leaf's own features follow them). */
 export const CONTEXT_FEATURES: readonly string[] = [
@@ -59,7 +56,6 @@ export const CONTEXT_FEATURES: readonly string[] = [
   ...CLASS_LEXICON_FEATURES,
   ...PATH_FEATURES,
   ...HEADING_LEXICON_FEATURES,
-  ...WIDE_FEATURES,
 ];
 
 /** A fitted context stage: the classifier, its decision threshold per routed type and its lexicons. */
@@ -228,20 +224,6 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     return b ? a / b : NaN;
   };
   const typeIndex = Math.max(0, (CONTEXT_TYPES as readonly string[]).indexOf(s.pageType));
-  // prefix sums over reading order: words and word-weighted scores
-  const cw = new Float64Array(leaves.length + 1);
-  const cs = new Float64Array(leaves.length + 1);
-  leaves.forEach((r, j) => {
-    const w = s.own.ownWords[r] as number;
-    cw[j + 1] = (cw[j] as number) + w;
-    cs[j + 1] = (cs[j] as number) + w * (s.scores[r] as number);
-  });
-  const span = (a: number, b: number): number => { // leaves [a, b)
-    const lo = Math.max(0, a);
-    const hi = Math.min(leaves.length, b);
-    const w = hi > lo ? (cw[hi] as number) - (cw[lo] as number) : 0;
-    return w > 0 ? ((cs[hi] as number) - (cs[lo] as number)) / w : NaN;
-  };
   rows.forEach((r, i) => {
     const f = X.data.subarray(i * width, (i + 1) * width);
     const k = position.get(r) ?? -1;
@@ -278,11 +260,6 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     c += PATH_FEATURES.length;
     const hw = HEADING_LEXICON_FEATURES.length;
     if (s.headings) f.set(s.headings.subarray(r * hw, (r + 1) * hw), c);
-    c += hw;
-    if (k >= 0) for (const n of WIDE_WINDOWS) {
-      f[c++] = span(k - n, k);
-      f[c++] = span(k + 1, k + 1 + n);
-    }
     f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), nc);
   });
   return X;
