@@ -11,7 +11,6 @@ import { contextFamily } from "./context.ts";
 import { domFamily, keywordBits } from "./dom.ts";
 import { schemaOf, type ColumnWriter, type FeatureFamily, type FeatureSchema, type PageFacts } from "./registry.ts";
 import { pageFamily } from "./page.ts";
-import { conventionFamily } from "./convention.ts";
 import { regionFamily } from "./region.ts";
 import { siteFamily } from "./site.ts";
 import { computeStats } from "./stats.ts";
@@ -24,7 +23,7 @@ export { structuralNodes, analyzeStructure, type Structure } from "./structural.
 export { siteContextFor } from "./site-context.ts";
 
 /** The families, in column order. Same names in both render modes (visual NaN in static). */
-export const FAMILIES: readonly FeatureFamily[] = [domFamily, textFamily, cnrFamily, contextFamily, visualFamily, siteFamily, regionFamily, pageFamily, conventionFamily];
+export const FAMILIES: readonly FeatureFamily[] = [domFamily, textFamily, cnrFamily, contextFamily, visualFamily, siteFamily, regionFamily, pageFamily];
 
 export interface FeatureTable {
   schema: FeatureSchema;

@@ -27,7 +27,6 @@ import { fitPipeline, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
 import { fitContextStage, routedStageOne, type RoutedScores } from "./context.ts";
 import type { ContextModel } from "../pipeline/context.ts";
-import { extractionValues } from "./convention.ts";
 import type { PageRecord } from "./page-record.ts";
 import { PAGE_TYPES, pageTypeOf } from "./page-types.ts";
 import { runPool } from "./pool.ts";
@@ -204,7 +203,7 @@ async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted
       await saveModel(file, art);
       for (const i of test) {
         const rec = records[i] as PageRecord;
-        jobs.push({ task: "evaluate", payload: { dataset: options.datasetDirs.get(rec.dataset), id: rec.id, model: file, variants, nodes: rec.nodes, values: extractionValues(rec.values, options.nCols) } });
+        jobs.push({ task: "evaluate", payload: { dataset: options.datasetDirs.get(rec.dataset), id: rec.id, model: file, variants, nodes: rec.nodes, values: rec.values } });
         owner.push(i);
       }
     }

@@ -11,7 +11,6 @@ import { pageFeatureCount, pageFeatures } from "../pipeline/page-features.ts";
 import type { Ownership } from "../pipeline/own-text.ts";
 import { buildRows, TRAINING_LEAF_ROWS, TEXT_ROWS, type RowFilter, type RowSet } from "./matrix.ts";
 import { fitOnPool } from "./fit-pool.ts";
-import { extractionValues } from "./convention.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf, PAGE_TYPES } from "./page-types.ts";
 import type { WorkerPool } from "./pool.ts";
@@ -131,7 +130,7 @@ export function recordOwnership(rec: PageRecord): Ownership {
 export function pageMatrix(records: readonly PageRecord[], nCols: number): Matrix {
   const width = pageFeatureCount(nCols);
   const M = createMatrix(records.length, width);
-  records.forEach((rec, i) => M.data.set(pageFeatures(extractionValues(rec.values, nCols), nCols, recordOwnership(rec)), i * width));
+  records.forEach((rec, i) => M.data.set(pageFeatures(rec.values, nCols, recordOwnership(rec)), i * width));
   return M;
 }
 

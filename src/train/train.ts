@@ -14,7 +14,6 @@ import type { RenderMode } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
 import { DOMAIN_BLEND_WEIGHT } from "./domain-experiment.ts";
 import { loadRecords } from "./cache.ts";
-import { labelConvention } from "./convention.ts";
 import { crossValidate, type CvReport } from "./cv.ts";
 import type { ContextModel } from "../pipeline/context.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
@@ -77,11 +76,7 @@ export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | 
     sets.push({ name: ds.name, license: ds.license });
     dirs.set(ds.name, ds.dir);
     const recs = await loadRecords(name, { mode: options.mode, ...(options.workers ? { workers: options.workers } : {}), onPage: (d, t) => options.onPage?.(ds.name, d, t) });
-    const nCols = featureSchema().names.length;
-    for (const r of recs) {
-      labelConvention(r, nCols);
-      records.push(r);
-    }
+    for (const r of recs) records.push(r);
   }
   return { records, sets, dirs };
 }
