@@ -119,7 +119,6 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   }
   const thresholds = tuneByRoutedType(records, routed, oof);
   log(`context stage: thresholds ${JSON.stringify(thresholds)}`);
-  if (process.env["PITH_DUMP_CONTEXT"]) dumpContext(process.env["PITH_DUMP_CONTEXT"], records, routed, stageOneThresholds, thresholds, foldOf, oof, nCols, lexicon);
   const all = lexiconOf(records, "classTokens", () => true);
   const allHeadings = lexiconOf(records, "headingTokens", () => true);
   log(`class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages; heading lexicon: ${Object.keys(allHeadings.weights).length} tokens`);
@@ -148,25 +147,4 @@ function tuneByRoutedType(records: readonly PageRecord[], routed: readonly Route
     out[type] = tuneThreshold(records, { page: Int32Array.from(page), row: Int32Array.from(row) }, Float32Array.from(proba)).threshold;
   }
   return out;
-}
-
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
-function dumpContext(dir: string, records: readonly PageRecord[], routed: readonly RoutedScores[], s1thr: Record<string, number>, thr: Record<string, number>, foldOf: Int32Array, oof: Float32Array[], nCols: number, lexicon: readonly PageLexicons[]): never {
-  mkdirSync(dir, { recursive: true });
-  const meta: string[] = [];
-  writeFileSync(`${dir}/X.f32`, new Uint8Array(0));
-  writeFileSync(`${dir}/aux.f32`, new Uint8Array(0));
-  records.forEach((rec, p) => {
-    const rt = routed[p] as RoutedScores;
-    const leaves = leafRows(rec);
-    const X = contextMatrix(stageOneOf(rec, rt, s1thr, nCols, lexicon[p] as PageLexicons), leaves);
-    const aux = new Float32Array(leaves.length * 6);
-    leaves.forEach((r, j) => aux.set([(oof[p] as Float32Array)[r] as number, rt.scores[r] as number, rec.share[r] as number, rec.ownWords[r] as number, rec.ambiguous[r] as number, rec.main[r] as number], j * 6));
-    appendFileSync(`${dir}/X.f32`, new Uint8Array(X.data.buffer, X.data.byteOffset, X.data.byteLength));
-    appendFileSync(`${dir}/aux.f32`, new Uint8Array(aux.buffer));
-    meta.push(JSON.stringify({ p, fold: foldOf[p], routed: rt.type, dataset: rec.dataset, id: rec.id, pageType: rec.pageType, n: leaves.length, width: X.nCols, goldWords: rec.goldWords, goldIn: 0, thr: thr[rt.type] }));
-  });
-  writeFileSync(`${dir}/meta.jsonl`, meta.join("\n") + "\n");
-  writeFileSync(`${dir}/features.json`, JSON.stringify(CONTEXT_FEATURES));
-  process.exit(0);
 }
