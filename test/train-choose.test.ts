@@ -1,7 +1,7 @@
 /** Which setting ships per routed page type (src/train/cv.ts chooseShipped). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseShipped, DEFAULT_VARIANTS } from "../src/train/cv.ts";
+import { chooseShipped, DEFAULT_VARIANTS, nestedShipped } from "../src/train/cv.ts";
 
 function page(routed: string, f1: Record<string, number>) {
   const scores = Object.fromEntries(Object.entries(f1).map(([v, x]) => [v, { precision: x, recall: x, f1: x }]));
@@ -22,4 +22,18 @@ test("the largest held-out gain over plain ships per routed type: a refiner or t
   assert.equal(shipped["article"], "region");
   assert.equal(shipped["collection"], "records");
   assert.equal(shipped["service"], undefined);
+});
+
+test("the report's shipped column is nested: each fold's pages get the choice made on the other folds' pages", () => {
+  const all = (plain: number, records: number, region: number) => ({ plain, records, region, louvan: 0, "general-only": 0 });
+  const done = [
+    { ...page("article", all(0.5, 0.9, 0.6)), fold: 0 }, // fold 0's own pages favour records
+    { ...page("article", all(0.5, 0.6, 0.7)), fold: 1 }, // fold 1's favour region
+    { ...page("article", all(0.5, 0.6, 0.7)), fold: 2 }, // and so do fold 2's
+  ];
+  assert.equal(chooseShipped(done, DEFAULT_VARIANTS)["article"], "records", "pooled, fold 0's large gain decides");
+  const nested = nestedShipped(done, 3, DEFAULT_VARIANTS);
+  assert.equal(nested[0]?.["article"], "region", "fold 0 is scored with what folds 1 and 2 chose");
+  assert.equal(nested[1]?.["article"], "records", "fold 1 with what folds 0 and 2 chose (0.4 + 0.1 against 0.1 + 0.2)");
+  assert.equal(nested[2]?.["article"], "records");
 });
