@@ -15,7 +15,7 @@
  * that variant keeps a small optimism. The refiner, router-confidence and segment-blend choices
  * for the final model are made on every held-out page; the report's shipped column scores each
  * page with the refiner choices made on the other folds' pages (nested, since session 17: the
- * pooled choice had added 0.002-0.003 over all sets, 0.003-0.004 on wcxb-dev).
+ * pooled choice had added 0.002-0.004 over all sets, 0.003-0.005 on wcxb-dev).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
