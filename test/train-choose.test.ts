@@ -1,7 +1,7 @@
 /** Which setting ships per routed page type (src/train/cv.ts chooseShipped). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseShipped, DEFAULT_VARIANTS, nestedShipped } from "../src/train/cv.ts";
+import { chooseShipped, DEFAULT_VARIANTS, MIN_MEAN_GAIN, nestedShipped } from "../src/train/cv.ts";
 
 function page(routed: string, f1: Record<string, number>) {
   const scores = Object.fromEntries(Object.entries(f1).map(([v, x]) => [v, { precision: x, recall: x, f1: x }]));
@@ -36,4 +36,17 @@ test("the report's shipped column is nested: each fold's pages get the choice ma
   assert.equal(nested[0]?.["article"], "region", "fold 0 is scored with what folds 1 and 2 chose");
   assert.equal(nested[1]?.["article"], "records", "fold 1 with what folds 0 and 2 chose (0.4 + 0.1 against 0.1 + 0.2)");
   assert.equal(nested[2]?.["article"], "records");
+});
+
+test("a candidate ships only when it gains more than MIN_MEAN_GAIN per routed page", () => {
+  const all = (plain: number, records: number) => ({ plain, records, region: 0, louvan: 0, "general-only": 0 });
+  const small = MIN_MEAN_GAIN / 2;
+  const done = [
+    page("forum", all(0.8, 0.8 + small)), // gains, but less than the bar on each page
+    page("forum", all(0.8, 0.8 + small)),
+    page("general", all(0.5, 0.5 + 3 * MIN_MEAN_GAIN)), // clears it
+  ];
+  const shipped = chooseShipped(done, DEFAULT_VARIANTS);
+  assert.equal(shipped["forum"], undefined);
+  assert.equal(shipped["general"], "records");
 });
