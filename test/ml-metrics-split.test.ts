@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { bestF1Threshold, binaryMetrics, rocAuc } from "../src/ml/metrics.ts";
-import { assignGroupFolds, groupHoldout, groupKFold, kFold } from "../src/ml/split.ts";
+import { assignGroupFolds, foldOfRows, groupHoldout, groupKFold, kFold } from "../src/ml/split.ts";
 
 describe("metrics", () => {
   it("computes precision, recall, F1, accuracy on a hand-checked case", () => {
@@ -57,6 +57,11 @@ describe("grouped splits", () => {
       assert.ok(f.test.length > 60 && f.test.length < 140, `fold size ${f.test.length}`);
     });
     assert.ok(seen.every((c) => c === 1));
+  });
+
+  it("foldOfRows names the fold that holds out each row, as assignGroupFolds does", () => {
+    const folds = groupKFold(groups, 5, 3);
+    assert.deepEqual(foldOfRows(folds, groups.length), assignGroupFolds(groups, 5, 3));
   });
 
   it("is deterministic by seed and independent of row order", () => {

@@ -47,6 +47,13 @@ export function groupKFold(groups: ArrayLike<number | string>, k: number, seed: 
   return Array.from({ length: k }, (_, f) => ({ train: rowsWhere(fold, (x) => x !== f), test: rowsWhere(fold, (x) => x === f) }));
 }
 
+/** The fold that holds out each of `n` rows (the inverse of the folds' test sets). */
+export function foldOfRows(folds: readonly Fold[], n: number): Int32Array {
+  const out = new Int32Array(n);
+  folds.forEach((f, i) => f.test.forEach((r) => (out[r] = i)));
+  return out;
+}
+
 /** Plain k-fold over n rows (each row its own group). */
 export function kFold(n: number, k: number, seed: number = DEFAULT_SEED): Fold[] {
   return groupKFold(Int32Array.from({ length: n }, (_, i) => i), k, seed);

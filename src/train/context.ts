@@ -10,7 +10,7 @@
  * (second-order leakage, usual in stacked cross-validation and small beside the site split).
  */
 import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
-import type { Fold } from "../ml/split.ts";
+import { foldOfRows, type Fold } from "../ml/split.ts";
 import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/class-lexicon.ts";
 import { MIN_HEADING_SITES } from "../pipeline/heading-lexicon.ts";
 import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
@@ -97,8 +97,7 @@ export interface FittedContext {
  * stage carries the lexicon of every page.
  */
 export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, log: (s: string) => void = () => {}): Promise<FittedContext> {
-  const foldOf = new Int32Array(records.length);
-  folds.forEach((f, i) => f.test.forEach((p) => (foldOf[p] = i)));
+  const foldOf = foldOfRows(folds, records.length);
   const lexicons = folds.map((_, f) => lexiconOf(records, "classTokens", (p) => foldOf[p] !== f));
   const headingLexicons = folds.map((_, f) => lexiconOf(records, "headingTokens", (p) => foldOf[p] !== f));
   const lexicon = records.map((rec, p) => ({

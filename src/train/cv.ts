@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { saveModel } from "../ml/artifact.ts";
 import { selectRows } from "../ml/matrix.ts";
 import { binaryMetrics } from "../ml/metrics.ts";
-import { groupKFold } from "../ml/split.ts";
+import { foldOfRows, groupKFold } from "../ml/split.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, type RefinerName } from "../pipeline/model.ts";
 import { GENERAL } from "../pipeline/run.ts";
 import type { RenderMode } from "../types.ts";
@@ -191,9 +191,7 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   log(`out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`);
   const context = options.context ? await fitContextStage(records, routed, thresholds, folds, options.nCols, options.config, log) : null;
   const evals = await evaluateFolds(records, folds.map((f) => f.test), fitted, context?.folds ?? null, thresholds, variants, options, log);
-  const foldOf = new Int32Array(records.length);
-  folds.forEach((f, i) => f.test.forEach((p) => (foldOf[p] = i)));
-  const report = summarise(records, foldOf, folds.length, thresholds, { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc }, evals, variants);
+  const report = summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc }, evals, variants);
   if (!context) return { report, context: null };
   const shipped = (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
   report.context = { thresholds: context.final.thresholds, shipped };
@@ -281,10 +279,9 @@ function byGroup(done: Done[], variantFor: (page: Done) => string): Record<strin
   return { all: meanScore(done.map(score)), ...groupScores(done, (x) => x.r.dataset, score), ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score) };
 }
 
-/** Total word-F1 gain of `variant` over "plain" on the held-out pages routed to `type`; null without such pages. */
-function gainOverPlain(done: readonly { e: PageEvaluation }[], type: string, variant: string): number | null {
-  const pages = done.filter((x) => x.e.routed === type);
-  return pages.length ? pages.reduce((a, x) => a + ((x.e.scores[variant]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0) : null;
+/** Total word-F1 gain of `variant` over "plain" on `pages`. */
+function gainOverPlain(pages: readonly { e: PageEvaluation }[], variant: string): number {
+  return pages.reduce((a, x) => a + ((x.e.scores[variant]?.f1 ?? 0) - (x.e.scores["plain"]?.f1 ?? 0)), 0);
 }
 
 /**
@@ -312,9 +309,10 @@ export function chooseShipped(done: readonly { e: PageEvaluation }[], variants: 
   const out: Record<string, string> = {};
   const best: Record<string, number> = {};
   const consider = (type: string, name: string): void => {
-    const gain = gainOverPlain(done, type, name);
-    const bar = MIN_MEAN_GAIN * done.filter((x) => x.e.routed === type).length;
-    if (gain !== null && gain > Math.max(bar, best[type] ?? 0)) {
+    const pages = done.filter((x) => x.e.routed === type);
+    if (!pages.length) return;
+    const gain = gainOverPlain(pages, name);
+    if (gain > Math.max(MIN_MEAN_GAIN * pages.length, best[type] ?? 0)) {
       best[type] = gain;
       out[type] = name;
     }
