@@ -17,6 +17,7 @@ import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextMo
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
 import { fitAll, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { trainable } from "./label-quality.ts";
 import { buildRowIndex, TRAINING_LEAF_ROWS, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
 import { tuneThreshold } from "./thresholds.ts";
@@ -53,7 +54,7 @@ function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<st
 
 /** The class-token or heading lexicon of the pages `include` accepts, ambiguous copies left out as in training. */
 function lexiconOf(records: readonly PageRecord[], tokens: "classTokens" | "headingTokens", include: (page: number) => boolean): ClassLexicon {
-  const pages = records.flatMap((rec, p) => (include(p) ? [{ tokens: rec[tokens], main: rec.main, skip: rec.ambiguous, site: rec.site }] : []));
+  const pages = records.flatMap((rec, p) => (include(p) && trainable(rec) ? [{ tokens: rec[tokens], main: rec.main, skip: rec.ambiguous, site: rec.site }] : []));
   return fitClassLexicon(pages, tokens === "headingTokens" ? { minSites: MIN_HEADING_SITES } : {});
 }
 

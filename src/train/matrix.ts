@@ -5,6 +5,7 @@
  * one-word link, and a huge page counts no more than a small one.
  */
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
+import { trainable } from "./label-quality.ts";
 import type { PageRecord } from "./page-record.ts";
 
 export interface RowSet {
@@ -38,8 +39,11 @@ function sampled(rec: PageRecord, pageIndex: number, r: number, target: Target):
 
 /** Leaf segments: rows that own words (what the content classifier decides). */
 export const LEAF_ROWS: RowFilter = (rec, r) => (rec.ownWords[r] as number) > 0;
-/** Leaf segments the content classifiers train on: all but the ambiguous copies (page-record.ts ambiguousCopies). */
-export const TRAINING_LEAF_ROWS: RowFilter = (rec, r) => LEAF_ROWS(rec, r) && rec.ambiguous[r] !== 1;
+/**
+ * Leaf segments the content classifiers train on: all but the ambiguous copies (page-record.ts
+ * ambiguousCopies), on pages whose labels can train (label-quality.ts).
+ */
+export const TRAINING_LEAF_ROWS: RowFilter = (rec, r) => LEAF_ROWS(rec, r) && rec.ambiguous[r] !== 1 && trainable(rec);
 /** Rows with any words below them (what the segment classifier decides). */
 export const TEXT_ROWS: RowFilter = (rec, r) => (rec.subtreeWords[r] as number) > 0;
 

@@ -17,6 +17,7 @@ import { loadRecords } from "./cache.ts";
 import { crossValidate, type CvReport } from "./cv.ts";
 import type { ContextModel } from "../pipeline/context.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
+import { MIN_ALIGNED_GOLD_SHARE, trainable } from "./label-quality.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
 import { defaultWorkers, WorkerPool } from "./pool.ts";
@@ -127,6 +128,9 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
   const nCols = featureSchema().names.length;
   const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, borrow: options.borrow === true, ...(options.generalSets ? { generalSets: options.generalSets } : {}), ...(pool ? { pool } : {}) };
   const sites = new Set(records.map((r) => r.site)).size;
+  const untrainable = records.filter((r) => !trainable(r));
+  if (untrainable.length === records.length) throw new TrainError(`none of the ${records.length} labeled pages can train: each has empty gold or holds under ${MIN_ALIGNED_GOLD_SHARE * 100} % of its gold's words (src/train/label-quality.ts)`);
+  if (untrainable.length) log(`label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ${MIN_ALIGNED_GOLD_SHARE * 100} % of its words; they are evaluated but not trained on (${untrainable.slice(0, 8).map((r) => `${r.dataset}/${r.id}`).join(", ")}${untrainable.length > 8 ? ", …" : ""})`);
   let report: CvReport | null = null;
   let context: ContextModel | null = null;
   const withContext = options.context === undefined ? !options.domain : options.context !== false;
