@@ -3,9 +3,11 @@
  * (a Discourse thread whose posts a script loads, an annotator who wrote the content of another
  * render). Their leaves all come out labeled noise, whatever they hold, so they teach the
  * content classifiers and the context stage that product descriptions and posts are noise. They
- * are left out of every classifier's training rows (a classic label-noise filter, Brodley &
- * Friedl 1999, here by a rule rather than a committee) and stay in the evaluation and the
- * threshold tuning, which score what extraction does on them.
+ * are left out of the training rows of the content classifiers and the context stage, and of its
+ * lexicons (a label-noise filter in the manner of Brodley & Friedl 1999, by a rule rather than a
+ * committee); they stay in the evaluation and the threshold tuning, which score what extraction
+ * does on them. The segment classifier and the page-type router still see them (their labels are
+ * not word shares of the gold text).
  */
 import type { PageRecord } from "./page-record.ts";
 

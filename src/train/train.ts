@@ -130,7 +130,7 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
   const sites = new Set(records.map((r) => r.site)).size;
   const untrainable = records.filter((r) => !trainable(r));
   if (untrainable.length === records.length) throw new TrainError(`none of the ${records.length} labeled pages can train: each has empty gold or holds under ${MIN_ALIGNED_GOLD_SHARE * 100} % of its gold's words (src/train/label-quality.ts)`);
-  if (untrainable.length) log(`label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ${MIN_ALIGNED_GOLD_SHARE * 100} % of its words; they are evaluated but not trained on (${untrainable.slice(0, 8).map((r) => `${r.dataset}/${r.id}`).join(", ")}${untrainable.length > 8 ? ", …" : ""})`);
+  if (untrainable.length) log(`label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ${MIN_ALIGNED_GOLD_SHARE * 100} % of their gold's words; they are evaluated, not trained on (${untrainable.slice(0, 8).map((r) => `${r.dataset}/${r.id}`).join(", ")}${untrainable.length > 8 ? ", …" : ""})`);
   let report: CvReport | null = null;
   let context: ContextModel | null = null;
   const withContext = options.context === undefined ? !options.domain : options.context !== false;
