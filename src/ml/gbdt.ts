@@ -8,7 +8,7 @@
  * 1996): their trees are one ensemble with leaf values divided by the number of bags.
  * Deterministic for a given seed; predictions need no binner (raw float32 thresholds).
  */
-import { fitBinEdges, binMatrix, MISSING_BIN, type BinnedData } from "./binning.ts";
+import { fitBinEdges, binMatrix, type BinnedData } from "./binning.ts";
 import { type Classifier, type FitOptions, type HasFeatureImportance, expectKind, numParam, resolveWeights } from "./classifier.ts";
 import { buildHistogram, emptySplit, findBestSplit, newHistogram, partitionRows, type ScoreFn, type Split, type SplitConstraints, subtractHistogram } from "./hist.ts";
 import { type Matrix, type MatrixInput, checkShapes, selectIndices, toMatrix } from "./matrix.ts";
@@ -50,14 +50,12 @@ export interface GbdtParams {
    * and samples from its own seed, and the model predicts their mean log-odds. Default 1.
    */
   bags: number;
-  /** Minimum distinct groups (sites) on each side of a split; 1 = off. */
-  minGroupsLeaf: number;
 }
 
 export const GBDT_DEFAULTS: Readonly<GbdtParams> = {
   nEstimators: 300, learningRate: 0.1, maxLeaves: 31, maxDepth: 8, minSamplesLeaf: 20, minChildWeight: 1e-3,
   l2: 1, minGain: 0, subsample: 1, colsample: 1, maxBins: 255, binSampleRows: 200_000, validationFraction: 0.1,
-  earlyStoppingRounds: 20, bags: 1, minGroupsLeaf: 1,
+  earlyStoppingRounds: 20, bags: 1,
 };
 
 /** Fewer rows than this: no early-stopping holdout (it would be too noisy to help). */
@@ -98,14 +96,8 @@ class LeafWiseGrower {
   private readonly cons: SplitConstraints;
   private readonly score: ScoreFn;
   private feats: Int32Array = new Int32Array(0);
-  private readonly seenL: Int32Array;
-  private readonly seenR: Int32Array;
-  private stamp = 0;
 
-  constructor(private readonly data: BinnedData, private readonly p: GbdtParams, private readonly groups: Int32Array | null = null) {
-    const nG = groups ? groups.reduce((a, g) => Math.max(a, g), 0) + 1 : 0;
-    this.seenL = new Int32Array(nG);
-    this.seenR = new Int32Array(nG);
+  constructor(private readonly data: BinnedData, private readonly p: GbdtParams) {
     this.rows = new Uint32Array(data.nRows);
     this.tmp = new Uint32Array(data.nRows);
     this.scratchA = new Float32Array(data.nRows);
@@ -132,36 +124,8 @@ class LeafWiseGrower {
   }
 
   private bestSplit(e: Pending): Split | null {
-    let feats = this.feats;
-    for (let attempt = 0; attempt < 4; attempt++) {
-      const s = emptySplit();
-      if (!findBestSplit(e.hist!, this.data, feats, e.A, e.B, e.end - e.start, this.score, this.cons, s)) return null;
-      if (this.spansGroups(e, s)) return s;
-      feats = feats.filter((f) => f !== s.feature);
-    }
-    return null;
-  }
-
-  /** Whether both sides of split s of node e hold rows of at least minGroupsLeaf groups. */
-  private spansGroups(e: Pending, s: Split): boolean {
-    const K = this.p.minGroupsLeaf;
-    const groups = this.groups;
-    if (!groups || K <= 1) return true;
-    const stamp = ++this.stamp;
-    const { bins, nRows } = this.data;
-    const col = s.feature * nRows;
-    let nl = 0;
-    let nr = 0;
-    for (let i = e.start; i < e.end; i++) {
-      const row = this.rows[i]!;
-      const v = bins[col + row]!;
-      const g = groups[row]!;
-      if (v === MISSING_BIN ? s.missingLeft : v <= s.bin) {
-        if (this.seenL[g] !== stamp) { this.seenL[g] = stamp; nl++; }
-      } else if (this.seenR[g] !== stamp) { this.seenR[g] = stamp; nr++; }
-      if (nl >= K && nr >= K) return true;
-    }
-    return false;
+    const s = emptySplit();
+    return findBestSplit(e.hist!, this.data, this.feats, e.A, e.B, e.end - e.start, this.score, this.cons, s) ? s : null;
   }
 
   /** Grows a tree on rows[0, m) (filled by the caller) using the given features. */
@@ -237,8 +201,6 @@ interface BoostState {
   yVal: Uint8Array | null;
   wVal: Float32Array | null;
   edges: Float32Array[];
-  /** Dense group index per training row (null: no groups). */
-  groups: Int32Array | null;
 }
 
 function sigmoid(x: number): number {
@@ -306,22 +268,7 @@ function prepare(X: Matrix, y: Uint8Array, p: GbdtParams, opts: FitOptions, rng:
     yVal: split ? selectIndices(y, split.test) : null,
     wVal: w && split ? selectIndices(w, split.test) : null,
     edges,
-    groups: denseGroups(groups, split ? trainRows : null, X.nRows),
   };
-}
-
-function denseGroups(groups: ArrayLike<number> | undefined, rows: Uint32Array | null, n: number): Int32Array | null {
-  if (!groups) return null;
-  const ids = new Map<number, number>();
-  const m = rows ? rows.length : n;
-  const out = new Int32Array(m);
-  for (let i = 0; i < m; i++) {
-    const g = groups[rows ? rows[i]! : i]!;
-    let id = ids.get(g);
-    if (id === undefined) ids.set(g, (id = ids.size));
-    out[i] = id;
-  }
-  return out;
 }
 
 /** Fills grower.rows with a Bernoulli row sample; returns its size. */
@@ -343,7 +290,7 @@ function boost(s: BoostState, p: GbdtParams, base: number, rng: Rng, onProgress?
   const Fval = s.valData ? new Float64Array(s.valData.nRows).fill(base) : null;
   const grad = new Float32Array(n);
   const hess = new Float32Array(n);
-  const grower = new LeafWiseGrower(s.trainData, p, s.groups);
+  const grower = new LeafWiseGrower(s.trainData, p);
   const nFeats = Math.max(1, Math.round(p.colsample * nCols));
   const trees: GrownTree[] = [];
   let best = { loss: Infinity, trees: 0 };

@@ -42,7 +42,7 @@ export const SEGMENT_ROW_STRIDE = 3;
 const SEGMENT_ROWS: RowFilter = (rec, r) => TEXT_ROWS(rec, r) && (Math.imul(r + 1, 0x9e3779b1) >>> 0) % SEGMENT_ROW_STRIDE === 0;
 
 /** Hyper-parameters of the default GBDT (GBDT_DEFAULTS otherwise). */
-export const DEFAULT_GBDT = { nEstimators: 300, learningRate: 0.1, maxLeaves: 63, minSamplesLeaf: 40, colsample: 0.8, subsample: 0.8, minGroupsLeaf: Number(process.env["PITH_MIN_GROUPS"] ?? 1) };
+export const DEFAULT_GBDT = { nEstimators: 300, learningRate: 0.1, maxLeaves: 63, minSamplesLeaf: 40, colsample: 0.8, subsample: 0.8 };
 /** Smaller GBDT for the router (a few hundred rows). */
 export const ROUTER_GBDT = { nEstimators: 150, learningRate: 0.08, maxLeaves: 15, minSamplesLeaf: 5, colsample: 0.8, validationFraction: 0 };
 
