@@ -14,11 +14,25 @@ import type { PageRecord } from "./page-record.ts";
 /** A page trains only when its leaves hold at least this share of its gold words. */
 export const MIN_ALIGNED_GOLD_SHARE = 0.5;
 
+const GOLD_IN_LEAVES = new WeakMap<PageRecord, number>();
+
+/**
+ * Gold words the alignment found in the page's leaf segments (each leaf's words × its gold
+ * share); memoised per record, since threshold tuning asks for it at every grid point.
+ */
+export function goldWordsInLeaves(rec: PageRecord): number {
+  let found = GOLD_IN_LEAVES.get(rec);
+  if (found === undefined) {
+    found = 0;
+    for (let r = 0; r < rec.nodes.length; r++) found += (rec.ownWords[r] as number) * (rec.share[r] as number);
+    GOLD_IN_LEAVES.set(rec, found);
+  }
+  return found;
+}
+
 /** Share of the page's gold words found in its leaf segments (the alignment's word shares). */
 export function alignedGoldShare(rec: PageRecord): number {
-  let found = 0;
-  for (let r = 0; r < rec.nodes.length; r++) found += (rec.ownWords[r] as number) * (rec.share[r] as number);
-  return rec.goldWords > 0 ? Math.min(1, found / rec.goldWords) : 0;
+  return rec.goldWords > 0 ? Math.min(1, goldWordsInLeaves(rec) / rec.goldWords) : 0;
 }
 
 const TRAINABLE = new WeakMap<PageRecord, boolean>();

@@ -4,6 +4,7 @@
  * their gold share against the page's gold words). Candidates on a fixed grid, so the choice
  * is deterministic.
  */
+import { goldWordsInLeaves } from "./label-quality.ts";
 import type { PageRecord } from "./page-record.ts";
 import type { RowSet } from "./matrix.ts";
 
@@ -13,17 +14,13 @@ export const THRESHOLD_GRID = Array.from({ length: 33 }, (_, i) => 0.1 + i * 0.0
 export function estimatedF1(rec: PageRecord, kept: (r: number) => boolean): number {
   let tp = 0;
   let pred = 0;
-  let goldIn = 0;
   for (let r = 0; r < rec.nodes.length; r++) {
     const w = rec.ownWords[r] as number;
-    if (w === 0) continue;
-    const g = w * (rec.share[r] as number);
-    goldIn += g;
-    if (!kept(r)) continue;
-    tp += g;
+    if (w === 0 || !kept(r)) continue;
+    tp += w * (rec.share[r] as number);
     pred += w;
   }
-  const gold = Math.max(rec.goldWords, goldIn);
+  const gold = Math.max(rec.goldWords, goldWordsInLeaves(rec));
   if (gold === 0) return pred === 0 ? 1 : 0;
   return pred + gold > 0 ? (2 * tp) / (pred + gold) : 0;
 }
