@@ -3,12 +3,11 @@
  * default, or any paper method) → text | markdown | html | json, on stdout or one file per page.
  */
 import { once } from "node:events";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
-import { isUrl, listPageFiles, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
+import { isUrl, listPageFiles, readInputs, readRawInputs, WARC_FILE, type PageBytes, type ReadOptions } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
@@ -17,7 +16,7 @@ import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "
 import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
 import { pageOutput, type PageOutput } from "./extract-page.ts";
 import { progress } from "./progress.ts";
-import { outputName } from "./render.ts";
+import { OutputDir } from "./output-files.ts";
 import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
 export const DEFAULT_METHOD = "ml";
@@ -31,7 +30,10 @@ Options:
   --method NAME      extractor (default ${DEFAULT_METHOD}); see the list below
   --format FORMAT    text (default), markdown, html or json (json: chosen nodes, scores, model, trace)
   --out DIR          write one file per page under DIR, named after the input without its extension
-                     (a/page.html.gz → DIR/a/page.txt); default: stdout
+                     (a/page.html.gz → DIR/a/page.txt, a WARC's 3rd page crawl.warc.gz → DIR/crawl/3.txt,
+                     https://x.org/list?p=2 → DIR/x.org/list_p_2.txt); default: stdout
+  --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;
+                     outputs are written whole or not at all, so a file found is a finished page)
   --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
   --model-dir DIR    where per-domain models are looked up (default: models/)
   --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or
@@ -55,6 +57,8 @@ interface Emitted {
   ok: number;
   empty: number;
   errors: PageError[];
+  /** Pages left out by --skip-existing. */
+  skipped: number;
 }
 
 export const extractCommand: Command = {
@@ -72,6 +76,7 @@ export const extractCommand: Command = {
       "model-dir": { type: "string" },
       param: { type: "string", multiple: true },
       workers: { type: "string" },
+      "skip-existing": { type: "boolean" },
     });
     if (!positionals.length) throw new UsageError("extract: give at least one input (file, directory, URL or -)");
     const format = (values.format ?? "text") as Format;
@@ -90,15 +95,24 @@ export const extractCommand: Command = {
     }
     const workers = intOption("extract", "workers", values.workers, await defaultWorkers(positionals));
     if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
-    const sink = new Sink(format, values.out ?? null, positionals.length > 1);
-    const read = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    if (values["skip-existing"] && !values.out) throw new UsageError("extract: --skip-existing needs --out DIR");
+    const files = values.out ? new OutputDir(values.out, FORMAT_EXTENSION[format]) : null;
+    const sink = new Sink(format, files, positionals.length > 1);
+    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    if (files && values["skip-existing"])
+      read.skip = async (id) => {
+        if (!(await files.exists(id))) return false;
+        sink.skipped(id);
+        return true;
+      };
     if (sink.bar.active) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
     const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
     if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(positionals, read), sink);
     else await extractInThread(extractor, setup, mode, concurrency, readInputs(positionals, read), sink);
     await sink.done();
-    const { ok, empty, errors } = sink.counts;
-    process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors.length} error(s)\n`);
+    const { ok, empty, errors, skipped } = sink.counts;
+    const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
+    process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors.length} error(s)${skips}\n`);
     return errors.length ? EXIT.pageErrors : EXIT.ok;
   },
 };
@@ -194,24 +208,31 @@ function extractorFor(name: string): Extractor {
 
 /** Writes outputs in input order, to stdout or one file per page, and counts results. */
 class Sink {
-  readonly counts: Emitted = { ok: 0, empty: 0, errors: [] };
+  readonly counts: Emitted = { ok: 0, empty: 0, errors: [], skipped: 0 };
   private chain: Promise<void> = Promise.resolve();
   readonly bar = progress("extract", 0);
   private first = true;
   constructor(
     private readonly format: Format,
-    private readonly out: string | null,
+    private readonly files: OutputDir | null,
     private readonly many: boolean,
   ) {}
+
+  /** A page --skip-existing left out: counted, and the bar moves on. */
+  skipped(id: string): void {
+    this.counts.skipped++;
+    this.bar.tick(id);
+  }
 
   /** Queues one page's output after the earlier ones; the promise settles when it is written (mapLimit waits on it). */
   take(r: PageResult<PageOutput>): Promise<void> {
     this.chain = this.chain.then(async () => {
       if (!r.ok) return this.error(r.error);
+      const failed = await this.write(r.value);
+      if (failed) return this.error(failed);
       this.counts.ok++;
       if (r.value.empty) this.counts.empty++;
       if (r.value.emptyReason) this.bar.note(`empty\t${r.value.id}\t${r.value.emptyReason}`);
-      await this.write(r.value);
       this.bar.tick(r.value.id);
     });
     return this.chain;
@@ -223,17 +244,14 @@ class Sink {
     this.bar.tick(err.id);
   }
 
-  private async write({ id, body }: PageOutput): Promise<void> {
-    if (this.out) {
-      const path = join(this.out, outputName(id, FORMAT_EXTENSION[this.format]));
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, body + "\n");
-      return;
-    }
+  /** Writes one page's output; the error record when its file cannot be written. */
+  private async write({ id, body }: PageOutput): Promise<PageError | null> {
+    if (this.files) return this.files.write(id, id, body + "\n");
     const header = this.many && this.format !== "json" ? `${this.first ? "" : "\n"}==> ${id} <==\n` : "";
     this.first = false;
     // a slow reader (a pipe into another program) holds the writes back instead of our memory
     if (!process.stdout.write(header + body + "\n")) await once(process.stdout, "drain");
+    return null;
   }
 
   async done(): Promise<void> {

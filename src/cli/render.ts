@@ -1,11 +1,10 @@
 /** `pith render`: pages → PageSnapshot JSON, for caching and inspection. */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { readInputs } from "../io/inputs.ts";
+import { readInputs, type ReadOptions } from "../io/inputs.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
+import { OutputDir } from "./output-files.ts";
 import { DEFAULT_TIMEOUT_MS, renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
 
 const HELP = `Usage: pith render <input...> [options]
@@ -16,17 +15,14 @@ computed style.
 
 Options:
 ${RENDER_HELP}
-  --out DIR          write one <page>.snapshot.json per page under DIR (default: JSON lines on stdout)
+  --out DIR          write one <page>.snapshot.json per page under DIR (default: JSON lines on stdout),
+                     named as pith extract --out names its files (see pith extract --help)
+  --skip-existing    with --out: leave out pages whose snapshot file is already there
   --gzip             gzip the files written with --out (.snapshot.json.gz)
   --summary          print one summary line per page instead of the snapshot
   -h, --help         this help
 
 Exit codes: 0 every page rendered, 1 some pages failed (each reported on stderr), 2 usage, 3 fatal.`;
-
-export function outputName(id: string, extension: string): string {
-  const base = id.replace(/^[a-z]+:\/\//i, "").replace(/[?#].*$/, "").replace(/\.(x?html?|xht)(\.gz)?$/i, "").replace(/\/$/, "/index");
-  return base.replace(/[^\p{L}\p{N}._\/-]+/gu, "_").replace(/^\/+/, "") + extension;
-}
 
 function summary(s: PageSnapshot): string {
   const elements = s.nodes.filter((n) => n.type === 1).length;
@@ -38,41 +34,56 @@ export const renderCommand: Command = {
   name: "render",
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parse("render", argv, { ...RENDER_FLAGS, out: { type: "string" }, gzip: { type: "boolean" }, summary: { type: "boolean" } });
+    const { values, positionals } = parse("render", argv, {
+      ...RENDER_FLAGS,
+      out: { type: "string" },
+      gzip: { type: "boolean" },
+      summary: { type: "boolean" },
+      "skip-existing": { type: "boolean" },
+    });
     if (!positionals.length) throw new UsageError("render: give at least one input (file, directory, URL or -)");
+    if (values["skip-existing"] && !values.out) throw new UsageError("render: --skip-existing needs --out DIR");
     const { mode, options, concurrency } = renderOptionsFrom("render", values);
+    const files = values.out && !values.summary ? new OutputDir(values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
+    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    let skipped = 0;
+    if (files && values["skip-existing"])
+      read.skip = async (id) => {
+        if (!(await files.exists(id))) return false;
+        skipped++;
+        return true;
+      };
     const renderer = await createRenderer(mode as RenderMode, { concurrency });
     const errors: PageError[] = [];
     let ok = 0;
+    const fail = (error: PageError) => {
+      errors.push(error);
+      process.stderr.write(`error\t${error.id}\t${error.stage}\t${error.reason}\n`);
+    };
     try {
-      await mapLimit(readInputs(positionals, { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : r), async (r) => {
-        if (!r.ok) {
-          errors.push(r.error);
-          process.stderr.write(`error\t${r.error.id}\t${r.error.stage}\t${r.error.reason}\n`);
-          return;
-        }
+      await mapLimit(readInputs(positionals, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : r), async (r) => {
+        if (!r.ok) return fail(r.error);
+        const failed = await emit(r.value, values, files);
+        if (failed) return fail(failed);
         ok++;
-        await emit(r.value, values);
       });
     } finally {
       await renderer.close();
     }
-    process.stderr.write(`rendered ${ok} page(s), ${errors.length} error(s)\n`);
+    const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
+    process.stderr.write(`rendered ${ok} page(s), ${errors.length} error(s)${skips}\n`);
     return errors.length ? EXIT.pageErrors : EXIT.ok;
   },
 };
 
-async function emit(s: PageSnapshot, values: { out?: string | undefined; gzip?: boolean | undefined; summary?: boolean | undefined }): Promise<void> {
+/** Prints or writes one snapshot; the error record when its file cannot be written. */
+async function emit(s: PageSnapshot, values: { gzip?: boolean | undefined; summary?: boolean | undefined }, files: OutputDir | null): Promise<PageError | null> {
   if (values.summary) {
     process.stdout.write(summary(s) + "\n");
-    return;
+    return null;
   }
   const json = JSON.stringify(s);
-  if (!values.out) {
-    process.stdout.write(json + "\n");
-    return;
-  }
-  const path = join(values.out, outputName(s.id, values.gzip ? ".snapshot.json.gz" : ".snapshot.json"));
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, values.gzip ? gzipSync(json) : json);
+  if (files) return files.write(s.id, s.source, values.gzip ? gzipSync(json) : json);
+  process.stdout.write(json + "\n");
+  return null;
 }

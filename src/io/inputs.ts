@@ -134,6 +134,12 @@ export async function listPageFiles(dir: string): Promise<string[]> {
 export interface ReadOptions {
   /** Time limit for fetching one URL (default FETCH_TIMEOUT_MS). */
   fetchTimeoutMs?: number;
+  /**
+   * Asked with each page's id before the page is read or fetched (a WARC record: before its
+   * payload is read); a page for which it answers true is left out of the stream. Not asked for
+   * stdin or for inputs that fail before they have a page id.
+   */
+  skip?: (id: string) => boolean | Promise<boolean>;
 }
 
 /** Expand input specs (files, dirs, URLs, WARCs, "-") into page results, lazily, in order. */
@@ -145,12 +151,13 @@ export async function* readInputs(specs: readonly string[], options: ReadOptions
 export async function* readRawInputs(specs: readonly string[], options: ReadOptions = {}): AsyncGenerator<PageResult<PageBytes>> {
   for (const spec of specs) {
     if (spec === "-") yield await readStdin();
-    else if (isUrl(spec)) yield await fetchBytes(spec, options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS);
-    else yield* readLocal(spec);
+    else if (isUrl(spec)) {
+      if (!(await options.skip?.(spec))) yield await fetchBytes(spec, options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS);
+    } else yield* readLocal(spec, options.skip);
   }
 }
 
-async function* readLocal(spec: string): AsyncGenerator<PageResult<PageBytes>> {
+async function* readLocal(spec: string, skip: ReadOptions["skip"]): AsyncGenerator<PageResult<PageBytes>> {
   let info;
   try {
     info = await stat(spec);
@@ -161,7 +168,11 @@ async function* readLocal(spec: string): AsyncGenerator<PageResult<PageBytes>> {
   const files = info.isDirectory() ? await listPageFiles(spec) : [spec];
   if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
   for (const file of files) {
-    if (WARC_FILE.test(file)) yield* readWarc(file);
-    else yield await readPageBytes(file, info.isDirectory() ? relative(resolve(spec), resolve(file)) : file, null);
+    if (WARC_FILE.test(file)) {
+      yield* readWarc(file, skip);
+      continue;
+    }
+    const id = info.isDirectory() ? relative(resolve(spec), resolve(file)) : file;
+    if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
   }
 }

@@ -6,7 +6,8 @@ import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
 
-export async function* readWarc(path: string): AsyncGenerator<PageResult<PageBytes>> {
+/** `skip` (ReadOptions.skip) is asked with each HTML record's id before its payload is read. */
+export async function* readWarc(path: string, skip?: (id: string) => boolean | Promise<boolean>): AsyncGenerator<PageResult<PageBytes>> {
   let n = 0;
   let records = 0;
   try {
@@ -20,6 +21,7 @@ export async function* readWarc(path: string): AsyncGenerator<PageResult<PageByt
       if (!HTML_CONTENT_TYPE.test(type)) continue;
       n++;
       const id = `${path}#${n}`;
+      if (await skip?.(id)) continue;
       const bytes = await record.readFully(true);
       const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
       yield { ok: true, value: { id, source: `${path}#${url ?? n}`, url, remote: false, charset, bytes } };

@@ -10,8 +10,8 @@
  * order, so retraining with the same data and seed gives a byte-identical file.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeAtomic } from "../io/write-atomic.ts";
 import type { RenderMode } from "../types.ts";
 import { type Classifier, loadClassifier } from "./classifier.ts";
 
@@ -83,10 +83,7 @@ export function serializeModel(a: ModelArtifact): string {
 
 /** Writes the artifact atomically (temp file + rename), creating the directory. */
 export async function saveModel(file: string, artifact: ModelArtifact): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, serializeModel(artifact));
-  await rename(tmp, file);
+  await writeAtomic(file, serializeModel(artifact));
 }
 
 export interface ModelExpectation {

@@ -10,10 +10,11 @@
  * snapshots. The fingerprint then also carries the snapshot cache's key (renderer code and
  * browser version). Pages that failed to render are left out with a counted warning.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { loadDataset, type Dataset } from "../io/dataset.ts";
+import { writeAtomicSync } from "../io/write-atomic.ts";
 import type { RenderMode } from "../types.ts";
 import type { PageRecord } from "./page-record.ts";
 import { runPool } from "./pool.ts";
@@ -95,8 +96,10 @@ function writeCache(dataset: string, mode: RenderMode, records: readonly PageRec
     }
   }
   const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords, classVocab: r.classTokens.vocab, classIds: r.classTokens.ids.length, headingVocab: r.headingTokens.vocab, headingIds: r.headingTokens.ids.length }));
-  writeFileSync(p.bin, Buffer.concat(chunks));
-  writeFileSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages } satisfies CacheHeader));
+  // the header goes first and comes back last: a run stopped in between leaves no header, so no stale header over new data
+  rmSync(p.json, { force: true });
+  writeAtomicSync(p.bin, Buffer.concat(chunks));
+  writeAtomicSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages } satisfies CacheHeader));
 }
 
 function readCache(dataset: string, mode: RenderMode, source: string): PageRecord[] | null {

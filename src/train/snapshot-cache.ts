@@ -24,6 +24,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { readDatasetPage, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import { writeAtomic } from "../io/write-atomic.ts";
 import { findChromium } from "../render/find-browser.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageSnapshot } from "../types.ts";
@@ -105,7 +106,7 @@ export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[]
   const renderOne = async (p: DatasetPage): Promise<void> => {
     const r = await renderPage(renderer, await readDatasetPage(ds, p));
     if (r.ok) {
-      await writeFile(snapshotPath(ds.name, p.id), gzipSync(JSON.stringify(r.value)));
+      await writeAtomic(snapshotPath(ds.name, p.id), gzipSync(JSON.stringify(r.value))); // a render cut short leaves no truncated snapshot
       ok.add(p.id);
     } else {
       const reason = r.error.reason.startsWith(r.error.stage) ? r.error.reason : `${r.error.stage}: ${r.error.reason}`;

@@ -1,0 +1,89 @@
+/**
+ * Where `--out DIR` puts each page (`pith extract`, `pith render`): one file per page, named
+ * after the input without its extension, and never a file that another page of the run wrote.
+ *
+ * - A file keeps its path: `a/page.html.gz` → `DIR/a/page.txt` (an absolute path loses its
+ *   leading `/`; `.` and `..` segments become `_`, so nothing is written outside DIR).
+ * - A WARC record is `<warc without .warc(.gz)>/<record number>`: `crawl.warc.gz#3` →
+ *   `DIR/crawl/3.txt` (the number counts the HTML responses, as the page id does).
+ * - A URL keeps host, path and query: `https://x.org/list?page=2` → `DIR/x.org/list_page_2.txt`,
+ *   `https://x.org/` → `DIR/x.org/index.txt`; the fragment is dropped (same document).
+ * - A path segment longer than MAX_SEGMENT bytes is cut and suffixed with a hash of the whole
+ *   segment, so long query strings stay under the file system's 255-byte name limit.
+ *
+ * Two inputs can still map to one name (`a.html` and `a.htm`, one URL given twice): the second is
+ * an error record for that page (stage "write") instead of overwriting the first's output.
+ * Files are written whole or not at all (src/io/write-atomic.ts), so an interrupted batch leaves
+ * no truncated output, and `--skip-existing` can trust any output it finds.
+ */
+import { createHash } from "node:crypto";
+import { access } from "node:fs/promises";
+import { join } from "node:path";
+import { firstLine } from "../errors.ts";
+import { writeAtomic } from "../io/write-atomic.ts";
+import type { PageError } from "../types.ts";
+
+/** Longest path segment kept whole, in UTF-8 bytes (file systems allow 255 per name). */
+export const MAX_SEGMENT = 200;
+const WARC_RECORD = /^(.*?)\.warc(?:\.gz)?#(\d+)$/i;
+const PAGE_EXTENSION = /\.(x?html?|xht)(\.gz)?$/i;
+const URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** The output file name (relative to --out) of the page with this id. */
+export function outputName(id: string, extension: string): string {
+  const warc = WARC_RECORD.exec(id);
+  let base: string;
+  if (warc) base = `${warc[1]}/${warc[2]}`;
+  else if (URL.test(id)) {
+    const [path = "", query] = id.replace(URL, "").replace(/#.*$/, "").split(/\?(.*)$/s, 2);
+    base = path.replace(PAGE_EXTENSION, "").replace(/\/$/, "/index") + (query ? `_${query}` : "");
+  } else base = id.replace(PAGE_EXTENSION, "");
+  const segments = base.split("/").filter((s) => s !== "").map(safeSegment);
+  return segments.join("/") + extension;
+}
+
+function safeSegment(segment: string): string {
+  const clean = segment.replace(/[^\p{L}\p{N}._-]+/gu, "_");
+  if (/^\.+$/.test(clean)) return "_"; // "." and ".." would climb out of --out
+  if (Buffer.byteLength(clean) <= MAX_SEGMENT) return clean;
+  const hash = createHash("sha1").update(segment).digest("hex").slice(0, 12);
+  let cut = clean.slice(0, MAX_SEGMENT - 13);
+  while (Buffer.byteLength(cut) > MAX_SEGMENT - 13) cut = cut.slice(0, -1);
+  return `${cut}-${hash}`;
+}
+
+/** The --out directory of one run: names each page's file, refuses a name twice, skips done pages. */
+export class OutputDir {
+  private readonly written = new Map<string, string>();
+  constructor(
+    readonly root: string,
+    private readonly extension: string,
+  ) {}
+
+  pathOf(id: string): string {
+    return join(this.root, outputName(id, this.extension));
+  }
+
+  /** True when the page's output file is already there (from an earlier run): `--skip-existing`. */
+  async exists(id: string): Promise<boolean> {
+    return access(this.pathOf(id)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Writes one page's output; an error record (stage "write") when the name is taken or the write fails. */
+  async write(id: string, source: string, data: string | Uint8Array): Promise<PageError | null> {
+    const name = outputName(id, this.extension);
+    const earlier = this.written.get(name);
+    if (earlier !== undefined) return { id, source, stage: "write", reason: `output ${name} was already written for ${earlier} in this run (two inputs with one name)` };
+    this.written.set(name, id);
+    try {
+      await writeAtomic(join(this.root, name), data);
+      return null;
+    } catch (e) {
+      this.written.delete(name);
+      return { id, source, stage: "write", reason: `cannot write ${name}: ${firstLine(e)}` };
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Writing a file whole or not at all: the data goes to a temporary name in the same directory
+ * and is renamed over the target, so a reader (or a resumed batch, or a training run after an
+ * interrupted one) never finds a truncated file under the real name.
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+function tempName(path: string): string {
+  return `${path}.${process.pid}.partial`;
+}
+
+/** Writes `data` to `path` through a temporary file and a rename, creating the directory. */
+export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = tempName(path);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/** writeAtomic for synchronous code. */
+export function writeAtomicSync(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = tempName(path);
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, path);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,128 @@
+/** `--out DIR`: one file per page that no other page of the run overwrites, written whole, and `--skip-existing` to resume. */
+import assert from "node:assert/strict";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import test from "node:test";
+import { MAX_SEGMENT, outputName } from "../src/cli/output-files.ts";
+import { fixturePath, fixtureText, pith, warcResponse } from "./helpers.ts";
+
+const ARTICLE = fixturePath("pages/article.html");
+
+/** Every file below `dir`, relative to it, sorted. */
+function filesBelow(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+test("output names: files keep their path, WARC records and URL queries get a file each, nothing lands outside --out", () => {
+  assert.equal(outputName("a/page.html.gz", ".txt"), "a/page.txt");
+  assert.equal(outputName("/abs/dir/page.htm", ".md"), "abs/dir/page.md");
+  assert.equal(outputName("../up/../page.html", ".txt"), "_/up/_/page.txt");
+  assert.equal(outputName("crawl.warc.gz#1", ".txt"), "crawl/1.txt");
+  assert.equal(outputName("data/crawl.WARC#12", ".json"), "data/crawl/12.json");
+  assert.equal(outputName("https://x.org/list?page=2", ".txt"), "x.org/list_page_2.txt");
+  assert.equal(outputName("https://x.org/list?page=3#top", ".txt"), "x.org/list_page_3.txt");
+  assert.equal(outputName("https://x.org/", ".txt"), "x.org/index.txt");
+  assert.equal(outputName("https://x.org/a/post.html?ref=rss", ".txt"), "x.org/a/post_ref_rss.txt");
+  const long = outputName(`https://x.org/search?q=${"ä".repeat(400)}`, ".txt");
+  const [, name = ""] = long.split("/");
+  assert.ok(Buffer.byteLength(name) <= MAX_SEGMENT + 4, `${Buffer.byteLength(name)} bytes`);
+  assert.notEqual(long, outputName(`https://x.org/search?q=${"ä".repeat(401)}`, ".txt"), "two long names that share a prefix stay apart");
+});
+
+test("a WARC with --out: one file per HTML record, in a folder named after the WARC", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-out-"));
+  const records = [
+    await warcResponse("https://news.test/list?page=1", fixtureText("pages/article.html"), "text/html"),
+    await warcResponse("https://news.test/logo.png", "PNG", "image/png"),
+    await warcResponse("https://news.test/list?page=2", fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"), "text/html"),
+  ];
+  writeFileSync(join(dir, "crawl.warc.gz"), Buffer.concat(records));
+  const out = join(dir, "out");
+  const res = await pith(["extract", join(dir, "crawl.warc.gz"), "--method", "cnr", "--out", out]);
+  assert.equal(res.status, 0, res.stderr);
+  const files = filesBelow(out);
+  assert.equal(files.length, 2, files.join(", "));
+  assert.ok(files[0]!.endsWith("crawl/1.txt") && files[1]!.endsWith("crawl/2.txt"), files.join(", "));
+  assert.match(readFileSync(join(out, files[1]!), "utf8"), /rivers flood/);
+});
+
+test("--skip-existing resumes a batch: finished outputs stay as they are, missing ones are written, skips are counted", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-resume-"));
+  const out = join(dir, "out");
+  mkdirSync(join(dir, "in"));
+  for (const n of ["a", "b", "c"]) copyFileSync(ARTICLE, join(dir, "in", `${n}.html`));
+  const first = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out]);
+  assert.equal(first.status, 0, first.stderr);
+  assert.deepEqual(filesBelow(out), ["a.txt", "b.txt", "c.txt"]);
+  writeFileSync(join(out, "a.txt"), "kept from the first run\n");
+  const missing = join(out, "b.txt");
+  const whole = readFileSync(missing, "utf8");
+  rmSync(missing); // a page whose output is gone is done again
+
+  const resumed = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out, "--skip-existing"]);
+  assert.equal(resumed.status, 0, resumed.stderr);
+  assert.match(resumed.stderr, /extracted 1 page\(s\) with cnr, 0 error\(s\), 2 skipped \(output already there\)/);
+  assert.equal(readFileSync(join(out, "a.txt"), "utf8"), "kept from the first run\n");
+  assert.equal(readFileSync(missing, "utf8"), whole);
+  assert.deepEqual(filesBelow(out), ["a.txt", "b.txt", "c.txt"], "no temporary files left beside the outputs");
+
+  const again = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(readFileSync(join(out, "a.txt"), "utf8"), whole, "without the flag every output is rewritten");
+});
+
+test("--skip-existing does not fetch a URL whose output is there", async () => {
+  const out = mkdtempSync(join(tmpdir(), "pith-resume-url-"));
+  const url = "http://127.0.0.1:9/post?id=7"; // nothing listens on port 9: a fetch would be an error record
+  mkdirSync(join(out, "127.0.0.1_9"));
+  writeFileSync(join(out, outputName(url, ".txt")), "done earlier\n");
+  const res = await pith(["extract", url, "--method", "cnr", "--out", out, "--skip-existing"]);
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stderr, /extracted 0 page\(s\) with cnr, 0 error\(s\), 1 skipped/);
+  const refetched = await pith(["extract", url, "--method", "cnr", "--out", out]);
+  assert.equal(refetched.status, 1, "without the flag the page is fetched (and fails)");
+  assert.match(refetched.stderr, /^error\thttp:\/\/127\.0\.0\.1:9\/post\?id=7\tfetch\t/m);
+});
+
+test("two inputs with one output name: the second is an error record and the first's output stays", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-clash-"));
+  copyFileSync(ARTICLE, join(dir, "page.html"));
+  writeFileSync(join(dir, "page.htm"), fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"));
+  const out = join(dir, "out");
+  const res = await pith(["extract", dir, "--method", "cnr", "--out", out]);
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(res.stderr, /^error\tpage\.html\twrite\toutput page\.txt was already written for page\.htm in this run/m);
+  assert.match(res.stderr, /extracted 1 page\(s\) with cnr, 1 error\(s\)/);
+  assert.match(readFileSync(join(out, "page.txt"), "utf8"), /rivers flood/, "page.htm comes first in sorted order and keeps its output");
+});
+
+test("--skip-existing without --out is a usage error, for extract and render", async () => {
+  for (const command of ["extract", "render"]) {
+    const res = await pith([command, ARTICLE, "--skip-existing"]);
+    assert.equal(res.status, 2, command);
+    assert.match(res.stderr, new RegExp(`${command}: --skip-existing needs --out DIR`));
+  }
+});
+
+test("render --out writes each WARC record's snapshot to its own file, and --skip-existing leaves them be", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-render-out-"));
+  const records = [
+    await warcResponse("https://news.test/a", fixtureText("pages/article.html"), "text/html"),
+    await warcResponse("https://news.test/b", fixtureText("pages/article.html"), "text/html"),
+  ];
+  writeFileSync(join(dir, "crawl.warc"), Buffer.concat(records));
+  const out = join(dir, "out");
+  const res = await pith(["render", join(dir, "crawl.warc"), "--out", out, "--gzip"]);
+  assert.equal(res.status, 0, res.stderr);
+  const files = filesBelow(out);
+  assert.equal(files.length, 2, files.join(", "));
+  assert.ok(files.every((f) => /crawl\/[12]\.snapshot\.json\.gz$/.test(f)), files.join(", "));
+  const again = await pith(["render", join(dir, "crawl.warc"), "--out", out, "--gzip", "--skip-existing"]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stderr, /rendered 0 page\(s\), 0 error\(s\), 2 skipped/);
+  assert.ok(existsSync(join(out, files[0]!)));
+});
