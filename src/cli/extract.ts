@@ -39,7 +39,7 @@ Options:
   --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or
                      bias=recall keeps less noise or misses less content; for ml:
                      comments=drop drops comment sections from article pages, refiner=NAME forces
-                     none, lbs, tp, region or records on every page type, dedupe=false, fallback=false,
+                     none, lbs, tp, region, records or fill on every page type, dedupe=false, fallback=false,
                      context=false skips the model's context stage)
   --workers N        worker threads that render and extract static pages side by side (default:
                      one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several

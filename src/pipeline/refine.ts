@@ -6,7 +6,9 @@
  * inside a node the refiner chose. Which refiner a page type uses is a model setting, chosen
  * by cross-validation (`pith train` reports the end-to-end F1 with and without). pith adds a
  * third, "region" (src/pipeline/region.ts): keep the largest positive subtree of the scores, and
- * a fourth, "records" (src/pipeline/records.ts): fields of same-template sibling records vote.
+ * a fourth, "records" (src/pipeline/records.ts): fields of same-template sibling records vote,
+ * and a fifth, "fill" (src/pipeline/fill.ts): the records vote, then the region holding the kept
+ * words is kept whole but for the leaves the classifier is sure are noise.
  */
 import { nodePath } from "../dom/path.ts";
 import type { Tree } from "../dom/tree.ts";
@@ -16,6 +18,7 @@ import { tablePattern } from "../refine/table-pattern.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { RefinerName } from "./model.ts";
 import type { Ownership } from "./own-text.ts";
+import { fillMainRegion } from "./fill.ts";
 import { voteRecords } from "./records.ts";
 import { keepMainRegion } from "./region.ts";
 import { coalesce } from "./select.ts";
@@ -36,6 +39,11 @@ export interface Scored {
 export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array, scored: Scored): Refined {
   if (name === "none") return { keep, trace: [] };
   if (name === "records") return voteRecords(page, tree, nodes, own, keep);
+  if (name === "fill") {
+    const voted = voteRecords(page, tree, nodes, own, keep);
+    const filled = fillMainRegion(own, scored.scores, scored.threshold, voted.keep, (r) => traceTarget(page, tree, nodes[r] as number), (r) => nodePath(page, tree, nodes[r] as number));
+    return { keep: filled.keep, trace: [...voted.trace, ...filled.trace] };
+  }
   if (name === "region") {
     const describe = (r: number) => traceTarget(page, tree, nodes[r] as number);
     const result = keepMainRegion(own, scored.scores, scored.threshold, keep, describe, (r) => nodePath(page, tree, nodes[r] as number));

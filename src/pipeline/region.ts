@@ -42,7 +42,7 @@ export function bestRegion(own: Ownership, scores: Float32Array, threshold: numb
 }
 
 /** Rows inside row `root`'s subtree (rows are in document order, subtrees contiguous). */
-function insideRows(own: Ownership, root: number): Uint8Array {
+export function insideRows(own: Ownership, root: number): Uint8Array {
   const n = own.ownWords.length;
   const inside = new Uint8Array(n);
   inside[root] = 1;

@@ -49,6 +49,8 @@ export const LOW_ROUTER_CONFIDENCE = 0.4;
 const REGION_EVERYWHERE = everywhere("region");
 /** The records refiner (src/pipeline/records.ts) on every routed type, general included. */
 const RECORDS_EVERYWHERE = everywhere("records");
+/** The fill refiner (src/pipeline/fill.ts) on every routed type, general included. */
+const FILL_EVERYWHERE = everywhere("fill");
 
 function everywhere(refiner: RefinerName): Record<string, RefinerName> {
   return Object.fromEntries([GENERAL, ...PAGE_TYPES].map((t) => [t, refiner]));
@@ -64,7 +66,7 @@ const TRUE_TYPE = "true-type";
 export const NO_CONTEXT = "no-context";
 
 /** Variants whose refiners compete per routed type against "plain" (chooseShipped). */
-export const REFINER_VARIANTS = ["louvan", "region", "records"] as const;
+export const REFINER_VARIANTS = ["louvan", "region", "records", "fill"] as const;
 
 /** Variants compared on the held-out pages: no refiner, refiners per type, no routing, … */
 export const DEFAULT_VARIANTS: Variant[] = [
@@ -72,6 +74,7 @@ export const DEFAULT_VARIANTS: Variant[] = [
   { name: "louvan", refiners: { article: "lbs", forum: "tp" } },
   { name: "region", refiners: REGION_EVERYWHERE },
   { name: "records", refiners: RECORDS_EVERYWHERE },
+  { name: "fill", refiners: FILL_EVERYWHERE },
   { name: GENERAL_ONLY, refiners: {}, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
