@@ -77,7 +77,7 @@ test("a parameter value the method cannot use is a usage error (exit 2) before a
   assert.equal(extract.stdout, "");
   const evaluate = await pith(["evaluate", "--method", "ml", "--data", fixturePath("evaluate/tiny"), "--param", "refiner=bogus"]);
   assert.equal(evaluate.status, 2);
-  assert.match(evaluate.stderr, /--param refiner must be one of none, lbs, tp, region, records, not "bogus"/);
+  assert.match(evaluate.stderr, /--param refiner must be one of none, lbs, tp, region, records, fill, not "bogus"/);
   const fine = await pith(["extract", page, "--param", "bias=recall"]);
   assert.equal(fine.status, 0, fine.stderr);
 });

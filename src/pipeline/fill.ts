@@ -9,12 +9,17 @@
  * inside the region it already keeps: link lists of a course page, record fields the records
  * vote leaves out, the second half of a long reference page, short paragraphs between kept
  * ones. The annotators keep the main container's content whole; the classifier, deciding each
- * leaf, drops its link-heavy or short leaves. Counted on one held-out wcxb-dev fold (a model
- * trained without its sites, the label-based page estimate): all 0.840 → 0.873, collection 0.580
- * → 0.680, listing 0.547 → 0.708, documentation 0.894 → 0.950, service 0.838 → 0.887, product
- * 0.556 → 0.599, forum 0.815 → 0.828, article 0.952 → 0.958; FILL_SHARE 0.6 / 0.95 and
- * FILL_FLOOR 0 / 0.05 / 0.2 moved that by at most 0.01. Whether a page type uses it is a model
- * setting chosen by cross-validation, like the other refiners (refine.ts).
+ * leaf, drops its link-heavy or short leaves.
+ *
+ * Measured (docs/learned-pipeline.md, "The fill refiner"): on one held-out wcxb-dev fold, forced
+ * on every page, word F1 0.841 → 0.856 (listing 0.568 → 0.663, documentation 0.896 → 0.943;
+ * forum 0.774 → 0.766); FILL_SHARE 0.6-0.95 and FILL_FLOOR 0.05-0.2 within 0.005 of that. In the
+ * 3-fold CV of `npm run train:default` (its `fill` column) it gains on wcxb-dev's listings
+ * (0.692 → 0.729) and collections (0.657 → 0.674) and loses on forums and the news sets, and
+ * most listing pages are routed to the general model, so as a per-routed-type candidate it was
+ * level (nested all 0.9129 / 0.9127 against 0.9131 / 0.9130, seeds 42 / 7). It is therefore not
+ * a CV candidate; `--param refiner=fill` applies it to every page, for users who know their
+ * pages are listings or collections.
  *
  * Choices: a leaf that reached the threshold and was dropped by a rule (consent box, duplicate
  * block) is not brought back; the region is a structural node (own-text.ts rows), so on a page
