@@ -98,3 +98,30 @@ test("a reader that stops early (`pith extract dir | head -1`) ends the batch qu
   assert.equal(res.status, 0, res.stderr);
   assert.doesNotMatch(res.stderr, /EPIPE|Error/);
 });
+
+test("--input-list: inputs from a file or stdin after the positional ones; a missing list or stdin asked twice is a usage error", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-list-x-"));
+  copyFileSync(ARTICLE, join(dir, "one.html"));
+  copyFileSync(ARTICLE, join(dir, "two.html"));
+  writeFileSync(join(dir, "list.txt"), `# batch\n${join(dir, "two.html")}\n${join(dir, "missing.html")}\n`);
+  const out = join(dir, "out");
+  const res = await pith(["extract", join(dir, "one.html"), "--input-list", join(dir, "list.txt"), "--method", "cnr", "--out", out]);
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(res.stderr, /^error\t.*missing\.html\tread\tno such file$/m);
+  assert.match(res.stderr, /extracted 2 page\(s\) with cnr, 1 error\(s\)/);
+  assert.ok(existsSync(join(out, dir.slice(1), "one.txt")) && existsSync(join(out, dir.slice(1), "two.txt")));
+
+  const piped = await pith(["extract", "--input-list", "-", "--method", "cnr"], `${join(dir, "one.html")}\n${join(dir, "two.html")}\n`);
+  assert.equal(piped.status, 0, piped.stderr);
+  assert.equal(piped.stdout.match(/^==> .* <==$/gm)?.length, 2, "a header per page, as for several inputs");
+
+  const missing = await pith(["extract", "--input-list", join(dir, "nope.txt")]);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /cannot read --input-list .*nope\.txt: no such file/);
+  const twice = await pith(["extract", "-", "--input-list", "-"]);
+  assert.equal(twice.status, 2);
+  assert.match(twice.stderr, /stdin cannot be both a page/);
+  const none = await pith(["extract"]);
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /give at least one input .* or --input-list FILE/);
+});

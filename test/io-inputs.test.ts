@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
-import { readInputs } from "../src/io/inputs.ts";
+import { inputList, readInputs } from "../src/io/inputs.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
 import { warcResponse } from "./helpers.ts";
 
@@ -74,4 +76,50 @@ test("a directory without page files gives one error record that says so", async
   const only = pages[0] as PageResult<PageInput>;
   assert.ok(!only.ok);
   assert.match(only.error.reason, /no page files under this directory/);
+});
+
+test("URLs are fetched fetchConcurrency at a time and come out in input order, a file between them in its place", async () => {
+  let open = 0;
+  let most = 0;
+  const server = createServer((req, res) => {
+    open++;
+    most = Math.max(most, open);
+    // the first URLs answer last, so an out-of-order stream would show
+    const delay = 60 * (6 - Number(req.url?.slice(1)));
+    setTimeout(() => {
+      open--;
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<p>page ${req.url}</p>`);
+    }, delay);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  const dir = mkdtempSync(join(tmpdir(), "pith-fetch-"));
+  writeFileSync(join(dir, "local.html"), "<p>local</p>");
+  const urls = [1, 2, 3, 4, 5].map((i) => `http://127.0.0.1:${port}/${i}`);
+  try {
+    const ids: string[] = [];
+    const html: string[] = [];
+    for await (const r of readInputs([...urls.slice(0, 3), join(dir, "local.html"), ...urls.slice(3)], { fetchConcurrency: 3 })) {
+      assert.ok(r.ok, r.ok ? "" : r.error.reason);
+      ids.push(r.value.id);
+      html.push(r.value.html);
+    }
+    assert.deepEqual(ids, [...urls.slice(0, 3), join(dir, "local.html"), ...urls.slice(3)]);
+    assert.match(html[0]!, /page \/1/);
+    assert.match(html[4]!, /page \/4/);
+    assert.equal(most, 3, "three fetches were in flight at once, never more");
+  } finally {
+    server.close();
+  }
+});
+
+test("an input list is read line by line; blank lines and # comments are skipped", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-list-"));
+  writeFileSync(join(dir, "a.html"), "<p>a</p>");
+  writeFileSync(join(dir, "b.html"), "<p>b</p>");
+  writeFileSync(join(dir, "list.txt"), `# pages to extract\n${join(dir, "a.html")}\n\n  ${join(dir, "b.html")}  \r\n`);
+  const specs: string[] = [];
+  for await (const s of inputList(join(dir, "list.txt"))) specs.push(s);
+  assert.deepEqual(specs, [join(dir, "a.html"), join(dir, "b.html")]);
 });

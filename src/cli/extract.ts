@@ -14,6 +14,7 @@ import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { Extractor, ExtractorContext, PageError, PageInput, PageResult, PageSnapshot, RenderMode, SiteContext } from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
+import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
 import { pageOutput, type PageOutput } from "./extract-page.ts";
 import { progress } from "./progress.ts";
 import { OutputDir } from "./output-files.ts";
@@ -27,6 +28,7 @@ Extract the main content of pages: files (.html, .html.gz), directories (recursi
 WARC files, or - for stdin.
 
 Options:
+${INPUT_HELP}
   --method NAME      extractor (default ${DEFAULT_METHOD}); see the list below
   --format FORMAT    text (default), markdown, html or json (json: chosen nodes, scores, model, trace)
   --out DIR          write one file per page under DIR, named after the input without its extension
@@ -69,6 +71,7 @@ export const extractCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse("extract", argv, {
       ...RENDER_FLAGS,
+      ...INPUT_FLAGS,
       method: { type: "string" },
       format: { type: "string" },
       out: { type: "string" },
@@ -78,7 +81,7 @@ export const extractCommand: Command = {
       workers: { type: "string" },
       "skip-existing": { type: "boolean" },
     });
-    if (!positionals.length) throw new UsageError("extract: give at least one input (file, directory, URL or -)");
+    const inputs = commandInputs("extract", positionals, values["input-list"]);
     const format = (values.format ?? "text") as Format;
     if (!FORMATS.includes(format)) throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
@@ -93,22 +96,22 @@ export const extractCommand: Command = {
     } catch (e) {
       throw new UsageError(`extract: ${(e as Error).message}`);
     }
-    const workers = intOption("extract", "workers", values.workers, await defaultWorkers(positionals));
+    const workers = intOption("extract", "workers", values.workers, inputs.listed ? availableParallelism() : await defaultWorkers(positionals));
     if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
     if (values["skip-existing"] && !values.out) throw new UsageError("extract: --skip-existing needs --out DIR");
     const files = values.out ? new OutputDir(values.out, FORMAT_EXTENSION[format]) : null;
-    const sink = new Sink(format, files, positionals.length > 1);
-    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    const sink = new Sink(format, files, inputs.listed || positionals.length > 1);
+    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency };
     if (files && values["skip-existing"])
       read.skip = async (id) => {
         if (!(await files.exists(id))) return false;
         sink.skipped(id);
         return true;
       };
-    if (sink.bar.active) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
+    if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
     const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
-    if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(positionals, read), sink);
-    else await extractInThread(extractor, setup, mode, concurrency, readInputs(positionals, read), sink);
+    if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(inputs.specs, read), sink);
+    else await extractInThread(extractor, setup, mode, concurrency, readInputs(inputs.specs, read), sink);
     await sink.done();
     const { ok, empty, errors, skipped } = sink.counts;
     const skips = skipped ? `, ${skipped} skipped (output already there)` : "";

@@ -4,6 +4,7 @@ import { readInputs, type ReadOptions } from "../io/inputs.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
+import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
 import { OutputDir } from "./output-files.ts";
 import { DEFAULT_TIMEOUT_MS, renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
 
@@ -14,6 +15,7 @@ every element and text node with tag, kept attributes, text, and in Chromium mod
 computed style.
 
 Options:
+${INPUT_HELP}
 ${RENDER_HELP}
   --out DIR          write one <page>.snapshot.json per page under DIR (default: JSON lines on stdout),
                      named as pith extract --out names its files (see pith extract --help)
@@ -36,16 +38,17 @@ export const renderCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse("render", argv, {
       ...RENDER_FLAGS,
+      ...INPUT_FLAGS,
       out: { type: "string" },
       gzip: { type: "boolean" },
       summary: { type: "boolean" },
       "skip-existing": { type: "boolean" },
     });
-    if (!positionals.length) throw new UsageError("render: give at least one input (file, directory, URL or -)");
+    const inputs = commandInputs("render", positionals, values["input-list"]);
     if (values["skip-existing"] && !values.out) throw new UsageError("render: --skip-existing needs --out DIR");
     const { mode, options, concurrency } = renderOptionsFrom("render", values);
     const files = values.out && !values.summary ? new OutputDir(values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
-    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency };
     let skipped = 0;
     if (files && values["skip-existing"])
       read.skip = async (id) => {
@@ -61,7 +64,7 @@ export const renderCommand: Command = {
       process.stderr.write(`error\t${error.id}\t${error.stage}\t${error.reason}\n`);
     };
     try {
-      await mapLimit(readInputs(positionals, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : r), async (r) => {
+      await mapLimit(readInputs(inputs.specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : r), async (r) => {
         if (!r.ok) return fail(r.error);
         const failed = await emit(r.value, values, files);
         if (failed) return fail(failed);

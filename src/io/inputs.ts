@@ -4,7 +4,9 @@
  * Reading and decoding are two steps: readRawInputs gives each page's bytes as read (PageBytes),
  * decodePage turns them into text, so a batch on worker threads decodes there (src/cli/extract-pool.ts).
  */
+import { createReadStream } from "node:fs";
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
 import { join, relative, resolve } from "node:path";
 import { firstLine } from "../errors.ts";
 import type { PageError, PageInput, PageResult } from "../types.ts";
@@ -135,6 +137,11 @@ export interface ReadOptions {
   /** Time limit for fetching one URL (default FETCH_TIMEOUT_MS). */
   fetchTimeoutMs?: number;
   /**
+   * URLs fetched at once (default 1): a run of URL inputs is fetched this many ahead, and the
+   * pages still come out in input order.
+   */
+  fetchConcurrency?: number;
+  /**
    * Asked with each page's id before the page is read or fetched (a WARC record: before its
    * payload is read); a page for which it answers true is left out of the stream. Not asked for
    * stdin or for inputs that fail before they have a page id.
@@ -142,18 +149,50 @@ export interface ReadOptions {
   skip?: (id: string) => boolean | Promise<boolean>;
 }
 
+/** Input specs: a list of them, or an async stream (inputList). */
+export type InputSpecs = Iterable<string> | AsyncIterable<string>;
+
+/**
+ * The input specs of a list file (`-`: stdin), one per line, read lazily so a list of millions
+ * of URLs or paths is never held in memory; blank lines and lines starting with # are skipped.
+ */
+export async function* inputList(file: string): AsyncGenerator<string> {
+  const stream = file === "-" ? process.stdin : createReadStream(file);
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    const spec = line.trim();
+    if (spec && !spec.startsWith("#")) yield spec;
+  }
+}
+
 /** Expand input specs (files, dirs, URLs, WARCs, "-") into page results, lazily, in order. */
-export async function* readInputs(specs: readonly string[], options: ReadOptions = {}): AsyncGenerator<PageResult<PageInput>> {
+export async function* readInputs(specs: InputSpecs, options: ReadOptions = {}): AsyncGenerator<PageResult<PageInput>> {
   for await (const raw of readRawInputs(specs, options)) yield decoded(raw);
 }
 
 /** readInputs without the decoding: each page's bytes as read (decodePage decodes them). */
-export async function* readRawInputs(specs: readonly string[], options: ReadOptions = {}): AsyncGenerator<PageResult<PageBytes>> {
-  for (const spec of specs) {
+export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {}): AsyncGenerator<PageResult<PageBytes>> {
+  const ahead = Math.max(1, options.fetchConcurrency ?? 1);
+  const timeoutMs = options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
+  // fetches started in input order, not yet yielded (null: skipped); never more than `ahead`
+  const fetching: Promise<PageResult<PageBytes> | null>[] = [];
+  const fetchOrSkip = async (url: string) => ((await options.skip?.(url)) ? null : fetchBytes(url, timeoutMs));
+  for await (const spec of specs) {
+    if (isUrl(spec)) {
+      fetching.push(fetchOrSkip(spec));
+      if (fetching.length < ahead) continue;
+    }
+    // a file, a directory or stdin comes after the URLs before it
+    while (fetching.length >= (isUrl(spec) ? ahead : 1)) {
+      const page = await fetching.shift();
+      if (page) yield page;
+    }
+    if (isUrl(spec)) continue;
     if (spec === "-") yield await readStdin();
-    else if (isUrl(spec)) {
-      if (!(await options.skip?.(spec))) yield await fetchBytes(spec, options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS);
-    } else yield* readLocal(spec, options.skip);
+    else yield* readLocal(spec, options.skip);
+  }
+  for (const pending of fetching) {
+    const page = await pending;
+    if (page) yield page;
   }
 }
 
