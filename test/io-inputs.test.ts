@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
+import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
 import { inputList, readInputs } from "../src/io/inputs.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
 import { warcResponse } from "./helpers.ts";
@@ -122,4 +123,47 @@ test("an input list is read line by line; blank lines and # comments are skipped
   const specs: string[] = [];
   for await (const s of inputList(join(dir, "list.txt"))) specs.push(s);
   assert.deepEqual(specs, [join(dir, "a.html"), join(dir, "b.html")]);
+});
+
+test("pages past MAX_PAGE_BYTES are refused before they are held: a file by its size, a download as it streams; a URL that is not HTML is an error record", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-big-"));
+  const sparse = join(dir, "huge.html");
+  writeFileSync(sparse, "<p>");
+  truncateSync(sparse, MAX_PAGE_BYTES + 1); // a sparse file: large, nothing written
+  const chunk = Buffer.alloc(1 << 20, "a");
+  const server = createServer((req, res) => {
+    if (req.url === "/image") {
+      res.writeHead(200, { "content-type": "image/png" });
+      res.end(Buffer.alloc(100));
+      return;
+    }
+    if (req.url === "/declared") {
+      res.writeHead(200, { "content-type": "text/html", "content-length": String(MAX_PAGE_BYTES + 1) });
+      res.end(); // the header alone says too much
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html" }); // chunked: no length said, the stream outgrows the cap
+    let sent = 0;
+    const more = (): void => {
+      while (sent <= MAX_PAGE_BYTES) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once("drain", more);
+      }
+      res.end();
+    };
+    res.on("error", () => {});
+    more();
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const results = await collect([sparse, `http://127.0.0.1:${port}/image`, `http://127.0.0.1:${port}/declared`, `http://127.0.0.1:${port}/stream`]);
+    assert.deepEqual(
+      results.map((r) => (r.ok ? "ok" : `${r.error.stage}: ${r.error.reason}`)),
+      [`read: page is larger than ${MAX_PAGE_BYTES} bytes`, "fetch: not an HTML page (content-type image/png)", `fetch: page is larger than ${MAX_PAGE_BYTES} bytes`, `fetch: page is larger than ${MAX_PAGE_BYTES} bytes`],
+    );
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 });

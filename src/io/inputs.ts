@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { join, relative, resolve } from "node:path";
 import { firstLine } from "../errors.ts";
 import type { PageError, PageInput, PageResult } from "../types.ts";
-import { DecodeError, decodeHtml } from "./decode.ts";
+import { DecodeError, decodeHtml, MAX_PAGE_BYTES } from "./decode.ts";
 import { readWarc } from "./warc.ts";
 
 /** File names treated as HTML pages when a directory is walked. */
@@ -19,6 +19,14 @@ export const WARC_FILE = /\.warc(\.gz)?$/i;
 /** Time limit for fetching one URL (ms). */
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_USER_AGENT = "pith/0.1 (+main-content extraction)";
+/**
+ * Content types a fetched URL may have: HTML, XHTML/XML, plain text, or none declared. Anything
+ * else (images, PDFs, archives, video) is an error record before its body is read.
+ */
+const PAGE_CONTENT_TYPE = /^\s*(text\/|application\/(xhtml\+)?xml|application\/[\w.+-]*\+xml|$)/i;
+/** Compressed files are read up to this size: a gzipped page decompresses to at most MAX_PAGE_BYTES. */
+const MAX_FILE_BYTES = MAX_PAGE_BYTES;
+const tooLarge = () => `page is larger than ${MAX_PAGE_BYTES} bytes`;
 
 export function isUrl(spec: string): boolean {
   return /^https?:\/\//i.test(spec);
@@ -77,6 +85,8 @@ export async function readPageFile(path: string, id = path, url: string | null =
 
 async function readPageBytes(path: string, id: string, url: string | null): Promise<PageResult<PageBytes>> {
   try {
+    // a file too large is refused before it is read, not after it fills the memory
+    if ((await stat(path)).size > MAX_FILE_BYTES) return fail(id, path, "read", tooLarge());
     return { ok: true, value: { id, source: path, url, remote: false, charset: null, bytes: await readFile(path) } };
   } catch (e) {
     return fail(id, path, "read", reasonOf(e));
@@ -91,8 +101,14 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<PageResult<Pa
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": FETCH_USER_AGENT } });
     if (!res.ok) return fail(url, url, "fetch", `HTTP ${res.status} ${res.statusText}`);
-    const charset = /charset=([^;]+)/i.exec(res.headers.get("content-type") ?? "")?.[1] ?? null;
-    const bytes = new Uint8Array(await res.arrayBuffer());
+    const type = res.headers.get("content-type") ?? "";
+    if (!PAGE_CONTENT_TYPE.test(type)) {
+      await res.body?.cancel();
+      return fail(url, url, "fetch", `not an HTML page (content-type ${type.split(";")[0]})`);
+    }
+    const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
+    const bytes = await cappedBody(res);
+    if (!bytes) return fail(url, url, "fetch", tooLarge());
     return { ok: true, value: { id: url, source: url, url: res.url || url, remote: true, charset, bytes } };
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
@@ -101,10 +117,31 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<PageResult<Pa
   }
 }
 
+/** A response's body, or null once it passes MAX_PAGE_BYTES (the rest is not downloaded). */
+async function cappedBody(res: Response): Promise<Uint8Array | null> {
+  if (Number(res.headers.get("content-length") ?? 0) > MAX_PAGE_BYTES) {
+    await res.body?.cancel();
+    return null;
+  }
+  return res.body ? readCapped(res.body as unknown as AsyncIterable<Uint8Array>) : new Uint8Array();
+}
+
+/** A stream's bytes, or null once they pass MAX_PAGE_BYTES (leaving the loop stops the stream). */
+async function readCapped(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.byteLength;
+    if (size > MAX_PAGE_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 async function readStdin(): Promise<PageResult<PageBytes>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return { ok: true, value: { id: "-", source: "-", url: null, remote: false, charset: null, bytes: Buffer.concat(chunks) } };
+  const bytes = await readCapped(process.stdin);
+  if (!bytes) return fail("-", "-", "read", tooLarge());
+  return { ok: true, value: { id: "-", source: "-", url: null, remote: false, charset: null, bytes } };
 }
 
 /**
