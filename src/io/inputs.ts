@@ -24,8 +24,6 @@ export const FETCH_USER_AGENT = "pith/0.1 (+main-content extraction)";
  * else (images, PDFs, archives, video) is an error record before its body is read.
  */
 const PAGE_CONTENT_TYPE = /^\s*(text\/|application\/(xhtml\+)?xml|application\/[\w.+-]*\+xml|$)/i;
-/** Compressed files are read up to this size: a gzipped page decompresses to at most MAX_PAGE_BYTES. */
-const MAX_FILE_BYTES = MAX_PAGE_BYTES;
 const tooLarge = () => `page is larger than ${MAX_PAGE_BYTES} bytes`;
 
 export function isUrl(spec: string): boolean {
@@ -85,8 +83,8 @@ export async function readPageFile(path: string, id = path, url: string | null =
 
 async function readPageBytes(path: string, id: string, url: string | null): Promise<PageResult<PageBytes>> {
   try {
-    // a file too large is refused before it is read, not after it fills the memory
-    if ((await stat(path)).size > MAX_FILE_BYTES) return fail(id, path, "read", tooLarge());
+    // refused before it is read, not after it fills the memory (a smaller .gz is capped as it is gunzipped: decode.ts)
+    if ((await stat(path)).size > MAX_PAGE_BYTES) return fail(id, path, "read", tooLarge());
     return { ok: true, value: { id, source: path, url, remote: false, charset: null, bytes: await readFile(path) } };
   } catch (e) {
     return fail(id, path, "read", reasonOf(e));
