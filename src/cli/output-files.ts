@@ -12,12 +12,14 @@
  *   segment, so long query strings stay under the file system's 255-byte name limit.
  *
  * Two inputs can still map to one name (`a.html` and `a.htm`, one URL given twice): the second is
- * an error record for that page (stage "write") instead of overwriting the first's output.
+ * an error record for that page (stage "write") instead of overwriting the first's output. A file
+ * counts as this run's when it was modified since the run began (a stat per page, so a batch of
+ * millions holds no list of names); an older file, from an earlier run, is replaced.
  * Files are written whole or not at all (src/io/write-atomic.ts), so an interrupted batch leaves
  * no truncated output, and `--skip-existing` can trust any output it finds.
  */
 import { createHash } from "node:crypto";
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { firstLine } from "../errors.ts";
 import { writeAtomic } from "../io/write-atomic.ts";
@@ -54,7 +56,11 @@ function safeSegment(segment: string): string {
 
 /** The --out directory of one run: names each page's file, refuses a name twice, skips done pages. */
 export class OutputDir {
-  private readonly written = new Map<string, string>();
+  /**
+   * When the run began. (On a file system that keeps whole seconds, a file this run wrote in its
+   * first second looks older and a clash there is missed: a replaced file, never a false error.)
+   */
+  private readonly since = Date.now();
   constructor(
     readonly root: string,
     private readonly extension: string,
@@ -75,14 +81,13 @@ export class OutputDir {
   /** Writes one page's output; an error record (stage "write") when the name is taken or the write fails. */
   async write(id: string, source: string, data: string | Uint8Array): Promise<PageError | null> {
     const name = outputName(id, this.extension);
-    const earlier = this.written.get(name);
-    if (earlier !== undefined) return { id, source, stage: "write", reason: `output ${name} was already written for ${earlier} in this run (two inputs with one name)` };
-    this.written.set(name, id);
+    const path = join(this.root, name);
+    const existing = await stat(path).catch(() => null);
+    if (existing && existing.mtimeMs >= this.since) return { id, source, stage: "write", reason: `output ${name} was already written by another input of this run (two inputs with one name)` };
     try {
-      await writeAtomic(join(this.root, name), data);
+      await writeAtomic(path, data);
       return null;
     } catch (e) {
-      this.written.delete(name);
       return { id, source, stage: "write", reason: `cannot write ${name}: ${firstLine(e)}` };
     }
   }
