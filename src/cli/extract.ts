@@ -58,7 +58,8 @@ goes on), 2 usage error, 3 fatal (e.g. no browser, unreadable model).`;
 interface Emitted {
   ok: number;
   empty: number;
-  errors: PageError[];
+  /** Pages that failed (each reported on stderr as it came: a batch of millions keeps no list). */
+  errors: number;
   /** Pages left out by --skip-existing. */
   skipped: number;
 }
@@ -115,8 +116,8 @@ export const extractCommand: Command = {
     await sink.done();
     const { ok, empty, errors, skipped } = sink.counts;
     const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
-    process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors.length} error(s)${skips}\n`);
-    return errors.length ? EXIT.pageErrors : EXIT.ok;
+    process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors} error(s)${skips}\n`);
+    return errors ? EXIT.pageErrors : EXIT.ok;
   },
 };
 
@@ -211,7 +212,7 @@ function extractorFor(name: string): Extractor {
 
 /** Writes outputs in input order, to stdout or one file per page, and counts results. */
 class Sink {
-  readonly counts: Emitted = { ok: 0, empty: 0, errors: [], skipped: 0 };
+  readonly counts: Emitted = { ok: 0, empty: 0, errors: 0, skipped: 0 };
   private chain: Promise<void> = Promise.resolve();
   readonly bar = progress("extract", 0);
   private first = true;
@@ -242,7 +243,7 @@ class Sink {
   }
 
   private error(err: PageError): void {
-    this.counts.errors.push(err);
+    this.counts.errors++;
     this.bar.note(`error\t${err.id}\t${err.stage}\t${err.reason}`);
     this.bar.tick(err.id);
   }

@@ -57,10 +57,10 @@ export const renderCommand: Command = {
         return true;
       };
     const renderer = await createRenderer(mode as RenderMode, { concurrency });
-    const errors: PageError[] = [];
+    let errors = 0; // each reported as it comes: a batch of millions keeps no list
     let ok = 0;
     const fail = (error: PageError) => {
-      errors.push(error);
+      errors++;
       process.stderr.write(`error\t${error.id}\t${error.stage}\t${error.reason}\n`);
     };
     try {
@@ -74,8 +74,8 @@ export const renderCommand: Command = {
       await renderer.close();
     }
     const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
-    process.stderr.write(`rendered ${ok} page(s), ${errors.length} error(s)${skips}\n`);
-    return errors.length ? EXIT.pageErrors : EXIT.ok;
+    process.stderr.write(`rendered ${ok} page(s), ${errors} error(s)${skips}\n`);
+    return errors ? EXIT.pageErrors : EXIT.ok;
   },
 };
 
