@@ -126,3 +126,18 @@ test("render --out writes each WARC record's snapshot to its own file, and --ski
   assert.match(again.stderr, /rendered 0 page\(s\), 0 error\(s\), 2 skipped/);
   assert.ok(existsSync(join(out, files[0]!)));
 });
+
+test("an output that cannot be written is an error record for its page and the batch goes on", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-unwritable-"));
+  mkdirSync(join(dir, "in", "sub"), { recursive: true });
+  copyFileSync(ARTICLE, join(dir, "in", "a.html"));
+  copyFileSync(ARTICLE, join(dir, "in", "sub", "b.html"));
+  const out = join(dir, "out");
+  mkdirSync(out);
+  writeFileSync(join(out, "sub"), "a file where the folder for sub/b.txt should go");
+  const res = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out]);
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(res.stderr, /^error\tsub\/b\.html\twrite\tcannot write sub\/b\.txt: /m);
+  assert.match(res.stderr, /extracted 1 page\(s\) with cnr, 1 error\(s\)/);
+  assert.deepEqual(filesBelow(out), ["a.txt", "sub"]);
+});
