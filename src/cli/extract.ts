@@ -103,12 +103,7 @@ export const extractCommand: Command = {
     const files = values.out ? new OutputDir(values.out, FORMAT_EXTENSION[format]) : null;
     const sink = new Sink(format, files, inputs.listed || positionals.length > 1);
     const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency };
-    if (files && values["skip-existing"])
-      read.skip = async (id) => {
-        if (!(await files.exists(id))) return false;
-        sink.skipped(id);
-        return true;
-      };
+    if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
     const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
     if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(inputs.specs, read), sink);

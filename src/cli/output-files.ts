@@ -78,6 +78,15 @@ export class OutputDir {
     );
   }
 
+  /** The ReadOptions.skip of `--skip-existing`: true (and `onSkip`) for a page whose output is there. */
+  skipDone(onSkip: (id: string) => void): (id: string) => Promise<boolean> {
+    return async (id) => {
+      if (!(await this.exists(id))) return false;
+      onSkip(id);
+      return true;
+    };
+  }
+
   /** Writes one page's output; an error record (stage "write") when the name is taken or the write fails. */
   async write(id: string, source: string, data: string | Uint8Array): Promise<PageError | null> {
     const name = outputName(id, this.extension);

@@ -50,12 +50,7 @@ export const renderCommand: Command = {
     const files = values.out && !values.summary ? new OutputDir(values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
     const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency };
     let skipped = 0;
-    if (files && values["skip-existing"])
-      read.skip = async (id) => {
-        if (!(await files.exists(id))) return false;
-        skipped++;
-        return true;
-      };
+    if (files && values["skip-existing"]) read.skip = files.skipDone(() => skipped++);
     const renderer = await createRenderer(mode as RenderMode, { concurrency });
     let errors = 0; // each reported as it comes: a batch of millions keeps no list
     let ok = 0;
