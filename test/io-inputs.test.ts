@@ -45,6 +45,9 @@ test("a WARC file yields its HTML responses with their URLs and skips other reco
   assert.match(ok[0]?.html ?? "", /page a/);
   assert.equal(ok[1]?.url, "https://example.org/b");
   assert.match(ok[1]?.html ?? "", /café/);
+  assert.deepEqual(ok.map((p) => p?.id), [`${join(dir, "crawl.warc.gz")}#1`, `${join(dir, "crawl.warc.gz")}#2`]);
+  const walked = await collect([dir]);
+  assert.deepEqual(walked.map((p) => (p.ok ? p.value.id : p.error.id)), ["crawl.warc.gz#1", "crawl.warc.gz#2"], "found by walking a directory: ids relative to it, as page files'");
 });
 
 test("a corrupt WARC gives one error record, not a crash", async () => {

@@ -242,11 +242,8 @@ async function* readLocal(spec: string, skip: ReadOptions["skip"]): AsyncGenerat
   const files = info.isDirectory() ? await listPageFiles(spec) : [spec];
   if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
   for (const file of files) {
-    if (WARC_FILE.test(file)) {
-      yield* readWarc(file, skip);
-      continue;
-    }
     const id = info.isDirectory() ? relative(resolve(spec), resolve(file)) : file;
-    if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
+    if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
+    else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
   }
 }
