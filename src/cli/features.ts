@@ -149,7 +149,7 @@ async function runDataset(job: Job, name: string, limit: number): Promise<void> 
 /** Pages given as files, directories, URLs: streamed one by one, or (with --site) all rendered first to group them by site. */
 async function runInputs(job: Job, specs: string[], concurrency: number): Promise<void> {
   const snaps: PageSnapshot[] = [];
-  await mapLimit(readInputs(specs, { fetchTimeoutMs: job.options.timeoutMs ?? DEFAULT_TIMEOUT_MS }), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options) : r), async (r) => {
+  await mapLimit(readInputs(specs, { fetchTimeoutMs: job.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency }), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options) : r), async (r) => {
     if (!r.ok) return report(job, r.error);
     if (job.site) return void snaps.push(r.value);
     job.bar.setTotal(++job.total);
