@@ -23,6 +23,7 @@ import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from
 export const DEFAULT_METHOD = "ml";
 
 const HELP = `Usage: pith extract <input...> [options]
+       pith extract --input-list FILE [options]
 
 Extract the main content of pages: files (.html, .html.gz), directories (recursive), URLs,
 WARC files, or - for stdin.

@@ -9,6 +9,7 @@ import { OutputDir } from "./output-files.ts";
 import { DEFAULT_TIMEOUT_MS, renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
 
 const HELP = `Usage: pith render <input...> [options]
+       pith render --input-list FILE [options]
 
 Render pages (files, directories, URLs, WARC files, or - for stdin) into page snapshots:
 every element and text node with tag, kept attributes, text, and in Chromium mode its box and
