@@ -7,7 +7,7 @@ import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
-import { isUrl, listPageFiles, readInputs, readRawInputs, WARC_FILE, type PageBytes, type ReadOptions } from "../io/inputs.ts";
+import { isUrl, listPageFiles, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
@@ -87,7 +87,7 @@ export const extractCommand: Command = {
     const format = (values.format ?? "text") as Format;
     if (!FORMATS.includes(format)) throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
-    const { mode, options, concurrency } = renderOptionsFrom("extract", values);
+    const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
     const params = paramsOption("extract", values.param);
     if (values.model) params["model"] = values.model;
     if (values["model-dir"]) params["modelDir"] = values["model-dir"];
@@ -103,7 +103,6 @@ export const extractCommand: Command = {
     if (values["skip-existing"] && !values.out) throw new UsageError("extract: --skip-existing needs --out DIR");
     const files = values.out ? new OutputDir(values.out, FORMAT_EXTENSION[format]) : null;
     const sink = new Sink(format, files, inputs.listed || positionals.length > 1);
-    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency };
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
     const setup: ExtractSetup = { method: extractor.name, params, format, render: options };

@@ -11,14 +11,14 @@ import { buildTree } from "../dom/tree.ts";
 import { nodePaths } from "../features/paths.ts";
 import { computeFeatures, featureDefinitions, featureSchema, siteContextFor, type FeatureTable } from "../features/index.ts";
 import { loadDataset, readDatasetPage, readGold, resolveDatasetDir, type Dataset, type DatasetPage } from "../io/dataset.ts";
-import { readInputs } from "../io/inputs.ts";
+import { readInputs, type ReadOptions } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import { labelNodes, type NodeLabels } from "../train/labels.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, Renderer, RenderOptions, SiteContext } from "../types.ts";
 import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
 import { progress, type Progress } from "./progress.ts";
-import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
+import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
 const HELP = `Usage: pith features <input|dataset...> --out FILE [options]
 
@@ -147,9 +147,9 @@ async function runDataset(job: Job, name: string, limit: number): Promise<void> 
 }
 
 /** Pages given as files, directories, URLs: streamed one by one, or (with --site) all rendered first to group them by site. */
-async function runInputs(job: Job, specs: string[], concurrency: number): Promise<void> {
+async function runInputs(job: Job, specs: string[], concurrency: number, read: ReadOptions): Promise<void> {
   const snaps: PageSnapshot[] = [];
-  await mapLimit(readInputs(specs, { fetchTimeoutMs: job.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency }), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options) : r), async (r) => {
+  await mapLimit(readInputs(specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options) : r), async (r) => {
     if (!r.ok) return report(job, r.error);
     if (job.site) return void snaps.push(r.value);
     job.bar.setTotal(++job.total);
@@ -187,7 +187,7 @@ export const featuresCommand: Command = {
     }
     if (!positionals.length) throw new UsageError("features: give at least one input or dataset name");
     if (!values.out) throw new UsageError("features: --out FILE (.jsonl or .csv) is required");
-    const { mode, options, concurrency } = renderOptionsFrom("features", values);
+    const { mode, options, concurrency, read } = renderOptionsFrom("features", values);
     const limit = intOption("features", "limit", values.limit, Infinity);
     const sink = openSink(values.out);
     const renderer = await createRenderer(mode, { concurrency });
@@ -195,7 +195,7 @@ export const featuresCommand: Command = {
     try {
       for (const spec of positionals.filter(isDataset)) await runDataset(job, spec, limit);
       const inputs = positionals.filter((p) => !isDataset(p));
-      if (inputs.length) await runInputs(job, inputs, concurrency);
+      if (inputs.length) await runInputs(job, inputs, concurrency, read);
     } finally {
       job.bar.stop();
       await renderer.close();

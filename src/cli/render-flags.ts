@@ -1,4 +1,5 @@
 /** The rendering flags every command that renders accepts (--mode, --js, --network, …). */
+import type { ReadOptions } from "../io/inputs.ts";
 import type { RenderMode, RenderOptions } from "../types.ts";
 import { UsageError, intOption } from "./command.ts";
 
@@ -29,14 +30,20 @@ export interface RenderFlagValues {
   concurrency?: string | undefined;
 }
 
-export function renderOptionsFrom(command: string, v: RenderFlagValues, defaultMode: RenderMode = "static"): { mode: RenderMode; options: RenderOptions; concurrency: number } {
+/**
+ * The parsed flags: render mode and options, pages in flight, and how inputs are read (a URL
+ * fetch has the page time limit, and --concurrency fetches run at once).
+ */
+export function renderOptionsFrom(command: string, v: RenderFlagValues, defaultMode: RenderMode = "static"): { mode: RenderMode; options: RenderOptions; concurrency: number; read: ReadOptions } {
   const mode = (v.mode ?? defaultMode) as RenderMode;
   if (mode !== "static" && mode !== "chromium") throw new UsageError(`${command}: --mode must be static or chromium, got "${v.mode}"`);
   const concurrency = intOption(command, "concurrency", v.concurrency, 2);
   if (concurrency < 1) throw new UsageError(`${command}: --concurrency must be at least 1`);
+  const timeoutMs = intOption(command, "timeout", v.timeout, DEFAULT_TIMEOUT_MS);
   return {
     mode,
     concurrency,
-    options: { javascript: v.js ?? false, network: v.network ?? false, loadResources: v.resources ?? false, timeoutMs: intOption(command, "timeout", v.timeout, DEFAULT_TIMEOUT_MS) },
+    options: { javascript: v.js ?? false, network: v.network ?? false, loadResources: v.resources ?? false, timeoutMs },
+    read: { fetchTimeoutMs: timeoutMs, fetchConcurrency: concurrency },
   };
 }

@@ -1,12 +1,12 @@
 /** `pith render`: pages → PageSnapshot JSON, for caching and inspection. */
 import { gzipSync } from "node:zlib";
-import { readInputs, type ReadOptions } from "../io/inputs.ts";
+import { readInputs } from "../io/inputs.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
 import { OutputDir } from "./output-files.ts";
-import { DEFAULT_TIMEOUT_MS, renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
+import { renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
 
 const HELP = `Usage: pith render <input...> [options]
        pith render --input-list FILE [options]
@@ -47,9 +47,8 @@ export const renderCommand: Command = {
     });
     const inputs = commandInputs("render", positionals, values["input-list"]);
     if (values["skip-existing"] && !values.out) throw new UsageError("render: --skip-existing needs --out DIR");
-    const { mode, options, concurrency } = renderOptionsFrom("render", values);
+    const { mode, options, concurrency, read } = renderOptionsFrom("render", values);
     const files = values.out && !values.summary ? new OutputDir(values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
-    const read: ReadOptions = { fetchTimeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchConcurrency: concurrency };
     let skipped = 0;
     if (files && values["skip-existing"]) read.skip = files.skipDone(() => skipped++);
     const renderer = await createRenderer(mode as RenderMode, { concurrency });
