@@ -212,16 +212,14 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
   const fetching: Promise<PageResult<PageBytes> | null>[] = [];
   const fetchOrSkip = async (url: string) => ((await options.skip?.(url)) ? null : fetchBytes(url, timeoutMs));
   for await (const spec of specs) {
-    if (isUrl(spec)) {
-      fetching.push(fetchOrSkip(spec));
-      if (fetching.length < ahead) continue;
-    }
-    // a file, a directory or stdin comes after the URLs before it
-    while (fetching.length >= (isUrl(spec) ? ahead : 1)) {
+    const url = isUrl(spec);
+    if (url) fetching.push(fetchOrSkip(spec));
+    // after a URL, up to ahead − 1 fetches stay pending; a file, a directory or stdin waits for all of them
+    while (fetching.length > (url ? ahead - 1 : 0)) {
       const page = await fetching.shift();
       if (page) yield page;
     }
-    if (isUrl(spec)) continue;
+    if (url) continue;
     if (spec === "-") yield await readStdin();
     else yield* readLocal(spec, options.skip);
   }
