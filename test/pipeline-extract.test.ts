@@ -246,23 +246,3 @@ test("bias=precision keeps no more words than the tuned threshold, bias=recall n
   assert.ok(moved > 0, "the bias moves at least one page's extraction");
   await assert.rejects(async () => mlExtractor.extract(pages[0] as PageSnapshot, { params: { mode: "static", bias: "speed" } }), /bias must be precision or recall/);
 });
-
-test("a model's fill gate gives the fill refiner to pages the router thinks are listings or collections, says so, and a malformed gate refuses to load", async () => {
-  const withGate = (name: string, gate: unknown): string => {
-    const art = JSON.parse(readFileSync(defaultModelPath("static"), "utf8")) as { extra: Record<string, unknown> };
-    art.extra["fillGate"] = gate;
-    const file = join(tmp, name);
-    writeFileSync(file, JSON.stringify(art));
-    return file;
-  };
-  const html = readFileSync(FIXTURE, "utf8");
-  const open = await mlExtractor.extract(snapshot(html), { params: { mode: "static", model: withGate("open.json", { types: ["listing", "collection"], minProbability: 0 }) } });
-  const closed = await mlExtractor.extract(snapshot(html), { params: { mode: "static", model: withGate("closed.json", { types: ["listing", "collection"], minProbability: 1.01 }) } });
-  const forced = await mlExtractor.extract(snapshot(html), { params: { mode: "static", refiner: "fill" } });
-  const bundled = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });
-  assert.match(open.model ?? "", /fill refiner: P\(listing or collection\) \d\.\d\d ≥ 0\)$/);
-  assert.equal(open.text, forced.text, "an open gate applies the fill refiner");
-  assert.doesNotMatch(closed.model ?? "", /fill refiner/);
-  assert.equal(closed.text, bundled.text, "a closed gate leaves the model's own refiner");
-  assert.match((await loadError(withGate("bad-gate.json", { types: "listing" }))).message, /corrupt \(fillGate/);
-});

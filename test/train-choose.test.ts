@@ -1,11 +1,11 @@
 /** Which setting ships per routed page type (src/train/cv.ts chooseShipped). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chooseFillGate, chooseShipped, DEFAULT_VARIANTS, MIN_MEAN_GAIN, nestedShipped } from "../src/train/cv.ts";
+import { chooseShipped, DEFAULT_VARIANTS, MIN_MEAN_GAIN, nestedShipped } from "../src/train/cv.ts";
 
-function page(routed: string, f1: Record<string, number>, gate = 0) {
+function page(routed: string, f1: Record<string, number>) {
   const scores = Object.fromEntries(Object.entries(f1).map(([v, x]) => [v, { precision: x, recall: x, f1: x }]));
-  return { e: { id: `${routed}-${Math.random()}`, routed, gate, scores } };
+  return { e: { id: `${routed}-${Math.random()}`, routed, scores } };
 }
 
 test("the largest held-out gain over plain ships per routed type: a refiner or the general model, else nothing", () => {
@@ -33,9 +33,9 @@ test("the report's shipped column is nested: each fold's pages get the choice ma
   ];
   assert.equal(chooseShipped(done, DEFAULT_VARIANTS)["article"], "records", "pooled, fold 0's large gain decides");
   const nested = nestedShipped(done, 3, DEFAULT_VARIANTS);
-  assert.equal(nested[0]?.byType["article"], "region", "fold 0 is scored with what folds 1 and 2 chose");
-  assert.equal(nested[1]?.byType["article"], "records", "fold 1 with what folds 0 and 2 chose (0.4 + 0.1 against 0.1 + 0.2)");
-  assert.equal(nested[2]?.byType["article"], "records");
+  assert.equal(nested[0]?.["article"], "region", "fold 0 is scored with what folds 1 and 2 chose");
+  assert.equal(nested[1]?.["article"], "records", "fold 1 with what folds 0 and 2 chose (0.4 + 0.1 against 0.1 + 0.2)");
+  assert.equal(nested[2]?.["article"], "records");
 });
 
 test("a candidate ships only when it gains more than MIN_MEAN_GAIN per routed page", () => {
@@ -49,20 +49,4 @@ test("a candidate ships only when it gains more than MIN_MEAN_GAIN per routed pa
   const shipped = chooseShipped(done, DEFAULT_VARIANTS);
   assert.equal(shipped["forum"], undefined);
   assert.equal(shipped["general"], "records");
-});
-
-test("the fill gate: the bar at which the pages the router thinks are listings gain most from fill, none when fill does not gain", () => {
-  const all = (plain: number, fill: number, generalFill: number) => ({ plain, fill, "general-only-fill": generalFill, records: 0, region: 0, louvan: 0, "general-only": 0 });
-  const done = [
-    page("general", all(0.5, 0.8, 0), 0.95), // a listing on the general model: fill gains
-    page("listing", all(0.5, 0.5, 0.7), 0.75), // routed to a type that ships on the general model: its general-model fill figure counts
-    page("general", all(0.9, 0.6, 0), 0.6), // a news page the router half thinks is a listing: fill loses
-    page("forum", all(0.8, 0.5, 0), 0.1),
-  ];
-  assert.equal(chooseFillGate(done, { listing: "general-only" }, DEFAULT_VARIANTS), 0.7, "0.7 gates both listings, 0.5 the news page too");
-  assert.equal(chooseFillGate(done, {}, DEFAULT_VARIANTS), 0.9, "with the listing model kept, only the first page gains");
-  const losing = [page("general", all(0.8, 0.6, 0.6), 0.95), page("general", all(0.5, 0.5 + MIN_MEAN_GAIN / 2, 0), 0.99)];
-  assert.equal(chooseFillGate(losing, {}, DEFAULT_VARIANTS), null);
-  const nested = nestedShipped(done.map((x, k) => ({ ...x, fold: k % 2 })), 2, DEFAULT_VARIANTS);
-  assert.equal(nested[1]?.fillGate, 0.9, "fold 1 is scored with the gate fold 0's pages chose");
 });

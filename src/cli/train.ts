@@ -7,7 +7,6 @@ import { DatasetError } from "../io/dataset.ts";
 import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
-import { FILL_GATE_TYPES } from "../pipeline/model.ts";
 import { BUNDLED_MODEL_DIR, defaultModelPath, domainKey, domainModelPath } from "../pipeline/resolve.ts";
 import type { CvReport } from "../train/cv.ts";
 import { domainExperiment } from "../train/domain-experiment.ts";
@@ -73,7 +72,7 @@ export function formatReport(r: CvReport): string {
   lines.push(`content classifier (out-of-fold, word-weighted): P ${fmt(r.content.precision)} R ${fmt(r.content.recall)} F1 ${fmt(r.content.f1)} AUC ${fmt(r.content.auc)}`);
   const thresholds = (t: Record<string, number>): string => Object.entries(t).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ");
   if (r.context) lines.push(`context stage: ${r.context.shipped ? "shipped" : "not shipped (lost to no-context)"}; thresholds ${thresholds(r.context.thresholds)}`);
-  lines.push(`thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}; fill gate: ${r.fillGate === null || r.fillGate === undefined ? "none" : `P(${FILL_GATE_TYPES.join(" or ")}) ≥ ${r.fillGate}`}`);
+  lines.push(`thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`);
   const variants = Object.keys(r.endToEnd);
   lines.push(`end-to-end word F1 on held-out sites:`, `  ${"group".padEnd(30)} ${"pages".padStart(5)}  ${variants.map((v) => v.padStart(12)).join(" ")}`);
   for (const g of Object.keys(r.endToEnd[variants[0] as string] ?? {})) {

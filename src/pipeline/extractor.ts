@@ -68,11 +68,9 @@ export const mlExtractor: Extractor = {
     const modelDir = str(params["modelDir"]);
     const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
     const loaded = await cachedModel(choice.file, mode);
-    const options = runOptionsFrom(params);
-    const { extraction, pageType: used, fillGate } = runPipeline(loaded, page, options);
+    const { extraction, pageType: used } = runPipeline(loaded, page, runOptionsFrom(params));
     const which = loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
-    const gated = fillGate !== null && loaded.fillGate ? `, fill refiner: P(${loaded.fillGate.types.join(" or ")}) ${fillGate.toFixed(2)} ≥ ${loaded.fillGate.minProbability}` : "";
-    extraction.model = `${loaded.name} (${choice.why}, ${which}${gated})`;
+    extraction.model = `${loaded.name} (${choice.why}, ${which})`;
     return extraction;
   },
 };

@@ -52,26 +52,9 @@ export interface PipelineExtra {
    * replacing it.
    */
   base?: { model: "default"; weight: number };
-  /** Pages the router gives at least this probability of being one of these types get the fill refiner (FillGate). */
-  fillGate?: FillGate;
   /** The context stage's feature names, decision threshold per routed type, class-token and heading lexicons (its classifier is "context"). */
   context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon; headingLexicon?: ClassLexicon };
 }
-
-/**
- * The fill refiner (fill.ts) for the pages the router thinks are listings or collections, whatever
- * type they were routed to: most listings are routed to the general model, where fill loses on
- * forums and news, so a per-routed-type refiner cannot give it to them (cv.ts chooseFillGate).
- */
-export interface FillGate {
-  /** Page types whose router probabilities are summed. */
-  types: string[];
-  /** The sum at and above which the page gets the fill refiner. */
-  minProbability: number;
-}
-
-/** The page types the fill gate sums (cv.ts chooseFillGate). */
-export const FILL_GATE_TYPES: readonly string[] = ["listing", "collection"];
 
 export interface Router {
   types: string[];
@@ -91,8 +74,6 @@ export interface PipelineModel {
   router: Router | null;
   refiners: Record<string, RefinerName>;
   segmentBlend: number;
-  /** The fill refiner for pages the router thinks are listings or collections (null: none). */
-  fillGate: FillGate | null;
   /** The context stage (context.ts), when the artifact has one. */
   context?: ContextModel;
   /** Set when the model reads a subset of the current features: its columns in the current table (columns.ts). */
@@ -131,19 +112,10 @@ export async function pipelineFromArtifact(artifact: ModelArtifact, source: stri
   const byType = new Map<string, ContentModel>();
   for (const t of extra.types ?? []) byType.set(t, { classifier: await artifactClassifier(artifact, `content:${t}`, source), threshold: threshold(t) });
   const router = extra.router ? await loadRouter(extra.router, source) : null;
-  const model: PipelineModel = { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0, fillGate: fillGateOf(extra.fillGate, source) };
+  const model: PipelineModel = { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0 };
   if (extra.context) model.context = await loadContext(artifact, extra.context, source);
   if (extra.base) model.base = { model: await loadPipelineModel(bundledDefaultPath(artifact.mode), artifact.mode), weight: extra.base.weight };
   return model;
-}
-
-function fillGateOf(gate: unknown, source: string): FillGate | null {
-  if (gate === undefined || gate === null) return null;
-  const g = gate as Partial<FillGate>;
-  if (!Array.isArray(g.types) || !g.types.every((t) => typeof t === "string") || typeof g.minProbability !== "number") {
-    throw new ModelLoadError(source, `model ${source} is corrupt (fillGate is not {types, minProbability})`);
-  }
-  return { types: g.types, minProbability: g.minProbability };
 }
 
 async function loadContext(artifact: ModelArtifact, context: NonNullable<PipelineExtra["context"]>, source: string): Promise<ContextModel> {

@@ -81,35 +81,15 @@ export interface RunResult {
   pageType: string;
   /** P(main) per table row (NaN for rows without own words). */
   scores: Float32Array;
-  /** The router's probability per page type (empty when the page type was forced or the model has no router). */
-  router: Record<string, number>;
-  /** The router's probability of the fill gate's types when the gate gave the page the fill refiner (model.ts FillGate), else null. */
-  fillGate: number | null;
 }
 
 /** The page type whose model applies, or GENERAL. */
 export function routePage(model: PipelineModel, values: Float32Array, nCols: number, own: Ownership): string {
-  return routing(model, values, nCols, own).pageType;
-}
-
-/** The router's decision and its one-vs-rest probability per page type (none without a router). */
-export interface Routing {
-  pageType: string;
-  probabilities: Record<string, number>;
-}
-
-function routing(model: PipelineModel, values: Float32Array, nCols: number, own: Ownership): Routing {
   const router = model.router;
-  if (!router || router.types.length === 0) return { pageType: GENERAL, probabilities: {} };
+  if (!router || router.types.length === 0) return GENERAL;
   const feats = pageFeatures(values, nCols, own);
   const x = matrixFromData(feats, 1, feats.length);
-  const p = router.classifiers.map((c) => c.predictProba(x)[0] as number);
-  return { pageType: mostLikelyType(router.types, (k) => p[k] as number, router.minConfidence), probabilities: Object.fromEntries(router.types.map((t, k) => [t, p[k] as number])) };
-}
-
-/** The router's probability that the page is of one of `types` (their one-vs-rest probabilities summed). */
-export function gateProbability(probabilities: Record<string, number>, types: readonly string[]): number {
-  return types.reduce((a, t) => a + (probabilities[t] ?? 0), 0);
+  return mostLikelyType(router.types, (k) => (router.classifiers[k] as Classifier).predictProba(x)[0] as number, router.minConfidence);
 }
 
 /** The type with the highest one-vs-rest probability, when it reaches `minConfidence`; else GENERAL. */
@@ -208,9 +188,8 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const nCols = table.nCols;
   const own = ownership(page, tree, table.nodes);
   const n = table.nodes.length;
-  if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n), router: {}, fillGate: null };
-  const routed = options.pageType === undefined ? routing(model, table.values, nCols, own) : { pageType: options.pageType, probabilities: {} };
-  const pageType = routed.pageType;
+  if (own.totalWords === 0 || n === 0) return { extraction: empty("the page has no visible text", model.name), pageType: GENERAL, scores: new Float32Array(n) };
+  const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
   const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content.classifier, table.values, nCols, own), table, own, nCols);
   // a routed type without its own model runs on the general one: the context stage sees it as general
@@ -232,8 +211,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   appendAll(ruleTrace, dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropComments(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) appendAll(ruleTrace, dropDuplicates(page, tree, table.nodes, own, keep));
-  const gate = openFillGate(model, routed.probabilities);
-  const refiner = options.refiner ?? (gate !== null ? "fill" : model.refiners[pageType] ?? "none");
+  const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
@@ -244,14 +222,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
     const notice = noticeOf(page, tree, own);
     extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${context ? " and context stage" : ""})`;
   }
-  return { extraction, pageType, scores, router: routed.probabilities, fillGate: options.refiner ? null : gate };
-}
-
-/** The router's probability of the fill gate's types (model.ts FillGate) when it reaches the gate's bar, else null. */
-function openFillGate(model: PipelineModel, probabilities: Record<string, number>): number | null {
-  if (!model.fillGate) return null;
-  const p = gateProbability(probabilities, model.fillGate.types);
-  return p >= model.fillGate.minProbability ? p : null;
+  return { extraction, pageType, scores };
 }
 
 /** Word-weighted mean P(main) of the leaf segments under a root row. */

@@ -4,7 +4,7 @@
  */
 import { createArtifact, type ModelArtifact, type TrainingSet } from "../ml/artifact.ts";
 import { featureSchema } from "../pipeline/features-adapter.ts";
-import { DEFAULT_ROUTER_CONFIDENCE, FILL_GATE_TYPES, type PipelineExtra, type RefinerName } from "../pipeline/model.ts";
+import { DEFAULT_ROUTER_CONFIDENCE, type PipelineExtra, type RefinerName } from "../pipeline/model.ts";
 import type { RenderMode } from "../types.ts";
 import { CONTEXT_FEATURES, type ContextModel } from "../pipeline/context.ts";
 import type { FittedPipeline } from "./fit.ts";
@@ -26,8 +26,6 @@ export interface ArtifactInput {
   baseWeight?: number;
   /** The context stage (src/pipeline/context.ts), when trained. */
   context?: ContextModel;
-  /** The fill gate's bar (cv.ts chooseFillGate), when one was chosen. */
-  fillGate?: number | null;
 }
 
 export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
@@ -40,7 +38,6 @@ export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
     classifiers["context"] = a.context.classifier.toJSON();
     extra.context = { features: [...CONTEXT_FEATURES], thresholds: a.context.thresholds, ...(a.context.lexicon ? { lexicon: a.context.lexicon } : {}), ...(a.context.headingLexicon ? { headingLexicon: a.context.headingLexicon } : {}) };
   }
-  if (a.fillGate !== undefined && a.fillGate !== null) extra.fillGate = { types: [...FILL_GATE_TYPES], minProbability: a.fillGate };
   if (a.baseWeight !== undefined) extra.base = { model: "default", weight: a.baseWeight };
   if (a.fitted.router) {
     extra.router = { types: a.fitted.router.types, classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()), minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE };

@@ -59,9 +59,6 @@ function everywhere(refiner: RefinerName): Record<string, RefinerName> {
 /** The variant that routes nowhere (every page on the general model, no refiner). */
 const GENERAL_ONLY = "general-only";
 
-/** The general model with the fill refiner (chooseFillGate). */
-const GENERAL_FILL = "general-only-fill";
-
 /** Diagnostic variant: each page on its labeled type's model (the ceiling of a better router). */
 const TRUE_TYPE = "true-type";
 
@@ -80,8 +77,6 @@ export const DEFAULT_VARIANTS: Variant[] = [
   // a diagnostic column, not a candidate: with it as one, nested held-out F1 was level (docs/learned-pipeline.md, "The fill refiner")
   { name: "fill", refiners: FILL_EVERYWHERE },
   { name: GENERAL_ONLY, refiners: {}, route: false },
-  // what a gated page routed to a type that ships on the general model gets (chooseFillGate)
-  { name: GENERAL_FILL, refiners: { [GENERAL]: "fill" }, route: false },
   { name: "segments", refiners: {}, segmentBlend: SEGMENT_BLEND },
   { name: "router-0.4", refiners: {}, routerConfidence: LOW_ROUTER_CONFIDENCE },
   { name: TRUE_TYPE, refiners: {}, route: "true-type" },
@@ -119,8 +114,6 @@ export interface CvReport {
   routerConfidence: number;
   /** Routed types whose pages do better with the general content model than with their own. */
   generalFor: string[];
-  /** The router probability of FILL_GATE_TYPES at which a page gets the fill refiner (chooseFillGate), or null. */
-  fillGate: number | null;
   routedAs: Record<string, Record<string, number>>;
   /** The context stage: its thresholds per routed type, and whether it ships (it beat NO_CONTEXT over all held-out pages). */
   context: { thresholds: Record<string, number>; shipped: boolean } | null;
@@ -134,8 +127,6 @@ export interface HeldOutPage {
   site: string;
   pageType: string;
   routed: string;
-  /** The router's probability of FILL_GATE_TYPES (model.ts FillGate). */
-  gate: number;
   /** variant → word F1 on this page. */
   f1: Record<string, number>;
 }
@@ -263,7 +254,6 @@ function summarise(records: PageRecord[], foldOf: Int32Array, folds: number, thr
   const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
   const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
   const shipped = chooseShipped(done, variants);
-  const fillGate = chooseFillGate(done, shipped, variants);
   const refiners: Record<string, RefinerName> = {};
   for (const [type, name] of Object.entries(shipped)) {
     const refiner = variants.find((v) => v.name === name)?.refiners?.[type]; // GENERAL_ONLY has none
@@ -271,65 +261,17 @@ function summarise(records: PageRecord[], foldOf: Int32Array, folds: number, thr
   }
   const generalFor = PAGE_TYPES.filter((t) => shipped[t] === GENERAL_ONLY);
   const nested = nestedShipped(done, folds, variants);
-  endToEnd[SHIPPED] = byGroup(done, (x) => shippedVariant(nested[x.fold] as Shipping, x.e));
-  const perPage = done.map(({ r, e }) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, routed: e.routed, gate: Number(e.gate.toFixed(4)), f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])) }));
-  return { perPage, context: null, folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, fillGate, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
+  endToEnd[SHIPPED] = byGroup(done, (x) => (nested[x.fold] as Record<string, string>)[x.e.routed] ?? "plain");
+  const perPage = done.map(({ r, e }) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, routed: e.routed, f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])) }));
+  return { perPage, context: null, folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
 }
 
 /**
  * The report's shipped column, nested: fold f's pages are scored with chooseShipped's choices
  * made on the other folds' pages, so no held-out page's gold picks the refiner it is scored with.
  */
-export function nestedShipped(done: readonly { e: PageEvaluation; fold: number }[], folds: number, variants: Variant[]): Shipping[] {
-  return Array.from({ length: folds }, (_, f) => {
-    const others = done.filter((x) => x.fold !== f);
-    const byType = chooseShipped(others, variants);
-    return { byType, fillGate: chooseFillGate(others, byType, variants) };
-  });
-}
-
-/** What ships: the variant per routed type (chooseShipped) and the fill gate (chooseFillGate). */
-export interface Shipping {
-  byType: Record<string, string>;
-  fillGate: number | null;
-}
-
-/** The variant whose figure a page gets under `shipping`. */
-function shippedVariant(shipping: Shipping, e: PageEvaluation): string {
-  const chosen = shipping.byType[e.routed] ?? "plain";
-  if (shipping.fillGate === null || e.gate < shipping.fillGate) return chosen;
-  return chosen === GENERAL_ONLY ? GENERAL_FILL : "fill";
-}
-
-/**
- * Router probabilities of FILL_GATE_TYPES tried as the fill gate (model.ts FillGate). Measured
- * offline in session 20 on one held-out wcxb-dev fold (docs/learned-pipeline.md, "The fill
- * refiner"): 0.9 gained most there; lower bars gate more forums and news.
- */
-export const FILL_GATE_CANDIDATES = [0.9, 0.8, 0.7, 0.5] as const;
-
-/**
- * The fill gate: the bar of FILL_GATE_CANDIDATES at which giving the gated pages the fill refiner
- * (on the model they ship with: GENERAL_FILL for a type that ships on the general model) instead
- * of `byType`'s choice gains the most word F1 on `done`, and more than MIN_MEAN_GAIN per gated
- * page; on a tie the higher bar (fewer pages changed); null when none gains (or the variants lack
- * "fill").
- */
-export function chooseFillGate(done: readonly { e: PageEvaluation }[], byType: Record<string, string>, variants: Variant[]): number | null {
-  if (!variants.some((v) => v.name === "fill") || !variants.some((v) => v.name === GENERAL_FILL)) return null;
-  let best: number | null = null;
-  let bestGain = 0;
-  for (const q of FILL_GATE_CANDIDATES) {
-    const shipping: Shipping = { byType, fillGate: q };
-    const gated = done.filter((x) => x.e.gate >= q);
-    if (!gated.length) continue;
-    const gain = gated.reduce((a, x) => a + ((x.e.scores[shippedVariant(shipping, x.e)]?.f1 ?? 0) - (x.e.scores[byType[x.e.routed] ?? "plain"]?.f1 ?? 0)), 0);
-    if (gain > Math.max(MIN_MEAN_GAIN * gated.length, bestGain)) {
-      bestGain = gain;
-      best = q;
-    }
-  }
-  return best;
+export function nestedShipped(done: readonly { e: PageEvaluation; fold: number }[], folds: number, variants: Variant[]): Record<string, string>[] {
+  return Array.from({ length: folds }, (_, f) => chooseShipped(done.filter((x) => x.fold !== f), variants));
 }
 
 /** Report column: no refiner except the chosen one per routed type (what the artifact ships). */

@@ -8,11 +8,11 @@
  */
 import type { Dataset } from "../io/dataset.ts";
 import { readGold } from "../io/dataset.ts";
-import { FILL_GATE_TYPES, type PipelineModel, type RefinerName } from "../pipeline/model.ts";
+import type { PipelineModel, RefinerName } from "../pipeline/model.ts";
 import { readFile } from "node:fs/promises";
 import { parseModel } from "../ml/artifact.ts";
 import { pipelineFromArtifact } from "../pipeline/model.ts";
-import { gateProbability, GENERAL, runOnTable, runPipeline, type Bias, type Table } from "../pipeline/run.ts";
+import { GENERAL, runOnTable, runPipeline, type Bias, type Table } from "../pipeline/run.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { structuralNodes } from "../features/structural.ts";
 import type { PageSnapshot, RenderMode } from "../types.ts";
@@ -53,14 +53,12 @@ export interface EvaluatePayload {
 export interface PageEvaluation {
   id: string;
   routed: string;
-  /** The router's probability that the page is one of FILL_GATE_TYPES (model.ts FillGate). */
-  gate: number;
   scores: Record<string, PageScore>;
 }
 
 function variantModel(model: PipelineModel, v: Variant): PipelineModel {
   const router = v.route === false || !model.router ? null : v.routerConfidence === undefined ? model.router : { ...model.router, minConfidence: v.routerConfidence };
-  return { ...model, refiners: v.refiners ?? model.refiners, router, segmentBlend: v.segmentBlend ?? model.segmentBlend, fillGate: null };
+  return { ...model, refiners: v.refiners ?? model.refiners, router, segmentBlend: v.segmentBlend ?? model.segmentBlend };
 }
 
 const models = new Map<string, Promise<PipelineModel>>();
@@ -96,7 +94,6 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   const snap = await datasetSnapshot(ds, page, model.artifact.mode);
   const scores: Record<string, PageScore> = {};
   let routed: string | null = null;
-  let gate = 0;
   const tree = buildTree(snap);
   const table = cachedTable(payload, snap, tree, model.artifact.featureSchema.names.length);
   const trueType = pageTypeOf(page);
@@ -105,11 +102,8 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
     const options = { trace: false, ...(v.context === false ? { context: false } : {}), ...(v.bias ? { bias: v.bias } : {}), ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
     const run = table ? runOnTable(vm, snap, tree, table, options) : runPipeline(vm, snap, options);
     // the routing the model ships (a variant with another router confidence must not relabel the page)
-    if (routed === null && (v.route === undefined || v.route === true) && v.routerConfidence === undefined) {
-      routed = run.pageType;
-      gate = gateProbability(run.router, FILL_GATE_TYPES);
-    }
+    if (routed === null && (v.route === undefined || v.route === true) && v.routerConfidence === undefined) routed = run.pageType;
     scores[v.name] = wordF1(run.extraction.text, gold);
   }
-  return { id: payload.id, routed: routed ?? GENERAL, gate, scores };
+  return { id: payload.id, routed: routed ?? GENERAL, scores };
 }

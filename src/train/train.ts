@@ -155,7 +155,7 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
     kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
     name: options.name, mode: options.mode, fitted, thresholds, refiners, segmentBlend: report?.segmentBlend ?? 0,
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
-    ...(report ? { routerConfidence: report.routerConfidence, fillGate: report.fillGate } : {}),
+    ...(report ? { routerConfidence: report.routerConfidence } : {}),
     ...(context ? { context } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
     hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, context: context !== null, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
