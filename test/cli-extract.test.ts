@@ -26,6 +26,22 @@ test("a directory with --out: one output per page named after the input, bad pag
   assert.match(res.stderr, /extracted 2 page\(s\) with cnr, 1 error\(s\)/);
 });
 
+test("a directory on stdout: each page's text after a ==> id <== line, JSON one object per line; a single page has no header", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-x-"));
+  copyFileSync(ARTICLE, join(dir, "one.html"));
+  copyFileSync(ARTICLE, join(dir, "two.html"));
+  const text = await pith(["extract", dir, "--method", "cnr"]);
+  assert.equal(text.status, 0, text.stderr);
+  assert.deepEqual(text.stdout.match(/^==> .* <==$/gm), ["==> one.html <==", "==> two.html <=="]);
+  const [before, first, second] = text.stdout.split(/^==> .* <==\n/m);
+  assert.equal(before, "", "the output starts with a header");
+  assert.ok(first?.includes("Why rivers meander") && second?.includes("Why rivers meander"), "each page's text follows its header");
+  const json = await pith(["extract", dir, "--method", "cnr", "--format", "json"]);
+  assert.deepEqual(json.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id), ["one.html", "two.html"]);
+  const single = await pith(["extract", join(dir, "one.html"), "--method", "cnr"]);
+  assert.doesNotMatch(single.stdout, /==>/);
+});
+
 test("stdin in, JSON out: chosen nodes with paths, the method and the trace", async () => {
   const res = await pith(["extract", "-", "--method", "cnr", "--param", "bias=precision", "--format", "json"], fixtureText("pages/article.html"));
   assert.equal(res.status, 0, res.stderr);

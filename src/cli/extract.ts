@@ -34,7 +34,9 @@ ${INPUT_HELP}
   --format FORMAT    text (default), markdown, html or json (json: chosen nodes, scores, model, trace)
   --out DIR          write one file per page under DIR, named after the input without its extension
                      (a/page.html.gz → DIR/a/page.txt, a WARC's 3rd page crawl.warc.gz → DIR/crawl/3.txt,
-                     https://x.org/list?p=2 → DIR/x.org/list_p_2.txt); default: stdout
+                     https://x.org/list?p=2 → DIR/x.org/list_p_2.txt); default: stdout, where
+                     a batch (several inputs, a directory, a WARC) puts a "==> id <==" line
+                     before each page's text, Markdown or HTML, and JSON is one object per line
   --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;
                      outputs are written whole or not at all, so a file found is a finished page)
   --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
@@ -98,11 +100,12 @@ export const extractCommand: Command = {
     } catch (e) {
       throw new UsageError(`extract: ${(e as Error).message}`);
     }
-    const workers = intOption("extract", "workers", values.workers, inputs.listed ? availableParallelism() : await defaultWorkers(positionals));
+    const batch = inputs.listed || (await isBatch(positionals));
+    const workers = intOption("extract", "workers", values.workers, batch ? availableParallelism() : 0);
     if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
     if (values["skip-existing"] && !values.out) throw new UsageError("extract: --skip-existing needs --out DIR");
     const files = values.out ? new OutputDir(values.out, FORMAT_EXTENSION[format]) : null;
-    const sink = new Sink(format, files, inputs.listed || positionals.length > 1);
+    const sink = new Sink(format, files, batch);
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
     const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
@@ -117,16 +120,18 @@ export const extractCommand: Command = {
 };
 
 /**
- * Default --workers: one per core for a batch (a directory, a WARC or several inputs), where
- * they pay for their start (about a second each: tsx and the model); none for a single page.
+ * Whether the inputs are a batch (several inputs, a directory or a WARC) rather than one page.
+ * A batch runs on one worker per core by default, where they pay for their start (about a
+ * second each: tsx and the model; a single page runs in this thread), and its pages on stdout
+ * each get a `==> id <==` header, so that a reader can tell where one page's text ends.
  */
-async function defaultWorkers(specs: readonly string[]): Promise<number> {
-  if (specs.length > 1) return availableParallelism();
+async function isBatch(specs: readonly string[]): Promise<boolean> {
+  if (specs.length > 1) return true;
   const spec = specs[0] as string;
-  if (spec === "-" || isUrl(spec)) return 0;
-  if (WARC_FILE.test(spec)) return availableParallelism();
+  if (spec === "-" || isUrl(spec)) return false;
+  if (WARC_FILE.test(spec)) return true;
   const info = await stat(spec).catch(() => null);
-  return info?.isDirectory() ? availableParallelism() : 0;
+  return info?.isDirectory() === true;
 }
 
 /**
