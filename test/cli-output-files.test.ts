@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import test from "node:test";
 import { MAX_SEGMENT, outputName } from "../src/cli/output-files.ts";
+import { makeDirs, makeDirsSync } from "../src/io/make-dirs.ts";
 import { fixturePath, fixtureText, pith, warcResponse } from "./helpers.ts";
 
 const ARTICLE = fixturePath("pages/article.html");
@@ -140,4 +141,37 @@ test("an output that cannot be written is an error record for its page and the b
   assert.match(res.stderr, /^error\tsub\/b\.html\twrite\tcannot write sub\/b\.txt: /m);
   assert.match(res.stderr, /extracted 1 page\(s\) with cnr, 1 error\(s\)/);
   assert.deepEqual(filesBelow(out), ["a.txt", "sub"]);
+});
+
+test("an --out that cannot be a directory is one usage error (exit 2) before the batch, for extract and render", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-badout-"));
+  copyFileSync(ARTICLE, join(dir, "a.html"));
+  copyFileSync(ARTICLE, join(dir, "b.html"));
+  const file = join(dir, "taken");
+  writeFileSync(file, "a file, not a folder");
+  const pages = [join(dir, "a.html"), join(dir, "b.html")];
+  for (const [command, ...args] of [["extract", ...pages, "--method", "cnr"], ["render", ...pages]] as const) {
+    const res = await pith([command, ...args, "--out", join(file, "out")]);
+    assert.equal(res.status, 2, res.stderr);
+    assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
+    assert.match(res.stderr, new RegExp(`^pith: ${command}: cannot use --out .*taken/out: ENOTDIR`));
+  }
+  assert.equal(readFileSync(file, "utf8"), "a file, not a folder");
+});
+
+test("makeDirs: creates the missing levels, accepts what exists, and fails (never hangs) where a directory cannot be made", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-mkdirs-"));
+  await makeDirs(join(dir, "a", "b", "c"));
+  makeDirsSync(join(dir, "a", "b", "d"));
+  assert.ok(existsSync(join(dir, "a", "b", "c")) && existsSync(join(dir, "a", "b", "d")));
+  await makeDirs(join(dir, "a", "b")); // already there
+  await Promise.all([makeDirs(join(dir, "x", "y")), makeDirs(join(dir, "x", "z"))]); // two writers racing for x
+  assert.deepEqual(readdirSync(join(dir, "x")).sort(), ["y", "z"]);
+  writeFileSync(join(dir, "f"), "");
+  await assert.rejects(makeDirs(join(dir, "f", "g")), { code: "ENOTDIR" });
+  // Node 20's mkdir({ recursive: true }) spins forever here: /proc refuses new entries with ENOENT
+  if (existsSync("/proc/self")) {
+    await assert.rejects(makeDirs("/proc/pith-cannot-exist/x"), { code: "ENOENT" });
+    assert.throws(() => makeDirsSync("/proc/pith-cannot-exist/x"), { code: "ENOENT" });
+  }
 });

@@ -104,7 +104,7 @@ export const extractCommand: Command = {
     const workers = intOption("extract", "workers", values.workers, batch ? availableParallelism() : 0);
     if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
     if (values["skip-existing"] && !values.out) throw new UsageError("extract: --skip-existing needs --out DIR");
-    const files = values.out ? new OutputDir(values.out, FORMAT_EXTENSION[format]) : null;
+    const files = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
     const sink = new Sink(format, files, batch);
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone

@@ -22,6 +22,8 @@ import { createHash } from "node:crypto";
 import { access, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { firstLine } from "../errors.ts";
+import { UsageError } from "./command.ts";
+import { makeDirs } from "../io/make-dirs.ts";
 import { writeAtomic } from "../io/write-atomic.ts";
 import type { PageError } from "../types.ts";
 
@@ -61,10 +63,24 @@ export class OutputDir {
    * first second looks older and a clash there is missed: a replaced file, never a false error.)
    */
   private readonly since = Date.now();
-  constructor(
+  private constructor(
     readonly root: string,
     private readonly extension: string,
   ) {}
+
+  /**
+   * The run's --out directory, made now: one that cannot be (a file there, no permission, a
+   * read-only or pseudo file system) is one usage error before the batch, not an error record
+   * for each of its pages.
+   */
+  static async open(command: string, root: string, extension: string): Promise<OutputDir> {
+    try {
+      await makeDirs(root);
+    } catch (e) {
+      throw new UsageError(`${command}: cannot use --out ${root}: ${firstLine((e as Error).message)}`);
+    }
+    return new OutputDir(root, extension);
+  }
 
   pathOf(id: string): string {
     return join(this.root, outputName(id, this.extension));

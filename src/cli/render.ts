@@ -48,7 +48,7 @@ export const renderCommand: Command = {
     const inputs = commandInputs("render", positionals, values["input-list"]);
     if (values["skip-existing"] && !values.out) throw new UsageError("render: --skip-existing needs --out DIR");
     const { mode, options, concurrency, read } = renderOptionsFrom("render", values);
-    const files = values.out && !values.summary ? new OutputDir(values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
+    const files = values.out && !values.summary ? await OutputDir.open("render", values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
     let skipped = 0;
     if (files && values["skip-existing"]) read.skip = files.skipDone(() => skipped++);
     const renderer = await createRenderer(mode as RenderMode, { concurrency });

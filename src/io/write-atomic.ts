@@ -3,9 +3,10 @@
  * and is renamed over the target, so a reader (or a resumed batch, or a training run after an
  * interrupted one) never finds a truncated file under the real name.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { makeDirs, makeDirsSync } from "./make-dirs.ts";
 
 function tempName(path: string): string {
   return `${path}.${process.pid}.partial`;
@@ -13,7 +14,7 @@ function tempName(path: string): string {
 
 /** Writes `data` to `path` through a temporary file and a rename, creating the directory. */
 export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirs(dirname(path));
   const temp = tempName(path);
   try {
     await writeFile(temp, data);
@@ -26,7 +27,7 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
 
 /** writeAtomic for synchronous code. */
 export function writeAtomicSync(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirsSync(dirname(path));
   const temp = tempName(path);
   try {
     writeFileSync(temp, data);

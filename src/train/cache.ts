@@ -10,10 +10,11 @@
  * snapshots. The fingerprint then also carries the snapshot cache's key (renderer code and
  * browser version). Pages that failed to render are left out with a counted warning.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { loadDataset, type Dataset } from "../io/dataset.ts";
+import { makeDirsSync } from "../io/make-dirs.ts";
 import { writeAtomicSync } from "../io/write-atomic.ts";
 import type { RenderMode } from "../types.ts";
 import type { PageRecord } from "./page-record.ts";
@@ -86,7 +87,7 @@ function fingerprint(dir: string, mode: RenderMode): string {
 
 function writeCache(dataset: string, mode: RenderMode, records: readonly PageRecord[], nCols: number, source: string): void {
   const p = paths(dataset, mode);
-  mkdirSync(p.dir, { recursive: true });
+  makeDirsSync(p.dir);
   const chunks: Buffer[] = [];
   for (const r of records) {
     const f = flat(r);

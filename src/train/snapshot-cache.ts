@@ -19,11 +19,12 @@
  *   timed out at load average 9 and rendered at the next run).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { readDatasetPage, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import { makeDirsSync } from "../io/make-dirs.ts";
 import { writeAtomic } from "../io/write-atomic.ts";
 import { findChromium } from "../render/find-browser.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
@@ -91,7 +92,7 @@ export interface EnsureOptions {
 /** Renders (and caches) every given page without a cached snapshot or a recorded failure. */
 export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[], options: EnsureOptions = {}): Promise<EnsureResult> {
   const dir = snapshotDir(ds.name);
-  mkdirSync(dir, { recursive: true });
+  makeDirsSync(dir);
   const ok = new Set<string>();
   const failed = new Map<string, string>();
   const missing: DatasetPage[] = [];
