@@ -1,7 +1,7 @@
 /** `pith features` table output, and the linear-time node paths it writes. */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -10,6 +10,7 @@ import { buildTree } from "../src/dom/tree.ts";
 import { featureSchema, structuralNodes } from "../src/features/index.ts";
 import { nodePaths, PATH_TAIL_PARTS } from "../src/features/paths.ts";
 import { staticSnapshot } from "../src/render/static.ts";
+import { pith } from "./helpers.ts";
 
 const fixture = (name: string): string => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const snap = (html: string) => staticSnapshot({ id: "t", source: "t", url: null, html, encoding: "utf-8", remote: false });
@@ -44,4 +45,22 @@ test("pith features writes one JSONL row per structural node with features and n
     assert.equal(r["vis_x"], null); // NaN → null
   }
   assert.equal(rows[4]!["txt_words"], 5);
+});
+
+test("an output file that cannot be written is one usage error (exit 2) before any page is read: features --out, evaluate --json", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-outfile-"));
+  const taken = join(dir, "taken");
+  writeFileSync(taken, "");
+  const features = await pith(["features", fixture("pages/article.html"), "--out", join(taken, "rows.jsonl")]);
+  const evaluate = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", join(taken, "report.json")]);
+  const asDir = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", dir]);
+  for (const [res, what] of [[features, "features: cannot write --out"], [evaluate, "evaluate: cannot write --json"], [asDir, "evaluate: cannot write --json"]] as const) {
+    assert.equal(res.status, 2, res.stderr);
+    assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
+    assert.ok(res.stderr.startsWith(`pith: ${what}`), res.stderr);
+    assert.equal(res.stdout, "", "nothing was evaluated or written");
+  }
+  const ok = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", join(dir, "new", "report.json")]);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal((JSON.parse(readFileSync(join(dir, "new", "report.json"), "utf8")) as { runs: unknown[] }).runs.length > 0, true, "its folder is made");
 });

@@ -3,14 +3,15 @@
  * print per-dataset, per-page-type Markdown tables; `--json FILE` writes the stable JSON shape
  * (src/evaluate/report.ts). The work itself is src/evaluate/runner.ts.
  */
-import { writeFile } from "node:fs/promises";
 import { extractorNames } from "../extractors.ts";
 import { listDatasets, resolveDatasetDir } from "../io/dataset.ts";
 import { PEERS } from "../evaluate/peers.ts";
 import { jsonReport, markdownReport } from "../evaluate/report.ts";
 import { checkMethods, evaluateMethods } from "../evaluate/runner.ts";
 import { DatasetError } from "../io/dataset.ts";
+import { writeAtomic } from "../io/write-atomic.ts";
 import { EXIT, UsageError, intOption, listOption, paramsOption, parse, type Command } from "./command.ts";
+import { checkOutputFile } from "./output-path.ts";
 import { progress } from "./progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
@@ -80,6 +81,7 @@ export const evaluateCommand: Command = {
     } catch (e) {
       throw new UsageError(`evaluate: ${(e as Error).message}`);
     }
+    if (values.json) await checkOutputFile("evaluate", "--json", values.json);
     const { mode, options, concurrency } = renderOptionsFrom("evaluate", values);
     const limit = optionalInt("limit", values.limit);
     const sample = optionalInt("sample", values.sample);
@@ -110,7 +112,7 @@ export const evaluateCommand: Command = {
     bar.stop();
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(markdownReport(result.runs) + "\n");
-    if (values.json) await writeFile(values.json, jsonReport(result.runs, result.pages) + "\n");
+    if (values.json) await writeAtomic(values.json, jsonReport(result.runs, result.pages) + "\n");
     const failed = result.pages.filter((p) => p.error !== undefined);
     for (const p of failed) process.stderr.write(`error\t${p.method}\t${p.dataset}/${p.id}\t${p.error}\n`);
     const pages = new Set(result.pages.map((p) => `${p.dataset}/${p.id}`)).size;

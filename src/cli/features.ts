@@ -17,6 +17,7 @@ import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import { labelNodes, type NodeLabels } from "../train/labels.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, Renderer, RenderOptions, SiteContext } from "../types.ts";
 import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
+import { checkOutputFile } from "./output-path.ts";
 import { progress, type Progress } from "./progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
@@ -54,14 +55,18 @@ function csvQuote(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function openSink(path: string): Sink {
+export async function openSink(path: string): Promise<Sink> {
   const csv = path.endsWith(".csv");
   if (!csv && !path.endsWith(".jsonl")) throw new UsageError(`features: --out must end in .jsonl or .csv, got "${path}"`);
+  await checkOutputFile("features", "--out", path);
   const out: WriteStream = createWriteStream(path);
+  let failed: Error | null = null;
+  out.on("error", (e) => (failed = e)); // a write error (a full disk) ends the command with it, not with an unhandled event
   const names = featureSchema().names;
   if (csv) out.write(["page", "dataset", "node", "path", ...names, ...LABEL_COLUMNS].join(",") + "\n");
   const put = async (line: string): Promise<void> => {
-    if (!out.write(line)) await once(out, "drain");
+    if (failed) throw failed;
+    if (!out.write(line)) await Promise.race([once(out, "drain"), once(out, "close")]);
   };
   return {
     async write(page, dataset, table, labels) {
@@ -83,7 +88,8 @@ export function openSink(path: string): Sink {
     },
     async close() {
       out.end();
-      await once(out, "finish");
+      await Promise.race([once(out, "finish"), once(out, "close")]);
+      if (failed) throw failed;
     },
   };
 }
@@ -189,7 +195,7 @@ export const featuresCommand: Command = {
     if (!values.out) throw new UsageError("features: --out FILE (.jsonl or .csv) is required");
     const { mode, options, concurrency, read } = renderOptionsFrom("features", values);
     const limit = intOption("features", "limit", values.limit, Infinity);
-    const sink = openSink(values.out);
+    const sink = await openSink(values.out);
     const renderer = await createRenderer(mode, { concurrency });
     const job: Job = { renderer, options, site: values.site ?? false, sink, bar: progress("features", 0), errors: [], pages: 0, total: 0 };
     try {
