@@ -72,6 +72,11 @@ test("usage errors exit 2 with one line naming the problem", async () => {
   const format = await pith(["extract", ARTICLE, "--format", "pdf"]);
   assert.equal(format.status, 2);
   assert.equal(format.stderr.trim().split("\n").length, 1);
+  for (const t of ["0", "-5"]) {
+    const timeout = await pith(["extract", ARTICLE, `--timeout=${t}`]);
+    assert.equal(timeout.status, 2, `--timeout=${t}: ${timeout.stderr}`);
+    assert.match(timeout.stderr, /^pith: extract: --timeout must be at least 1 ms/);
+  }
   const help = await pith(["extract", "--help"]);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /Usage: pith extract/);
