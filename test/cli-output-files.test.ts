@@ -1,11 +1,14 @@
 /** `--out DIR`: one file per page that no other page of the run overwrites, written whole, and `--skip-existing` to resume. */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import test from "node:test";
 import { MAX_SEGMENT, outputName } from "../src/cli/output-files.ts";
 import { makeDirs, makeDirsSync } from "../src/io/make-dirs.ts";
+import { writeAtomic, writeAtomicSync } from "../src/io/write-atomic.ts";
 import { fixturePath, fixtureText, pith, warcResponse } from "./helpers.ts";
 
 const ARTICLE = fixturePath("pages/article.html");
@@ -174,4 +177,18 @@ test("makeDirs: creates the missing levels, accepts what exists, and fails (neve
     await assert.rejects(makeDirs("/proc/pith-cannot-exist/x"), { code: "ENOENT" });
     assert.throws(() => makeDirsSync("/proc/pith-cannot-exist/x"), { code: "ENOENT" });
   }
+});
+
+test("writeAtomic: a regular file is replaced whole with no temporary left; a pipe or device is written in place, not replaced", { timeout: 10_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-atomic-"));
+  const file = join(dir, "sub", "model.json");
+  await writeAtomic(file, "one");
+  writeAtomicSync(file, "two");
+  assert.equal(readFileSync(file, "utf8"), "two");
+  assert.deepEqual(readdirSync(join(dir, "sub")), ["model.json"]);
+  const fifo = join(dir, "pipe");
+  execFileSync("mkfifo", [fifo]);
+  const [read] = await Promise.all([readFile(fifo, "utf8"), writeAtomic(fifo, "through the pipe")]);
+  assert.equal(read, "through the pipe");
+  assert.ok(statSync(fifo).isFIFO(), "still a pipe: a rename would have put a regular file there (as it would over /dev/null)");
 });

@@ -47,14 +47,15 @@ test("pith features writes one JSONL row per structural node with features and n
   assert.equal(rows[4]!["txt_words"], 5);
 });
 
-test("an output file that cannot be written is one usage error (exit 2) before any page is read: features --out, evaluate --json", async () => {
+test("an output file that cannot be written is one usage error (exit 2) before any page is read: features --out, evaluate --json, train --out", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-outfile-"));
   const taken = join(dir, "taken");
   writeFileSync(taken, "");
   const features = await pith(["features", fixture("pages/article.html"), "--out", join(taken, "rows.jsonl")]);
   const evaluate = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", join(taken, "report.json")]);
   const asDir = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", dir]);
-  for (const [res, what] of [[features, "features: cannot write --out"], [evaluate, "evaluate: cannot write --json"], [asDir, "evaluate: cannot write --json"]] as const) {
+  const train = await pith(["train", "--data", fixture("evaluate/tiny"), "--out", join(taken, "model.json")]);
+  for (const [res, what] of [[features, "features: cannot write --out"], [evaluate, "evaluate: cannot write --json"], [asDir, "evaluate: cannot write --json"], [train, "train: cannot write --out"]] as const) {
     assert.equal(res.status, 2, res.stderr);
     assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
     assert.ok(res.stderr.startsWith(`pith: ${what}`), res.stderr);

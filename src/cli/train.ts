@@ -13,6 +13,7 @@ import { domainExperiment } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
 import { loadAll, train, TrainError } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
+import { checkOutputFile } from "./output-path.ts";
 import { progress } from "./progress.ts";
 
 /** Default folds of the site-grouped cross-validation. */
@@ -127,8 +128,9 @@ export const trainCommand: Command = {
     const bags = intOption("train", "bags", values.bags, 1);
     if (!Number.isInteger(bags) || bags < 1) throw new UsageError(`train: --bags expects a whole number ≥ 1, got "${values.bags}"`);
     if (bags > 1 && kind !== "gbdt") throw new UsageError("train: --bags applies to --model gbdt only");
-    const bar = progress("features", 0);
     const workers = intOption("train", "workers", values.workers, 0);
+    await checkOutputFile("train", "--out", out); // before minutes of training, not after
+    const bar = progress("features", 0);
     const log = (s: string): void => void process.stderr.write(`${s}\n`);
     try {
       const result = await train({

@@ -1,9 +1,11 @@
 /**
  * Writing a file whole or not at all: the data goes to a temporary name in the same directory
  * and is renamed over the target, so a reader (or a resumed batch, or a training run after an
- * interrupted one) never finds a truncated file under the real name.
+ * interrupted one) never finds a truncated file under the real name. A target that exists and is
+ * not a regular file (`--out /dev/null`, a named pipe) is written in place: a rename would put a
+ * regular file where the device was.
  */
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { makeDirs, makeDirsSync } from "./make-dirs.ts";
@@ -12,8 +14,15 @@ function tempName(path: string): string {
   return `${path}.${process.pid}.partial`;
 }
 
+/** True when `path` exists and is not a regular file (a device, a pipe). */
+function special(path: string): boolean {
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s !== undefined && !s.isFile() && !s.isDirectory();
+}
+
 /** Writes `data` to `path` through a temporary file and a rename, creating the directory. */
 export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  if (special(path)) return writeFile(path, data);
   await makeDirs(dirname(path));
   const temp = tempName(path);
   try {
@@ -27,6 +36,7 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
 
 /** writeAtomic for synchronous code. */
 export function writeAtomicSync(path: string, data: string | Uint8Array): void {
+  if (special(path)) return writeFileSync(path, data);
   makeDirsSync(dirname(path));
   const temp = tempName(path);
   try {
