@@ -14,8 +14,10 @@ import { UsageError } from "./command.ts";
 export async function checkOutputFile(command: string, flag: string, path: string): Promise<void> {
   try {
     await makeDirs(dirname(path));
-    if ((await stat(path).catch(() => null))?.isDirectory()) throw new Error("it is a directory");
-    await access(dirname(path), constants.W_OK);
+    const s = await stat(path).catch(() => null);
+    if (s?.isDirectory()) throw new Error("it is a directory");
+    // a device or pipe (/dev/stdout) is written in place; a file goes through a temporary beside it (write-atomic.ts)
+    await access(s && !s.isFile() ? path : dirname(path), constants.W_OK);
   } catch (e) {
     throw new UsageError(`${command}: cannot write ${flag} ${path}: ${firstLine((e as Error).message)}`);
   }
