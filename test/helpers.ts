@@ -51,14 +51,14 @@ export function fixtureText(rel: string): string {
 }
 
 /** One gzipped WARC response record: a crawl holding `body` for `url`. */
-export async function warcResponse(url: string, body: string, contentType: string): Promise<Uint8Array> {
+export async function warcResponse(url: string, body: string, contentType: string, gzip = true): Promise<Uint8Array> {
   const record = WARCRecord.create(
     { url, type: "response", warcVersion: "WARC/1.1", httpHeaders: { "Content-Type": contentType } },
     (async function* () {
       yield new TextEncoder().encode(body);
     })(),
   );
-  return WARCSerializer.serialize(record, { gzip: true });
+  return WARCSerializer.serialize(record, { gzip });
 }
 
 /** `depth` nested divs around one paragraph. */

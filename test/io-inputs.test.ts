@@ -58,6 +58,31 @@ test("a corrupt WARC gives one error record, not a crash", async () => {
   assert.ok(pages.every((p) => !p.ok && p.error.stage === "read" && /bad WARC/.test(p.error.reason)));
 });
 
+test("a WARC cut short reports what it lost: an error record after its last whole record, gzipped or not; trailing newlines are fine", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-cut-"));
+  const body = `<html><body>${"<p>a paragraph of the second page</p>".repeat(40)}</body></html>`;
+  const outcome = async (name: string, bytes: Uint8Array) => {
+    writeFileSync(join(dir, name), bytes);
+    return (await collect([join(dir, name)])).map((p) => (p.ok ? `ok ${p.value.id.split("#")[1]}` : `error ${p.error.id.split("#")[1]}: ${p.error.reason}`));
+  };
+  for (const gzip of [true, false]) {
+    const parts = [
+      await warcResponse("https://example.org/a", "<p>page a</p>", "text/html", gzip),
+      await warcResponse("https://example.org/logo.png", "PNG", "image/png", gzip),
+      await warcResponse("https://example.org/b", body, "text/html", gzip),
+    ];
+    const whole = Buffer.concat(parts);
+    const cut = whole.subarray(0, whole.length - Math.floor((parts[2] as Uint8Array).length / 2));
+    const got = await outcome(gzip ? "cut.warc.gz" : "cut.warc", cut);
+    assert.equal(got.length, 2, got.join("\n"));
+    assert.equal(got[0], "ok 1");
+    assert.match(got[1] ?? "", gzip ? /^error 2: bad WARC: truncated or corrupt after record 2: \d+ byte\(s\)/ : /^error 2: bad WARC: record 3 is cut short/);
+    assert.deepEqual(await outcome(gzip ? "whole.warc.gz" : "whole.warc", whole), ["ok 1", "ok 2"]);
+  }
+  const plain = Buffer.concat([await warcResponse("https://example.org/a", "<p>page a</p>", "text/html", false), Buffer.from("\r\n\r\n\n")]);
+  assert.deepEqual(await outcome("trailing.warc", plain), ["ok 1"]);
+});
+
 test("a directory of symbolic links is followed: linked pages and folders count, a link cycle is walked once, a dangling link is skipped", async () => {
   const src = mkdtempSync(join(tmpdir(), "pith-src-"));
   writeFileSync(join(src, "one.html"), "<p>one</p>");

@@ -1,10 +1,12 @@
 /** WARC input (gzipped or not): every `response` record with an HTML payload becomes a page. */
 import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { WARCParser } from "warcio";
 import type { PageResult } from "../types.ts";
 import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
+const GZIP_FILE = /\.gz$/i;
 
 /**
  * Page ids are `<name>#<n>`, n counting the HTML responses, with `name` the WARC's path as given
@@ -16,6 +18,7 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   let records = 0;
   try {
     const parser = new WARCParser(createReadStream(path));
+    const gzipped = GZIP_FILE.test(path);
     for await (const record of parser) {
       if (!record.warcHeaders?.protocol?.startsWith("WARC/")) throw new Error("not a WARC record header");
       records++;
@@ -27,12 +30,37 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
       const id = `${name}#${n}`;
       if (await skip?.(id)) continue;
       const bytes = await record.readFully(true);
+      if (!gzipped && parser.recordLength < Number(record.warcContentLength)) {
+        // an uncompressed WARC cut inside this record: its payload ends early (a gzipped one is caught by unreadTail)
+        yield { ok: false, error: { id, source: path, stage: "read", reason: `bad WARC: record ${records} is cut short (${parser.recordLength} of more than ${record.warcContentLength} bytes)` } };
+        continue;
+      }
       const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
       yield { ok: true, value: { id, source: `${path}#${url ?? n}`, url, remote: false, charset, bytes } };
     }
+    const rest = await unreadTail(path, parser.offset);
+    if (records > 0 && rest) throw new Error(`truncated or corrupt after record ${records}: ${rest} byte(s) from offset ${parser.offset} hold no whole record`);
   } catch (e) {
     yield { ok: false, error: { id: `${name}#${n + 1}`, source: path, stage: "read", reason: `bad WARC: ${(e as Error).message}` } };
     return;
   }
   if (records === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" } };
+}
+
+/**
+ * Bytes after `offset` that the parser did not read as a record: a WARC cut short (a crawl
+ * stopped mid-write, a partial download) ends its parse quietly after the last whole record, so
+ * without this check the records it lost went unreported. Trailing whitespace does not count.
+ */
+async function unreadTail(path: string, offset: number): Promise<number> {
+  const file = await open(path);
+  try {
+    const size = (await file.stat()).size;
+    if (offset >= size) return 0;
+    const probe = Buffer.alloc(Math.min(size - offset, 65_536));
+    const { bytesRead } = await file.read(probe, 0, probe.length, offset);
+    return probe.subarray(0, bytesRead).every((b) => b === 0x0a || b === 0x0d || b === 0x20 || b === 0x09 || b === 0) && bytesRead === size - offset ? 0 : size - offset;
+  } finally {
+    await file.close();
+  }
 }
