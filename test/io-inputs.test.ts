@@ -83,6 +83,20 @@ test("a WARC cut short reports what it lost: an error record after its last whol
   assert.deepEqual(await outcome("trailing.warc", plain), ["ok 1"]);
 });
 
+test("a WARC record over the page size limit is an error record, not read into memory, and the next record still comes", { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-big-"));
+  const http = Buffer.from("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n");
+  const payload = Buffer.concat([http, Buffer.alloc(MAX_PAGE_BYTES + 1, 0x20)]);
+  const header = Buffer.from(`WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.org/huge\r\nWARC-Record-ID: <urn:uuid:1>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: ${payload.length}\r\n\r\n`);
+  const next = await warcResponse("https://example.org/small", "<p>small page</p>", "text/html", false);
+  writeFileSync(join(dir, "big.warc"), Buffer.concat([header, payload, Buffer.from("\r\n\r\n"), next]));
+  const pages = await collect([join(dir, "big.warc")]);
+  assert.equal(pages.length, 2);
+  const [big, small] = pages;
+  assert.ok(big && !big.ok && /page is larger than \d+ bytes \(a \d+-byte WARC record\)/.test(big.error.reason), JSON.stringify(big));
+  assert.ok(small?.ok && small.value.url === "https://example.org/small");
+});
+
 test("a directory of symbolic links is followed: linked pages and folders count, a link cycle is walked once, a dangling link is skipped", async () => {
   const src = mkdtempSync(join(tmpdir(), "pith-src-"));
   writeFileSync(join(src, "one.html"), "<p>one</p>");

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { WARCParser } from "warcio";
 import type { PageResult } from "../types.ts";
+import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
@@ -29,6 +30,11 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
       n++;
       const id = `${name}#${n}`;
       if (await skip?.(id)) continue;
+      if (Number(record.warcContentLength) > MAX_PAGE_BYTES) {
+        // not read into memory (the parser skips its payload); decode.ts would refuse it anyway
+        yield { ok: false, error: { id, source: path, stage: "read", reason: `page is larger than ${MAX_PAGE_BYTES} bytes (a ${record.warcContentLength}-byte WARC record)` } };
+        continue;
+      }
       const bytes = await record.readFully(true);
       if (!gzipped && parser.recordLength < Number(record.warcContentLength)) {
         // an uncompressed WARC cut inside this record: its payload ends early (a gzipped one is caught by unreadTail)
