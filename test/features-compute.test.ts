@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { buildTree } from "../src/dom/tree.ts";
 import { computeFeatures, featureDefinitions, featureSchema, featureValue, siteContextFor, type FeatureTable } from "../src/features/index.ts";
+import { LANG_SAMPLE_CHARS, LANG_SAMPLE_MAX_CHARS, languageSample } from "../src/features/stats.ts";
+import { analyzeStructure } from "../src/features/structural.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageSnapshot } from "../src/types.ts";
 
@@ -137,4 +139,18 @@ test("every family writes every column of every row (one-hot columns may leave t
     if (/^dom_(tag|role)_/.test(name)) continue;
     for (let r = 0; r < rows.length; r++) assert.ok(written.has(`${r}:${c}`), `${name} row ${r}`);
   }
+});
+
+test("language sample: the first longer text nodes past LANG_SAMPLE_CHARS, and never more than LANG_SAMPLE_MAX_CHARS of one huge node", () => {
+  const sampleOf = (html: string): string => {
+    const page = snap(html);
+    const tree = buildTree(page);
+    return languageSample(page, tree, analyzeStructure(page, tree).content);
+  };
+  const para = "The river bends where the bank is soft and the water is slow. ";
+  const many = sampleOf(`<html><body>${`<p>${para}</p>`.repeat(40)}</body></html>`);
+  assert.equal(many.length, Math.ceil(LANG_SAMPLE_CHARS / (para.length + 1)) * (para.length + 1), "whole nodes until the sample passes LANG_SAMPLE_CHARS");
+  const huge = sampleOf(`<html><body><p>${para.repeat(20_000)}</p></body></html>`);
+  assert.equal(huge.length, LANG_SAMPLE_MAX_CHARS + 1, "a 1.2 MB text node is cut");
+  assert.ok(huge.startsWith(para));
 });
