@@ -7,7 +7,6 @@ import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
-const GZIP_FILE = /\.gz$/i;
 
 /**
  * Page ids are `<name>#<n>`, n counting the HTML responses, with `name` the WARC's path as given
@@ -19,7 +18,7 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   let records = 0;
   try {
     const parser = new WARCParser(createReadStream(path));
-    const gzipped = GZIP_FILE.test(path);
+    const gzipped = await isGzip(path); // by its bytes: warcio reads gzipped records whatever the file is called
     for await (const record of parser) {
       if (!record.warcHeaders?.protocol?.startsWith("WARC/")) throw new Error("not a WARC record header");
       records++;
@@ -51,6 +50,17 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
     return;
   }
   if (records === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" } };
+}
+
+async function isGzip(path: string): Promise<boolean> {
+  const file = await open(path);
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await file.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await file.close();
+  }
 }
 
 /**
