@@ -17,6 +17,7 @@
  *   `{closed: true}` once the worker has released what it holds (a browser) before it is terminated.
  */
 import type { Worker } from "node:worker_threads";
+import { exitOnSignals } from "./exit-on-signal.ts";
 import { tsxWorker } from "./workers.ts";
 
 /** Messages a pool worker sends. */
@@ -88,7 +89,10 @@ export class DeadlinePool<J, R> {
   };
 
   constructor(private readonly o: DeadlinePoolOptions<J, R>) {
-    if (o.release) process.on("exit", this.onExit);
+    if (o.release) {
+      process.on("exit", this.onExit);
+      exitOnSignals();
+    }
     this.size = Math.max(1, Math.floor(o.size));
     this.started = new Promise((resolve, reject) => (this.onStarted = { resolve, reject }));
     this.started.catch(() => {}); // observed through ready()

@@ -66,13 +66,7 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   process.exit(EXIT.ok);
 });
 
-// Interrupted (Ctrl-C, a job scheduler's TERM, a closed terminal): exit through the process's
-// exit handlers, which end the Chromium browsers this run started, remove their profile
-// directories (src/render/browser-processes.ts) and give a terminal its cursor back; the
-// shell's usual 128 + signal number.
-process.once("SIGINT", () => process.exit(EXIT.interrupted));
-process.once("SIGTERM", () => process.exit(EXIT.terminated));
-process.once("SIGHUP", () => process.exit(EXIT.hangup));
+// Signals: see src/exit-on-signal.ts (handled only while something must be given back at exit).
 
 try {
   process.exitCode = await main(process.argv.slice(2));

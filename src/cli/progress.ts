@@ -1,5 +1,6 @@
 /** A progress bar on stderr when it is a terminal; silent otherwise (pipes and CI logs stay clean). */
 import cliProgress from "cli-progress";
+import { exitOnSignals } from "../exit-on-signal.ts";
 
 export interface Progress {
   /** False when nothing is shown (stderr is not a terminal, or CI): a caller can skip work done only for the bar. */
@@ -27,10 +28,11 @@ export function progress(title: string, total: number, enabled = process.stderr.
   const open = (): cliProgress.SingleBar =>
     bars.create(counting ? Number.MAX_SAFE_INTEGER : total, done, { label: "" }, { format: (counting ? COUNT_FORMAT : BAR_FORMAT)(title) });
   let bar = open();
-  // An interrupted run exits through process.exit (src/cli/main.ts): give the terminal its cursor back.
+  // An interrupted run exits through process.exit (src/exit-on-signal.ts): give the terminal its cursor back.
   process.once("exit", () => {
     if (!stopped) bars.stop();
   });
+  exitOnSignals();
   return {
     active: true,
     tick: (label = "") => {

@@ -8,6 +8,7 @@
  * Linux /proc; elsewhere only the directory is removed.
  */
 import { readFileSync, readdirSync, rmSync } from "node:fs";
+import { exitOnSignals } from "../exit-on-signal.ts";
 
 /** Profile directories of the browsers this thread launched and has not released yet. */
 const LIVE_DIRS = new Set<string>();
@@ -21,6 +22,7 @@ export function trackBrowser(dir: string): void {
   process.on("exit", () => {
     for (const d of LIVE_DIRS) releaseBrowser(d);
   });
+  exitOnSignals();
 }
 
 /**
