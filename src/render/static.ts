@@ -15,6 +15,7 @@
  * text in it is hidden (escaped-markup.ts).
  */
 import { Parser } from "htmlparser2";
+import { OpenElements } from "./open-elements.ts";
 import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
 import { keptAttribute, keptValue } from "./attributes.ts";
@@ -38,18 +39,26 @@ const OPAQUE_TAGS = new Set(["svg", "math"]);
 const STREAMED_BOUNDARY_ID = /^S:\d+$/;
 
 /**
- * htmlparser2's Parser, reporting where each start tag ends. pith takes attributes one by one
+ * htmlparser2's Parser, reporting where each start tag ends, on a stack of open elements that
+ * does not move on every tag (open-elements.ts). pith takes attributes one by one
  * (`onattribute`) instead of as the object `onopentag` builds from every attribute of every tag,
  * most of which it drops: that object cost a fifth of a parse. A tag's visibility depends on its
  * attributes, so it is decided at the tag's end: `onopentagend` (`>`) and `onselfclosingtag`
  * (`/>`), the two public callbacks through which the tokenizer ends a start tag.
  */
 class SnapshotParser extends Parser {
+  private readonly open = new OpenElements();
   constructor(
     private readonly tagEnded: () => void,
     ...args: ConstructorParameters<typeof Parser>
   ) {
     super(...args);
+    Object.assign(this, { stack: this.open }); // Parser's private `stack`: see open-elements.ts
+  }
+  /** Parser.onend closes the elements still open by reading every index of its stack: a plain array for that one pass. */
+  override onend(): void {
+    Object.assign(this, { stack: this.open.topFirst() });
+    super.onend();
   }
   override onopentagend(endIndex: number): void {
     super.onopentagend(endIndex);
