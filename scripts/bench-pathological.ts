@@ -1,0 +1,67 @@
+/**
+ * `npm run bench:pathological`: time and peak memory of `extract` (static, learned pipeline) on
+ * generated worst-case pages, one fresh process each, so that a page shape that makes some stage
+ * superlinear shows up as a number, not as a hung batch. Each case is sized to take about a
+ * second when every stage is linear; a case over --limit seconds is reported as such.
+ *
+ * What it has caught (session 21, before → after): one 15 MB text node 97 s → 2.5 s (the
+ * language sample, src/features/stats.ts), 40,000 inline links in one block 35 s → 1.3 s
+ * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (src/render/open-elements.ts).
+ *
+ * Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+/** Case name → page generator. */
+const CASES: Record<string, () => string> = {
+  "10,000 nested divs": () => `<html><body>${"<div>".repeat(10_000)}<p>deep text</p>${"</div>".repeat(10_000)}</body></html>`,
+  "100,000 unclosed <b><i> pairs": () => `<html><body>${"<p><b><i>x ".repeat(100_000)}</body></html>`,
+  "one text node of 1,000,000 words": () => `<html><body><p>${"word ".repeat(1_000_000)}</p></body></html>`,
+  "40,000 inline links in one block": () => `<html><body><div>${Array.from({ length: 40_000 }, (_, i) => `<a href="/x${i}">link ${i}</a> `).join("")}</div></body></html>`,
+  "table of 100,000 rows": () => `<html><body><table>${"<tr><td>c</td><td>d</td></tr>".repeat(100_000)}</table></body></html>`,
+  "200,000 small elements": () => `<html><body>${Array.from({ length: 200_000 }, (_, i) => `<div><span>w${i}</span></div>`).join("")}</body></html>`,
+  "10 MB of text without a space": () => `<html><body><p>${"A".repeat(10_000_000)}</p></body></html>`,
+  "200,000 attributes on one element": () => `<html><body><div ${Array.from({ length: 200_000 }, (_, i) => `data-a${i}="v"`).join(" ")}><p>${"word ".repeat(200)}</p></div></body></html>`,
+  "200,000 class tokens": () => `<html><body><div class="${Array.from({ length: 200_000 }, (_, i) => `c${i}`).join(" ")}"><p>${"word ".repeat(200)}</p></div></body></html>`,
+  "10 MB inline script": () => `<html><body><script>var x="${"a".repeat(10_000_000)}";</script><p>${"word ".repeat(300)}</p></body></html>`,
+  "10 MB comment": () => `<html><body><!--${"c".repeat(10_000_000)}--><p>${"word ".repeat(300)}</p></body></html>`,
+};
+
+const { values } = parseArgs({ options: { limit: { type: "string" }, only: { type: "string" }, one: { type: "string" } } });
+
+if (values.one) {
+  // child: extract one page in this fresh process and report
+  const { staticSnapshot } = await import("../src/render/static.ts");
+  const { mlExtractor } = await import("../src/pipeline/extractor.ts");
+  const html = readFileSync(values.one, "utf8");
+  await mlExtractor.extract(staticSnapshot({ id: "warm", source: "warm", url: null, html: "<p>warm up the model</p>", encoding: "utf-8", remote: false }), { params: { mode: "static", trace: false } });
+  const t = performance.now();
+  const e = await mlExtractor.extract(staticSnapshot({ id: "p", source: values.one, url: null, html, encoding: "utf-8", remote: false }), { params: { mode: "static", trace: false } });
+  process.stdout.write(JSON.stringify({ ms: performance.now() - t, rssMb: process.resourceUsage().maxRSS / 1024, chars: e.text.length }) + "\n");
+} else {
+  const limit = Number(values.limit ?? 120);
+  const dir = mkdtempSync(join(tmpdir(), "pith-pathological-"));
+  try {
+    console.log("| page | HTML MB | extract s | peak RSS MB | text chars |\n|---|---:|---:|---:|---:|");
+    for (const [name, make] of Object.entries(CASES)) {
+      if (values.only && !name.includes(values.only)) continue;
+      const file = join(dir, "page.html");
+      const html = make();
+      writeFileSync(file, html);
+      const r = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename, "--one", file], { encoding: "utf8", timeout: limit * 1000 });
+      const mb = (Buffer.byteLength(html) / 1e6).toFixed(1);
+      if (r.error || r.status !== 0) {
+        console.log(`| ${name} | ${mb} | ${r.error ? `> ${limit} (stopped)` : `failed: ${r.stderr.trim().split("\n").pop()}`} | | |`);
+        continue;
+      }
+      const out = JSON.parse(r.stdout) as { ms: number; rssMb: number; chars: number };
+      console.log(`| ${name} | ${mb} | ${(out.ms / 1000).toFixed(2)} | ${out.rssMb.toFixed(0)} | ${out.chars} |`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
