@@ -11,11 +11,11 @@ import { mkdirSync, statSync, type Stats } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 
-/** The directories to create, outermost first, given how to stat a path (null: it does not exist). */
-function missing(path: string, info: (p: string) => Stats | null): string[] {
+/** The directories to create, outermost first. */
+function missing(path: string): string[] {
   const out: string[] = [];
   for (let p = resolve(path); ; p = dirname(p)) {
-    const s = info(p);
+    const s = statOrNull(p);
     if (s) {
       if (!s.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${p}'`), { code: "ENOTDIR", path: p });
       return out.reverse();
@@ -34,28 +34,29 @@ function statOrNull(p: string): Stats | null {
   }
 }
 
-function existed(e: unknown, p: string, info: (p: string) => Stats | null): boolean {
-  return (e as NodeJS.ErrnoException).code === "EEXIST" && info(p)?.isDirectory() === true;
+/** Another process made `p` between our stat and our mkdir. */
+function madeMeanwhile(e: unknown, p: string): boolean {
+  return (e as NodeJS.ErrnoException).code === "EEXIST" && statOrNull(p)?.isDirectory() === true;
 }
 
 /** Creates `path` and its missing parents (synchronously). */
 export function makeDirsSync(path: string): void {
-  for (const p of missing(path, statOrNull)) {
+  for (const p of missing(path)) {
     try {
       mkdirSync(p);
     } catch (e) {
-      if (!existed(e, p, statOrNull)) throw e;
+      if (!madeMeanwhile(e, p)) throw e;
     }
   }
 }
 
 /** Creates `path` and its missing parents (the stat calls are synchronous: a few per path). */
 export async function makeDirs(path: string): Promise<void> {
-  for (const p of missing(path, statOrNull)) {
+  for (const p of missing(path)) {
     try {
       await mkdir(p);
     } catch (e) {
-      if (!existed(e, p, statOrNull)) throw e;
+      if (!madeMeanwhile(e, p)) throw e;
     }
   }
 }

@@ -7,6 +7,8 @@ import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
+/** What may follow a WARC's last record: line ends, spaces, tabs, NUL padding. */
+const BLANK_BYTES = new Set([0x0a, 0x0d, 0x20, 0x09, 0x00]);
 
 /**
  * Page ids are `<name>#<n>`, n counting the HTML responses, with `name` the WARC's path as given
@@ -73,9 +75,11 @@ async function unreadTail(path: string, offset: number): Promise<number> {
   try {
     const size = (await file.stat()).size;
     if (offset >= size) return 0;
-    const probe = Buffer.alloc(Math.min(size - offset, 65_536));
+    const rest = size - offset;
+    const probe = Buffer.alloc(Math.min(rest, 65_536));
     const { bytesRead } = await file.read(probe, 0, probe.length, offset);
-    return probe.subarray(0, bytesRead).every((b) => b === 0x0a || b === 0x0d || b === 0x20 || b === 0x09 || b === 0) && bytesRead === size - offset ? 0 : size - offset;
+    const blank = bytesRead === rest && probe.every((b) => BLANK_BYTES.has(b));
+    return blank ? 0 : rest;
   } finally {
     await file.close();
   }
