@@ -97,6 +97,16 @@ test("a WARC record over the page size limit is an error record, not read into m
   assert.ok(small?.ok && small.value.url === "https://example.org/small");
 });
 
+test("a file whose name is not valid UTF-8 is an error record that says so, and the batch goes on", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-names-"));
+  writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from([0xff, 0xfe]), Buffer.from("bad.html")]), "<p>latin-1 named page</p>");
+  writeFileSync(join(dir, "good.html"), "<p>a page</p>");
+  const pages = await collect([dir]);
+  assert.equal(pages.length, 2);
+  assert.ok(pages.some((p) => p.ok && p.value.id === "good.html"));
+  assert.ok(pages.some((p) => !p.ok && /its name is not valid UTF-8/.test(p.error.reason)), JSON.stringify(pages));
+});
+
 test("a directory of symbolic links is followed: linked pages and folders count, a link cycle is walked once, a dangling link is skipped", async () => {
   const src = mkdtempSync(join(tmpdir(), "pith-src-"));
   writeFileSync(join(src, "one.html"), "<p>one</p>");

@@ -37,7 +37,8 @@ function fail(id: string, source: string, stage: string, reason: string): { ok: 
 function reasonOf(e: unknown): string {
   if (e instanceof DecodeError) return e.message;
   const err = e as NodeJS.ErrnoException;
-  if (err?.code === "ENOENT") return "no such file";
+  // a directory entry whose name is not valid UTF-8 comes back from readdir with U+FFFD in it, and no file has that name
+  if (err?.code === "ENOENT") return typeof err.path === "string" && err.path.includes("\uFFFD") ? "no such file (its name is not valid UTF-8, which pith cannot open: rename it)" : "no such file";
   if (err?.code === "EACCES") return "permission denied";
   if (err?.code === "EISDIR") return "is a directory";
   return firstLine(e);
