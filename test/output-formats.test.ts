@@ -47,6 +47,27 @@ test("html: chosen subtree only, scripts dropped, text escaped", () => {
   assert.doesNotMatch(html, /script|Home/);
 });
 
+test("html: no script survives: event handlers and styles dropped, javascript:/vbscript:/data: links lose their URL, an image's data: source stays; a chosen <body> gives its content", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><p onclick="alert(1)" style="x">one <a href="javascript:alert(2)">a</a>
+<a href=" Java&#9;Script:alert(3)">b</a> <a href="vbscript:x">c</a> <a href="data:text/html,<script>alert(4)</script>">d</a>
+<a href="https://x.org/ok">e</a> <img src="data:image/png;base64,iVBORw0KGgo=" alt="dot"> <img src="data:image/svg+xml,<svg onload=alert(5)>"></p></body></html>`, "x"));
+  const tree = buildTree(page);
+  const body = page.nodes.findIndex((n) => n.tag === "body");
+  const html = formatExtraction("html", page, tree, { method: "test", text: textOf(page, tree, [body]), nodes: [body], scores: [1], trace: [] });
+  assert.doesNotMatch(html, /alert|script|onclick|style=|vbscript|svg/i, html);
+  assert.match(html, /^<article><p>one <a>a<\/a>/, "the body's content, without a <body> tag");
+  assert.match(html, /<a href="https:\/\/x.org\/ok">e<\/a>/);
+  assert.match(html, /<img src="data:image\/png;base64,iVBORw0KGgo=" alt="dot">/);
+});
+
+test("markdown: a link keeps a safe URL, percent-encoding what would end it; a script URL leaves the text alone", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><p>See <a href="https://x.org/a (b)">one</a> and <a href=" JavaScript:alert(1)">two</a> and <a href="data:text/html,x">three</a>.</p></body></html>`, "m"));
+  const tree = buildTree(page);
+  const p = page.nodes.findIndex((n) => n.tag === "p");
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: textOf(page, tree, [p]), nodes: [p], scores: [1], trace: [] });
+  assert.equal(md.trim(), "See [one](https://x.org/a%20%28b%29) and two and three.");
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

@@ -1,4 +1,4 @@
-/** HTML and Markdown escaping for the output formats. */
+/** HTML and Markdown escaping for the output formats, and the URLs they may keep. */
 export function escapeText(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
@@ -10,4 +10,29 @@ export function escapeAttribute(s: string): string {
 /** Escape characters that would start Markdown syntax at the beginning of a line or inline. */
 export function escapeMarkdown(s: string): string {
   return s.replace(/([\\`*_\[\]])/g, "\\$1").replace(/^(\s*)([#>+-]|\d+\.)(\s)/, "$1\\$2$3");
+}
+
+/** URL schemes that run script when followed or loaded. */
+const SCRIPT_URL = /^(?:javascript|vbscript|data):/;
+/** The data: URLs kept: an image's source. */
+const IMAGE_DATA_URL = /^data:image\/(?:png|gif|jpeg|webp|avif);/;
+
+/**
+ * Whether a link (`href`) or source (`src`) URL from an untrusted page may be kept in output meant
+ * to be shown: not one that runs script (`javascript:`, `vbscript:`, a `data:` URL other than an
+ * image's source). Browsers skip whitespace and control characters in a scheme ("java\tscript:"),
+ * so this does too.
+ */
+export function safeUrl(attribute: "href" | "src", value: string): boolean {
+  const url = value.replace(/[\u0000-\u0020\u007f]+/g, "").toLowerCase();
+  if (!SCRIPT_URL.test(url)) return true;
+  return attribute === "src" && IMAGE_DATA_URL.test(url);
+}
+
+/**
+ * A URL as a Markdown link target: trimmed (as a browser reads an href), and the characters that
+ * would end or split it (parentheses, spaces, angle brackets) percent-encoded.
+ */
+export function markdownUrl(url: string): string {
+  return url.trim().replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }

@@ -1,21 +1,30 @@
 /**
  * HTML output: the chosen subtrees re-serialised from the snapshot (kept attributes only, no
  * scripts or styles, invisible nodes dropped), wrapped in one <article>. Iterative walk.
+ *
+ * Pages are untrusted and this output is meant to be shown: no event handler or style attribute
+ * is kept, a link or source whose URL would run script (`javascript:`, `vbscript:`, a `data:`
+ * URL other than an image's source) loses that attribute, and a chosen <html> or <body> gives
+ * its content without its own tag (a <body> inside the <article> is not HTML).
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import type { Tree } from "../dom/tree.ts";
-import { escapeAttribute, escapeText } from "./escape.ts";
+import { escapeAttribute, escapeText, safeUrl } from "./escape.ts";
 
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 /** Attributes worth keeping in clean output. */
 const OUTPUT_ATTRIBUTES = ["href", "src", "alt", "colspan", "lang"];
 
+/** Elements whose own tag is left out (their content is kept). */
+const WRAPPER_TAGS = new Set(["html", "body"]);
+
 function openTag(node: SnapshotNode): string {
   let s = `<${node.tag}`;
   for (const a of OUTPUT_ATTRIBUTES) {
     const v = node.attrs?.[a];
-    if (v !== undefined) s += ` ${a}="${escapeAttribute(v)}"`;
+    if (v === undefined || ((a === "href" || a === "src") && !safeUrl(a, v))) continue;
+    s += ` ${a}="${escapeAttribute(v)}"`;
   }
   return s + ">";
 }
@@ -36,6 +45,7 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[])
         out.push(escapeText(node.text ?? ""));
         continue;
       }
+      if (WRAPPER_TAGS.has(node.tag)) continue;
       out.push(openTag(node));
       if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: node.tag });
     }

@@ -7,7 +7,7 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import type { Tree } from "../dom/tree.ts";
 import { collapseSpaces } from "../dom/text.ts";
-import { escapeMarkdown } from "./escape.ts";
+import { escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 
 const HEADING = /^h([1-6])$/;
 
@@ -31,7 +31,8 @@ function blockPrefix(page: PageSnapshot, tree: Tree, i: number, node: SnapshotNo
 }
 
 function inlineMarks(node: SnapshotNode): { prefix: string; suffix: string } {
-  if (node.tag === "a" && node.attrs?.["href"] && !node.attrs["href"].startsWith("javascript:")) return { prefix: "[", suffix: `](${node.attrs["href"]})` };
+  const href = node.tag === "a" ? node.attrs?.["href"] : undefined;
+  if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(href)})` };
   if (node.tag === "strong" || node.tag === "b") return { prefix: "**", suffix: "**" };
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
   if (node.tag === "code") return { prefix: "`", suffix: "`" };
