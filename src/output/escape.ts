@@ -34,5 +34,5 @@ export function safeUrl(attribute: "href" | "src", value: string): boolean {
  * would end or split it (parentheses, spaces, angle brackets) percent-encoded.
  */
 export function markdownUrl(url: string): string {
-  return url.trim().replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return url.trim().replace(/[()<>\s]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c))); // encodeURIComponent leaves parentheses alone
 }
