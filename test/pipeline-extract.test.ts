@@ -218,7 +218,7 @@ test("a page in a language without a stop-word list is extracted (stop words fal
   assert.match(e.model ?? "", /default-static/);
 });
 
-test("training or evaluating on a dataset folder without gold/ is a one-line usage error (exit 2)", () => {
+test("training or evaluating on a dataset folder without gold/, or with a bad index line, is a one-line usage error (exit 2)", () => {
   const dir = join(tmp, "nogold");
   mkdirSync(join(dir, "html"), { recursive: true });
   writeFileSync(join(dir, "index.jsonl"), `${JSON.stringify({ id: "p1", url: "https://a.test/p1", domain: "a.test", genre: "news", lang: "en" })}\n`);
@@ -230,6 +230,15 @@ test("training or evaluating on a dataset folder without gold/ is a one-line usa
   const ev = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "evaluate", "--method", "ml", "--data", dir], { encoding: "utf8" });
   assert.equal(ev.status, 2, ev.stderr);
   assert.match(ev.stderr, /^pith: evaluate: dataset "nogold" has no gold\/ folder/m);
+  // an index line that is not JSON, or a row without an id: the file and line, not a bare parser message
+  mkdirSync(join(dir, "gold"));
+  for (const [bad, message] of [['{"id": "p2", "url": null', /index\.jsonl line 2: not JSON/], ['{"url": "https://a.test/p3"}', /index\.jsonl: row 2 has no "id"/]] as const) {
+    writeFileSync(join(dir, "index.jsonl"), `${JSON.stringify({ id: "p1" })}\n${bad}\n`);
+    const res = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "evaluate", "--method", "cnr", "--data", dir], { encoding: "utf8" });
+    assert.equal(res.status, 2, res.stderr);
+    assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
+    assert.match(res.stderr, message);
+  }
 });
 
 test("bias=precision keeps no more words than the tuned threshold, bias=recall no fewer; another bias is an error", async () => {

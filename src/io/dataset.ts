@@ -45,12 +45,19 @@ export class DatasetError extends Error {
   override name = "DatasetError";
 }
 
+/** The rows of a JSON-lines file ([] when it is missing); a bad line is a DatasetError naming the file and line. */
 function readJsonl<T>(path: string): T[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
+  const rows: T[] = [];
+  readFileSync(path, "utf8").split("\n").forEach((line, k) => {
+    if (!line.trim()) return;
+    try {
+      rows.push(JSON.parse(line) as T);
+    } catch (e) {
+      throw new DatasetError(`${path} line ${k + 1}: not JSON (${(e as Error).message})`);
+    }
+  });
+  return rows;
 }
 
 /** License line from the set's README ("License: …"). */
@@ -81,7 +88,10 @@ export function loadDataset(nameOrDir: string): Dataset {
   const dir = resolveDatasetDir(nameOrDir);
   const name = dir.split("/").pop() as string;
   if (!existsSync(join(dir, "gold"))) throw new DatasetError(`dataset "${name}" has no gold/ folder: it cannot be used for training or evaluation`);
-  const pages = readJsonl<IndexRow>(join(dir, "index.jsonl")).map((r) => ({
+  const rows = readJsonl<IndexRow>(join(dir, "index.jsonl"));
+  const noId = rows.findIndex((r) => typeof r?.id !== "string" || !r.id);
+  if (noId >= 0) throw new DatasetError(`${join(dir, "index.jsonl")}: row ${noId + 1} has no "id"`);
+  const pages = rows.map((r) => ({
     dataset: name,
     id: r.id,
     url: r.url ?? null,
