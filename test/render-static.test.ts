@@ -192,3 +192,22 @@ test("unclosed elements: 20,000 open <b><i> pairs give the same text and depth a
   assert.equal(textOf(page, tree, [0]).split("\n").length, 20_000, "one line per paragraph");
   assert.ok(tree.depth.reduce((a, d) => Math.max(a, d), 0) > 20_000, "the formatting elements stay open and nest");
 });
+
+test("a second <body> or <html> tag, or a stray <head>, inside the body keeps the tree whole: each node's parent is the innermost subtree around it", () => {
+  for (const html of [
+    `<html><body><div id="d"><p>one</p><body class="late"><p>two</p></div><p>three</p></body></html>`,
+    `<html><body><div id="d"><p>one</p><html lang="fr"><p>two</p></div><p>three</p></body></html>`,
+    `<html><head><title>t</title></head><body><div id="d"><p>one</p><head><meta charset="utf-8"></head><p>two</p></div><p>three</p></body></html>`,
+  ]) {
+    const page = staticSnapshot(pageFromHtml(html));
+    const tree = buildTree(page);
+    const open: number[] = [];
+    for (let i = 0; i < page.nodes.length; i++) {
+      while (open.length && (tree.end[open[open.length - 1] as number] as number) <= i) open.pop();
+      assert.equal(tree.parent[i], open.length ? open[open.length - 1] : -1, `${html}\nnode ${i} (${page.nodes[i]?.tag})`);
+      open.push(i);
+    }
+    const div = page.nodes.findIndex((n) => n.attrs?.["id"] === "d");
+    assert.equal(textOf(page, tree, [div]), "one\ntwo", "the text after the stray tag stays in the <div>, as a browser places it");
+  }
+});
