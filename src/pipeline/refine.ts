@@ -39,14 +39,16 @@ export interface Scored {
 export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array, scored: Scored): Refined {
   if (name === "none") return { keep, trace: [] };
   if (name === "records") return voteRecords(page, tree, nodes, own, keep);
+  // the row-level refiners name a row for their trace by its node's target and path
+  const describe = (r: number) => traceTarget(page, tree, nodes[r] as number);
+  const pathOf = (r: number) => nodePath(page, tree, nodes[r] as number);
   if (name === "fill") {
     const voted = voteRecords(page, tree, nodes, own, keep);
-    const filled = fillMainRegion(own, scored.scores, scored.threshold, voted.keep, (r) => traceTarget(page, tree, nodes[r] as number), (r) => nodePath(page, tree, nodes[r] as number));
+    const filled = fillMainRegion(own, scored.scores, scored.threshold, voted.keep, describe, pathOf);
     return { keep: filled.keep, trace: [...voted.trace, ...filled.trace] };
   }
   if (name === "region") {
-    const describe = (r: number) => traceTarget(page, tree, nodes[r] as number);
-    const result = keepMainRegion(own, scored.scores, scored.threshold, keep, describe, (r) => nodePath(page, tree, nodes[r] as number));
+    const result = keepMainRegion(own, scored.scores, scored.threshold, keep, describe, pathOf);
     return { keep: result.keep, trace: result.trace };
   }
   const roots = coalesce(nodes, own, keep).map((r) => nodes[r] as number);
