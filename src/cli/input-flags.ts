@@ -1,6 +1,6 @@
 /** The inputs of a command that reads pages: its positional specs, then those of --input-list. */
 import { accessSync, constants, statSync } from "node:fs";
-import { inputList, type InputSpecs } from "../io/inputs.ts";
+import { inputList, readErrorReason, type InputSpecs } from "../io/inputs.ts";
 import { UsageError } from "./command.ts";
 
 export const INPUT_FLAGS = { "input-list": { type: "string" } } as const;
@@ -35,7 +35,6 @@ function checkReadable(command: string, file: string): void {
     accessSync(file, constants.R_OK);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`${command}: cannot read --input-list ${file}: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (e as Error).message}`);
+    throw new UsageError(`${command}: cannot read --input-list ${file}: ${readErrorReason(e)}`);
   }
 }

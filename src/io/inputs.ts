@@ -34,7 +34,8 @@ function fail(id: string, source: string, stage: string, reason: string): { ok: 
   return { ok: false, error: { id, source, stage, reason } };
 }
 
-function reasonOf(e: unknown): string {
+/** Why a file could not be read, in a few words ("no such file", "permission denied", …). */
+export function readErrorReason(e: unknown): string {
   if (e instanceof DecodeError) return e.message;
   const err = e as NodeJS.ErrnoException;
   // a directory entry whose name is not valid UTF-8 comes back from readdir with U+FFFD in it, and no file has that name
@@ -69,7 +70,7 @@ export function pageFromBytes(
     const { html, encoding } = decodeHtml(bytes, meta.charset ?? null);
     return { ok: true, value: { id: meta.id, source: meta.source, url: meta.url, html, encoding, remote: meta.remote } };
   } catch (e) {
-    return fail(meta.id, meta.source, "decode", reasonOf(e));
+    return fail(meta.id, meta.source, "decode", readErrorReason(e));
   }
 }
 
@@ -88,7 +89,7 @@ async function readPageBytes(path: string, id: string, url: string | null): Prom
     if ((await stat(path)).size > MAX_PAGE_BYTES) return fail(id, path, "read", tooLarge());
     return { ok: true, value: { id, source: path, url, remote: false, charset: null, bytes: await readFile(path) } };
   } catch (e) {
-    return fail(id, path, "read", reasonOf(e));
+    return fail(id, path, "read", readErrorReason(e));
   }
 }
 
@@ -235,7 +236,7 @@ async function* readLocal(spec: string, skip: ReadOptions["skip"]): AsyncGenerat
   try {
     info = await stat(spec);
   } catch (e) {
-    yield fail(spec, spec, "read", reasonOf(e));
+    yield fail(spec, spec, "read", readErrorReason(e));
     return;
   }
   const files = info.isDirectory() ? await listPageFiles(spec) : [spec];
