@@ -3,13 +3,13 @@
  * (node:util parseArgs, no framework), help text, exit codes, and a progress bar on stderr.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { SIGNAL_EXIT } from "../exit-on-signal.ts";
 
 /**
  * Exit codes: 0 all pages fine, 1 some pages failed (batch finished), 2 usage error, 3 fatal;
- * 129 / 130 / 143 ended by SIGHUP / SIGINT / SIGTERM (128 + the signal's number, as shells report it).
+ * 129 / 130 / 143 ended by SIGHUP / SIGINT / SIGTERM (128 + the signal's number, as shells report
+ * it: src/exit-on-signal.ts SIGNAL_EXIT).
  */
-export const EXIT = { ok: 0, pageErrors: 1, usage: 2, fatal: 3, hangup: SIGNAL_EXIT.SIGHUP, interrupted: SIGNAL_EXIT.SIGINT, terminated: SIGNAL_EXIT.SIGTERM } as const;
+export const EXIT = { ok: 0, pageErrors: 1, usage: 2, fatal: 3 } as const;
 
 export class UsageError extends Error {
   override name = "UsageError";
