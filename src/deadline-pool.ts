@@ -5,7 +5,7 @@
  * crash, or a heap past `heapMb`), resolves with the caller's failure result for that job alone:
  * the worker is terminated and a fresh one takes its place. So one hanging or explosive page
  * cannot stall a batch, which the main thread alone could not prevent (static parsing is
- * synchronous).
+ * synchronous). Workers start on demand, up to `size` (grow()).
  *
  * Worker protocol (the module at `url`, started through tsxWorker with `workerData`):
  * - worker → main: `{ready: true}` once set up, `{fatal: message}` when it cannot set up (the
@@ -35,7 +35,7 @@ export interface DeadlinePoolOptions<J, R> {
   /** The worker module's URL. */
   url: string;
   workerData: unknown;
-  /** Worker threads (at least one). */
+  /** Worker threads at most (at least one); they start as jobs arrive. */
   size: number;
   /** Old-generation heap limit of each worker (MB); none when omitted. */
   heapMb?: number;
@@ -79,7 +79,6 @@ export class DeadlinePool<J, R> {
   private closed = false;
   private readonly started: Promise<void>;
   private onStarted: { resolve: () => void; reject: (e: Error) => void } | null = null;
-  private startedCount = 0;
   /** Worker threads (at least one). */
   readonly size: number;
 
@@ -96,10 +95,15 @@ export class DeadlinePool<J, R> {
     this.size = Math.max(1, Math.floor(o.size));
     this.started = new Promise((resolve, reject) => (this.onStarted = { resolve, reject }));
     this.started.catch(() => {}); // observed through ready()
-    for (let i = 0; i < this.size; i++) this.spawn();
+    this.spawn();
   }
 
-  /** Resolves once every first worker is set up; rejects with a setup error. */
+  /** Worker threads running or starting now (at most `size`). */
+  get threads(): number {
+    return this.slots.size;
+  }
+
+  /** Resolves once the first worker is set up; rejects with a setup error. */
   ready(): Promise<void> {
     return this.started;
   }
@@ -169,7 +173,7 @@ export class DeadlinePool<J, R> {
   private onMessage(slot: Slot<J, R>, m: PoolReply<R>): void {
     if ("ready" in m) {
       slot.ready = true;
-      if (++this.startedCount === this.size) this.onStarted?.resolve();
+      this.onStarted?.resolve();
       this.release(slot);
     } else if ("holds" in m) {
       slot.holds = m.holds;
@@ -206,8 +210,9 @@ export class DeadlinePool<J, R> {
     this.replace();
   }
 
+  /** After a worker was lost: a fresh one when jobs are waiting (else the next job starts one). */
   private replace(): void {
-    if (!this.closed && !this.fatal) this.spawn();
+    this.dispatch();
   }
 
   /** Detach the slot's task (and its timer); returns it. */
@@ -237,6 +242,22 @@ export class DeadlinePool<J, R> {
       slot.task = task;
       slot.timer = setTimeout(() => this.expire(slot, ms), ms);
       slot.worker.postMessage({ id: task.id, job: task.job } satisfies PoolRequest<J>);
+    }
+    this.grow();
+  }
+
+  /**
+   * Workers start on demand: one at construction (so `ready()` reports a setup error before any
+   * job), another whenever queued jobs outnumber the workers still starting, up to `size`. A
+   * batch of three pages on `--workers 8` starts at most three.
+   */
+  private grow(): void {
+    if (this.closed || this.fatal) return;
+    let starting = 0;
+    for (const slot of this.slots) if (!slot.ready) starting++;
+    while (this.slots.size < this.size && starting < this.queue.length) {
+      this.spawn();
+      starting++;
     }
   }
 
