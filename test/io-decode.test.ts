@@ -46,3 +46,14 @@ test("binary garbage is refused with a DecodeError naming the reason", () => {
 test("an empty file decodes to an empty page", () => {
   assert.equal(decodeHtml(fixture("empty.html")).html, "");
 });
+
+test("UTF-16 without a byte-order mark is told by its NUL bytes (LE and BE), not refused as binary", () => {
+  const html = "<!doctype html><html><body><p>Straße été 日本語</p></body></html>";
+  const le = Buffer.from(html, "utf16le");
+  const be = Buffer.from(le).swap16();
+  assert.deepEqual(decodeHtml(le), { html, encoding: "utf-16le (no bom)" });
+  assert.deepEqual(decodeHtml(be), { html, encoding: "utf-16be (no bom)" });
+  // NUL runs (padding in a binary format) fall on even and odd bytes alike: still binary
+  const padded = Buffer.concat([Buffer.alloc(2048), Buffer.from("<p>text after padding</p>")]);
+  assert.throws(() => decodeHtml(padded), (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message));
+});

@@ -1,7 +1,10 @@
 /**
  * Bytes → HTML text. The order follows the WHATWG encoding sniffing algorithm, simplified:
  *   1. gzip magic (1f 8b) → gunzip first (datasets store pages as .html.gz);
- *   2. a byte-order mark decides (UTF-8, UTF-16 LE/BE);
+ *   2. a byte-order mark decides (UTF-8, UTF-16 LE/BE); without one, UTF-16 is told by its NUL
+ *      bytes: mostly-ASCII markup in UTF-16 LE has a NUL in nearly every odd byte and in no even
+ *      one (BE the reverse), a pattern no binary format or 8-bit text has over kilobytes
+ *      (browsers would show such a file as mojibake; pith reads it);
  *   3. a declared charset (HTTP Content-Type given by the caller, then <meta charset> /
  *      <meta http-equiv content="…charset=…"> in the first PRESCAN_BYTES bytes);
  *   4. bytes that are valid UTF-8 are UTF-8;
@@ -46,7 +49,7 @@ function isGzip(bytes: Uint8Array): boolean {
 function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, BINARY_PROBE_BYTES);
   if (n === 0) return false;
-  // UTF-16 text has many NULs but starts with a BOM, which is handled before this check.
+  // UTF-16 text has many NULs: it is recognised (BOM or NUL pattern) before this check.
   let nul = 0;
   let control = 0;
   for (let i = 0; i < n; i++) {
@@ -61,6 +64,27 @@ function bomEncoding(bytes: Uint8Array): string | null {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
+}
+
+/** Share of a UTF-16 text's high bytes that are NUL (ASCII markup) / of its low bytes at most. */
+const UTF16_HIGH_NUL_SHARE = 0.5;
+const UTF16_LOW_NUL_SHARE = 0.02;
+const UTF16_MIN_BYTES = 16;
+
+/** UTF-16 without a byte-order mark, from where its NUL bytes fall (header, step 2). */
+function utf16ByNuls(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
+  const n = Math.min(bytes.length, BINARY_PROBE_BYTES) & ~1;
+  if (n < UTF16_MIN_BYTES) return null;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  const pairs = n / 2;
+  if (odd >= UTF16_HIGH_NUL_SHARE * pairs && even <= UTF16_LOW_NUL_SHARE * pairs) return "utf-16le";
+  if (even >= UTF16_HIGH_NUL_SHARE * pairs && odd <= UTF16_LOW_NUL_SHARE * pairs) return "utf-16be";
   return null;
 }
 
@@ -119,6 +143,8 @@ export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Deco
     const skip = bom === "utf-8" ? 3 : 2;
     return { html: decodeWith(bytes.subarray(skip), bom) ?? "", encoding: `${bom} (bom)` };
   }
+  const utf16 = utf16ByNuls(bytes);
+  if (utf16) return { html: decodeWith(bytes, utf16) ?? "", encoding: `${utf16} (no bom)` };
   if (looksBinary(bytes)) throw new DecodeError("binary data, not an HTML page");
   const utf8 = decodeUtf8Strict(bytes);
   const declared = httpCharset ? normaliseLabel(httpCharset) : declaredCharset(bytes);
