@@ -186,6 +186,12 @@ export interface Extraction {
   trace: TraceEntry[];
   /** Set when the extractor returned nothing on purpose (no text, no site context, …). */
   emptyReason?: string;
+  /**
+   * The snapshot the extractor read when it is not the input (same nodes, other visibility: a
+   * static model that reads markup-hidden text, src/pipeline/hidden-text.ts). The output formats
+   * render the chosen nodes from it.
+   */
+  view?: PageSnapshot;
 }
 
 /** Site context: other pages of the same site, for the site-level methods and features. */

@@ -37,22 +37,22 @@ test("a worker that cannot set up fails the pool: ready() rejects and every job 
   }
 });
 
-test("workers start as jobs need them, up to the pool's size: two jobs on a pool of eight use two threads", { timeout: 30_000 }, async () => {
+test("workers start as jobs need them, up to the pool's size: two jobs on a pool of eight start two threads", { timeout: 30_000 }, async () => {
   const p = pool(8, 10_000);
   try {
     await p.ready();
     assert.equal(p.threads, 1, "one worker starts with the pool");
-    const two = await Promise.all(["sleep:300", "sleep:300"].map((j) => p.run(j)));
-    assert.equal(p.threads, 2);
-    assert.equal(new Set(two).size, 2, "two jobs at once run on two workers");
-    // long enough that the two running workers cannot take the queued jobs before new ones start
-    const six = await Promise.all(Array.from({ length: 6 }, () => p.run("sleep:3000")));
-    assert.equal(new Set(six).size, 6, "six jobs at once run on six workers");
-    const threads = new Set([...two, ...six]);
-    assert.equal(threads.size, 6, "the first two workers are reused, four more start");
-    assert.equal(p.threads, 6);
-    const one = await p.run("sleep:0");
-    assert.ok(threads.has(one), "an idle worker takes the next job instead of a new one starting");
+    const two = ["sleep:50", "sleep:50"].map((j) => p.run(j));
+    assert.equal(p.threads, 2, "a second job while the first worker is busy starts a second worker");
+    await Promise.all(two);
+    const six = Array.from({ length: 6 }, () => p.run("sleep:50"));
+    assert.equal(p.threads, 6, "two idle workers take two of six jobs, four more start for the rest");
+    await Promise.all(six);
+    await p.run("sleep:0");
+    assert.equal(p.threads, 6, "an idle worker takes the next job instead of a new one starting");
+    const many = Array.from({ length: 20 }, () => p.run("echo:x"));
+    assert.equal(p.threads, 8, "never more than the pool's size");
+    assert.deepEqual(new Set(await Promise.all(many)), new Set(["x"]));
   } finally {
     await p.close();
   }

@@ -7,11 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { ModelLoadError, type ModelArtifact } from "../src/ml/artifact.ts";
 import { CONTEXT_FEATURES, CONTEXT_TYPES, contextMatrix, type StageOne, samePathLeaves } from "../src/pipeline/context.ts";
 import { MIN_HEADING_SITES } from "../src/pipeline/heading-lexicon.ts";
-import { pipelineFromArtifact, type PipelineExtra } from "../src/pipeline/model.ts";
+import { loadPipelineModel, pipelineFromArtifact, type PipelineExtra } from "../src/pipeline/model.ts";
 import { GENERAL, runPipeline } from "../src/pipeline/run.ts";
 import { PAGE_TYPES } from "../src/train/page-types.ts";
 import { staticSnapshot } from "../src/render/static.ts";
@@ -149,8 +150,11 @@ test("a model trained before the heading features still loads and scores every l
   const expected = JSON.parse(readFileSync(new URL("context-before-headings.expected.json", dir), "utf8")) as Record<string, { text: string; scores: (number | null)[] }>;
   const features = (artifact.extra as PipelineExtra).context?.features ?? [];
   assert.ok(features.length < CONTEXT_FEATURES.length && !features.some((f) => f.startsWith("lex_head_")), "the fixture predates the heading features");
-  const model = await pipelineFromArtifact(artifact, "context-before-headings.json");
+  // loaded as `pith extract` loads a file: stage-1 columns picked by name too (features added since: hid_*)
+  const model = await loadPipelineModel(fileURLToPath(new URL("context-before-headings.json", dir)), "static");
   assert.ok(model.context?.columns, "its context columns are picked by name");
+  assert.ok(model.columns, "its stage-1 columns are picked by name");
+  assert.equal(model.hiddenText, false, "a model without extra.hiddenText reads the snapshot as rendered");
   assert.equal(Object.keys(expected).length, 3);
   for (const [seed, want] of Object.entries(expected)) {
     const snap = staticSnapshot({ id: "x", source: "x", url: null, html: syntheticPage(Number(seed), "z.example").html, encoding: "utf-8", remote: false });

@@ -3,13 +3,15 @@
  * src/train/labels.ts (gold text aligned to the page), through the same path the learned
  * pipeline uses — textOf(page, tree, outermost(picked)). Its score is therefore the ceiling of
  * any classifier trained on these labels, and the check that the labels are right (issue 3).
- * Needs the gold text: `context.params.gold` (string). Optional `context.params.container`
+ * Static snapshots are read as pith's static models read them, with markup-hidden text
+ * (src/pipeline/hidden-text.ts). Needs the gold text: `context.params.gold` (string). Optional `context.params.container`
  * overrides MAIN_CONTAINER_SHARE.
  */
 import { textOf } from "../dom/text.ts";
 import { buildTree, outermost } from "../dom/tree.ts";
 import { nodePath } from "../dom/path.ts";
 import { registerExtractor } from "../extractors.ts";
+import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { labelNodes, type LabelOptions } from "../train/labels.ts";
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot, TraceEntry } from "../types.ts";
 
@@ -19,7 +21,9 @@ export const TRACE_TEXT_CHARS = 80;
 export const oracle: Extractor = {
   name: "oracle",
   description: "labels check: the structural nodes whose text is mostly gold (needs the gold text; issue 3, dragnet-style alignment)",
-  extract(page: PageSnapshot, context?: ExtractorContext): Extraction {
+  extract(snapshot: PageSnapshot, context?: ExtractorContext): Extraction {
+    // the learned pipeline's training view (markup-hidden text in static mode)
+    const page = revealMarkupHidden(snapshot);
     const gold = context?.params?.["gold"];
     if (typeof gold !== "string") return { method: "oracle", text: "", nodes: [], trace: [], emptyReason: "no gold text (params.gold)" };
     const tree = buildTree(page);
@@ -40,7 +44,7 @@ export const oracle: Extractor = {
       reason: `gold share ${(share.get(i) ?? NaN).toFixed(2)}`, text: textOf(page, tree, [i]).slice(0, TRACE_TEXT_CHARS), score: share.get(i) ?? NaN,
     }));
     const text = textOf(page, tree, roots);
-    return { method: "oracle", text, nodes: roots, scores: roots.map((i) => share.get(i) ?? NaN), trace, ...(roots.length ? {} : { emptyReason: "no node is mostly gold" }) };
+    return { method: "oracle", text, nodes: roots, scores: roots.map((i) => share.get(i) ?? NaN), trace, ...(roots.length ? {} : { emptyReason: "no node is mostly gold" }), ...(page !== snapshot ? { view: page } : {}) };
   },
 };
 

@@ -5,6 +5,7 @@
  * one domain at a time so that site features (--site) see the other pages of the same domain
  * without the whole set in memory.
  */
+import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { buildTree } from "../dom/tree.ts";
@@ -111,7 +112,9 @@ function report(job: Job, e: PageError): void {
   process.stderr.write(`error\t${e.id}\t${e.stage}\t${e.reason}\n`);
 }
 
-async function emit(job: Job, snap: PageSnapshot, dataset: string, gold: string | null, site: SiteContext | undefined, lang: string | null): Promise<void> {
+async function emit(job: Job, rendered: PageSnapshot, dataset: string, gold: string | null, site: SiteContext | undefined, lang: string | null): Promise<void> {
+  // the rows a model trained by `pith train` in this mode reads (markup-hidden text in static mode)
+  const snap = revealMarkupHidden(rendered);
   try {
     const tree = buildTree(snap);
     const table = computeFeatures(snap, tree, { ...(site && job.site ? { site } : {}), lang });

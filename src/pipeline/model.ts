@@ -6,6 +6,7 @@
  * leaves from what stage 1 decided around them. Classifier names inside the artifact:
  * "content", "segment", "content:<page type>", "context"; the router and thresholds live in `extra`.
  */
+import { HIDDEN_TEXT_CANDIDATES } from "./hidden-text.ts";
 import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } from "../ml/artifact.ts";
 import { loadClassifier, type Classifier } from "../ml/classifier.ts";
 import { featureSchema } from "./features-adapter.ts";
@@ -52,6 +53,8 @@ export interface PipelineExtra {
    * replacing it.
    */
   base?: { model: "default"; weight: number };
+  /** "candidates": the model reads markup-hidden text (src/pipeline/hidden-text.ts); absent: it does not. */
+  hiddenText?: typeof HIDDEN_TEXT_CANDIDATES;
   /** The context stage's feature names, decision threshold per routed type, class-token and heading lexicons (its classifier is "context"). */
   context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon; headingLexicon?: ClassLexicon };
 }
@@ -74,6 +77,8 @@ export interface PipelineModel {
   router: Router | null;
   refiners: Record<string, RefinerName>;
   segmentBlend: number;
+  /** Reads markup-hidden text as candidates (src/pipeline/hidden-text.ts). */
+  hiddenText: boolean;
   /** The context stage (context.ts), when the artifact has one. */
   context?: ContextModel;
   /** Set when the model reads a subset of the current features: its columns in the current table (columns.ts). */
@@ -112,7 +117,7 @@ export async function pipelineFromArtifact(artifact: ModelArtifact, source: stri
   const byType = new Map<string, ContentModel>();
   for (const t of extra.types ?? []) byType.set(t, { classifier: await artifactClassifier(artifact, `content:${t}`, source), threshold: threshold(t) });
   const router = extra.router ? await loadRouter(extra.router, source) : null;
-  const model: PipelineModel = { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0 };
+  const model: PipelineModel = { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0, hiddenText: extra.hiddenText === HIDDEN_TEXT_CANDIDATES };
   if (extra.context) model.context = await loadContext(artifact, extra.context, source);
   if (extra.base) model.base = { model: await loadPipelineModel(bundledDefaultPath(artifact.mode), artifact.mode), weight: extra.base.weight };
   return model;

@@ -10,6 +10,7 @@
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "./features-adapter.ts";
+import { revealMarkupHidden } from "./hidden-text.ts";
 import { lexiconFeatures, pageLexicon, strongestToken, type PageLexicon } from "./class-lexicon.ts";
 import { rowHeadingTokens } from "./heading-lexicon.ts";
 import { rowPathSignatures } from "./path-signature.ts";
@@ -167,13 +168,21 @@ function signed(weight: number): string {
   return `${weight >= 0 ? "+" : "−"}${Math.abs(weight).toFixed(2)}`;
 }
 
+/** The snapshot as `model` reads it: with markup-hidden text when it was trained so (hidden-text.ts). */
+export function modelView(model: PipelineModel, page: PageSnapshot): PageSnapshot {
+  return model.hiddenText ? revealMarkupHidden(page) : page;
+}
+
 /** Runs the pipeline on one snapshot with a loaded model. */
-export function runPipeline(model: PipelineModel, page: PageSnapshot, options: RunOptions = {}): RunResult {
+export function runPipeline(model: PipelineModel, snapshot: PageSnapshot, options: RunOptions = {}): RunResult {
+  const page = modelView(model, snapshot);
   const tree = buildTree(page);
   const table = computeFeatures(page, tree, options.lang ? { lang: options.lang } : {});
   const nCols = table.schema.names.length;
   const values = model.columns ? selectColumns(table.values, table.nodes.length, nCols, model.columns) : table.values;
-  return runOnTable(model, page, tree, { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols }, options);
+  const run = runOnTable(model, page, tree, { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols }, options);
+  if (page !== snapshot) run.extraction.view = page;
+  return run;
 }
 
 /** A feature table without its schema (e.g. read back from the training cache). */

@@ -10,7 +10,7 @@
 import type { SnapshotNode } from "../types.ts";
 
 /** Text that starts like an HTML tag, comment or end tag. */
-const STARTS_LIKE_MARKUP = /^\s*<(?:[a-z][a-z0-9-]*[\s/>]|!--|\/[a-z])/i;
+export const STARTS_LIKE_MARKUP = /^\s*<(?:[a-z][a-z0-9-]*[\s/>]|!--|\/[a-z])/i;
 
 /** Hides escaped markup text in <noscript> (in place); returns how many text nodes it hid. */
 export function hideEscapedNoscriptMarkup(nodes: SnapshotNode[]): number {

@@ -8,6 +8,7 @@ import { DEFAULT_ROUTER_CONFIDENCE, type PipelineExtra, type RefinerName } from 
 import type { RenderMode } from "../types.ts";
 import { CONTEXT_FEATURES, type ContextModel } from "../pipeline/context.ts";
 import type { FittedPipeline } from "./fit.ts";
+import { HIDDEN_TEXT_CANDIDATES, readsHiddenText } from "../pipeline/hidden-text.ts";
 
 export interface ArtifactInput {
   /** Artifact kind: "pipeline" or "domain:<domain>". */
@@ -38,6 +39,7 @@ export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
     classifiers["context"] = a.context.classifier.toJSON();
     extra.context = { features: [...CONTEXT_FEATURES], thresholds: a.context.thresholds, ...(a.context.lexicon ? { lexicon: a.context.lexicon } : {}), ...(a.context.headingLexicon ? { headingLexicon: a.context.headingLexicon } : {}) };
   }
+  if (readsHiddenText(a.mode)) extra.hiddenText = HIDDEN_TEXT_CANDIDATES;
   if (a.baseWeight !== undefined) extra.base = { model: "default", weight: a.baseWeight };
   if (a.fitted.router) {
     extra.router = { types: a.fitted.router.types, classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()), minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE };

@@ -12,7 +12,7 @@ import type { PipelineModel, RefinerName } from "../pipeline/model.ts";
 import { readFile } from "node:fs/promises";
 import { parseModel } from "../ml/artifact.ts";
 import { pipelineFromArtifact } from "../pipeline/model.ts";
-import { GENERAL, runOnTable, runPipeline, type Bias, type Table } from "../pipeline/run.ts";
+import { GENERAL, modelView, runOnTable, runPipeline, type Bias, type Table } from "../pipeline/run.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { structuralNodes } from "../features/structural.ts";
 import type { PageSnapshot, RenderMode } from "../types.ts";
@@ -91,7 +91,7 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   if (!page) throw new Error(`no page ${payload.id}`);
   const gold = (await readGold(ds, page)) ?? "";
   const model = await ownSchemaModel(payload.model);
-  const snap = await datasetSnapshot(ds, page, model.artifact.mode);
+  const snap = modelView(model, await datasetSnapshot(ds, page, model.artifact.mode));
   const scores: Record<string, PageScore> = {};
   let routed: string | null = null;
   const tree = buildTree(snap);

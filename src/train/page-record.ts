@@ -14,6 +14,7 @@ import { copyText } from "../pipeline/dedupe.ts";
 import { rowPathSignatures } from "../pipeline/path-signature.ts";
 import { ownership, type Ownership } from "../pipeline/own-text.ts";
 import { staticSnapshot } from "../render/static.ts";
+import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { readDatasetPage, readGold, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import type { PageSnapshot, RenderMode } from "../types.ts";
 import { labelNodes } from "./labels-adapter.ts";
@@ -70,7 +71,8 @@ export async function datasetSnapshot(ds: Dataset, page: DatasetPage, mode: Rend
 export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: RenderMode = "static"): Promise<PageRecord | null> {
   const gold = await readGold(ds, page);
   if (gold === null) return null;
-  const snap = await datasetSnapshot(ds, page, mode);
+  // the view the trained model will read (readsHiddenText: static mode), so labels and rows match it
+  const snap = revealMarkupHidden(await datasetSnapshot(ds, page, mode));
   const tree = buildTree(snap);
   const table = computeFeatures(snap, tree, {});
   const labels = labelNodes(snap, tree, gold);

@@ -1,0 +1,47 @@
+/**
+ * Which kind of markup hides a node, itself or through an ancestor: the `hidden` attribute,
+ * aria-hidden="true", an inline display:none / visibility:hidden. In static mode the learned
+ * pipeline reads such text as candidates (src/pipeline/hidden-text.ts) and these three columns
+ * tell the classifiers where it came from; in a view without it (the other extractors, Chromium
+ * mode) they are 0 on every visible node except aria-hidden ones that CSS shows (Chromium).
+ */
+import type { SnapshotNode } from "../types.ts";
+import { def, type FeatureFamily } from "./registry.ts";
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const ATTR = 1, ARIA = 2, STYLE = 4;
+
+function ownBits(node: SnapshotNode): number {
+  const a = node.attrs;
+  if (!a || node.type !== 1) return 0;
+  let b = 0;
+  if ("hidden" in a) b |= ATTR;
+  if (a["aria-hidden"] === "true") b |= ARIA;
+  const s = a["style"];
+  if (s !== undefined && HIDDEN_STYLE.test(s)) b |= STYLE;
+  return b;
+}
+
+export const hiddenFamily: FeatureFamily = {
+  family: "hidden",
+  defs: [
+    def("hid_attr", "the node or an ancestor has the `hidden` attribute", "pith"),
+    def("hid_aria", "the node or an ancestor has aria-hidden=\"true\"", "pith"),
+    def("hid_style", "the node or an ancestor has an inline display:none / visibility:hidden", "pith"),
+  ],
+  fill(f, out) {
+    const nodes = f.page.nodes;
+    const bits = new Uint8Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i] as SnapshotNode;
+      bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | ownBits(n);
+    }
+    const c = [out.col("hid_attr"), out.col("hid_aria"), out.col("hid_style")] as const;
+    for (let row = 0; row < f.rows.length; row++) {
+      const b = bits[f.rows[row] as number] as number;
+      out.set(row, c[0], b & ATTR ? 1 : 0);
+      out.set(row, c[1], b & ARIA ? 1 : 0);
+      out.set(row, c[2], b & STYLE ? 1 : 0);
+    }
+  },
+};

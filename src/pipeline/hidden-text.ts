@@ -1,0 +1,59 @@
+/**
+ * Markup-hidden text as candidates (session 22). The static renderer marks invisible what markup
+ * alone hides: the `hidden` attribute, aria-hidden="true", inline display:none /
+ * visibility:hidden (src/render/static.ts). That is what a reader sees before any script runs,
+ * and the other extractors read it so. But collapsed accordions, inactive tabs and FAQ answers
+ * are hidden that way too, and WCXB's annotators kept them: on wcxb-dev 13.5 % of the 148,114
+ * markup-hidden words are gold (service pages 29 %, collections 17.5 %, products 7 %; forums
+ * 0.1 %), so a pipeline that never sees them caps its recall (all-text recall, service 0.961 →
+ * 0.992 with them, products 0.937 → 0.979, collections 0.932 → 0.982). On the other sets such
+ * text is almost never gold (dragnet 3 of 82,416 words, utomo-big9 1 of 33,790).
+ *
+ * So a static-mode model trained by this pith reads a *view* of the snapshot in which only the
+ * never-rendered elements (head, script, style, template, hidden inputs) and escaped markup in
+ * <noscript> stay hidden, and the hid_* features (src/features/hidden.ts) say which markup hid a
+ * node: the classifiers learn when such text is content. The artifact records it
+ * (`extra.hiddenText: "candidates"`); a model without it reads the snapshot as rendered.
+ * Chromium snapshots are never revealed: their visibility comes from the page's CSS, which
+ * pith cannot undo per node.
+ *
+ * Measured (`npm run train:default -- --seed S`, nested shipped column, against the same recipe
+ * without the view): see docs/learned-pipeline.md, "Markup-hidden text".
+ */
+import { neverRendered } from "../render/reveal.ts";
+import { STARTS_LIKE_MARKUP } from "../render/escaped-markup.ts";
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
+
+/** The artifact's `extra.hiddenText` value of a model that reads markup-hidden text. */
+export const HIDDEN_TEXT_CANDIDATES = "candidates";
+
+/** Views made here: revealing one again is a no-op. */
+const VIEWS = new WeakSet<PageSnapshot>();
+
+/** Does a model trained on `mode` snapshots read markup-hidden text? (Static: yes.) */
+export function readsHiddenText(mode: PageSnapshot["mode"]): boolean {
+  return mode === "static";
+}
+
+/**
+ * The snapshot with markup-hidden text visible (a new snapshot; nodes whose visibility does not
+ * change are shared with the input). Chromium snapshots are returned as they are.
+ */
+export function revealMarkupHidden(page: PageSnapshot): PageSnapshot {
+  if (!readsHiddenText(page.mode) || VIEWS.has(page)) return page;
+  const nodes = page.nodes;
+  const visible = new Uint8Array(nodes.length);
+  const out: SnapshotNode[] = new Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as SnapshotNode;
+    const parentVisible = node.parent < 0 ? true : visible[node.parent] === 1;
+    const v = node.type === 1
+      ? parentVisible && !neverRendered(node.tag, node.attrs ?? {})
+      : parentVisible && !(nodes[node.parent]?.tag === "noscript" && STARTS_LIKE_MARKUP.test(node.text ?? ""));
+    visible[i] = v ? 1 : 0;
+    out[i] = node.visible === v ? node : { ...node, visible: v };
+  }
+  const view = { ...page, nodes: out };
+  VIEWS.add(view);
+  return view;
+}
