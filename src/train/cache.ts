@@ -90,6 +90,8 @@ function writeCache(dataset: string, mode: RenderMode, records: readonly PageRec
   makeDirsSync(p.dir);
   const chunks: Buffer[] = [];
   for (const r of records) {
+    // a record from other feature code (the source edited while a run's workers were computing) must not be cached under this schema
+    if (r.values.length !== r.nodes.length * nCols) throw new Error(`training cache: ${dataset}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} feature columns, expected ${nCols} (was pith's source changed during the run?)`);
     const f = flat(r);
     for (const [name] of FIELDS) {
       const a = f[name] as Int32Array | Float32Array | Uint8Array;
@@ -116,13 +118,15 @@ function readCache(dataset: string, mode: RenderMode, source: string): PageRecor
     off += count * bytes;
     return new C(copy.buffer);
   };
-  return header.pages.map((m) => {
+  const records = header.pages.map((m) => {
     const { classVocab, classIds: _count, headingVocab, headingIds: _headingCount, ...meta } = m;
     const rec: Record<string, unknown> = { ...meta };
     for (const [f, C, count] of FIELDS) rec[f] = take(C as unknown as new (b: ArrayBuffer) => Int32Array, count(m, header.nCols), C.BYTES_PER_ELEMENT);
     const { classStart, classIds, headingStart, headingIds, ...rest } = rec as unknown as Flat;
     return { ...rest, classTokens: { vocab: classVocab, start: classStart, ids: classIds }, headingTokens: { vocab: headingVocab, start: headingStart, ids: headingIds } };
   });
+  // a data file whose size does not match its header (cut short, or from another write) is rebuilt, not read as garbage
+  return off === bin.length ? records : null;
 }
 
 export interface LoadOptions {
