@@ -5,14 +5,19 @@
  * snapshot the other extractors read is left as rendered.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
+import { oracle } from "../src/algorithms/oracle.ts";
+import { formatExtraction } from "../src/output/index.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { computeFeatures, featureSchema } from "../src/features/index.ts";
 import { revealMarkupHidden } from "../src/pipeline/hidden-text.ts";
 import { staticSnapshot } from "../src/render/static.ts";
-import type { PageSnapshot } from "../src/types.ts";
-import { pageFromHtml } from "./helpers.ts";
+import type { Extraction, PageSnapshot } from "../src/types.ts";
+import { fixturePath, fixtureText, pageFromHtml, pith } from "./helpers.ts";
 
 const HTML = `<!doctype html><html><head><title>t</title><style>.x{}</style></head><body>
 <h1>Frequently asked questions</h1>
@@ -65,4 +70,37 @@ test("hid_* features say which markup hid a node, itself or through an ancestor"
   assert.deepEqual(flags("tab panel"), [1, 0, 0]);
   assert.deepEqual(flags("decorative duplicate"), [0, 1, 0]);
   assert.deepEqual(flags("Visible paragraph"), [0, 0, 0]);
+});
+
+const FAQ = "pages/faq-accordion.html"; // an article whose FAQ answers sit in display:none accordions
+const ANSWERS = ["Silk is very light and compact", "Most liners can be machine washed"];
+
+test("the output formats render the chosen nodes from the view the extractor read (text, Markdown and HTML agree)", () => {
+  const snap = staticSnapshot(pageFromHtml(fixtureText(FAQ)));
+  const tree = buildTree(snap);
+  const gold = `${ANSWERS[0]} and insulates in cold weather; cotton is strong, durable and economical but not the lightest; fleece and microfleece are warmer and heavier, soft and quick to dry after a wash.`;
+  const e = oracle.extract(snap, { params: { gold } }) as Extraction;
+  assert.ok(e.view, "the oracle read the view");
+  assert.ok(e.text.includes(ANSWERS[0] as string), "the hidden answer is chosen");
+  for (const format of ["markdown", "html", "json"] as const) assert.ok(formatExtraction(format, snap, tree, e).includes(ANSWERS[0] as string), `${format} carries it`);
+});
+
+test("the bundled static model decides on markup-hidden text; the same model without extra.hiddenText never sees it", async () => {
+  const withView = JSON.parse(await pith(["extract", "--format", "json", fixturePath(FAQ)]).then((r) => r.stdout)) as { text: string; trace: { text: string }[] };
+  for (const a of ANSWERS) assert.ok(withView.trace.some((t) => t.text.startsWith(a)), `a decision about "${a}"`);
+  const artifact = JSON.parse(readFileSync(new URL("../models/default-static.json", import.meta.url), "utf8")) as { extra: Record<string, unknown> };
+  assert.equal(artifact.extra["hiddenText"], "candidates", "the bundled static model was trained on the view");
+  delete artifact.extra["hiddenText"];
+  const dir = mkdtempSync(join(tmpdir(), "pith-hidden-"));
+  try {
+    const file = join(dir, "no-view.json");
+    writeFileSync(file, JSON.stringify(artifact));
+    const without = JSON.parse((await pith(["extract", "--format", "json", "--model", file, fixturePath(FAQ)])).stdout) as { text: string; trace: { text: string }[] };
+    for (const a of ANSWERS) {
+      assert.ok(!without.trace.some((t) => t.text.startsWith(a)), `no decision about "${a}"`);
+      assert.ok(!without.text.includes(a));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
