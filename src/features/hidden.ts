@@ -4,11 +4,13 @@
  * pipeline reads such text as candidates (src/pipeline/hidden-text.ts) and these three columns
  * tell the classifiers where it came from; in a view without it (the other extractors, Chromium
  * mode) they are 0 on every visible node except aria-hidden ones that CSS shows (Chromium).
+ * `hid_attr` counts every `hidden` attribute, also the streamed-SSR boundaries (`<div hidden
+ * id="S:n">`) that the static renderer shows, as the bundled model was trained.
  */
+import { HIDDEN_STYLE } from "../render/reveal.ts";
 import type { SnapshotNode } from "../types.ts";
 import { def, type FeatureFamily } from "./registry.ts";
 
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const ATTR = 1, ARIA = 2, STYLE = 4;
 
 function ownBits(node: SnapshotNode): number {

@@ -17,6 +17,9 @@ import type { SnapshotNode } from "../types.ts";
 /** Elements that are never rendered. */
 export const NON_RENDERED_TAGS: ReadonlySet<string> = new Set(["head", "script", "style", "template", "meta", "link", "title", "base"]);
 
+/** An inline style that hides its element (static mode has no other CSS). */
+export const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
 /** Hidden whatever a script would do: non-rendered head elements and hidden inputs. */
 export function neverRendered(tag: string, attrs: Record<string, string>): boolean {
   return NON_RENDERED_TAGS.has(tag) || (tag === "input" && attrs["type"]?.toLowerCase() === "hidden");

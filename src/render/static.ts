@@ -23,11 +23,10 @@ import { fastTokenizer } from "./fast-tokenizer.ts";
 import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
 import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
-import { neverRendered, revealScriptHiddenPage } from "./reveal.ts";
+import { HIDDEN_STYLE, neverRendered, revealScriptHiddenPage } from "./reveal.ts";
 
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Subtrees whose descendants are dropped (the element itself is kept), as in the Chromium walk. */
 const OPAQUE_TAGS = new Set(["svg", "math"]);
 
