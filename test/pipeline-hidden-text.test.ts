@@ -85,9 +85,11 @@ test("the output formats render the chosen nodes from the view the extractor rea
   for (const format of ["markdown", "html", "json"] as const) assert.ok(formatExtraction(format, snap, tree, e).includes(ANSWERS[0] as string), `${format} carries it`);
 });
 
-test("the bundled static model decides on markup-hidden text; the same model without extra.hiddenText never sees it", async () => {
+test("the bundled static model decides on markup-hidden text; with --param hidden=false, or without extra.hiddenText, it never sees it", async () => {
   const withView = JSON.parse(await pith(["extract", "--format", "json", fixturePath(FAQ)]).then((r) => r.stdout)) as { text: string; trace: { text: string }[] };
   for (const a of ANSWERS) assert.ok(withView.trace.some((t) => t.text.startsWith(a)), `a decision about "${a}"`);
+  const shown = JSON.parse((await pith(["extract", "--format", "json", "--param", "hidden=false", fixturePath(FAQ)])).stdout) as { text: string; trace: { text: string }[] };
+  for (const a of ANSWERS) assert.ok(!shown.trace.some((t) => t.text.startsWith(a)) && !shown.text.includes(a), `--param hidden=false: nothing about "${a}"`);
   const artifact = JSON.parse(readFileSync(new URL("../models/default-static.json", import.meta.url), "utf8")) as { extra: Record<string, unknown> };
   assert.equal(artifact.extra["hiddenText"], "candidates", "the bundled static model was trained on the view");
   delete artifact.extra["hiddenText"];

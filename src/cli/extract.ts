@@ -45,7 +45,9 @@ ${INPUT_HELP}
                      bias=recall keeps less noise or misses less content; for ml:
                      comments=drop drops comment sections from article pages, refiner=NAME forces
                      none, lbs, tp, region, records or fill on every page type, dedupe=false, fallback=false,
-                     context=false skips the model's context stage)
+                     context=false skips the model's context stage, hidden=false reads only text the
+                     markup shows: static models also weigh text in hidden / aria-hidden /
+                     display:none elements such as collapsed accordions and tabs)
   --workers N        worker threads that render and extract static pages side by side (default:
                      one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
                      inputs; else 0). 0 extracts in this thread. With workers --timeout also ends a

@@ -31,6 +31,7 @@ export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>):
   if (params["dedupe"] === false || params["dedupe"] === "false") options.dedupe = false;
   if (params["fallback"] === false || params["fallback"] === "false") options.fallback = false;
   if (params["context"] === false || params["context"] === "false") options.context = false;
+  if (params["hidden"] === false || params["hidden"] === "false") options.hiddenText = false;
   const comments = str(params["comments"]);
   if (comments === "keep" || comments === "drop") options.comments = comments;
   else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);

@@ -57,6 +57,11 @@ export interface RunOptions {
   context?: boolean;
   /** Favour precision or recall: the decision threshold moves by ±BIAS_OFFSET (default: as tuned). */
   bias?: Bias;
+  /**
+   * Read markup-hidden text as candidates (hidden-text.ts; default: when the model was trained
+   * so). false reads only what the markup shows: hidden keyword stuffing can never come out.
+   */
+  hiddenText?: boolean;
 }
 
 /** What `bias` trades: fewer noise words kept, or fewer main words missed. */
@@ -168,14 +173,14 @@ function signed(weight: number): string {
   return `${weight >= 0 ? "+" : "−"}${Math.abs(weight).toFixed(2)}`;
 }
 
-/** The snapshot as `model` reads it: with markup-hidden text when it was trained so (hidden-text.ts). */
-export function modelView(model: PipelineModel, page: PageSnapshot): PageSnapshot {
-  return model.hiddenText ? revealMarkupHidden(page) : page;
+/** The snapshot as `model` reads it: with markup-hidden text when it was trained so (hidden-text.ts) and the run allows it. */
+export function modelView(model: PipelineModel, page: PageSnapshot, options: RunOptions = {}): PageSnapshot {
+  return model.hiddenText && options.hiddenText !== false ? revealMarkupHidden(page) : page;
 }
 
 /** Runs the pipeline on one snapshot with a loaded model. */
 export function runPipeline(model: PipelineModel, snapshot: PageSnapshot, options: RunOptions = {}): RunResult {
-  const page = modelView(model, snapshot);
+  const page = modelView(model, snapshot, options);
   const tree = buildTree(page);
   const table = computeFeatures(page, tree, options.lang ? { lang: options.lang } : {});
   const nCols = table.schema.names.length;
