@@ -5,9 +5,9 @@
  * one domain at a time so that site features (--site) see the other pages of the same domain
  * without the whole set in memory.
  */
-import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
+import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { buildTree } from "../dom/tree.ts";
 import { nodePaths } from "../features/paths.ts";
 import { computeFeatures, featureDefinitions, featureSchema, siteContextFor, type FeatureTable } from "../features/index.ts";

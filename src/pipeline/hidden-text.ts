@@ -21,7 +21,7 @@
  * without the view): see docs/learned-pipeline.md, "Markup-hidden text".
  */
 import { neverRendered } from "../render/reveal.ts";
-import { STARTS_LIKE_MARKUP } from "../render/escaped-markup.ts";
+import { isEscapedNoscriptMarkup } from "../render/escaped-markup.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** The artifact's `extra.hiddenText` value of a model that reads markup-hidden text. */
@@ -49,7 +49,7 @@ export function revealMarkupHidden(page: PageSnapshot): PageSnapshot {
     const parentVisible = node.parent < 0 ? true : visible[node.parent] === 1;
     const v = node.type === 1
       ? parentVisible && !neverRendered(node.tag, node.attrs ?? {})
-      : parentVisible && !(nodes[node.parent]?.tag === "noscript" && STARTS_LIKE_MARKUP.test(node.text ?? ""));
+      : parentVisible && !isEscapedNoscriptMarkup(nodes, node);
     visible[i] = v ? 1 : 0;
     out[i] = node.visible === v ? node : { ...node, visible: v };
   }

@@ -10,14 +10,18 @@
 import type { SnapshotNode } from "../types.ts";
 
 /** Text that starts like an HTML tag, comment or end tag. */
-export const STARTS_LIKE_MARKUP = /^\s*<(?:[a-z][a-z0-9-]*[\s/>]|!--|\/[a-z])/i;
+const STARTS_LIKE_MARKUP = /^\s*<(?:[a-z][a-z0-9-]*[\s/>]|!--|\/[a-z])/i;
+
+/** Is `node` a text node of escaped markup directly in a <noscript>? */
+export function isEscapedNoscriptMarkup(nodes: readonly SnapshotNode[], node: SnapshotNode): boolean {
+  return node.type === 3 && node.parent >= 0 && nodes[node.parent]?.tag === "noscript" && STARTS_LIKE_MARKUP.test(node.text ?? "");
+}
 
 /** Hides escaped markup text in <noscript> (in place); returns how many text nodes it hid. */
 export function hideEscapedNoscriptMarkup(nodes: SnapshotNode[]): number {
   let hidden = 0;
   for (const node of nodes) {
-    if (node.type !== 3 || !node.visible || node.parent < 0 || nodes[node.parent]?.tag !== "noscript") continue;
-    if (!STARTS_LIKE_MARKUP.test(node.text ?? "")) continue;
+    if (!node.visible || !isEscapedNoscriptMarkup(nodes, node)) continue;
     node.visible = false;
     hidden++;
   }
