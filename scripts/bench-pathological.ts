@@ -24,6 +24,8 @@ const CASES: Record<string, () => string> = {
   "40,000 inline links in one block": () => `<html><body><div>${Array.from({ length: 40_000 }, (_, i) => `<a href="/x${i}">link ${i}</a> `).join("")}</div></body></html>`,
   "table of 100,000 rows": () => `<html><body><table>${"<tr><td>c</td><td>d</td></tr>".repeat(100_000)}</table></body></html>`,
   "200,000 small elements": () => `<html><body>${Array.from({ length: 200_000 }, (_, i) => `<div><span>w${i}</span></div>`).join("")}</body></html>`,
+  // hidden by markup, so read by the static model's view (src/pipeline/hidden-text.ts): every node copied once
+  "200,000 small elements in display:none": () => `<html><body><p>${"word ".repeat(300)}</p><div style="display:none">${Array.from({ length: 200_000 }, (_, i) => `<div><span>w${i}</span></div>`).join("")}</div></body></html>`,
   "10 MB of text without a space": () => `<html><body><p>${"A".repeat(10_000_000)}</p></body></html>`,
   "200,000 attributes on one element": () => `<html><body><div ${Array.from({ length: 200_000 }, (_, i) => `data-a${i}="v"`).join(" ")}><p>${"word ".repeat(200)}</p></div></body></html>`,
   "200,000 class tokens": () => `<html><body><div class="${Array.from({ length: 200_000 }, (_, i) => `c${i}`).join(" ")}"><p>${"word ".repeat(200)}</p></div></body></html>`,
