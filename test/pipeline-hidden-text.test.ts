@@ -106,13 +106,3 @@ test("the bundled static model decides on markup-hidden text; with --param hidde
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-test("a page that markup hides almost whole (a script's starting state, shown by the renderer) has no hid_* flags", () => {
-  const body = `<div style="visibility:hidden"><h1>Title</h1><p>${"A sentence of the page that a script will show. ".repeat(20)}</p></div><p>Shown.</p>`;
-  const view = revealMarkupHidden(staticSnapshot(pageFromHtml(`<html><body>${body}</body></html>`)));
-  const table = computeFeatures(view, buildTree(view));
-  const names = featureSchema().names;
-  const style = names.indexOf("hid_style");
-  assert.ok(table.nodes.length > 1);
-  for (let r = 0; r < table.nodes.length; r++) assert.equal(table.values[r * names.length + style], 0);
-});

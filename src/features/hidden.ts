@@ -6,12 +6,8 @@
  * mode) they are 0 on every visible node except aria-hidden ones that CSS shows (Chromium).
  * `hid_attr` counts every `hidden` attribute, also the streamed-SSR boundaries (`<div hidden
  * id="S:n">`) that the static renderer shows, as the bundled model was trained.
- * On a page that markup hides almost whole (under REVEAL_VISIBLE_SHARE of its words shown), the
- * hiding is a script's starting state, which the renderer already undoes (reveal.ts): the three
- * columns are 0 there, as on any shown text (wcxb-dev wx-4020, whose every node sits in a
- * visibility:hidden wrapper, lost 0.96 → 0.74 held out while they said "hidden" everywhere).
  */
-import { HIDDEN_STYLE, REVEAL_MIN_WORDS, REVEAL_VISIBLE_SHARE, wordCount } from "../render/reveal.ts";
+import { HIDDEN_STYLE } from "../render/reveal.ts";
 import type { SnapshotNode } from "../types.ts";
 import { def, type FeatureFamily } from "./registry.ts";
 
@@ -38,17 +34,10 @@ export const hiddenFamily: FeatureFamily = {
   fill(f, out) {
     const nodes = f.page.nodes;
     const bits = new Uint8Array(nodes.length);
-    let words = 0;
-    let hiddenWords = 0;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i] as SnapshotNode;
       bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | ownBits(n);
-      if (n.type !== 3 || !n.visible || !n.text) continue;
-      const w = wordCount(n.text);
-      words += w;
-      if (bits[i] !== 0) hiddenWords += w;
     }
-    if (words >= REVEAL_MIN_WORDS && words - hiddenWords < REVEAL_VISIBLE_SHARE * words) bits.fill(0);
     const c = [out.col("hid_attr"), out.col("hid_aria"), out.col("hid_style")] as const;
     for (let row = 0; row < f.rows.length; row++) {
       const b = bits[f.rows[row] as number] as number;

@@ -28,7 +28,7 @@ export function neverRendered(tag: string, attrs: Record<string, string>): boole
 export const REVEAL_VISIBLE_SHARE = 0.2;
 export const REVEAL_MIN_WORDS = 50;
 
-export function wordCount(text: string): number {
+function wordCount(text: string): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
