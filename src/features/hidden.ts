@@ -7,22 +7,10 @@
  * `hid_attr` counts every `hidden` attribute, also the streamed-SSR boundaries (`<div hidden
  * id="S:n">`) that the static renderer shows, as the bundled model was trained.
  */
-import { HIDDEN_STYLE } from "../render/reveal.ts";
+import { HIDDEN_BY, markupHiding } from "../render/reveal.ts";
 import type { SnapshotNode } from "../types.ts";
 import { def, type FeatureFamily } from "./registry.ts";
 
-const ATTR = 1, ARIA = 2, STYLE = 4;
-
-function ownBits(node: SnapshotNode): number {
-  const a = node.attrs;
-  if (!a || node.type !== 1) return 0;
-  let b = 0;
-  if ("hidden" in a) b |= ATTR;
-  if (a["aria-hidden"] === "true") b |= ARIA;
-  const s = a["style"];
-  if (s !== undefined && HIDDEN_STYLE.test(s)) b |= STYLE;
-  return b;
-}
 
 export const hiddenFamily: FeatureFamily = {
   family: "hidden",
@@ -36,14 +24,14 @@ export const hiddenFamily: FeatureFamily = {
     const bits = new Uint8Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i] as SnapshotNode;
-      bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | ownBits(n);
+      bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | (n.type === 1 && n.attrs ? markupHiding(n.attrs) : 0);
     }
     const c = [out.col("hid_attr"), out.col("hid_aria"), out.col("hid_style")] as const;
     for (let row = 0; row < f.rows.length; row++) {
       const b = bits[f.rows[row] as number] as number;
-      out.set(row, c[0], b & ATTR ? 1 : 0);
-      out.set(row, c[1], b & ARIA ? 1 : 0);
-      out.set(row, c[2], b & STYLE ? 1 : 0);
+      out.set(row, c[0], b & HIDDEN_BY.attr ? 1 : 0);
+      out.set(row, c[1], b & HIDDEN_BY.aria ? 1 : 0);
+      out.set(row, c[2], b & HIDDEN_BY.style ? 1 : 0);
     }
   },
 };

@@ -20,7 +20,7 @@
  * Measured (`npm run train:default -- --seed S`, nested shipped column, against the same recipe
  * without the view): see docs/learned-pipeline.md, "Markup-hidden text".
  */
-import { neverRendered } from "../render/reveal.ts";
+import { visibleWhenRevealed } from "../render/reveal.ts";
 import { isEscapedNoscriptMarkup } from "../render/escaped-markup.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
@@ -46,10 +46,7 @@ export function revealMarkupHidden(page: PageSnapshot): PageSnapshot {
   const out: SnapshotNode[] = new Array(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as SnapshotNode;
-    const parentVisible = node.parent < 0 ? true : visible[node.parent] === 1;
-    const v = node.type === 1
-      ? parentVisible && !neverRendered(node.tag, node.attrs ?? {})
-      : parentVisible && !isEscapedNoscriptMarkup(nodes, node);
+    const v = visibleWhenRevealed(node, node.parent < 0 ? true : visible[node.parent] === 1) && !isEscapedNoscriptMarkup(nodes, node);
     visible[i] = v ? 1 : 0;
     out[i] = node.visible === v ? node : { ...node, visible: v };
   }

@@ -23,7 +23,7 @@ import { fastTokenizer } from "./fast-tokenizer.ts";
 import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
 import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
-import { HIDDEN_STYLE, neverRendered, revealScriptHiddenPage } from "./reveal.ts";
+import { HIDDEN_BY, markupHiding, neverRendered, revealScriptHiddenPage } from "./reveal.ts";
 
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
@@ -71,10 +71,10 @@ class SnapshotParser extends Parser {
 
 function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
   if (neverRendered(tag, attrs)) return true;
-  if ("hidden" in attrs && !(tag === "div" && STREAMED_BOUNDARY_ID.test(attrs["id"] ?? ""))) return true;
-  if (attrs["aria-hidden"] === "true") return true;
-  const style = attrs["style"];
-  return style !== undefined && HIDDEN_STYLE.test(style);
+  const by = markupHiding(attrs);
+  // a streamed SSR boundary's `hidden` alone does not hide it (STREAMED_BOUNDARY_ID)
+  if (by === HIDDEN_BY.attr && tag === "div" && STREAMED_BOUNDARY_ID.test(attrs["id"] ?? "")) return false;
+  return by !== 0;
 }
 
 interface BuildState {
