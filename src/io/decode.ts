@@ -42,7 +42,8 @@ export interface Decoded {
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)/i;
 
-function isGzip(bytes: Uint8Array): boolean {
+/** gzip's magic bytes (1f 8b) at the start. */
+export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 

@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { WARCParser } from "warcio";
 import type { PageResult } from "../types.ts";
-import { MAX_PAGE_BYTES } from "./decode.ts";
+import { MAX_PAGE_BYTES, isGzip } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
@@ -20,7 +20,7 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   let records = 0;
   try {
     const parser = new WARCParser(createReadStream(path));
-    const gzipped = await isGzip(path); // by its bytes: warcio reads gzipped records whatever the file is called
+    const gzipped = await isGzipFile(path); // by its bytes: warcio reads gzipped records whatever the file is called
     for await (const record of parser) {
       if (!record.warcHeaders?.protocol?.startsWith("WARC/")) throw new Error("not a WARC record header");
       records++;
@@ -54,12 +54,12 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   if (records === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" } };
 }
 
-async function isGzip(path: string): Promise<boolean> {
+async function isGzipFile(path: string): Promise<boolean> {
   const file = await open(path);
   try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await file.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    const head = Buffer.alloc(3);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return isGzip(head.subarray(0, bytesRead));
   } finally {
     await file.close();
   }
