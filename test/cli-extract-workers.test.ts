@@ -41,6 +41,15 @@ test("--workers 2 writes byte for byte what one thread writes (JSON with trace),
   assert.match(want.get("article.json") ?? "", /Rivers rarely run straight/);
 });
 
+test("run from a directory outside pith's checkout, the workers still start (tsx resolved from pith's files)", async () => {
+  const dir = fixtureBatch();
+  const elsewhere = mkdtempSync(join(tmpdir(), "pith-cwd-"));
+  const res = await pith(["extract", dir, "--out", join(elsewhere, "out"), "--workers", "2"], undefined, elsewhere);
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stderr, /extracted 7 page\(s\) with ml, 0 error\(s\)/);
+  assert.match(readFileSync(join(elsewhere, "out", "article.txt"), "utf8"), /Rivers rarely run straight/);
+});
+
 test("a page that outruns --timeout on a worker is a timeout record; a fresh worker takes the next pages", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-slow-"));
   writeFileSync(join(dir, "a-huge.html"), hugePage(20 * 1024 * 1024)); // about 6 s of parsing and extraction here

@@ -28,10 +28,13 @@ export function staticRows(html: string) {
 /** bin/pith.js, the command a user runs. */
 export const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
 
-/** Runs `pith ARGS` in a child process (stdin closed after `stdin`) and collects its exit status and output. */
-export function pith(args: string[], stdin?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs `pith ARGS` in a child process (stdin closed after `stdin`; in `cwd` when given, else the
+ * test's working directory) and collects its exit status and output.
+ */
+export function pith(args: string[], stdin?: string, cwd?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn("node", [PITH, ...args], { timeout: 120_000 });
+    const child = spawn("node", [PITH, ...args], { timeout: 120_000, ...(cwd ? { cwd } : {}) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
