@@ -77,3 +77,14 @@ test("json: nodes with paths and scores, text, method", () => {
   assert.equal(json.nodes[0].score, 0.9);
   assert.match(json.text, /^Title & more\nFirst bold and a link\./);
 });
+
+test("html and markdown of a chosen shadow root (declarative shadow DOM): its content, no #shadow-root tag", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><product-card><template shadowrootmode="open"><h2>Pack</h2><p>Light and <em>roomy</em>.</p></template></product-card></body></html>`, "p2"));
+  const tree = buildTree(page);
+  const root = page.nodes.findIndex((n) => n.tag === "#shadow-root");
+  assert.ok(root > 0);
+  const extraction: Extraction = { method: "test", text: textOf(page, tree, [root]), nodes: [root], scores: [0.9], trace: [] };
+  assert.equal(extraction.text, "Pack\nLight and roomy.");
+  assert.equal(formatExtraction("html", page, tree, extraction), "<article><h2>Pack</h2><p>Light and <em>roomy</em>.</p></article>");
+  assert.equal(formatExtraction("markdown", page, tree, extraction), "## Pack\n\nLight and *roomy*.");
+});

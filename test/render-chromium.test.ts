@@ -14,6 +14,7 @@ import { releaseBrowser } from "../src/render/browser-processes.ts";
 import { ChromiumRenderer, allowRequest, injectBase } from "../src/render/chromium.ts";
 import { BROWSER_NOT_FOUND_MESSAGE, BrowserNotFoundError, findChromium } from "../src/render/find-browser.ts";
 import { IN_PAGE_WALK_SOURCE, walkConfig, walkExpression } from "../src/render/in-page.ts";
+import { staticSnapshot } from "../src/render/static.ts";
 import type { PageInput, PageSnapshot, SnapshotNode } from "../src/types.ts";
 import { eventually } from "./helpers.ts";
 
@@ -283,6 +284,25 @@ describe("ChromiumRenderer", () => {
     assert.ok(next.nodes.some((n) => n.text === "still alive"));
     const nextJs = await renderer.render(page("after-loop-js", "<p id=a></p><script>a.textContent = 'js ran'</script>"), { javascript: true });
     assert.ok(nextJs.nodes.some((n) => n.text === "js ran"));
+  });
+
+  test("shadow roots: the declarative fixture reads as in static mode (same texts under the same hosts); a script's open root with JS on", async () => {
+    const html = readFileSync(new URL("./fixtures/pages/shadow-dom.html", import.meta.url), "utf8");
+    const texts = (snap: PageSnapshot) =>
+      snap.nodes.filter((n) => n.type === 3 && n.visible && n.text?.trim()).map((n) => `${snap.nodes[n.parent]?.tag}<${snap.nodes[snap.nodes[n.parent]?.parent ?? -1]?.tag}: ${n.text?.trim()}`);
+    const chromium = await renderer.render(page("dsd", html));
+    // a closed root is rendered but out of reach of page script, so only the static parser reads it (shadow-root.ts)
+    const closed = "p<#shadow-root: Closed roots attach in the parser too.";
+    const inStatic = texts(staticSnapshot(page("dsd", html)));
+    assert.ok(inStatic.includes(closed));
+    assert.deepEqual(texts(chromium), inStatic.filter((t) => t !== closed));
+    assert.ok(texts(chromium).includes("h1<#shadow-root: The Ridgeline 25 trail pack"), texts(chromium).join("\n"));
+    chromium.nodes.forEach((n, i) => assert.ok(n.parent < i));
+    const scripted = `<p>Light intro.</p><my-card id="c"><span slot="x">slotted light text</span></my-card>
+<script>document.getElementById("c").attachShadow({ mode: "open" }).innerHTML = "<h2>Card heading</h2><p>Built by a script.</p><slot name=x></slot>";</script>`;
+    assert.doesNotMatch(textOf(await renderer.render(page("shadow-js-off", scripted))), /Built by a script/);
+    const on = await renderer.render(page("shadow-js-on", scripted), { javascript: true });
+    assert.deepEqual(texts(on), ["p<body: Light intro.", "h2<#shadow-root: Card heading", "p<#shadow-root: Built by a script.", "span<my-card: slotted light text"]);
   });
 
   test("JavaScript is off by default and on when asked", async () => {

@@ -211,3 +211,29 @@ test("a second <body> or <html> tag, or a stray <head>, inside the body keeps th
     assert.equal(textOf(page, tree, [div]), "one\ntwo", "the text after the stray tag stays in the <div>, as a browser places it");
   }
 });
+
+/** Visible text of a snapshot, one string per text node, with its parent's tag. */
+function visibleTexts(s: { nodes: { type: number; visible: boolean; text?: string; parent: number; tag: string }[] }): string[] {
+  return s.nodes.filter((n) => n.type === 3 && n.visible && n.text?.trim()).map((n) => `${s.nodes[n.parent]?.tag}: ${n.text?.trim()}`);
+}
+
+test("declarative shadow DOM: a host's shadow template is page text under #shadow-root, before the light children; inert templates stay hidden", () => {
+  const s = staticSnapshot(pageFromHtml(fixtureText("pages/shadow-dom.html")));
+  s.nodes.forEach((n, i) => assert.ok(n.parent < i));
+  const texts = visibleTexts(s);
+  assert.ok(texts.includes("h1: The Ridgeline 25 trail pack"), texts.join("\n"));
+  assert.ok(texts.includes("p: Closed roots attach in the parser too."));
+  const shadow = texts.findIndex((t) => t.startsWith("p: The Ridgeline 25 is a light daypack"));
+  const light = texts.findIndex((t) => t.startsWith("p: Made from recycled nylon"));
+  assert.ok(shadow >= 0 && light > shadow, "shadow content first, then the host's light children");
+  for (const inert of ["never attaches", "second root", "inside a plain template", "cannot host", "invalid mode", "font-size"]) {
+    assert.ok(!texts.some((t) => t.includes(inert)), `${inert} must stay hidden`);
+  }
+  const roots = s.nodes.filter((n) => n.tag === "#shadow-root");
+  assert.equal(roots.length, 2);
+  assert.deepEqual(roots.map((r) => s.nodes[r.parent]?.tag), ["product-details", "div"]);
+  // the tags after the templates still nest where they should: </template> closed the right element
+  const footer = s.nodes.findIndex((n) => n.tag === "footer");
+  assert.equal(s.nodes[s.nodes[footer]?.parent ?? -1]?.tag, "body");
+  assert.match(textOf(s, buildTree(s), [0]), /The Ridgeline 25 is a light daypack[^]*Made from recycled nylon[^]*Copyright Ridgeline Outdoor/);
+});

@@ -9,6 +9,7 @@
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { SHADOW_ROOT_TAG } from "../render/shadow-root.ts";
 import type { Tree } from "../dom/tree.ts";
 import { escapeAttribute, escapeText, safeUrl } from "./escape.ts";
 
@@ -16,8 +17,8 @@ const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "i
 /** Attributes worth keeping in clean output. */
 const OUTPUT_ATTRIBUTES = ["href", "src", "alt", "colspan", "lang"];
 
-/** Elements whose own tag is left out (their content is kept). */
-const WRAPPER_TAGS = new Set(["html", "body"]);
+/** Elements whose own tag is left out (their content is kept); a shadow root is no element of HTML. */
+const WRAPPER_TAGS = new Set(["html", "body", SHADOW_ROOT_TAG]);
 
 function openTag(node: SnapshotNode): string {
   let s = `<${node.tag}`;

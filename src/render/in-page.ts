@@ -5,14 +5,17 @@
  * rewrite functions (e.g. inject `__name(...)` helpers) and `fn.toString()` would then ship a
  * reference that does not exist in the page. The test suite checks the shipped source.
  *
- * The walk is iterative (firstChild/nextSibling with an index stack), so any nesting depth
- * works, and visits elements and text nodes in document order (pre-order). It returns compact
+ * The walk is iterative (a stack of sibling cursors), so any nesting depth works, and visits
+ * elements and text nodes in document order (pre-order). An element's open shadow root (declarative
+ * or attached by a script) is walked as an element named SHADOW_ROOT_TAG, the host's first child,
+ * before the host's own children (shadow-root.ts); display "contents", no box. It returns compact
  * parallel arrays (interned strings, flat numbers) to keep the CDP transfer small;
  * `decodeWalk` rebuilds `SnapshotNode[]` in Node.
  */
 import type { Box, NodeStyle, SnapshotNode } from "../types.ts";
 import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
 import { MAX_ATTRIBUTE_LENGTH } from "./attributes.ts";
+import { SHADOW_ROOT_TAG } from "./shadow-root.ts";
 
 /**
  * Elements whose children are not walked (the element itself is kept). Script/style/template
@@ -37,6 +40,8 @@ export interface WalkConfig {
   skipNoscript: boolean;
   /** Elements carrying this attribute are not part of the page (see INJECTED_MARKER). */
   marker: string;
+  /** Tag of the element that stands for a shadow root (SHADOW_ROOT_TAG). */
+  shadowTag: string;
 }
 
 /**
@@ -74,6 +79,7 @@ export function walkConfig(javascript: boolean): WalkConfig {
     skipChildren: SKIP_CHILDREN_TAGS,
     skipNoscript: javascript,
     marker: INJECTED_MARKER,
+    shadowTag: SHADOW_ROOT_TAG,
   };
 }
 
@@ -106,9 +112,11 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
       }
     }
   }
+  var hostStyle = null;
   function element(el, parent) {
     var idx = P.length, tag = el.localName.toLowerCase();
     var cs = getComputedStyle(el), display = cs.display, visibility = cs.visibility;
+    hostStyle = cs;
     var rendered = false;
     P.push(parent); K.push(intern(tag));
     if ((parent < 0 || R[parent] === 1) && display !== "none") {
@@ -135,22 +143,31 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
       pushBox(range.getBoundingClientRect());
     } else B.push(0, 0, 0, 0);
   }
+  function shadowRoot(host) {
+    var idx = P.length, cs = hostStyle;
+    P.push(host); K.push(intern(cfg.shadowTag)); B.push(0, 0, 0, 0); R.push(R[host]); V.push(V[host]);
+    S.push(intern("contents|" + cs.visibility + "|static|" + cs.fontSize + "|" + cs.fontWeight));
+    return idx;
+  }
   var root = document.documentElement;
-  var stack = [];
-  var parent = -1;
-  var n = root;
-  while (n) {
+  // sibling cursors: [next node to visit, its parent's index]; the top one is walked first
+  var stack = root ? [[root, -1]] : [];
+  while (stack.length) {
+    var top = stack[stack.length - 1], n = top[0], parent = top[1];
+    if (!n) { stack.pop(); continue; }
+    top[0] = n === root ? null : n.nextSibling;
     if (n.nodeType === 1) {
-      if (!n.hasAttribute(MARKER)) {
-        var idx = P.length;
-        var tag = element(n, parent);
-        if (n.firstChild && !SKIP.has(tag)) { stack.push(parent); parent = idx; n = n.firstChild; continue; }
-      }
+      if (n.hasAttribute(MARKER)) continue;
+      var idx = P.length;
+      var tag = element(n, parent);
+      if (SKIP.has(tag)) continue;
+      var sr = n.shadowRoot;
+      var sidx = sr ? shadowRoot(idx) : -1;
+      if (n.firstChild) stack.push([n.firstChild, idx]);
+      if (sr && sr.firstChild) stack.push([sr.firstChild, sidx]);
     } else if (n.nodeType === 3) {
       text(n, parent);
     }
-    while (n && n !== root && !n.nextSibling) { n = n.parentNode; parent = stack.pop(); }
-    n = n && n !== root ? n.nextSibling : null;
   }
   var body = document.body;
   var w = Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0);

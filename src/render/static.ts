@@ -24,6 +24,7 @@ import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
 import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
 import { HIDDEN_BY, markupHiding, neverRendered, revealScriptHiddenPage } from "./reveal.ts";
+import { canHostShadow, isShadowRootMode, SHADOW_ROOT_TAG } from "./shadow-root.ts";
 
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
@@ -91,6 +92,8 @@ interface BuildState {
   lang: string | null;
   /** The element whose start tag is being read (its attributes arrive one by one), or null. */
   open: OpenTag | null;
+  /** Hosts that got a declarative shadow root (shadow-root.ts): a second one stays a template. */
+  shadowHosts: Set<number>;
 }
 
 /**
@@ -104,6 +107,8 @@ interface OpenTag {
   /** Index of the new element, or of the existing element a second <html>/<body> merges into. */
   index: number;
   merge: boolean;
+  /** A <template> with a valid shadowrootmode (shadow-root.ts). */
+  shadowRoot?: boolean;
 }
 
 function top(state: BuildState): number {
@@ -178,8 +183,25 @@ function openTag(state: BuildState, name: string): void {
  */
 function addAttribute(state: BuildState, name: string, value: string): void {
   const open = state.open;
-  if (open === null || !keptAttribute(name) || Object.hasOwn(open.attrs, name)) return;
+  if (open === null) return;
+  if (name === "shadowrootmode" && open.tag === "template" && !("shadowRoot" in open)) open.shadowRoot = isShadowRootMode(value);
+  if (!keptAttribute(name) || Object.hasOwn(open.attrs, name)) return;
   open.attrs[name] = keptValue(value);
+}
+
+/**
+ * A <template shadowrootmode> whose parent may host a shadow root becomes the host's shadow root
+ * (shadow-root.ts): renamed SHADOW_ROOT_TAG, its content is page text. Only outside other raw-text
+ * elements (a shadow template inside a plain <template> stays inert, as in the browser).
+ */
+function attachShadowRoot(state: BuildState, open: OpenTag): void {
+  const node = state.nodes[open.index] as SnapshotNode;
+  const host = node.parent;
+  const hostTag = state.nodes[host]?.tag ?? "";
+  if (!open.shadowRoot || state.skipText !== 1 || state.shadowHosts.has(host) || !canHostShadow(hostTag)) return;
+  state.shadowHosts.add(host);
+  node.tag = SHADOW_ROOT_TAG;
+  state.skipText--;
 }
 
 /**
@@ -191,7 +213,10 @@ function finishStartTag(state: BuildState): void {
   const open = state.open;
   if (open === null) return;
   state.open = null;
-  if (!open.merge) return setVisibility(state, open.index);
+  if (!open.merge) {
+    if (open.tag === "template") attachShadowRoot(state, open);
+    return setVisibility(state, open.index);
+  }
   Object.assign(state.nodes[open.index]?.attrs ?? {}, open.attrs);
   if (open.tag === "html") state.lang ??= open.attrs["lang"] ?? null;
 }
@@ -203,19 +228,36 @@ function closeTag(state: BuildState, name: string): void {
     state.opaqueDepth--;
     return;
   }
+  if (tag === "template") return closeTemplate(state);
   if (RAW_TEXT_TAGS.has(tag) && state.skipText > 0) state.skipText--;
   if (tag === "title") state.inTitle = false;
   if (OPAQUE_TAGS.has(tag) && state.opaqueDepth === 1) state.opaqueDepth = 0;
-  // Pop to the matching element; a close tag with no open element (e.g. </head> after an
-  // implied body) is ignored, as browsers do.
+  popTo(state, tag);
+}
+
+/**
+ * Pop to the innermost open element named `tag` (or `alias`); a close tag with no open element
+ * (e.g. </head> after an implied body) is ignored, as browsers do. Returns the popped element's index, or -1.
+ */
+function popTo(state: BuildState, tag: string, alias?: string): number {
   const stack = state.stack;
   const lowest = Math.max(1, stack.length - MAX_CLOSE_SEARCH);
   for (let k = stack.length - 1; k >= lowest; k--) {
-    if (state.nodes[stack[k] as number]?.tag === tag) {
+    const at = stack[k] as number;
+    const open = state.nodes[at]?.tag;
+    if (open === tag || (alias !== undefined && open === alias)) {
       stack.length = k;
-      return;
+      return at;
     }
   }
+  return -1;
+}
+
+/** `</template>` closes a plain template (raw text ends) or a shadow root (its text was page text all along). */
+function closeTemplate(state: BuildState): void {
+  const closed = popTo(state, "template", SHADOW_ROOT_TAG);
+  if (closed < 0 && state.skipText > 0) state.skipText--; // unmatched: as before, in case its start was lost
+  else if (closed >= 0 && state.nodes[closed]?.tag === "template" && state.skipText > 0) state.skipText--;
 }
 
 const WHITESPACE_ONLY = /^\s+$/;
@@ -244,7 +286,7 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
 export function staticSnapshot(input: PageInput): PageSnapshot {
   const started = performance.now();
   const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
-  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null, open: null };
+  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
   const parser = new SnapshotParser(
     () => finishStartTag(state),
     {
