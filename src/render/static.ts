@@ -8,8 +8,9 @@
  *
  * No geometry and no computed style: `box`/`style` stay absent. `visible` is false inside
  * elements that are hidden by markup alone: the `hidden` attribute, aria-hidden="true",
- * inline `display:none` / `visibility:hidden`, <template>, <input type=hidden>, and the
- * non-rendered head elements; unless that hides nearly the whole page (revealScriptHiddenPage).
+ * inline `display:none` / `visibility:hidden`, <template> (except a declarative shadow root,
+ * which is page text: shadow-root.ts), <input type=hidden>, and the non-rendered head elements;
+ * unless that hides nearly the whole page (revealScriptHiddenPage).
  * Script and style bodies are dropped (the elements stay, empty). <noscript> content is kept
  * as markup: Discourse forums put the whole thread there (MODELING-NOTES.md); escaped markup
  * text in it is hidden (escaped-markup.ts).
