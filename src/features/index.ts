@@ -10,6 +10,7 @@ import { cnrFamily } from "./cnr.ts";
 import { contextFamily } from "./context.ts";
 import { domFamily, keywordBits } from "./dom.ts";
 import { hiddenFamily } from "./hidden.ts";
+import { landmarkFamily } from "./landmarks.ts";
 import { schemaOf, type ColumnWriter, type FeatureFamily, type FeatureSchema, type PageFacts } from "./registry.ts";
 import { pageFamily } from "./page.ts";
 import { regionFamily } from "./region.ts";
@@ -24,7 +25,7 @@ export { structuralNodes, analyzeStructure, type Structure } from "./structural.
 export { siteContextFor } from "./site-context.ts";
 
 /** The families, in column order. Same names in both render modes (visual NaN in static). */
-export const FAMILIES: readonly FeatureFamily[] = [domFamily, textFamily, cnrFamily, contextFamily, visualFamily, siteFamily, regionFamily, pageFamily, hiddenFamily];
+export const FAMILIES: readonly FeatureFamily[] = [domFamily, textFamily, cnrFamily, contextFamily, visualFamily, siteFamily, regionFamily, pageFamily, hiddenFamily, landmarkFamily];
 
 export interface FeatureTable {
   schema: FeatureSchema;
