@@ -8,8 +8,7 @@
  * id="S:n">`) that the static renderer shows, as the bundled model was trained.
  */
 import { HIDDEN_BY, markupHiding } from "../render/reveal.ts";
-import type { SnapshotNode } from "../types.ts";
-import { def, type FeatureFamily } from "./registry.ts";
+import { def, inheritedBits, type FeatureFamily } from "./registry.ts";
 
 
 export const hiddenFamily: FeatureFamily = {
@@ -20,12 +19,7 @@ export const hiddenFamily: FeatureFamily = {
     def("hid_style", "the node or an ancestor has an inline display:none / visibility:hidden", "pith"),
   ],
   fill(f, out) {
-    const nodes = f.page.nodes;
-    const bits = new Uint8Array(nodes.length);
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[i] as SnapshotNode;
-      bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | (n.type === 1 && n.attrs ? markupHiding(n.attrs) : 0);
-    }
+    const bits = inheritedBits(f.page.nodes, (n) => (n.type === 1 && n.attrs ? markupHiding(n.attrs) : 0));
     const c = [out.col("hid_attr"), out.col("hid_aria"), out.col("hid_style")] as const;
     for (let row = 0; row < f.rows.length; row++) {
       const b = bits[f.rows[row] as number] as number;

@@ -17,7 +17,7 @@
  * them wcxb-dev gained less under both seeds tried.
  */
 import type { SnapshotNode } from "../types.ts";
-import { def, type FeatureFamily } from "./registry.ts";
+import { def, inheritedBits, type FeatureFamily } from "./registry.ts";
 
 /** Sectioning elements with a column each (own or ancestor). */
 export const LANDMARK_TAGS = ["footer", "nav", "aside", "main", "article"] as const;
@@ -52,12 +52,7 @@ export const landmarkFamily: FeatureFamily = {
     def("lm_in_dialog", "the node or an ancestor is a dialog (<dialog>, role=dialog/alertdialog, aria-modal=\"true\")", "pith"),
   ],
   fill(f, out) {
-    const nodes = f.page.nodes;
-    const bits = new Uint16Array(nodes.length);
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[i] as SnapshotNode;
-      bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | ownBits(n);
-    }
+    const bits = inheritedBits(f.page.nodes, ownBits);
     const base = out.col(`lm_in_${LANDMARK_TAGS[0]}`);
     const width = LANDMARK_TAGS.length + 2;
     for (let row = 0; row < f.rows.length; row++) {

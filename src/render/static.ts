@@ -257,8 +257,8 @@ function popTo(state: BuildState, tag: string, alias?: string): number {
 /** `</template>` closes a plain template (raw text ends) or a shadow root (its text was page text all along). */
 function closeTemplate(state: BuildState): void {
   const closed = popTo(state, "template", SHADOW_ROOT_TAG);
-  if (closed < 0 && state.skipText > 0) state.skipText--; // unmatched: as before, in case its start was lost
-  else if (closed >= 0 && state.nodes[closed]?.tag === "template" && state.skipText > 0) state.skipText--;
+  // a plain template's raw text ends; so does an unmatched one's, in case its start was lost
+  if (state.skipText > 0 && state.nodes[closed]?.tag !== SHADOW_ROOT_TAG) state.skipText--;
 }
 
 const WHITESPACE_ONLY = /^\s+$/;
