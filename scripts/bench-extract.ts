@@ -19,7 +19,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
+import { intOption, scriptArgs } from "./args.ts";
 import { ExtractPool } from "../src/cli/extract-pool.ts";
 import { basename, join } from "node:path";
 import { readDatasetPage, loadDataset } from "../src/io/dataset.ts";
@@ -35,6 +35,10 @@ import { createRng, shuffleInPlace } from "../src/ml/prng.ts";
 import type { PageInput } from "../src/types.ts";
 
 const DEFAULT_PAGES = 200;
+const USAGE = `Usage: npm run bench:extract -- [--pages N] [--seed S] [--no-peers] [--chromium]
+
+Throughput of pith extract (static; --chromium adds chromium mode) over a wcxb-dev sample beside
+Mozilla Readability and defuddle (--no-peers leaves them out). Defaults: --pages ${DEFAULT_PAGES} --seed 1.`;
 
 interface Row {
   method: string;
@@ -147,10 +151,11 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { pages: { type: "string" }, seed: { type: "string" }, "no-peers": { type: "boolean" }, chromium: { type: "boolean" } } });
-  const n = Number(values.pages ?? DEFAULT_PAGES);
+  const values = scriptArgs(USAGE, { pages: { type: "string" }, seed: { type: "string" }, "no-peers": { type: "boolean" }, chromium: { type: "boolean" } });
+  const n = intOption(USAGE, "pages", values.pages, DEFAULT_PAGES);
+  const seed = intOption(USAGE, "seed", values.seed, 1, 0);
   const ds = loadDataset("wcxb-dev");
-  const order = shuffleInPlace(Array.from(ds.pages.keys()), createRng(Number(values.seed ?? 1))).slice(0, n);
+  const order = shuffleInPlace(Array.from(ds.pages.keys()), createRng(seed)).slice(0, n);
   const inputs = await Promise.all(order.map((i) => readDatasetPage(ds, ds.pages[i] as (typeof ds.pages)[number])));
   await cachedModel(defaultModelPath("static"), "static");
   for (const input of inputs.slice(0, 10)) await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static" } }); // warm-up
@@ -168,7 +173,7 @@ async function main(): Promise<void> {
   const files = order.map((i) => ds.pages[i] as (typeof ds.pages)[number]).map((p): PageBytes => ({ id: p.id, source: p.id, url: p.url, remote: false, charset: null, bytes: readFileSync(join(ds.dir, "html", `${p.id}.html.gz`)) }));
   rows.push(await batchMl(files, availableParallelism()));
   if (values.chromium) rows.push(await chromiumMl(inputs));
-  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${values.seed ?? 1}), one core unless noted\n\n`);
+  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted\n\n`);
   // This VM's speed varies by up to 2× between days; a method's speed relative to Readability in the same run does not.
   const readability = rows.find((r) => r.method === "readability");
   const relative = (r: Row): string => (readability ? `${(r.pagesPerSec / readability.pagesPerSec).toFixed(1)}×` : "–");

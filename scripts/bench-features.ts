@@ -6,20 +6,24 @@
  *
  *   node --import tsx scripts/bench-features.ts [--data wcxb-dev] [--limit 300]
  */
-import { parseArgs } from "node:util";
 import { buildTree } from "../src/dom/tree.ts";
 import { computeFeatures } from "../src/features/index.ts";
 import { loadDataset, readDatasetPage, readGold } from "../src/io/dataset.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { labelNodes } from "../src/train/labels.ts";
 import type { PageInput } from "../src/types.ts";
+import { intOption, scriptArgs } from "./args.ts";
 
 /** Pages used to warm up the JIT before timing. */
 export const WARMUP_PAGES = 20;
 
-const { values } = parseArgs({ options: { data: { type: "string" }, limit: { type: "string" } } });
+const USAGE = `Usage: node --import tsx scripts/bench-features.ts [--data wcxb-dev] [--limit 300]
+
+Static snapshot, tree, feature and label-alignment cost per page (ms/page, CPU ms/page).`;
+const values = scriptArgs(USAGE, { data: { type: "string" }, limit: { type: "string" } });
+const limit = intOption(USAGE, "limit", values.limit, 300);
 const ds = loadDataset(values.data ?? "wcxb-dev");
-const pages = ds.pages.slice(0, Number(values.limit ?? 300));
+const pages = ds.pages.slice(0, limit);
 const inputs: Array<{ input: PageInput; gold: string | null; lang: string | null }> = [];
 for (const p of pages) inputs.push({ input: await readDatasetPage(ds, p), gold: await readGold(ds, p), lang: p.lang });
 

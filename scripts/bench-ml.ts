@@ -19,14 +19,18 @@ import { type Matrix, matrixFromRows, selectIndices, selectRows } from "../src/m
 import { rocAuc } from "../src/ml/metrics.ts";
 import { groupHoldout } from "../src/ml/split.ts";
 import { makeSyntheticData, type SyntheticData } from "../src/ml/synthetic.ts";
+import { intOption, scriptArgs } from "./args.ts";
 
-const args = process.argv.slice(2);
-const QUICK = args.includes("--quick");
-const NO_ML_RF = args.includes("--no-ml-rf");
-const sizesArg = args[args.indexOf("--sizes") + 1];
-const SIZES = args.includes("--sizes") && sizesArg ? sizesArg.split(",").map(Number) : QUICK ? [10_000, 50_000] : [10_000, 100_000, 400_000];
-const sectionsArg = args[args.indexOf("--sections") + 1];
-const SECTIONS = new Set(args.includes("--sections") && sectionsArg ? sectionsArg.split(",") : ["ml-rf", "shared", "scale", "real"]);
+const USAGE = `Usage: node --import tsx scripts/bench-ml.ts [--quick] [--no-ml-rf] [--sizes 10000,100000,400000]
+                                         [--sections ml-rf,shared,scale,real]
+
+Training time, prediction speed and held-out AUC of pith's classifiers on synthetic node-feature
+tables (and on data/features/*.jsonl when present).`;
+const args = scriptArgs(USAGE, { quick: { type: "boolean" }, "no-ml-rf": { type: "boolean" }, sizes: { type: "string" }, sections: { type: "string" } });
+const QUICK = args.quick === true;
+const NO_ML_RF = args["no-ml-rf"] === true;
+const SIZES = args.sizes ? args.sizes.split(",").map((s) => intOption(USAGE, "sizes", s, 0)) : QUICK ? [10_000, 50_000] : [10_000, 100_000, 400_000];
+const SECTIONS = new Set(args.sections ? args.sections.split(",") : ["ml-rf", "shared", "scale", "real"]);
 const N_COLS = 100;
 const TEST_ROWS = QUICK ? 10_000 : 50_000;
 const SHARED_ROWS = 2000;

@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { intOption, scriptArgs } from "./args.ts";
 
 /** Case name → page generator. */
 const CASES: Record<string, () => string> = {
@@ -33,7 +33,11 @@ const CASES: Record<string, () => string> = {
   "10 MB comment": () => `<html><body><!--${"c".repeat(10_000_000)}--><p>${"word ".repeat(300)}</p></body></html>`,
 };
 
-const { values } = parseArgs({ options: { limit: { type: "string" }, only: { type: "string" }, one: { type: "string" } } });
+const USAGE = `Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
+
+Time and peak memory of pith extract on generated worst-case pages, one fresh process each
+(--limit: seconds before a case is stopped, default 120; --only: cases whose name contains NAME).`;
+const values = scriptArgs(USAGE, { limit: { type: "string" }, only: { type: "string" }, one: { type: "string" } });
 
 if (values.one) {
   // child: extract one page in this fresh process and report
@@ -45,7 +49,7 @@ if (values.one) {
   const e = await mlExtractor.extract(staticSnapshot({ id: "p", source: values.one, url: null, html, encoding: "utf-8", remote: false }), { params: { mode: "static", trace: false } });
   process.stdout.write(JSON.stringify({ ms: performance.now() - t, rssMb: process.resourceUsage().maxRSS / 1024, chars: e.text.length }) + "\n");
 } else {
-  const limit = Number(values.limit ?? 120);
+  const limit = intOption(USAGE, "limit", values.limit, 120);
   const dir = mkdtempSync(join(tmpdir(), "pith-pathological-"));
   try {
     console.log("| page | HTML MB | extract s | peak RSS MB | text chars |\n|---|---:|---:|---:|---:|");

@@ -19,7 +19,6 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { parseDocument } from "htmlparser2";
 import { ChromiumRenderer } from "../src/render/chromium.ts";
@@ -27,10 +26,16 @@ import { fastTokenizer } from "../src/render/fast-tokenizer.ts";
 import { StaticRenderer } from "../src/render/static.ts";
 import type { PageInput } from "../src/types.ts";
 import { createRng } from "../src/ml/prng.ts";
+import { intOption, scriptArgs } from "./args.ts";
 
 const DEFAULT_DATA = resolve(import.meta.dirname, "../../shared/data/wcxb-dev");
 const DEFAULT_PAGES = 300;
 const DEFAULT_MODES = "parse,parse-fast,static,chromium-1,chromium-2,chromium-4";
+const USAGE = `Usage: npm run bench:render -- [--pages ${DEFAULT_PAGES}] [--modes ${DEFAULT_MODES}]
+                        [--data DIR] [--timeout-ms 15000] [--max-kb N]
+
+Pages/s, ms/page, CPU ms/page and peak memory of a bare parse, the static snapshot and the
+Chromium snapshot at 1, 2 and 4 concurrent pages, on the same sample of pages (default: wcxb-dev).`;
 /** Sampling seed: the same pages on every run. */
 const SAMPLE_SEED = 20_260_101;
 /** Memory is sampled this often while a mode runs. */
@@ -223,18 +228,16 @@ async function runMode(mode: string, pages: PageInput[], timeoutMs: number): Pro
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: "string" },
-      modes: { type: "string" },
-      data: { type: "string" },
-      "timeout-ms": { type: "string" },
-      "max-kb": { type: "string" },
-    },
+  const values = scriptArgs(USAGE, {
+    pages: { type: "string" },
+    modes: { type: "string" },
+    data: { type: "string" },
+    "timeout-ms": { type: "string" },
+    "max-kb": { type: "string" },
   });
-  const count = Number(values.pages ?? DEFAULT_PAGES);
-  const timeoutMs = Number(values["timeout-ms"] ?? 15_000);
-  const maxBytes = values["max-kb"] === undefined ? Infinity : Number(values["max-kb"]) * 1024;
+  const count = intOption(USAGE, "pages", values.pages, DEFAULT_PAGES);
+  const timeoutMs = intOption(USAGE, "timeout-ms", values["timeout-ms"], 15_000);
+  const maxBytes = values["max-kb"] === undefined ? Infinity : intOption(USAGE, "max-kb", values["max-kb"], 0) * 1024;
   const pages = loadSample(values.data ?? DEFAULT_DATA, count).filter((p) => Buffer.byteLength(p.html) <= maxBytes);
   const kb = pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0) / pages.length / 1024;
   const load = loadavg().map((x) => x.toFixed(1)).join(" ");

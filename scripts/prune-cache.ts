@@ -4,14 +4,11 @@
  *
  * Usage: npm run cache:prune -- [--dry-run]
  */
-import { parseArgs } from "node:util";
 import { pruneCaches } from "../src/train/prune.ts";
+import { scriptArgs } from "./args.ts";
 
-const { values } = parseArgs({ options: { "dry-run": { type: "boolean" }, help: { type: "boolean", short: "h" } } });
-if (values.help) {
-  process.stdout.write("Usage: npm run cache:prune -- [--dry-run]\n\nRemoves data/cache (or $PITH_CACHE) folders of other feature schemas and renderer versions.\n");
-  process.exit(0);
-}
+const USAGE = "Usage: npm run cache:prune -- [--dry-run]\n\nRemoves data/cache (or $PITH_CACHE) folders of other feature schemas and renderer versions.";
+const values = scriptArgs(USAGE, { "dry-run": { type: "boolean" } });
 const dryRun = values["dry-run"] === true;
 const result = pruneCaches({ dryRun });
 const mb = (b: number): string => `${(b / 1e6).toFixed(0)} MB`;

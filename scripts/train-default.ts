@@ -26,12 +26,12 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { formatReport } from "../src/cli/train.ts";
 import { saveModel } from "../src/ml/artifact.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
 import { train } from "../src/train/train.ts";
 import type { RenderMode } from "../src/types.ts";
+import { intOption, scriptArgs, usageError } from "./args.ts";
 
 /** The sets the default static model learns from (see MODEL_CARD.md for why these). */
 export const DEFAULT_SETS = ["wcxb-dev", "cleaneval", "harvest-forums", "dragnet", "l3s-gn1", "utomo-big9", "readability"];
@@ -44,19 +44,23 @@ export const DEFAULT_GENERAL_SETS = ["wcxb-dev", "cleaneval", "harvest-forums"];
 export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 
-const { values } = parseArgs({ options: { mode: { type: "string" }, seed: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } } });
+const USAGE = `Usage: npm run train:default -- [--mode static|chromium] [--seed S] [--folds K] [--no-cv] [--sets A,B]
+                              [--general-sets A,B] [--no-borrow] [--no-context] [--bags N] [--out FILE] [--pages FILE]
+
+Rebuilds the bundled default model (models/default-<mode>.json and its .cv.txt) from $PITH_DATA
+(default ../shared/data), with site-grouped cross-validation. Defaults: --mode static --seed ${DEFAULT_SEED}
+--folds ${DEFAULT_FOLDS}, sets ${DEFAULT_SETS.join(",")}.`;
+const values = scriptArgs(USAGE, { mode: { type: "string" }, seed: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } });
 const mode = (values.mode ?? "static") as RenderMode;
-if (mode !== "static" && mode !== "chromium") throw new Error(`--mode must be static or chromium, not ${String(values.mode)}`);
+if (mode !== "static" && mode !== "chromium") usageError(USAGE, `--mode must be static or chromium, not "${String(values.mode)}"`);
 const datasets = values.sets ? values.sets.split(",") : DEFAULT_SETS;
 const generalSets = values["general-sets"] ? values["general-sets"].split(",") : DEFAULT_GENERAL_SETS.filter((s) => datasets.includes(s));
-const bags = Number(values.bags ?? 1);
-if (!Number.isInteger(bags) || bags < 1) throw new Error(`--bags must be a whole number ≥ 1, not ${String(values.bags)}`);
-const seed = Number(values.seed ?? DEFAULT_SEED);
-if (!Number.isInteger(seed)) throw new Error(`--seed must be a whole number, not ${String(values.seed)}`);
+const bags = intOption(USAGE, "bags", values.bags, 1);
+const seed = intOption(USAGE, "seed", values.seed, DEFAULT_SEED, 0);
 const started = performance.now();
 const result = await train({
   datasets, mode, kind: "gbdt", params: bags > 1 ? { bags } : {}, seed,
-  folds: values["no-cv"] ? 0 : Number(values.folds ?? DEFAULT_FOLDS), perType: true, segment: true, borrow: !values["no-borrow"], ...(values["no-context"] ? { context: false } : {}), genres: [], domain: null,
+  folds: values["no-cv"] ? 0 : intOption(USAGE, "folds", values.folds, DEFAULT_FOLDS, 2), perType: true, segment: true, borrow: !values["no-borrow"], ...(values["no-context"] ? { context: false } : {}), genres: [], domain: null,
   ...(generalSets.length ? { generalSets } : {}),
   name: `default-${mode}`, log: (s) => void process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`),
   onReport: (r) => void process.stderr.write(`${formatReport(r)}\n`),
