@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
@@ -9,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
 import { inputList, readInputs } from "../src/io/inputs.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
-import { warcResponse } from "./helpers.ts";
+import { PITH, warcResponse } from "./helpers.ts";
 
 async function collect(specs: string[]): Promise<PageResult<PageInput>[]> {
   const out: PageResult<PageInput>[] = [];
@@ -129,6 +130,48 @@ test("a directory without page files gives one error record that says so", async
   const only = pages[0] as PageResult<PageInput>;
   assert.ok(!only.ok);
   assert.match(only.error.reason, /no page files under this directory/);
+});
+
+test("a directory that cannot be listed is one error record, and the rest of the tree is read", async () => {
+  // a tree deeper than the OS allows a path to be (PATH_MAX 4,096 bytes): made by walking down with
+  // relative paths, as a crawler writing nested folders could; the walk cannot name the deepest folders
+  const dir = mkdtempSync(join(tmpdir(), "pith-deep-"));
+  writeFileSync(join(dir, "top.html"), "<p>top</p>");
+  const name = "d".repeat(250);
+  const made = spawnSync("bash", ["-c", `cd "$1" && for i in $(seq 20); do mkdir ${name} && cd ${name}; done && echo '<p>deep</p>' > deep.html`, "bash", dir]);
+  assert.equal(made.status, 0, String(made.stderr));
+  try {
+    const pages = await collect([dir]);
+    assert.deepEqual(pages.flatMap((p) => (p.ok ? [p.value.id] : [])), ["top.html"]);
+    const errors = pages.filter((p) => !p.ok);
+    assert.equal(errors.length, 1, JSON.stringify(errors.map((e) => !e.ok && e.error.reason)));
+    const e = errors[0] as Extract<PageResult<PageInput>, { ok: false }>;
+    assert.equal(e.error.stage, "read");
+    assert.equal(e.error.reason, "cannot list this directory: path too long for the operating system");
+    assert.ok(e.error.id.startsWith(`${name}/`) && !e.error.id.startsWith("/"), "the id is the folder's path below the input");
+  } finally {
+    spawnSync("rm", ["-rf", dir]);
+  }
+});
+
+test("a subdirectory without read permission: pith extract reports it and extracts the other pages (exit 1)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-perm-"));
+  chmodSync(dir, 0o755);
+  mkdirSync(join(dir, "locked"));
+  writeFileSync(join(dir, "locked", "hidden.html"), "<p>unreachable</p>");
+  writeFileSync(join(dir, "open.html"), "<html><body><article><p>A page that can be read, with a few words of text in it.</p></article></body></html>");
+  chmodSync(join(dir, "locked"), 0o000);
+  // root reads any folder, so as root the CLI runs as an unprivileged user (nobody)
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  try {
+    const r = spawnSync(process.execPath, [PITH, "extract", dir], { encoding: "utf8", timeout: 120_000, cwd: tmpdir(), ...asUser });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /A page that can be read/);
+    assert.match(r.stderr, /^error\tlocked\tread\tcannot list this directory: permission denied$/m);
+    assert.match(r.stderr, /extracted 1 page\(s\) with ml, 1 error\(s\)/);
+  } finally {
+    chmodSync(join(dir, "locked"), 0o755);
+  }
 });
 
 test("URLs are fetched fetchConcurrency at a time and come out in input order, a file between them in its place", async () => {

@@ -150,8 +150,8 @@ async function countPages(specs: readonly string[]): Promise<number | null> {
       continue;
     }
     const files = await listPageFiles(spec);
-    if (files.some((f) => WARC_FILE.test(f))) return null;
-    n += Math.max(1, files.length); // an empty directory gives one error record
+    if (files.some((f) => !f.unreadable && WARC_FILE.test(f.path))) return null;
+    n += Math.max(1, files.length); // an empty directory gives one error record, an unreadable one too
   }
   return n;
 }

@@ -42,6 +42,7 @@ export function readErrorReason(e: unknown): string {
   if (err?.code === "ENOENT") return typeof err.path === "string" && err.path.includes("\uFFFD") ? "no such file (its name is not valid UTF-8, which pith cannot open: rename it)" : "no such file";
   if (err?.code === "EACCES") return "permission denied";
   if (err?.code === "EISDIR") return "is a directory";
+  if (err?.code === "ENAMETOOLONG") return "path too long for the operating system";
   return firstLine(e);
 }
 
@@ -144,30 +145,45 @@ async function readStdin(): Promise<PageResult<PageBytes>> {
   return { ok: true, value: { id: "-", source: "-", url: null, remote: false, charset: null, bytes } };
 }
 
+/** An entry of a directory walk: a page file, or a directory below it that could not be listed. */
+export interface PageFile {
+  path: string;
+  /** Set when `path` is a directory that could not be listed (e.g. "permission denied"). */
+  unreadable?: string;
+}
+
 /**
- * All page files below a directory, sorted, walked without recursion. Symbolic links are followed
- * (a folder of links to pages is a common way to pick a sample); a directory reached twice (a
- * link cycle, or two links to one folder) is walked once, and a dangling link is skipped.
+ * All page files below a directory, sorted by path, walked without recursion. Symbolic links are
+ * followed (a folder of links to pages is a common way to pick a sample); a directory reached
+ * twice (a link cycle, or two links to one folder) is walked once, and a dangling link is
+ * skipped. A directory that cannot be listed is an entry of its own (`unreadable`), so a batch
+ * reports it as one error record and goes on with the rest of the tree.
  */
-export async function listPageFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
+export async function listPageFiles(dir: string): Promise<PageFile[]> {
+  const out: PageFile[] = [];
   const pending = [dir];
   const walked = new Set<string>();
   while (pending.length) {
     const current = pending.pop() as string;
-    const real = await realpath(current);
-    if (walked.has(real)) continue;
-    walked.add(real);
-    const entries = await readdir(current, { withFileTypes: true });
+    let entries;
+    try {
+      const real = await realpath(current);
+      if (walked.has(real)) continue;
+      walked.add(real);
+      entries = await readdir(current, { withFileTypes: true });
+    } catch (e) {
+      out.push({ path: current, unreadable: readErrorReason(e) });
+      continue;
+    }
     for (const e of entries) {
       const p = join(current, e.name);
       const kind = e.isSymbolicLink() ? await stat(p).catch(() => null) : e;
       if (!kind) continue;
       if (kind.isDirectory()) pending.push(p);
-      else if (kind.isFile() && (PAGE_FILE.test(e.name) || WARC_FILE.test(e.name))) out.push(p);
+      else if (kind.isFile() && (PAGE_FILE.test(e.name) || WARC_FILE.test(e.name))) out.push({ path: p });
     }
   }
-  return out.sort();
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 export interface ReadOptions {
@@ -239,11 +255,12 @@ async function* readLocal(spec: string, skip: ReadOptions["skip"]): AsyncGenerat
     yield fail(spec, spec, "read", readErrorReason(e));
     return;
   }
-  const files = info.isDirectory() ? await listPageFiles(spec) : [spec];
+  const files = info.isDirectory() ? await listPageFiles(spec) : [{ path: spec }];
   if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
-  for (const file of files) {
-    const id = info.isDirectory() ? relative(resolve(spec), resolve(file)) : file;
-    if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
+  for (const { path: file, unreadable } of files) {
+    const id = info.isDirectory() ? relative(resolve(spec), resolve(file)) || spec : file;
+    if (unreadable) yield fail(id, file, "read", `cannot list this directory: ${unreadable}`);
+    else if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
     else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
   }
 }
