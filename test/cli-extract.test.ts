@@ -93,6 +93,23 @@ test("a corrupt model is one fatal error before the batch (exit 3), not one per 
   assert.equal(res.stdout, "");
 });
 
+test("a page a script builds: static mode says it is empty and how to run the script; --mode chromium --js then extracts it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-shell-"));
+  const shell = join(dir, "app.html");
+  const words = "The river festival drew thousands of visitors to the old harbour on Sunday, where boats were decorated with lanterns.";
+  writeFileSync(shell, `<html><head><title>App</title><script type="application/ld+json">{"@type":"WebPage"}</script></head><body><div id="root"></div>
+<script>document.getElementById("root").innerHTML = "<article><h1>Festival</h1><p>${words}</p><p>${words}</p></article>";</script></body></html>`);
+  const still = await pith(["extract", shell]);
+  assert.equal(still.stdout.trim(), "");
+  assert.match(still.stderr, /^empty\t.*app\.html\tthe page has no visible text, but 1 script that may build it: try --mode chromium --js \(and --network for a local file\)$/m);
+  const data = join(dir, "data.html");
+  writeFileSync(data, `<html><body><script type="application/ld+json">{"@type":"WebPage"}</script></body></html>`);
+  assert.match((await pith(["extract", data])).stderr, /\tthe page has no visible text$/m, "a data script is not code: no hint");
+  const run = await pith(["extract", shell, "--mode", "chromium", "--js"]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /river festival drew thousands/);
+});
+
 test("--mode chromium with the learned pipeline uses the bundled chromium model", async () => {
   const res = await pith(["extract", ARTICLE, "--mode", "chromium", "--format", "json"]);
   assert.equal(res.status, 0, res.stderr);

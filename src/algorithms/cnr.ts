@@ -27,6 +27,7 @@ import { buildTree, childrenOf, outermost, type Tree } from "../dom/tree.ts";
 import { registerExtractor } from "../extractors.ts";
 import { pathNamer, TRACE_TEXT_CHARS } from "../refine/blocks.ts";
 import type { Extraction, ExtractorContext, PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
+import { noVisibleTextReason } from "../render/no-text.ts";
 
 export const METHOD = "cnr";
 /** Default selection threshold: nodes whose CNR reaches this fraction of the page's largest CNR. */
@@ -207,7 +208,7 @@ export function cnrExtract(page: PageSnapshot, context: ExtractorContext = {}): 
   if (page.nodes.length <= 1) return empty("page has a single node", model);
   const tree = buildTree(page);
   const table = computeCnr(page, tree);
-  if ((table.textLength[0] as number) <= 0) return empty("page has no text outside non-content nodes", model);
+  if ((table.textLength[0] as number) <= 0) return empty(noVisibleTextReason(page), model);
   const selected = selectTopRated(page, tree, table, opts.top);
   const merged = mergeBlocks(tree, selected, opts.minSiblings);
   const best = mostText(merged.blocks, table);

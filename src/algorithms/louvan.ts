@@ -17,6 +17,7 @@ import { largestBlock } from "../refine/largest-block.ts";
 import { lengthSmoothing, SLS_DEFAULTS } from "../refine/length-smoothing.ts";
 import { tablePattern, TP_DEFAULTS } from "../refine/table-pattern.ts";
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot, SnapshotNode } from "../types.ts";
+import { noVisibleTextReason } from "../render/no-text.ts";
 
 type Params = NonNullable<ExtractorContext["params"]>;
 
@@ -39,7 +40,7 @@ function wholePage(method: string, page: PageSnapshot, model: string, refine: (v
   const tree = buildTree(page);
   const body = page.nodes.findIndex((n: SnapshotNode) => n.type === 1 && n.tag === "body");
   const view = textBlocks(page, tree, [body >= 0 ? body : 0]);
-  if (!view.blocks.length) return empty("page has no visible text");
+  if (!view.blocks.length) return empty(noVisibleTextReason(page));
   const r = refine(view);
   if (!r.nodes.length) return { ...empty(`${method} kept no block`), trace: r.trace };
   return { method, text: textOf(page, tree, r.nodes), nodes: r.nodes, model, trace: r.trace };

@@ -8,6 +8,7 @@ import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import { textOf, words } from "../dom/text.ts";
 import { nodePath } from "../dom/path.ts";
 import { outermost, type Tree } from "../dom/tree.ts";
+import { noVisibleTextReason } from "../render/no-text.ts";
 
 /** Characters of text kept in a trace entry. */
 export const TRACE_TEXT_CHARS = 80;
@@ -142,7 +143,7 @@ export function positiveIntParam(method: string, name: string, value: unknown, f
 export function unusablePage(page: PageSnapshot, tree: Tree): string | null {
   if (tree.n <= 1) return "the page has a single node or none";
   const mask = contentMask(page, tree);
-  return mask[0] === 1 ? null : "the page has no visible text";
+  return mask[0] === 1 ? null : noVisibleTextReason(page);
 }
 
 /**
