@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
 import { inputList, readInputs } from "../src/io/inputs.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
@@ -82,6 +82,24 @@ test("a WARC cut short reports what it lost: an error record after its last whol
   }
   const plain = Buffer.concat([await warcResponse("https://example.org/a", "<p>page a</p>", "text/html", false), Buffer.from("\r\n\r\n\n")]);
   assert.deepEqual(await outcome("trailing.warc", plain), ["ok 1"]);
+});
+
+test("a WARC whose last record is one pith skips (an image) cut short: an error record, and the run ends (warcio's own skip never returned)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-skip-cut-"));
+  for (const gzip of [false, true]) {
+    const parts = [await warcResponse("https://example.org/a", "<p>page a has some words</p>", "text/html", gzip), await warcResponse("https://example.org/logo.png", "PNG".repeat(400), "image/png", gzip)];
+    const whole = Buffer.concat(parts);
+    // a plain WARC cut inside the image; a gzipped one whose last member says more bytes than it holds
+    const bytes = gzip ? Buffer.concat([parts[0] as Uint8Array, gzipSync(gunzipSync(parts[1] as Uint8Array).subarray(0, 600))]) : whole.subarray(0, whole.length - 500);
+    const file = join(dir, gzip ? "cut.warc.gz" : "cut.warc");
+    writeFileSync(file, bytes);
+    // in a child process with a time limit: the old code spun at 100 % CPU forever, starving the test runner's timers
+    const r = spawnSync(process.execPath, [PITH, "extract", file], { encoding: "utf8", timeout: 60_000 });
+    assert.equal(r.signal, null, `${file}: killed after 60 s`);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /page a has some words/);
+    assert.match(r.stderr, /\tread\tbad WARC: record 2 is cut short \(fewer than \d+ bytes\)$/m);
+  }
 });
 
 test("a WARC record over the page size limit is an error record, not read into memory, and the next record still comes", { timeout: 60_000 }, async () => {

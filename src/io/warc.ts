@@ -1,7 +1,7 @@
 /** WARC input (gzipped or not): every `response` record with an HTML payload becomes a page. */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { WARCParser } from "warcio";
+import { LimitReader, WARCParser, type WARCRecord } from "warcio";
 import type { PageResult } from "../types.ts";
 import { MAX_PAGE_BYTES, isGzip } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
@@ -21,25 +21,36 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   try {
     const parser = new WARCParser(createReadStream(path));
     const gzipped = await isGzipFile(path); // by its bytes: warcio reads gzipped records whatever the file is called
+    /** The page a record holds (an HTML response, not skipped by the caller), or null. */
+    const pageOf = async (record: WARCRecord): Promise<{ id: string; url: string | null; type: string } | null> => {
+      if (record.warcType !== "response") return null;
+      const type = record.httpHeaders?.headers.get("content-type") ?? "";
+      if (!HTML_CONTENT_TYPE.test(type)) return null;
+      const id = `${name}#${++n}`;
+      return (await skip?.(id)) ? null : { id, url: record.warcTargetURI ?? null, type };
+    };
     for await (const record of parser) {
       if (!record.warcHeaders?.protocol?.startsWith("WARC/")) throw new Error("not a WARC record header");
       records++;
-      if (record.warcType !== "response") continue;
-      const url = record.warcTargetURI ?? null;
-      const type = record.httpHeaders?.headers.get("content-type") ?? "";
-      if (!HTML_CONTENT_TYPE.test(type)) continue;
-      n++;
-      const id = `${name}#${n}`;
-      if (await skip?.(id)) continue;
+      const page = await pageOf(record);
+      if (!page) {
+        if ((await drain(record)).cut) {
+          yield { ok: false, error: { id: `${name}#${n + 1}`, source: path, stage: "read", reason: cutShort(records, record.warcContentLength) } };
+          return;
+        }
+        continue;
+      }
+      const { id, url, type } = page;
       if (Number(record.warcContentLength) > MAX_PAGE_BYTES) {
-        // not read into memory (the parser skips its payload); decode.ts would refuse it anyway
+        // not read into memory; decode.ts would refuse it anyway
+        await drain(record);
         yield { ok: false, error: { id, source: path, stage: "read", reason: `page is larger than ${MAX_PAGE_BYTES} bytes (a ${record.warcContentLength}-byte WARC record)` } };
         continue;
       }
       const bytes = await record.readFully(true);
       if (!gzipped && parser.recordLength < Number(record.warcContentLength)) {
         // an uncompressed WARC cut inside this record: its payload ends early (a gzipped one is caught by unreadTail)
-        yield { ok: false, error: { id, source: path, stage: "read", reason: `bad WARC: record ${records} is cut short (${parser.recordLength} of more than ${record.warcContentLength} bytes)` } };
+        yield { ok: false, error: { id, source: path, stage: "read", reason: cutShort(records, record.warcContentLength, parser.recordLength) } };
         continue;
       }
       const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
@@ -52,6 +63,25 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
     return;
   }
   if (records === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" } };
+}
+
+/** Why a record is cut short: the file ends before its Content-Length (`read`: bytes there were, when known). */
+function cutShort(record: number, declared: number, read?: number): string {
+  return `bad WARC: record ${record} is cut short (${read === undefined ? "fewer than" : `${read} of more than`} ${declared} bytes)`;
+}
+
+/**
+ * Reads a record's payload to its end without keeping it. warcio's own skip, which its parser
+ * runs on a record nobody read, never returns on a record cut short by the end of the file (it
+ * retries a read that keeps returning nothing: a truncated crawl hung a batch at 100 % CPU);
+ * iterating the payload stops at the end of the file. `cut`: the file (or, gzipped, the
+ * record's gzip member) ended before the record's Content-Length.
+ */
+async function drain(record: WARCRecord): Promise<{ cut: boolean }> {
+  const reader = record.reader;
+  for await (const chunk of reader) void chunk;
+  record.consumed = "skipped";
+  return { cut: reader instanceof LimitReader && reader.limit > 0 };
 }
 
 async function isGzipFile(path: string): Promise<boolean> {
