@@ -193,6 +193,38 @@ test("a subdirectory without read permission: pith extract reports it and extrac
   }
 });
 
+test("a fetch that fails says how: a body whose gzip does not decode, a body still arriving at the time limit, no answer at all", async () => {
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req, res) => {
+    if (req.url === "/bad-gzip") {
+      res.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" });
+      return void res.end("these bytes are not gzip");
+    }
+    if (req.url === "/drip") {
+      res.writeHead(200, { "content-type": "text/html" });
+      const t = setInterval(() => res.write("<p>one more paragraph</p>"), 100);
+      timers.add(t);
+      return void req.on("close", () => clearInterval(t));
+    }
+    // /silent: never answers
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const reasons: string[] = [];
+    for await (const r of readInputs([`${base}/bad-gzip`, `${base}/drip`, `${base}/silent`], { fetchTimeoutMs: 800 })) reasons.push(r.ok ? "ok" : `${r.error.stage}: ${r.error.reason}`);
+    assert.deepEqual(reasons, [
+      "fetch: its gzip body does not decode (Z_DATA_ERROR)",
+      "fetch: the page was still arriving after 800 ms (the time limit)",
+      "fetch: unreachable: no answer within 800 ms",
+    ]);
+  } finally {
+    for (const t of timers) clearInterval(t);
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
 test("URLs are fetched fetchConcurrency at a time and come out in input order, a file between them in its place", async () => {
   let open = 0;
   let most = 0;

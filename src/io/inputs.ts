@@ -99,8 +99,9 @@ export async function fetchPage(url: string, timeoutMs = FETCH_TIMEOUT_MS): Prom
 }
 
 async function fetchBytes(url: string, timeoutMs: number): Promise<PageResult<PageBytes>> {
+  let res: Response | null = null;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": FETCH_USER_AGENT } });
+    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": FETCH_USER_AGENT } });
     if (!res.ok) return fail(url, url, "fetch", `HTTP ${res.status} ${res.statusText}`);
     const type = res.headers.get("content-type") ?? "";
     if (!PAGE_CONTENT_TYPE.test(type)) {
@@ -112,10 +113,20 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<PageResult<Pa
     if (!bytes) return fail(url, url, "fetch", tooLarge());
     return { ok: true, value: { id: url, source: url, url: res.url || url, remote: true, charset, bytes } };
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    const why = err.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (err.cause?.code ?? err.cause?.message ?? err.message);
-    return fail(url, url, "fetch", `unreachable: ${why}`);
+    return fail(url, url, "fetch", fetchErrorReason(e, timeoutMs, res));
   }
+}
+
+/**
+ * Why a fetch failed, in a few words: no answer at all ("unreachable: …"), a body still coming
+ * when the time limit ended it, or a body whose Content-Encoding does not decode.
+ */
+function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): string {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  const code = err.cause?.code ?? (err as { code?: string }).code;
+  if (err.name === "TimeoutError") return res ? `the page was still arriving after ${timeoutMs} ms (the time limit)` : `unreachable: no answer within ${timeoutMs} ms`;
+  if (res && code && /^(Z_|ERR_(BROTLI|ZLIB))/.test(code)) return `its ${res.headers.get("content-encoding") ?? "compressed"} body does not decode (${code})`;
+  return `unreachable: ${code ?? err.cause?.message ?? err.message}`;
 }
 
 /** A response's body, or null once it passes MAX_PAGE_BYTES (the rest is not downloaded). */
