@@ -230,6 +230,10 @@ test("training or evaluating on a dataset folder without gold/, or with a bad in
   const ev = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "evaluate", "--method", "ml", "--data", dir], { encoding: "utf8" });
   assert.equal(ev.status, 2, ev.stderr);
   assert.match(ev.stderr, /^pith: evaluate: dataset "nogold" has no gold\/ folder/m);
+  // a folder that is not a dataset is named as the folder given, not looked up under PITH_DATA
+  const missing = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "evaluate", "--method", "cnr", "--data", join(tmp, "no-such-set")], { encoding: "utf8" });
+  assert.equal(missing.status, 2, missing.stderr);
+  assert.equal(missing.stderr.trim(), `pith: evaluate: no dataset at ${join(tmp, "no-such-set")}: expected ${join(tmp, "no-such-set", "index.jsonl")}`);
   // an index line that is not JSON, or a row without an id: the file and line, not a bare parser message
   mkdirSync(join(dir, "gold"));
   for (const [bad, message] of [['{"id": "p2", "url": null', /index\.jsonl line 2: not JSON/], ['{"url": "https://a.test/p3"}', /index\.jsonl: row 2 has no "id"/]] as const) {

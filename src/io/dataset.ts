@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import type { PageInput } from "../types.ts";
 
 /** Where the datasets live unless PITH_DATA or --data-dir says otherwise. */
@@ -72,6 +72,8 @@ function licenseOf(dir: string): string {
 export function resolveDatasetDir(nameOrDir: string): string {
   const candidates = [nameOrDir, join(dataDir(), nameOrDir)];
   for (const c of candidates) if (existsSync(join(c, "index.jsonl"))) return resolve(c);
+  // a path (absolute, ./x, a/b) names a folder; a bare name is looked up under PITH_DATA
+  if (isAbsolute(nameOrDir) || nameOrDir.includes("/")) throw new DatasetError(`no dataset at ${nameOrDir}: expected ${join(resolve(nameOrDir), "index.jsonl")}`);
   throw new DatasetError(`no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl (set PITH_DATA to the folder holding the sets)`);
 }
 
