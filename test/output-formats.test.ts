@@ -68,6 +68,14 @@ test("markdown: a link keeps a safe URL, percent-encoding what would end it; a s
   assert.equal(md.trim(), "See [one](https://x.org/a%20%28b%29) and two and three.");
 });
 
+test("markdown: a link or emphasis around nothing visible (an image link, an icon) leaves no empty [ ](…) or ** ** behind", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><p><a href="https://x.org/"><img src="logo.png"></a> <a href="/home"> </a><b> </b>Read <a href="https://x.org/more"><em>more</em><i class="icon"></i></a> here.</p></body></html>`, "e"));
+  const tree = buildTree(page);
+  const p = page.nodes.findIndex((n) => n.tag === "p");
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: textOf(page, tree, [p]), nodes: [p], scores: [1], trace: [] });
+  assert.equal(md.trim(), "Read [*more*](https://x.org/more) here.");
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

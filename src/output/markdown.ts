@@ -17,6 +17,10 @@ interface Open {
   /** Text to append when the element closes (link targets, emphasis). */
   suffix: string;
   block: boolean;
+  /** Inline marks: length of the line right after the opening mark, the mark's length and the line it is on. */
+  at: number;
+  mark: number;
+  lineNo: number;
 }
 
 function blockPrefix(page: PageSnapshot, tree: Tree, i: number, node: SnapshotNode): string {
@@ -44,11 +48,18 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
   let line = "";
   let prefix = "";
   let inPre = 0;
+  let lineNo = 0;
   const flush = (): void => {
     const text = inPre ? line.replace(/^\n+|\n+$/g, "") : collapseSpaces(line);
     if (text) blocks.push(inPre ? "```\n" + text + "\n```" : prefix + text);
     line = "";
     prefix = "";
+    lineNo++;
+  };
+  // a link or emphasis around nothing visible (an image link, an icon) leaves no "[ ](…)" or "** **" behind
+  const closeInline = (o: Open): void => {
+    if (o.lineNo === lineNo && line.slice(o.at).trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
+    else line += o.suffix;
   };
   const open: Open[] = [];
   for (const root of roots) {
@@ -56,7 +67,7 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
     for (let i = root; i < end; i++) {
       while (open.length && (open[open.length - 1] as Open).end <= i) {
         const o = open.pop() as Open;
-        line += o.suffix;
+        if (!o.block) closeInline(o);
         if (o.tag === "pre") {
           flush();
           inPre--;
@@ -81,17 +92,20 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
         prefix = blockPrefix(page, tree, i, node);
         if (node.tag === "pre") {
           inPre++;
-          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true });
+          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, mark: 0, lineNo });
           continue;
         }
-        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true });
+        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo });
         continue;
       }
       const marks = inlineMarks(node);
       line += marks.prefix;
-      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false });
+      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo });
     }
-    while (open.length) line += (open.pop() as Open).suffix;
+    while (open.length) {
+      const o = open.pop() as Open;
+      if (!o.block) closeInline(o);
+    }
     flush();
   }
   return blocks.join("\n\n");
