@@ -76,6 +76,24 @@ test("markdown: a link or emphasis around nothing visible (an image link, an ico
   assert.equal(md.trim(), "Read [*more*](https://x.org/more) here.");
 });
 
+test("markdown and html: links and image sources are absolute when the page URL is known (fetched, or its canonical link), through <base href>", () => {
+  const body = `<body><p>See <a href="page.html">one</a>, <a href="/top#x">two</a>, <a href="https://o.org/">three</a> and <a href="javascript:x()">four</a>. <img src="i.png" alt="pic"></p></body>`;
+  const out = (head: string, url: string | null) => {
+    const page = staticSnapshot(pageFromHtml(`<html><head>${head}</head>${body}</html>`, "u", url));
+    const tree = buildTree(page);
+    const p = page.nodes.findIndex((n) => n.tag === "p");
+    const extraction = { method: "test", text: textOf(page, tree, [p]), nodes: [p], scores: [1], trace: [] };
+    return { md: formatExtraction("markdown", page, tree, extraction).trim(), html: formatExtraction("html", page, tree, extraction) };
+  };
+  const fetched = out("", "https://a.org/news/today.html");
+  assert.equal(fetched.md, "See [one](https://a.org/news/page.html), [two](https://a.org/top#x), [three](https://o.org/) and four.");
+  assert.match(fetched.html, /<img src="https:\/\/a\.org\/news\/i\.png" alt="pic">/);
+  assert.doesNotMatch(fetched.html, /javascript/i);
+  assert.equal(out(`<base href="/sub/">`, "https://a.org/news/today.html").md, "See [one](https://a.org/sub/page.html), [two](https://a.org/top#x), [three](https://o.org/) and four.");
+  assert.equal(out(`<link rel="canonical" href="https://c.org/saved/page">`, null).md, "See [one](https://c.org/saved/page.html), [two](https://c.org/top#x), [three](https://o.org/) and four.");
+  assert.equal(out("", null).md, "See [one](page.html), [two](/top#x), [three](https://o.org/) and four.", "no URL known: links as written");
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

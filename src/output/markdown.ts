@@ -1,6 +1,7 @@
 /**
  * Markdown output from the chosen subtrees: headings (#), paragraphs, list items (- / 1.),
- * block quotes (>), code blocks (```), links ([text](href)), emphasis, and tables as rows of
+ * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
+ * urls.ts), emphasis, and tables as rows of
  * cells separated by " | ". One iterative pre-order walk; block elements close their line.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
@@ -8,6 +9,7 @@ import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import type { Tree } from "../dom/tree.ts";
 import { collapseSpaces } from "../dom/text.ts";
 import { escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
+import { absoluteUrl, baseUrl } from "./urls.ts";
 
 const HEADING = /^h([1-6])$/;
 
@@ -34,9 +36,9 @@ function blockPrefix(page: PageSnapshot, tree: Tree, i: number, node: SnapshotNo
   return "";
 }
 
-function inlineMarks(node: SnapshotNode): { prefix: string; suffix: string } {
+function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string; suffix: string } {
   const href = node.tag === "a" ? node.attrs?.["href"] : undefined;
-  if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(href)})` };
+  if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(absoluteUrl(href, base))})` };
   if (node.tag === "strong" || node.tag === "b") return { prefix: "**", suffix: "**" };
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
   if (node.tag === "code") return { prefix: "`", suffix: "`" };
@@ -49,6 +51,7 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
   let prefix = "";
   let inPre = 0;
   let lineNo = 0;
+  const base = baseUrl(page);
   const flush = (): void => {
     const text = inPre ? line.replace(/^\n+|\n+$/g, "") : collapseSpaces(line);
     if (text) blocks.push(inPre ? "```\n" + text + "\n```" : prefix + text);
@@ -98,7 +101,7 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
         open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo });
         continue;
       }
-      const marks = inlineMarks(node);
+      const marks = inlineMarks(node, base);
       line += marks.prefix;
       open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo });
     }
