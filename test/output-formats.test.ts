@@ -94,6 +94,26 @@ test("markdown and html: links and image sources are absolute when the page URL 
   assert.equal(out("", null).md, "See [one](page.html), [two](/top#x), [three](https://o.org/) and four.", "no URL known: links as written");
 });
 
+test("markdown tables: a data table is a GitHub table (header line, pipes escaped, short rows padded); a layout table's cells are blocks; a lone row is one line", () => {
+  const md = (html: string, pick: (tag: string) => boolean = (t) => t === "body") => {
+    const page = staticSnapshot(pageFromHtml(`<html><body>${html}</body></html>`, "t"));
+    const tree = buildTree(page);
+    const roots = page.nodes.flatMap((n, i) => (n.type === 1 && pick(n.tag) ? [i] : []));
+    return formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: roots, scores: roots.map(() => 1), trace: [] }).trim();
+  };
+  assert.equal(
+    md(`<table><thead><tr><th>Model</th><th>Price</th></tr></thead><tbody><tr><td><a href="https://x.org/a">A|1</a></td><td><b>$10</b><br>incl. tax</td></tr><tr><td>B</td></tr></tbody></table>`),
+    "| Model | Price |\n| --- | --- |\n| [A\\|1](https://x.org/a) | **$10** incl. tax |\n| B |  |",
+  );
+  assert.equal(
+    md(`<table><tr><td><h2>Story</h2><p>First paragraph.</p><p>Second paragraph.</p></td><td><ul><li>menu</li></ul></td></tr></table>`),
+    "## Story\n\nFirst paragraph.\n\nSecond paragraph.\n\n- menu",
+    "a layout table: no pipes around whole paragraphs",
+  );
+  assert.equal(md(`<table><tr><td>one</td></tr><tr><td>two</td></tr></table>`), "one\n\ntwo", "a single column lays out, it does not tabulate");
+  assert.equal(md(`<table><tr><td>Size</td><td>40 l</td></tr><tr><td>Weight</td><td>1 kg</td></tr></table>`, (t) => t === "tr"), "| Size | 40 l |\n\n| Weight | 1 kg |");
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

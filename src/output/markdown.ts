@@ -1,8 +1,8 @@
 /**
  * Markdown output from the chosen subtrees: headings (#), paragraphs, list items (- / 1.),
  * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
- * urls.ts), emphasis, and tables as rows of
- * cells separated by " | ". One iterative pre-order walk; block elements close their line.
+ * urls.ts), emphasis, and data tables as GitHub-flavoured tables (markdown-table.ts; a layout
+ * table's cells are blocks). One iterative pre-order walk; block elements close their line.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
@@ -10,6 +10,7 @@ import type { Tree } from "../dom/tree.ts";
 import { collapseSpaces } from "../dom/text.ts";
 import { escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
+import { markdownRow, markdownTable } from "./markdown-table.ts";
 
 const HEADING = /^h([1-6])$/;
 
@@ -46,6 +47,17 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
 }
 
 export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
+  return renderBlocks(page, tree, roots).join("\n\n");
+}
+
+/** A node's children (element and text), for rendering a table cell's content without the cell. */
+function childrenOf(tree: Tree, i: number): number[] {
+  const out: number[] = [];
+  for (let c = i + 1; c < (tree.end[i] as number); c = tree.end[c] as number) out.push(c);
+  return out;
+}
+
+function renderBlocks(page: PageSnapshot, tree: Tree, roots: readonly number[]): string[] {
   const blocks: string[] = [];
   let line = "";
   let prefix = "";
@@ -89,8 +101,18 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
         line += inPre ? "\n" : " ";
         continue;
       }
-      if (node.tag === "td" || node.tag === "th") line += " | ";
-      if (isBlockDisplay(node.tag, node.style?.display) && node.tag !== "td" && node.tag !== "th") {
+      // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
+      if (node.tag === "table" || (node.tag === "tr" && i === root)) {
+        const cellText = (cell: number): string => renderBlocks(page, tree, childrenOf(tree, cell)).join(" ");
+        const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
+        if (table !== null) {
+          flush();
+          blocks.push(table);
+          i = (tree.end[i] as number) - 1;
+          continue;
+        }
+      }
+      if (isBlockDisplay(node.tag, node.style?.display)) {
         flush();
         prefix = blockPrefix(page, tree, i, node);
         if (node.tag === "pre") {
@@ -111,5 +133,5 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
     }
     flush();
   }
-  return blocks.join("\n\n");
+  return blocks;
 }
