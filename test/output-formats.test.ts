@@ -114,6 +114,16 @@ test("markdown tables: a data table is a GitHub table (header line, pipes escape
   assert.equal(md(`<table><tr><td>Size</td><td>40 l</td></tr><tr><td>Weight</td><td>1 kg</td></tr></table>`, (t) => t === "tr"), "| Size | 40 l |\n\n| Weight | 1 kg |");
 });
 
+test("markdown: a table of 210,000 rows (past the engine's argument limit for a spread) is rendered", { timeout: 60_000 }, () => {
+  const rows = 210_000;
+  const page = staticSnapshot(pageFromHtml(`<html><body><table>${"<tr><td>k</td><td>v</td></tr>".repeat(rows)}</table></body></html>`, "big"));
+  const tree = buildTree(page);
+  const table = page.nodes.findIndex((n) => n.tag === "table");
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [table], scores: [1], trace: [] });
+  assert.equal(md.split("\n").length, rows + 1);
+  assert.ok(md.endsWith("| k | v |"));
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

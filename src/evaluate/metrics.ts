@@ -303,8 +303,9 @@ export function rougeLsum(predicted: string, gold: string): PRF | null {
   if (m * n > ROUGE_MAX_CELLS) return null;
   const cntR = counts(ref.flat());
   const cntC = counts(cand.flat());
-  const maxR = Math.max(...ref.map((s) => s.length));
-  const maxC = Math.max(...cand.map((s) => s.length));
+  // reduce, not Math.max(...): a page of 100,000s of sentences would pass too many arguments
+  const maxR = ref.reduce((most, s) => Math.max(most, s.length), 0);
+  const maxC = cand.reduce((most, s) => Math.max(most, s.length), 0);
   const table = new Int32Array((maxR + 1) * (maxC + 1));
   let hits = 0;
   for (const r of ref) {

@@ -70,7 +70,7 @@ function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
  */
 export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cellText: (cell: number) => string): string | null {
   const rows = tableRows(page, tree, table).filter((r) => r.length > 0);
-  const columns = Math.max(0, ...rows.map((r) => r.length));
+  const columns = rows.reduce((most, r) => Math.max(most, r.length), 0); // no spread: a table may have 100,000s of rows
   if (columns < DATA_TABLE_MIN_COLUMNS || rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
   const lines = rows.map((r) => rowLine(r, columns, cellText));
   lines.splice(1, 0, `|${" --- |".repeat(columns)}`);
