@@ -6,7 +6,7 @@
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
-import type { Tree } from "../dom/tree.ts";
+import { childrenOf, type Tree } from "../dom/tree.ts";
 import { collapseSpaces } from "../dom/text.ts";
 import { escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
@@ -47,23 +47,16 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
 }
 
 export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
-  return renderBlocks(page, tree, roots).join("\n\n");
+  return renderBlocks(page, tree, roots, baseUrl(page)).join("\n\n");
 }
 
-/** A node's children (element and text), for rendering a table cell's content without the cell. */
-function childrenOf(tree: Tree, i: number): number[] {
-  const out: number[] = [];
-  for (let c = i + 1; c < (tree.end[i] as number); c = tree.end[c] as number) out.push(c);
-  return out;
-}
-
-function renderBlocks(page: PageSnapshot, tree: Tree, roots: readonly number[]): string[] {
+/** The Markdown blocks of the subtrees `roots` (a table cell's content: its children). */
+function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, base: string | null): string[] {
   const blocks: string[] = [];
   let line = "";
   let prefix = "";
   let inPre = 0;
   let lineNo = 0;
-  const base = baseUrl(page);
   const flush = (): void => {
     const text = inPre ? line.replace(/^\n+|\n+$/g, "") : collapseSpaces(line);
     if (text) blocks.push(inPre ? "```\n" + text + "\n```" : prefix + text);
@@ -103,7 +96,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: readonly number[]):
       }
       // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
       if (node.tag === "table" || (node.tag === "tr" && i === root)) {
-        const cellText = (cell: number): string => renderBlocks(page, tree, childrenOf(tree, cell)).join(" ");
+        const cellText = (cell: number): string => renderBlocks(page, tree, childrenOf(tree, cell), base).join(" ");
         const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
         if (table !== null) {
           flush();
