@@ -10,6 +10,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
 import { inputList, readInputs } from "../src/io/inputs.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
+import { WARCRecord, WARCSerializer } from "warcio";
 import { PITH, warcResponse } from "./helpers.ts";
 
 async function collect(specs: string[]): Promise<PageResult<PageInput>[]> {
@@ -49,6 +50,19 @@ test("a WARC file yields its HTML responses with their URLs and skips other reco
   assert.deepEqual(ok.map((p) => p?.id), [`${join(dir, "crawl.warc.gz")}#1`, `${join(dir, "crawl.warc.gz")}#2`]);
   const walked = await collect([dir]);
   assert.deepEqual(walked.map((p) => (p.ok ? p.value.id : p.error.id)), ["crawl.warc.gz#1", "crawl.warc.gz#2"], "found by walking a directory: ids relative to it, as page files'");
+});
+
+test("a WARC's HTML resource records are pages too (a page stored without its HTTP exchange); a WARC without any HTML page says so", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-res-"));
+  const resource = (url: string, type: string, body: string) =>
+    WARCSerializer.serialize(WARCRecord.create({ url, type: "resource", warcVersion: "WARC/1.1", warcHeaders: { "Content-Type": type } }, (async function* () { yield new TextEncoder().encode(body); })()), { gzip: true });
+  const info = WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: "x.warc.gz", warcVersion: "WARC/1.1" }, { software: "test" }), { gzip: true });
+  writeFileSync(join(dir, "res.warc.gz"), Buffer.concat([await info, await resource("https://example.org/logo.png", "image/png", "PNG"), await resource("https://example.org/saved", "text/html; charset=utf-8", "<p>a saved page</p>")]));
+  const pages = await collect([join(dir, "res.warc.gz")]);
+  assert.deepEqual(pages.map((p) => (p.ok ? [p.value.url, p.value.html] : p.error.reason)), [["https://example.org/saved", "<p>a saved page</p>"]]);
+  writeFileSync(join(dir, "none.warc.gz"), Buffer.concat([await info, await resource("https://example.org/logo.png", "image/png", "PNG")]));
+  const none = await collect([join(dir, "none.warc.gz")]);
+  assert.deepEqual(none.map((p) => (p.ok ? "ok" : `${p.error.stage}: ${p.error.reason}`)), ["read: no HTML pages in this WARC: none of its 2 record(s) is a response or resource with an HTML content type"]);
 });
 
 test("a corrupt WARC gives one error record, not a crash", async () => {

@@ -1,4 +1,8 @@
-/** WARC input (gzipped or not): every `response` record with an HTML payload becomes a page. */
+/**
+ * WARC input (gzipped or not): every `response` record with an HTML payload becomes a page, and
+ * every `resource` record of an HTML content type (a page stored without its HTTP exchange, as
+ * archiving tools store local files and captured DOMs).
+ */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { LimitReader, WARCParser, type WARCRecord } from "warcio";
@@ -21,10 +25,10 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   try {
     const parser = new WARCParser(createReadStream(path));
     const gzipped = await isGzipFile(path); // by its bytes: warcio reads gzipped records whatever the file is called
-    /** The page a record holds (an HTML response, not skipped by the caller), or null. */
+    /** The page a record holds (an HTML response or resource, not skipped by the caller), or null. */
     const pageOf = async (record: WARCRecord): Promise<{ id: string; url: string | null; type: string } | null> => {
-      if (record.warcType !== "response") return null;
-      const type = record.httpHeaders?.headers.get("content-type") ?? "";
+      if (record.warcType !== "response" && record.warcType !== "resource") return null;
+      const type = (record.warcType === "response" ? record.httpHeaders?.headers.get("content-type") : record.warcContentType) ?? "";
       if (!HTML_CONTENT_TYPE.test(type)) return null;
       const id = `${name}#${++n}`;
       return (await skip?.(id)) ? null : { id, url: record.warcTargetURI ?? null, type };
@@ -63,6 +67,7 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
     return;
   }
   if (records === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" } };
+  else if (n === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: `no HTML pages in this WARC: none of its ${records} record(s) is a response or resource with an HTML content type` } };
 }
 
 /** Why a record is cut short: the file ends before its Content-Length (`read`: bytes there were, when known). */
