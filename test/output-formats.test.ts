@@ -125,6 +125,14 @@ test("markdown: a table of 210,000 rows (past the engine's argument limit for a 
   assert.ok(md.endsWith("| k | v |"));
 });
 
+test("markdown: a code block holding a ``` fence is fenced by a longer run of backticks, so it stays one block", () => {
+  const page = staticSnapshot(pageFromHtml("<html><body><pre>Write:\n```js\nx()\n```\n</pre><p>After.</p></body></html>", "f"));
+  const tree = buildTree(page);
+  const body = page.nodes.findIndex((n) => n.tag === "body");
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
+  assert.equal(md, "````\nWrite:\n```js\nx()\n```\n````\n\nAfter.");
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

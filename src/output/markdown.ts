@@ -37,6 +37,13 @@ function blockPrefix(page: PageSnapshot, tree: Tree, i: number, node: SnapshotNo
   return "";
 }
 
+/** A code block fenced by more backticks than any run inside it (a ``` in the code would end a ``` fence). */
+function fenced(code: string): string {
+  const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}\n${code}\n${fence}`;
+}
+
 function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string; suffix: string } {
   const href = node.tag === "a" ? node.attrs?.["href"] : undefined;
   if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(absoluteUrl(href, base))})` };
@@ -59,7 +66,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
   let lineNo = 0;
   const flush = (): void => {
     const text = inPre ? line.replace(/^\n+|\n+$/g, "") : collapseSpaces(line);
-    if (text) blocks.push(inPre ? "```\n" + text + "\n```" : prefix + text);
+    if (text) blocks.push(inPre ? fenced(text) : prefix + text);
     line = "";
     prefix = "";
     lineNo++;
