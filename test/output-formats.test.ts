@@ -133,6 +133,14 @@ test("markdown: a code block holding a ``` fence is fenced by a longer run of ba
   assert.equal(md, "````\nWrite:\n```js\nx()\n```\n````\n\nAfter.");
 });
 
+test("markdown code: inline code is literal (no backslash escapes) and delimited around its backticks; <pre><code> is a plain fenced block", () => {
+  const page = staticSnapshot(pageFromHtml("<html><body><p>Call <code>my_func(*args)</code>, <code>a`b</code> or <code>`x`</code>; <b>a_b</b> stays escaped.</p><pre><code class=js>let a_b = 1;\nx * y;</code></pre></body></html>", "code"));
+  const tree = buildTree(page);
+  const body = page.nodes.findIndex((n) => n.tag === "body");
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
+  assert.equal(md, "Call `my_func(*args)`, ``a`b`` or `` `x` ``; **a\\_b** stays escaped.\n\n```\nlet a_b = 1;\nx * y;\n```");
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

@@ -44,6 +44,18 @@ function fenced(code: string): string {
   return `${fence}\n${code}\n${fence}`;
 }
 
+/**
+ * An inline code span around `code` (written unescaped: backslashes are literal in a code span),
+ * delimited by more backticks than any run inside it, padded with a space when it starts or ends
+ * with a backtick (CommonMark's rule).
+ */
+function codeSpan(code: string): string {
+  const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
+  const fence = "`".repeat(longest + 1);
+  const pad = code.startsWith("`") || code.endsWith("`") ? " " : "";
+  return `${fence}${pad}${code}${pad}${fence}`;
+}
+
 function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string; suffix: string } {
   const href = node.tag === "a" ? node.attrs?.["href"] : undefined;
   if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(absoluteUrl(href, base))})` };
@@ -63,6 +75,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
   let line = "";
   let prefix = "";
   let inPre = 0;
+  let inCode = 0;
   let lineNo = 0;
   const flush = (): void => {
     const text = inPre ? line.replace(/^\n+|\n+$/g, "") : collapseSpaces(line);
@@ -73,7 +86,10 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
   };
   // a link or emphasis around nothing visible (an image link, an icon) leaves no "[ ](…)" or "** **" behind
   const closeInline = (o: Open): void => {
-    if (o.lineNo === lineNo && line.slice(o.at).trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
+    if (o.tag === "code" && o.mark) inCode--;
+    if (o.lineNo !== lineNo) line += o.suffix;
+    else if (line.slice(o.at).trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
+    else if (o.tag === "code" && o.mark) line = line.slice(0, o.at - o.mark) + codeSpan(line.slice(o.at));
     else line += o.suffix;
   };
   const open: Open[] = [];
@@ -94,7 +110,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         continue;
       }
       if (node.type === 3) {
-        line += inPre ? (node.text ?? "") : escapeMarkdown(node.text ?? "");
+        line += inPre || inCode ? (node.text ?? "") : escapeMarkdown(node.text ?? "");
         continue;
       }
       if (node.tag === "br") {
@@ -123,7 +139,9 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo });
         continue;
       }
-      const marks = inlineMarks(node, base);
+      // a code block is literal: no marks inside it (its <code> adds no backticks)
+      const marks = inPre ? { prefix: "", suffix: "" } : inlineMarks(node, base);
+      if (node.tag === "code" && marks.prefix) inCode++;
       line += marks.prefix;
       open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo });
     }
