@@ -141,6 +141,14 @@ test("markdown code: inline code is literal (no backslash escapes) and delimited
   assert.equal(md, "Call `my_func(*args)`, ``a`b`` or `` `x` ``; **a\\_b** stays escaped.\n\n```\nlet a_b = 1;\nx * y;\n```");
 });
 
+test("markdown: a syntax-highlighted code block keeps its lines and indentation (the whitespace between the highlighter's spans)", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><pre><span class="k">def</span> <span class="nf">f</span>():\n    <span class="k">return</span> <span class="mi">1</span>\n\n<span class="n">f</span>()</pre><p>A   paragraph\n  collapses.</p></body></html>`, "hl"));
+  const tree = buildTree(page);
+  const body = page.nodes.findIndex((n) => n.tag === "body");
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
+  assert.equal(md, "```\ndef f():\n    return 1\n\nf()\n```\n\nA paragraph collapses.");
+});
+
 test("json: nodes with paths and scores, text, method", () => {
   const { page, tree, extraction } = setup();
   const json = JSON.parse(formatExtraction("json", page, tree, extraction));

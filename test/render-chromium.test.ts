@@ -305,6 +305,15 @@ describe("ChromiumRenderer", () => {
     assert.deepEqual(texts(on), ["p<body: Light intro.", "h2<#shadow-root: Card heading", "p<#shadow-root: Built by a script.", "span<my-card: slotted light text"]);
   });
 
+  test("whitespace between a highlighter's spans in <pre> (or under CSS white-space: pre) is kept, as the static parser keeps it in <pre>; elsewhere it collapses", async () => {
+    const html = `<pre><span>def</span> <span>f</span>():\n    <span>return</span> <span>1</span>\n\n<span>f</span>()</pre><div style="white-space:pre-wrap"><span>a</span>\n<span>b</span></div><p><span>x</span>\n   <span>y</span></p>`;
+    const texts = (snap: PageSnapshot) => snap.nodes.filter((n) => n.type === 3).map((n) => n.text);
+    const chromium = texts(await renderer.render(page("pre", html)));
+    assert.deepEqual(chromium, ["def", " ", "f", "():\n    ", "return", " ", "1", "\n\n", "f", "()", "a", "\n", "b", "x", " ", "y"]);
+    // static mode has no CSS: the same except the styled div
+    assert.deepEqual(texts(staticSnapshot(page("pre", html))), chromium.map((t, i) => (i === 11 ? " " : t)));
+  });
+
   test("JavaScript is off by default and on when asked", async () => {
     const html = "<p id=a>static</p><script>document.getElementById('a').textContent = 'scripted'</script><noscript><i>ns</i></noscript>";
     const off = await renderer.render(page("js-off", html));

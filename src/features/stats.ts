@@ -100,8 +100,12 @@ function anchorMask(page: PageSnapshot, tree: Tree): Uint8Array {
   return inA;
 }
 
+/** Whitespace-only text of more than one character (only preformatted elements keep it: static.ts). */
+const LONG_WHITESPACE = /^\s{2,}$/;
+
 function htmlLength(node: SnapshotNode): number {
-  if (node.type === 3) return (node.text ?? "").length;
+  // whitespace-only text counts as the one space renderers collapse it to, also where a <pre> keeps it (features do not see layout)
+  if (node.type === 3) return LONG_WHITESPACE.test(node.text ?? "") ? 1 : (node.text ?? "").length;
   let k = 2 * node.tag.length + 5;
   const attrs = node.attrs;
   if (attrs) for (const a in attrs) k += a.length + (attrs[a] as string).length + 4;

@@ -59,7 +59,7 @@ export interface WalkResult {
   s: number[];
   /** Per node: "1" visible / "0" not. */
   v: string;
-  /** Per TEXT node, in order: its data (whitespace-only data collapsed to " "). */
+  /** Per TEXT node, in order: its data (whitespace-only data collapsed to " ", except where the parent keeps whitespace: white-space pre*). */
   x: string[];
   /** Flat triples: node index, attribute name, attribute value (truncated). */
   a: number[];
@@ -94,6 +94,7 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
   var WS = /^\s+$/;
   var sx = window.scrollX, sy = window.scrollY;
   var P = [], K = [], B = [], S = [], V = [], X = [], A = [], R = [], strs = [], ids = new Map();
+  var PRE = []; // PRE[i] = 1: element i keeps its whitespace (white-space: pre, pre-wrap, pre-line, break-spaces)
   function intern(str) {
     var i = ids.get(str);
     if (i === undefined) { i = strs.length; strs.push(str); ids.set(str, i); }
@@ -117,6 +118,7 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
     var idx = P.length, tag = el.localName.toLowerCase();
     var cs = getComputedStyle(el), display = cs.display, visibility = cs.visibility;
     hostStyle = cs;
+    if (cs.whiteSpace.startsWith("pre") || cs.whiteSpace === "break-spaces") PRE[idx] = 1;
     var rendered = false;
     P.push(parent); K.push(intern(tag));
     if ((parent < 0 || R[parent] === 1) && display !== "none") {
@@ -136,7 +138,7 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
   function text(node, parent) {
     var data = node.data;
     P.push(parent); K.push(-1); R.push(R[parent]);
-    X.push(WS.test(data) ? " " : data);
+    X.push(WS.test(data) && PRE[parent] !== 1 ? " " : data); // a code block's line breaks between spans stay
     V.push(V[parent]);
     if (R[parent] === 1 && data.length > 0) {
       range.selectNodeContents(node);
@@ -146,6 +148,7 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
   function shadowRoot(host) {
     var idx = P.length, cs = hostStyle;
     P.push(host); K.push(intern(cfg.shadowTag)); B.push(0, 0, 0, 0); R.push(R[host]); V.push(V[host]);
+    if (PRE[host] === 1) PRE[idx] = 1;
     S.push(intern("contents|" + cs.visibility + "|static|" + cs.fontSize + "|" + cs.fontWeight));
     return idx;
   }

@@ -278,9 +278,25 @@ function addText(state: BuildState, data: string): void {
   state.nodes.push({ parent, type: 3, tag: "#text", text: data, visible: parentVisible });
 }
 
-/** Collapse whitespace-only text nodes to one space, as the Chromium walk does. */
+/** Elements whose whitespace is content (a browser's default `white-space: pre`): code and preformatted text. */
+const PREFORMATTED_TAGS = new Set(["pre", "listing", "plaintext", "textarea", "xmp"]);
+
+/**
+ * Collapse whitespace-only text nodes to one space, as the Chromium walk does, except inside
+ * preformatted elements: there the line breaks and indentation between a highlighter's spans
+ * are the code's layout (a syntax-highlighted block otherwise comes out on one line). Chromium
+ * reads the computed `white-space` instead, so a `white-space: pre` set by CSS keeps it there
+ * only. Features count such text as one character either way (features/stats.ts htmlLength).
+ * Nodes are in pre-order, so one forward pass knows every node's ancestry.
+ */
 function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
-  for (const n of nodes) if (n.type === 3 && n.text !== undefined && WHITESPACE_ONLY.test(n.text)) n.text = " ";
+  const preformatted = new Uint8Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i] as SnapshotNode;
+    const inPre = n.parent >= 0 && preformatted[n.parent] === 1;
+    preformatted[i] = inPre || (n.type === 1 && PREFORMATTED_TAGS.has(n.tag)) ? 1 : 0;
+    if (n.type === 3 && !inPre && n.text !== undefined && WHITESPACE_ONLY.test(n.text)) n.text = " ";
+  }
 }
 
 /** Parse HTML into a PageSnapshot (pure, synchronous). */
