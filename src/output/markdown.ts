@@ -37,10 +37,14 @@ function blockPrefix(page: PageSnapshot, tree: Tree, i: number, node: SnapshotNo
   return "";
 }
 
+/** Length of the longest run of backticks in `s` (a code fence or span must be longer). */
+function longestBacktickRun(s: string): number {
+  return (s.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
+}
+
 /** A code block fenced by more backticks than any run inside it (a ``` in the code would end a ``` fence). */
 function fenced(code: string): string {
-  const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
-  const fence = "`".repeat(Math.max(3, longest + 1));
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(code) + 1));
   return `${fence}\n${code}\n${fence}`;
 }
 
@@ -50,8 +54,7 @@ function fenced(code: string): string {
  * with a backtick (CommonMark's rule).
  */
 function codeSpan(code: string): string {
-  const longest = (code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
-  const fence = "`".repeat(longest + 1);
+  const fence = "`".repeat(longestBacktickRun(code) + 1);
   const pad = code.startsWith("`") || code.endsWith("`") ? " " : "";
   return `${fence}${pad}${code}${pad}${fence}`;
 }
