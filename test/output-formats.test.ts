@@ -20,6 +20,14 @@ function setup() {
   return { page, tree, extraction };
 }
 
+/** Markdown of the first element with tag `root` in `html` (a page at `url` when given), as if the extraction chose it. */
+function markdownOf(html: string, root = "body", url: string | null = null): string {
+  const page = staticSnapshot(pageFromHtml(html, "md", url));
+  const tree = buildTree(page);
+  const i = page.nodes.findIndex((n) => n.tag === root);
+  return formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [i], scores: [1], trace: [] });
+}
+
 test("markdown: headings, emphasis, links, lists, quotes, code blocks, escaping", () => {
   const { page, tree, extraction } = setup();
   const md = formatExtraction("markdown", page, tree, extraction);
@@ -69,10 +77,7 @@ test("markdown: a link keeps a safe URL, percent-encoding what would end it; a s
 });
 
 test("markdown: a link or emphasis around nothing visible (an image link, an icon) leaves no empty [ ](…) or ** ** behind", () => {
-  const page = staticSnapshot(pageFromHtml(`<html><body><p><a href="https://x.org/"><img src="logo.png"></a> <a href="/home"> </a><b> </b>Read <a href="https://x.org/more"><em>more</em><i class="icon"></i></a> here.</p></body></html>`, "e"));
-  const tree = buildTree(page);
-  const p = page.nodes.findIndex((n) => n.tag === "p");
-  const md = formatExtraction("markdown", page, tree, { method: "test", text: textOf(page, tree, [p]), nodes: [p], scores: [1], trace: [] });
+  const md = markdownOf(`<html><body><p><a href="https://x.org/"><img src="logo.png"></a> <a href="/home"> </a><b> </b>Read <a href="https://x.org/more"><em>more</em><i class="icon"></i></a> here.</p></body></html>`, "p");
   assert.equal(md.trim(), "Read [*more*](https://x.org/more) here.");
 });
 
@@ -117,35 +122,23 @@ test("markdown tables: a data table is a GitHub table (header line, pipes escape
 test("markdown: a table of 210,000 rows (past the engine's argument limit for a spread) on a page with a URL is rendered in linear time", { timeout: 60_000 }, () => {
   const rows = 210_000;
   // with a URL, links resolve against a base looked up once per page, not once per cell (quadratic: hours here)
-  const page = staticSnapshot(pageFromHtml(`<html><body><table>${"<tr><td>k</td><td>v</td></tr>".repeat(rows)}</table></body></html>`, "big", "https://a.org/t"));
-  const tree = buildTree(page);
-  const table = page.nodes.findIndex((n) => n.tag === "table");
-  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [table], scores: [1], trace: [] });
+  const md = markdownOf(`<html><body><table>${"<tr><td>k</td><td>v</td></tr>".repeat(rows)}</table></body></html>`, "table", "https://a.org/t");
   assert.equal(md.split("\n").length, rows + 1);
   assert.ok(md.endsWith("| k | v |"));
 });
 
 test("markdown: a code block holding a ``` fence is fenced by a longer run of backticks, so it stays one block", () => {
-  const page = staticSnapshot(pageFromHtml("<html><body><pre>Write:\n```js\nx()\n```\n</pre><p>After.</p></body></html>", "f"));
-  const tree = buildTree(page);
-  const body = page.nodes.findIndex((n) => n.tag === "body");
-  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
+  const md = markdownOf("<html><body><pre>Write:\n```js\nx()\n```\n</pre><p>After.</p></body></html>");
   assert.equal(md, "````\nWrite:\n```js\nx()\n```\n````\n\nAfter.");
 });
 
 test("markdown code: inline code is literal (no backslash escapes) and delimited around its backticks; <pre><code> is a plain fenced block", () => {
-  const page = staticSnapshot(pageFromHtml("<html><body><p>Call <code>my_func(*args)</code>, <code>a`b</code> or <code>`x`</code>; <b>a_b</b> stays escaped.</p><pre><code class=js>let a_b = 1;\nx * y;</code></pre></body></html>", "code"));
-  const tree = buildTree(page);
-  const body = page.nodes.findIndex((n) => n.tag === "body");
-  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
+  const md = markdownOf("<html><body><p>Call <code>my_func(*args)</code>, <code>a`b</code> or <code>`x`</code>; <b>a_b</b> stays escaped.</p><pre><code class=js>let a_b = 1;\nx * y;</code></pre></body></html>");
   assert.equal(md, "Call `my_func(*args)`, ``a`b`` or `` `x` ``; **a\\_b** stays escaped.\n\n```\nlet a_b = 1;\nx * y;\n```");
 });
 
 test("markdown: a syntax-highlighted code block keeps its lines and indentation (the whitespace between the highlighter's spans)", () => {
-  const page = staticSnapshot(pageFromHtml(`<html><body><pre><span class="k">def</span> <span class="nf">f</span>():\n    <span class="k">return</span> <span class="mi">1</span>\n\n<span class="n">f</span>()</pre><p>A   paragraph\n  collapses.</p></body></html>`, "hl"));
-  const tree = buildTree(page);
-  const body = page.nodes.findIndex((n) => n.tag === "body");
-  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
+  const md = markdownOf(`<html><body><pre><span class="k">def</span> <span class="nf">f</span>():\n    <span class="k">return</span> <span class="mi">1</span>\n\n<span class="n">f</span>()</pre><p>A   paragraph\n  collapses.</p></body></html>`);
   assert.equal(md, "```\ndef f():\n    return 1\n\nf()\n```\n\nA paragraph collapses.");
 });
 
