@@ -98,6 +98,19 @@ test("labels: no words → NaN share, nothing main", () => {
   assert.ok(L.main.every((x) => x === 0));
 });
 
+test("output text keeps a code block's lines and indentation (textOf preformatted); features and labels read the collapsed line, with the same words", async () => {
+  const code = `<span class="kn">from</span> <span class="nn">flask</span> <span class="kn">import</span> <span class="n">Flask</span>\n\n<span class="n">app</span> = <span class="n">Flask</span>()\n\n<span class="k">def</span> <span class="nf">hello</span>():\n    <span class="k">return</span> <span class="s2">"Hello"</span>\n`;
+  const page = snap(`<html><body><p>A minimal application:</p><pre>${code}</pre><p>So what did that code do?</p></body></html>`);
+  const tree = buildTree(page);
+  const laidOut = 'A minimal application:\nfrom flask import Flask\n\napp = Flask()\n\ndef hello():\n    return "Hello"\nSo what did that code do?';
+  assert.equal(textOf(page, tree, [0], { preformatted: true }), laidOut);
+  const collapsed = textOf(page, tree, [0]);
+  assert.equal(collapsed, 'A minimal application:\nfrom flask import Flask app = Flask() def hello(): return "Hello"\nSo what did that code do?');
+  assert.deepEqual(words(collapsed), words(laidOut));
+  // an extractor's output text is the laid-out one (the oracle, given the page's own text as gold)
+  assert.equal((await oracle.extract(page, { params: { gold: collapsed } })).text, laidOut);
+});
+
 test("oracle: reproduces the gold of the mixed fixture exactly through textOf(outermost(main))", async () => {
   const page = snap(fixture("features/mixed.html"));
   const gold = fixture("features/mixed.gold.txt");

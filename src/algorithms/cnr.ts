@@ -215,7 +215,7 @@ export function cnrExtract(page: PageSnapshot, context: ExtractorContext = {}): 
   if (best < 0) return empty("no node reached the CNR selection threshold", model);
   const chosen = moveBlock(tree, table, best, opts.levels);
   const path = pathNamer(page, tree);
-  const text = textOf(page, tree, [chosen]);
+  const text = textOf(page, tree, [chosen], { preformatted: true });
   const trace: TraceEntry[] = [];
   for (const m of merged.merges) trace.push(entry(path(m.parent), m.parent, "keep", `Algorithm 2: ${m.children.length} sibling blocks merged into their parent`, "", table.cnr[m.parent]));
   for (const b of merged.blocks) {

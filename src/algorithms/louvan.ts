@@ -43,7 +43,7 @@ function wholePage(method: string, page: PageSnapshot, model: string, refine: (v
   if (!view.blocks.length) return empty(noVisibleTextReason(page));
   const r = refine(view);
   if (!r.nodes.length) return { ...empty(`${method} kept no block`), trace: r.trace };
-  return { method, text: textOf(page, tree, r.nodes), nodes: r.nodes, model, trace: r.trace };
+  return { method, text: textOf(page, tree, r.nodes, { preformatted: true }), nodes: r.nodes, model, trace: r.trace };
 }
 
 export const lbsExtractor: Extractor = {

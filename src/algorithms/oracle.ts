@@ -43,7 +43,7 @@ export const oracle: Extractor = {
       step: "oracle", node: i, path: nodePath(page, tree, i), action: "keep",
       reason: `gold share ${(share.get(i) ?? NaN).toFixed(2)}`, text: textOf(page, tree, [i]).slice(0, TRACE_TEXT_CHARS), score: share.get(i) ?? NaN,
     }));
-    const text = textOf(page, tree, roots);
+    const text = textOf(page, tree, roots, { preformatted: true });
     return { method: "oracle", text, nodes: roots, scores: roots.map((i) => share.get(i) ?? NaN), trace, ...(roots.length ? {} : { emptyReason: "no node is mostly gold" }), ...(page !== snapshot ? { view: page } : {}) };
   },
 };

@@ -3,7 +3,7 @@
  * reader would copy it. Also the word tokenizer every metric and feature shares.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
-import { NON_CONTENT_TAGS, isBlockDisplay } from "./blocks.ts";
+import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts";
 import type { Tree } from "./tree.ts";
 
 const SPACES = /\s+/g;
@@ -87,6 +87,11 @@ export interface TextOptions {
   visibleOnly?: boolean;
   /** Skip these node indices (and their subtrees). */
   exclude?: ReadonlySet<number>;
+  /**
+   * Keep the line breaks and indentation of preformatted elements (<pre>: code keeps its layout).
+   * For output text; features, labels and refiners read the collapsed lines (default false).
+   */
+  preformatted?: boolean;
 }
 
 /** Elements whose text is kept verbatim: no separator is inserted between their inline pieces. */
@@ -120,14 +125,29 @@ function breaksLine(node: SnapshotNode): boolean {
   return node.type === 1 && (node.tag === "br" || isBlockDisplay(node.tag, node.style?.display));
 }
 
+/** A preformatted element's text as lines: each right-trimmed, blank lines kept inside, none at the ends. */
+function pushPreformatted(lines: string[], text: string): void {
+  const own = text.split(/\r\n|\r|\n/).map((l) => l.trimEnd());
+  let from = 0;
+  let to = own.length;
+  while (from < to && !own[from]) from++;
+  while (to > from && !own[to - 1]) to--;
+  for (let k = from; k < to; k++) lines.push(own[k] as string);
+}
+
 /** Text of the subtrees rooted at `roots` (in document order), one line per block. */
 export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[], options: TextOptions = {}): string {
   const visibleOnly = options.visibleOnly ?? true;
   const lines: string[] = [];
   let current = "";
+  let preLine = false; // the current line is a preformatted element's text (options.preformatted)
   const flush = (): void => {
-    const line = collapseSpaces(current);
-    if (line) lines.push(line);
+    if (preLine) pushPreformatted(lines, current);
+    else {
+      const line = collapseSpaces(current);
+      if (line) lines.push(line);
+    }
+    preLine = false;
     current = "";
     last = "";
     prevParent = -1;
@@ -136,6 +156,7 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
   let prevParent = -1; // parent of the last text appended to the current line
   let last = ""; // the current line's last character (needsSeparator)
   let verbatimEnd = -1; // inside a VERBATIM_TAGS element until this index
+  let preEnd = -1; // inside a PREFORMATTED_TAGS element until this index (options.preformatted)
   for (const root of roots) {
     const end = tree.end[root] as number;
     for (let i = root; i < end; i++) {
@@ -154,10 +175,12 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
         const parent = tree.parent[i] as number;
         if (i >= verbatimEnd && needsSeparator(tree, last, prevParent, parent, text)) current += " ";
         current += text;
+        if (i < preEnd) preLine = true;
         last = text.charAt(text.length - 1);
         prevParent = parent;
       } else {
         if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
+        if (options.preformatted && PREFORMATTED_TAGS.has(node.tag) && i >= preEnd) preEnd = tree.end[i] as number;
         if (breaksLine(node)) {
           flush();
           blockEnds.push(tree.end[i] as number);

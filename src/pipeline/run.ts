@@ -230,7 +230,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
-  const text = textOf(page, tree, nodes);
+  const text = textOf(page, tree, nodes, { preformatted: true });
   const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, context ? stageOne : null, lexicon, heading ? (r) => strongestToken(heading.lexicon, heading.tokens, r) : null, paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null)];
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) {

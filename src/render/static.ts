@@ -26,6 +26,7 @@ import { repairMarkup } from "./repair.ts";
 import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
 import { HIDDEN_BY, markupHiding, neverRendered, revealScriptHiddenPage } from "./reveal.ts";
 import { canHostShadow, isShadowRootMode, SHADOW_ROOT_TAG } from "./shadow-root.ts";
+import { PREFORMATTED_TAGS } from "../dom/blocks.ts";
 
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
@@ -277,9 +278,6 @@ function addText(state: BuildState, data: string): void {
   const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
   state.nodes.push({ parent, type: 3, tag: "#text", text: data, visible: parentVisible });
 }
-
-/** Elements whose whitespace is content (a browser's default `white-space: pre`): code and preformatted text. */
-const PREFORMATTED_TAGS = new Set(["pre", "listing", "plaintext", "textarea", "xmp"]);
 
 /**
  * Collapse whitespace-only text nodes to one space, as the Chromium walk does, except inside

@@ -124,7 +124,7 @@ export function emptyExtraction(method: string, reason: string, trace: TraceEntr
 /** Extraction from chosen roots (reduced to the outermost, in document order). */
 export function extractionOf(page: PageSnapshot, tree: Tree, method: string, chosen: Iterable<number>, trace: TraceEntry[], model?: string): Extraction {
   const nodes = outermost(tree, chosen);
-  const text = textOf(page, tree, nodes);
+  const text = textOf(page, tree, nodes, { preformatted: true });
   const out: Extraction = { method, text, nodes, trace };
   if (model !== undefined) out.model = model;
   if (!text) out.emptyReason = "the chosen nodes hold no visible text";
