@@ -5,7 +5,7 @@
  * [i, end[i]). Everything here exploits that: subtree sizes come from one reverse pass, children
  * lists from one forward pass, depth from the parent's depth.
  */
-import type { PageSnapshot } from "../types.ts";
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 export interface Tree {
   /** Number of nodes. */
@@ -62,6 +62,20 @@ export function buildTree(page: PageSnapshot): Tree {
 }
 
 /** Children of node i (a view, not a copy). */
+/**
+ * Per snapshot node, the OR of `own` over the node and its ancestors (parents precede children,
+ * so one pass suffices): what the hidden and landmark features read at any depth, and the static
+ * renderer's "inside a <pre>".
+ */
+export function inheritedBits(nodes: readonly SnapshotNode[], own: (node: SnapshotNode) => number): Int32Array {
+  const bits = new Int32Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i] as SnapshotNode;
+    bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | own(n);
+  }
+  return bits;
+}
+
 export function childrenOf(tree: Tree, i: number): Int32Array {
   return tree.childList.subarray(tree.childStart[i] as number, tree.childStart[i + 1] as number);
 }

@@ -8,7 +8,8 @@
  * id="S:n">`) that the static renderer shows, as the bundled model was trained.
  */
 import { HIDDEN_BY, markupHiding } from "../render/reveal.ts";
-import { def, inheritedBits, type FeatureFamily } from "./registry.ts";
+import { inheritedBits } from "../dom/tree.ts";
+import { def, type FeatureFamily } from "./registry.ts";
 
 
 export const hiddenFamily: FeatureFamily = {

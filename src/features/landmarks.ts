@@ -17,7 +17,8 @@
  * them wcxb-dev gained less under both seeds tried.
  */
 import type { SnapshotNode } from "../types.ts";
-import { def, inheritedBits, type FeatureFamily } from "./registry.ts";
+import { inheritedBits } from "../dom/tree.ts";
+import { def, type FeatureFamily } from "./registry.ts";
 
 /** Sectioning elements with a column each (own or ancestor). */
 export const LANDMARK_TAGS = ["footer", "nav", "aside", "main", "article"] as const;

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SiteContext, SnapshotNode } from "../types.ts";
+import type { PageSnapshot, SiteContext } from "../types.ts";
 import type { NodeStats } from "./stats.ts";
 
 /** Bump when a feature's meaning changes (names alone are hashed too). */
@@ -67,17 +67,4 @@ export function def(name: string, description: string, paper: string): FeatureDe
 /** a / b, NaN when b is 0 (a ratio over nothing is missing, not zero). */
 export function ratio(a: number, b: number): number {
   return b === 0 ? NaN : a / b;
-}
-
-/**
- * Per snapshot node, the OR of `own` over the node and its ancestors (parents precede children,
- * so one pass suffices): what the hidden and landmark families read at any depth.
- */
-export function inheritedBits(nodes: readonly SnapshotNode[], own: (node: SnapshotNode) => number): Int32Array {
-  const bits = new Int32Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i] as SnapshotNode;
-    bits[i] = (n.parent >= 0 ? (bits[n.parent] as number) : 0) | own(n);
-  }
-  return bits;
 }

@@ -27,6 +27,7 @@ import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
 import { HIDDEN_BY, markupHiding, neverRendered, revealScriptHiddenPage } from "./reveal.ts";
 import { canHostShadow, isShadowRootMode, SHADOW_ROOT_TAG } from "./shadow-root.ts";
 import { PREFORMATTED_TAGS } from "../dom/blocks.ts";
+import { inheritedBits } from "../dom/tree.ts";
 
 /** Elements whose text content is not page text. */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
@@ -285,16 +286,12 @@ function addText(state: BuildState, data: string): void {
  * are the code's layout (a syntax-highlighted block otherwise comes out on one line). Chromium
  * reads the computed `white-space` instead, so a `white-space: pre` set by CSS keeps it there
  * only. Features count such text as one character either way (features/stats.ts htmlLength).
- * Nodes are in pre-order, so one forward pass knows every node's ancestry.
  */
 function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
-  const preformatted = new Uint8Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i] as SnapshotNode;
-    const inPre = n.parent >= 0 && preformatted[n.parent] === 1;
-    preformatted[i] = inPre || (n.type === 1 && PREFORMATTED_TAGS.has(n.tag)) ? 1 : 0;
-    if (n.type === 3 && !inPre && n.text !== undefined && WHITESPACE_ONLY.test(n.text)) n.text = " ";
-  }
+  const inPre = inheritedBits(nodes, (n) => (n.type === 1 && PREFORMATTED_TAGS.has(n.tag) ? 1 : 0));
+  nodes.forEach((n, i) => {
+    if (n.type === 3 && inPre[i] === 0 && n.text !== undefined && WHITESPACE_ONLY.test(n.text)) n.text = " ";
+  });
 }
 
 /** Parse HTML into a PageSnapshot (pure, synchronous). */
