@@ -47,10 +47,22 @@ test("markdown: headings, emphasis, links, lists, quotes, code blocks, escaping"
   assert.doesNotMatch(md, /Home|bad\(\)/);
 });
 
-test("html: chosen subtree only, scripts dropped, text escaped", () => {
+test("html: chosen subtree only, scripts dropped, text escaped; a chosen <article> (or a <body> holding just one) is the output's <article>, not nested in another", () => {
   const { page, tree, extraction } = setup();
   const html = formatExtraction("html", page, tree, extraction);
-  assert.match(html, /^<article><article><h2>Title &amp; more<\/h2>/);
+  assert.match(html, /^<article><h2>Title &amp; more<\/h2>/);
+  assert.match(html, /<\/ol> <blockquote>quoted<\/blockquote><pre>code {2}line 1\n {2}line 2<\/pre><p>Use a_b \* c<\/p><\/article>$/);
+  const body = page.nodes.findIndex((n) => n.tag === "body");
+  const whole = formatExtraction("html", page, tree, { ...extraction, nodes: [body] });
+  assert.match(whole, /^<article><nav><a href="\/">Home<\/a><\/nav><article><h2>/, "a body with a nav beside its article is wrapped");
+  const lone = staticSnapshot(pageFromHtml(`<body>\n <article><p>one</p></article>\n</body>`, "lone"));
+  const loneTree = buildTree(lone);
+  const loneBody = lone.nodes.findIndex((n) => n.tag === "body");
+  assert.equal(formatExtraction("html", lone, loneTree, { ...extraction, nodes: [loneBody] }), "<article><p>one</p></article>");
+  const two = staticSnapshot(pageFromHtml(`<body><article><p>one</p></article><article><p>two</p></article></body>`, "two"));
+  const twoTree = buildTree(two);
+  const twoBody = two.nodes.findIndex((n) => n.tag === "body");
+  assert.equal(formatExtraction("html", two, twoTree, { ...extraction, nodes: [twoBody] }), "<article><article><p>one</p></article><article><p>two</p></article></article>");
   assert.match(html, /<a href="https:\/\/x.org\/p">a link<\/a>/);
   assert.doesNotMatch(html, /script|Home/);
 });
@@ -140,6 +152,24 @@ test("markdown code: inline code is literal (no backslash escapes) and delimited
 test("markdown: a syntax-highlighted code block keeps its lines and indentation (the whitespace between the highlighter's spans)", () => {
   const md = markdownOf(`<html><body><pre><span class="k">def</span> <span class="nf">f</span>():\n    <span class="k">return</span> <span class="mi">1</span>\n\n<span class="n">f</span>()</pre><p>A   paragraph\n  collapses.</p></body></html>`);
   assert.equal(md, "```\ndef f():\n    return 1\n\nf()\n```\n\nA paragraph collapses.");
+});
+
+test("<xmp> (raw text a browser shows as preformatted): text keeps it line by line, Markdown fences it, HTML writes it as an escaped <pre>", () => {
+  const html = `<body><p>Put this in your file:</p><xmp># Your <b>SSID</b> &amp; key\nssid: "x"\n  indent: y</xmp><p>Then install.</p></body>`;
+  const page = staticSnapshot(pageFromHtml(html, "xmp"));
+  const tree = buildTree(page);
+  const body = page.nodes.findIndex((n) => n.tag === "body");
+  const extraction: Extraction = { method: "test", text: textOf(page, tree, [body], { preformatted: true }), nodes: [body], scores: [1], trace: [] };
+  assert.equal(extraction.text, `Put this in your file:\n# Your <b>SSID</b> &amp; key\nssid: "x"\n  indent: y\nThen install.`);
+  assert.equal(markdownOf(html), 'Put this in your file:\n\n```\n# Your <b>SSID</b> &amp; key\nssid: "x"\n  indent: y\n```\n\nThen install.');
+  assert.equal(
+    formatExtraction("html", page, tree, extraction),
+    `<article><p>Put this in your file:</p><pre># Your &lt;b&gt;SSID&lt;/b&gt; &amp;amp; key\nssid: "x"\n  indent: y</pre><p>Then install.</p></article>`,
+  );
+  const plain = staticSnapshot(pageFromHtml(`<body><p>a</p><plaintext>raw <i>rest`, "plaintext"));
+  const plainTree = buildTree(plain);
+  const plainBody = plain.nodes.findIndex((n) => n.tag === "body");
+  assert.equal(formatExtraction("html", plain, plainTree, { ...extraction, nodes: [plainBody] }), "<article><p>a</p><pre>raw &lt;i&gt;rest</pre></article>", "a <plaintext> in the output would swallow what follows it");
 });
 
 test("json: nodes with paths and scores, text, method", () => {

@@ -314,6 +314,14 @@ describe("ChromiumRenderer", () => {
     assert.deepEqual(texts(staticSnapshot(page("pre", html))), chromium.map((t, i) => (i === 11 ? " " : t)));
   });
 
+  test("<xmp> text (raw, shown as preformatted) is page text in both modes, markup inside it unparsed", async () => {
+    const html = `<p>Config:</p><xmp># <b>SSID</b> &amp; key\n  ssid: x</xmp>`;
+    const texts = (snap: PageSnapshot) => snap.nodes.filter((n) => n.type === 3).map((n) => n.text);
+    const chromium = texts(await renderer.render(page("xmp", html)));
+    assert.deepEqual(chromium, ["Config:", "# <b>SSID</b> &amp; key\n  ssid: x"]);
+    assert.deepEqual(texts(staticSnapshot(page("xmp", html))), chromium);
+  });
+
   test("JavaScript is off by default and on when asked", async () => {
     const html = "<p id=a>static</p><script>document.getElementById('a').textContent = 'scripted'</script><noscript><i>ns</i></noscript>";
     const off = await renderer.render(page("js-off", html));

@@ -1,6 +1,7 @@
 /**
  * HTML output: the chosen subtrees re-serialised from the snapshot (kept attributes only, no
- * scripts or styles, invisible nodes dropped), wrapped in one <article>. Iterative walk.
+ * scripts or styles, invisible nodes dropped), wrapped in one <article> (unless the output is one
+ * <article> already: a chosen <body> holding an <article> gives no <article><article>). Iterative walk.
  *
  * Pages are untrusted and this output is meant to be shown: no event handler or style attribute
  * is kept, a link or source whose URL would run script (`javascript:`, `vbscript:`, a `data:`
@@ -22,8 +23,19 @@ const OUTPUT_ATTRIBUTES = ["href", "src", "alt", "colspan", "lang"];
 /** Elements whose own tag is left out (their content is kept); a shadow root is no element of HTML. */
 const WRAPPER_TAGS = new Set(["html", "body", SHADOW_ROOT_TAG]);
 
+/**
+ * Obsolete preformatted elements, written as <pre>: <xmp> and <plaintext> hold raw text, so
+ * escaped text inside them would show as entities, and a <plaintext> would turn the rest of the
+ * output into text.
+ */
+const PRE_TAGS = new Set(["xmp", "plaintext", "listing"]);
+
+function outputTag(node: SnapshotNode): string {
+  return PRE_TAGS.has(node.tag) ? "pre" : node.tag;
+}
+
 function openTag(node: SnapshotNode, base: string | null): string {
-  let s = `<${node.tag}`;
+  let s = `<${outputTag(node)}`;
   for (const a of OUTPUT_ATTRIBUTES) {
     const v = node.attrs?.[a];
     if (v === undefined) continue;
@@ -36,12 +48,18 @@ function openTag(node: SnapshotNode, base: string | null): string {
 
 export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
   const out: string[] = ["<article>"];
-  const closeAt: { end: number; tag: string }[] = [];
+  const closeAt: { end: number; tag: string; at: number }[] = [];
   const base = baseUrl(page);
+  const articles = new Map<number, number>(); // output index of an <article>'s open tag → of its close tag
+  const close = (): void => {
+    const c = closeAt.pop() as { tag: string; at: number };
+    if (c.tag === "article") articles.set(c.at, out.length);
+    out.push(`</${c.tag}>`);
+  };
   for (const root of roots) {
     const end = tree.end[root] as number;
     for (let i = root; i < end; i++) {
-      while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) out.push(`</${(closeAt.pop() as { tag: string }).tag}>`);
+      while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
       const node = page.nodes[i] as SnapshotNode;
       if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
         i = (tree.end[i] as number) - 1;
@@ -52,11 +70,21 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[])
         continue;
       }
       if (WRAPPER_TAGS.has(node.tag)) continue;
+      if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length });
       out.push(openTag(node, base));
-      if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: node.tag });
     }
-    while (closeAt.length) out.push(`</${(closeAt.pop() as { tag: string }).tag}>`);
+    while (closeAt.length) close();
   }
+  if (isOneArticle(out, articles)) return out.slice(1).join("").trim();
   out.push("</article>");
   return out.join("");
+}
+
+/** Whether the output (after its opening wrapper) is one <article> with at most whitespace around it. */
+function isOneArticle(out: readonly string[], articles: ReadonlyMap<number, number>): boolean {
+  let first = 1;
+  while (first < out.length && (out[first] as string).trim() === "") first++;
+  let last = out.length - 1;
+  while (last > first && (out[last] as string).trim() === "") last--;
+  return articles.get(first) === last;
 }

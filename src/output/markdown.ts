@@ -5,7 +5,7 @@
  * table's cells are blocks). One iterative pre-order walk; block elements close their line.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
-import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
+import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import { collapseSpaces } from "../dom/text.ts";
 import { escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
@@ -134,7 +134,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       if (isBlockDisplay(node.tag, node.style?.display)) {
         flush();
         prefix = blockPrefix(page, tree, i, node);
-        if (node.tag === "pre") {
+        if (PREFORMATTED_TAGS.has(node.tag)) {
           inPre++;
           open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, mark: 0, lineNo });
           continue;

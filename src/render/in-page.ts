@@ -20,11 +20,12 @@ import { SHADOW_ROOT_TAG } from "./shadow-root.ts";
 /**
  * Elements whose children are not walked (the element itself is kept). Script/style/template
  * bodies are not page text; svg/math subtrees are drawings and formulas; the others hold raw
- * text (same list as the static renderer's raw-text tags, so both modes agree).
+ * text (same list as the static renderer's raw-text tags, so both modes agree; `<xmp>`, raw text
+ * that a browser shows as preformatted, is walked like a `<pre>`).
  */
 export const SKIP_CHILDREN_TAGS = [
   "script", "style", "template", "svg", "math",
-  "textarea", "title", "xmp", "iframe", "noembed", "noframes",
+  "textarea", "title", "iframe", "noembed", "noframes",
 ] as const;
 
 /** Attribute on elements pith adds to a page (the injected <base>); the walk leaves them out. */

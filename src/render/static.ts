@@ -29,8 +29,12 @@ import { canHostShadow, isShadowRootMode, SHADOW_ROOT_TAG } from "./shadow-root.
 import { PREFORMATTED_TAGS } from "../dom/blocks.ts";
 import { inheritedBits } from "../dom/tree.ts";
 
-/** Elements whose text content is not page text. */
-const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
+/**
+ * Elements whose text content is not page text. `<xmp>` is raw text too, but a browser shows it
+ * as preformatted text (WordPress code plugins still emit it: wcxb-dev wx-0489's gold has it), so
+ * its text is kept; htmlparser2 leaves the markup inside it unparsed, as a browser does.
+ */
+const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "iframe", "noembed", "noframes"]);
 /** Subtrees whose descendants are dropped (the element itself is kept), as in the Chromium walk. */
 const OPAQUE_TAGS = new Set(["svg", "math"]);
 
