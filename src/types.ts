@@ -68,6 +68,7 @@ export const KEPT_ATTRIBUTES = [
   "lang",
   "style",
   "colspan",
+  "rowspan",
 ] as const;
 /** Also kept: every attribute starting with this prefix (aria-label, aria-hidden, …). */
 export const KEPT_ATTRIBUTE_PREFIX = "aria-";

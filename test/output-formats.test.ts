@@ -131,6 +131,36 @@ test("markdown tables: a data table is a GitHub table (header line, pipes escape
   assert.equal(md(`<table><tr><td>Size</td><td>40 l</td></tr><tr><td>Weight</td><td>1 kg</td></tr></table>`, (t) => t === "tr"), "| Size | 40 l |\n\n| Weight | 1 kg |");
 });
 
+test("markdown and html tables: colspan and rowspan keep every cell under its own header (text in the span's first cell); a hostile span is ignored, not laid out", () => {
+  const page = (html: string) => staticSnapshot(pageFromHtml(`<html><body>${html}</body></html>`, "span"));
+  const out = (format: "markdown" | "html", html: string) => {
+    const p = page(html);
+    const tree = buildTree(p);
+    const body = p.nodes.findIndex((n) => n.tag === "body");
+    return formatExtraction(format, p, tree, { method: "test", text: "", nodes: [body], scores: [1], trace: [] }).trim();
+  };
+  const laureates = `<table><tr><th>Year</th><th colspan="2">Laureate</th><th>Field</th></tr>
+<tr><td rowspan="2">1901</td><td>Wilhelm</td><td>Röntgen</td><td>Physics</td></tr><tr><td>Jacobus</td><td>van 't Hoff</td><td>Chemistry</td></tr>
+<tr><td>1902</td><td colspan=" 3x">none</td></tr><tr><td rowspan=0>1903</td><td>a</td></tr><tr><td>b</td></tr></table>`;
+  assert.equal(
+    out("markdown", laureates),
+    [
+      "| Year | Laureate |  | Field |",
+      "| --- | --- | --- | --- |",
+      "| 1901 | Wilhelm | Röntgen | Physics |",
+      "|  | Jacobus | van 't Hoff | Chemistry |",
+      "| 1902 | none |  |  |",
+      "| 1903 | a |  |  |",
+      "|  | b |  |  |",
+    ].join("\n"),
+  );
+  assert.match(out("html", laureates), /<td rowspan="2">1901<\/td>.*<td colspan=" 3x">none<\/td>/s, "HTML output keeps both spans");
+  const rows = Array.from({ length: 3_000 }, (_, i) => `<tr><td colspan="1000">r${i}</td><td>x</td></tr>`).join("");
+  const hostile = out("markdown", `<table>${rows}</table>`).split("\n");
+  assert.equal(hostile.length, 3_001);
+  assert.equal(hostile[2], "| r1 | x |", "3,000 rows × 1,000 columns would be 3 million cells: the spans are ignored");
+});
+
 test("markdown: a table of 210,000 rows (past the engine's argument limit for a spread) on a page with a URL is rendered in linear time", { timeout: 60_000 }, () => {
   const rows = 210_000;
   // with a URL, links resolve against a base looked up once per page, not once per cell (quadratic: hours here)

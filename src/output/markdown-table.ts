@@ -6,6 +6,13 @@
  * and one table cell per article would be unreadable. Cells are rendered inline (links, emphasis
  * kept), their blocks joined by spaces and their pipes escaped. Iterative, bounded by the table's
  * subtree.
+ *
+ * Spanned cells: Markdown tables cannot merge cells, so a cell's text goes in the first column
+ * and row of its span and the others it covers stay empty, which keeps every later cell under its
+ * own header (as a browser lays it out). Spans are read as the HTML standard clamps them
+ * (colspan 1-1000, rowspan 0 = to the table's end, at most 65534); when they would grow the grid
+ * past SPAN_GROWTH_LIMIT times the cells the table really has, they are ignored, so a hostile
+ * colspan cannot make the output quadratic.
  */
 import { BLOCK_TAGS } from "../dom/blocks.ts";
 import type { Tree } from "../dom/tree.ts";
@@ -16,6 +23,12 @@ export const DATA_TABLE_MIN_COLUMNS = 2;
 /** Block tags a data table's cell may hold (line breaks are inline in a cell). */
 const CELL_BLOCK_OK = new Set(["br"]);
 const CELL_TAGS = new Set(["td", "th"]);
+/** Spans may add this many empty cells per real cell (plus SPAN_GROWTH_SLACK) before they are ignored. */
+export const SPAN_GROWTH_LIMIT = 4;
+const SPAN_GROWTH_SLACK = 10_000;
+/** The HTML standard's clamps of colspan and rowspan. */
+const MAX_COLSPAN = 1000;
+const MAX_ROWSPAN = 65534;
 
 /** The rows of `table` (its own, not a nested table's), each a list of its cells' node indices. */
 function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
@@ -48,9 +61,53 @@ function rowCells(page: PageSnapshot, tree: Tree, tr: number): number[] {
   return cells;
 }
 
-/** One row as a Markdown table line. */
-function rowLine(cells: readonly number[], columns: number, cellText: (cell: number) => string): string {
-  const texts = cells.map((c) => cellText(c).replace(/\s+/g, " ").trim().replace(/\|/g, "\\|"));
+/** A span attribute as the HTML standard parses it: digits, clamped; `fallback` when absent or invalid. */
+function span(value: string | undefined, min: number, max: number, fallback: number): number {
+  const m = value === undefined ? null : /^\s*\+?(\d+)/.exec(value);
+  if (!m) return fallback;
+  return Math.min(max, Math.max(min, Number(m[1])));
+}
+
+/**
+ * The rows laid out on a grid: each a list of cells (null where a span from the left or above
+ * covers the position). Spans ignored when they would grow the grid past SPAN_GROWTH_LIMIT.
+ */
+function layOut(page: PageSnapshot, rows: readonly number[][]): (number | null)[][] {
+  let real = 0;
+  let grown = 0;
+  for (const r of rows) {
+    real += r.length;
+    for (const c of r) {
+      const attrs = page.nodes[c]?.attrs;
+      const rowspan = span(attrs?.["rowspan"], 0, MAX_ROWSPAN, 1);
+      grown += span(attrs?.["colspan"], 1, MAX_COLSPAN, 1) * (rowspan === 0 ? rows.length : Math.min(rowspan, rows.length)) - 1;
+    }
+  }
+  if (grown > SPAN_GROWTH_LIMIT * real + SPAN_GROWTH_SLACK) return rows.map((r) => [...r]);
+  const grid: (number | null)[][] = rows.map(() => []);
+  rows.forEach((cells, y) => {
+    const line = grid[y] as (number | null)[];
+    let x = 0;
+    for (const c of cells) {
+      while (line[x] !== undefined) x++; // covered by a rowspan from above
+      const attrs = page.nodes[c]?.attrs;
+      const colspan = span(attrs?.["colspan"], 1, MAX_COLSPAN, 1);
+      const rowspan = span(attrs?.["rowspan"], 0, MAX_ROWSPAN, 1);
+      const lastRow = rowspan === 0 ? rows.length - 1 : Math.min(rows.length - 1, y + rowspan - 1);
+      for (let dy = y; dy <= lastRow; dy++) {
+        const covered = grid[dy] as (number | null)[];
+        for (let dx = x; dx < x + colspan; dx++) covered[dx] = dy === y && dx === x ? c : null;
+      }
+      x += colspan;
+    }
+  });
+  for (const line of grid) for (let x = 0; x < line.length; x++) if (line[x] === undefined) line[x] = null; // a gap left of a rowspan
+  return grid;
+}
+
+/** One row as a Markdown table line (null: an empty cell). */
+function rowLine(cells: readonly (number | null)[], columns: number, cellText: (cell: number) => string): string {
+  const texts = cells.map((c) => (c === null ? "" : cellText(c).replace(/\s+/g, " ").trim().replace(/\|/g, "\\|")));
   while (texts.length < columns) texts.push("");
   return `| ${texts.join(" | ")} |`;
 }
@@ -70,9 +127,11 @@ function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
  */
 export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cellText: (cell: number) => string): string | null {
   const rows = tableRows(page, tree, table).filter((r) => r.length > 0);
-  const columns = rows.reduce((most, r) => Math.max(most, r.length), 0); // no spread: a table may have 100,000s of rows
-  if (columns < DATA_TABLE_MIN_COLUMNS || rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
-  const lines = rows.map((r) => rowLine(r, columns, cellText));
+  if (rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
+  const grid = layOut(page, rows);
+  const columns = grid.reduce((most, r) => Math.max(most, r.length), 0); // no spread: a table may have 100,000s of rows
+  if (columns < DATA_TABLE_MIN_COLUMNS) return null;
+  const lines = grid.map((r) => rowLine(r, columns, cellText));
   lines.splice(1, 0, `|${" --- |".repeat(columns)}`);
   return lines.join("\n");
 }
