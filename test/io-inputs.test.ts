@@ -98,6 +98,18 @@ test("a WARC cut short reports what it lost: an error record after its last whol
   assert.deepEqual(await outcome("trailing.warc", plain), ["ok 1"]);
 });
 
+test("a gzipped WARC record shorter than its Content-Length inside a whole gzip member (a writer bug, not a cut file) is an error record, not a partial page", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-member-"));
+  const body = `<html><body>${"<p>a paragraph of the second page</p>".repeat(40)}</body></html>`;
+  const plain = Buffer.from(await warcResponse("https://example.org/b", body, "text/html", false));
+  const path = join(dir, "member.warc.gz");
+  writeFileSync(path, Buffer.concat([await warcResponse("https://example.org/a", "<p>page a</p>", "text/html"), gzipSync(plain.subarray(0, plain.length - 700))]));
+  const got = (await collect([path])).map((p) => (p.ok ? `ok ${p.value.id.split("#")[1]}` : `error ${p.error.id.split("#")[1]}: ${p.error.reason}`));
+  assert.equal(got.length, 2, got.join("\n"));
+  assert.equal(got[0], "ok 1");
+  assert.match(got[1] ?? "", /^error 2: bad WARC: record 2 is cut short \(\d+ of more than \d+ bytes\)$/);
+});
+
 test("a WARC whose last record is one pith skips (an image) cut short: an error record, and the run ends (warcio's own skip never returned)", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-warc-skip-cut-"));
   for (const gzip of [false, true]) {

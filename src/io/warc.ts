@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { LimitReader, WARCParser, type WARCRecord } from "warcio";
 import type { PageResult } from "../types.ts";
-import { MAX_PAGE_BYTES, isGzip } from "./decode.ts";
+import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 
 const HTML_CONTENT_TYPE = /html|xml/i;
@@ -24,7 +24,6 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   let records = 0;
   try {
     const parser = new WARCParser(createReadStream(path));
-    const gzipped = await isGzipFile(path); // by its bytes: warcio reads gzipped records whatever the file is called
     /** The page a record holds (an HTML response or resource, not skipped by the caller), or null. */
     const pageOf = async (record: WARCRecord): Promise<{ id: string; url: string | null; type: string } | null> => {
       if (record.warcType !== "response" && record.warcType !== "resource") return null;
@@ -51,12 +50,13 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
         yield { ok: false, error: { id, source: path, stage: "read", reason: `page is larger than ${MAX_PAGE_BYTES} bytes (a ${record.warcContentLength}-byte WARC record)` } };
         continue;
       }
-      const bytes = await record.readFully(true);
-      if (!gzipped && parser.recordLength < Number(record.warcContentLength)) {
-        // an uncompressed WARC cut inside this record: its payload ends early (a gzipped one is caught by unreadTail)
-        yield { ok: false, error: { id, source: path, stage: "read", reason: cutShort(records, record.warcContentLength, parser.recordLength) } };
+      const raw = await record.readFully(false); // the record's own bytes first: were they all there?
+      if (isCut(record.reader)) {
+        // the file, or (gzipped) the record's gzip member, ends before its Content-Length: the page is partial
+        yield { ok: false, error: { id, source: path, stage: "read", reason: cutShort(records, record.warcContentLength, raw.length) } };
         continue;
       }
+      const bytes = await record.readFully(true); // then decoded (chunked, gzip content encoding) from those bytes
       const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
       yield { ok: true, value: { id, source: `${path}#${url ?? n}`, url, remote: false, charset, bytes } };
     }
@@ -86,18 +86,12 @@ async function drain(record: WARCRecord): Promise<{ cut: boolean }> {
   const reader = record.reader;
   for await (const chunk of reader) void chunk;
   record.consumed = "skipped";
-  return { cut: reader instanceof LimitReader && reader.limit > 0 };
+  return { cut: isCut(reader) };
 }
 
-async function isGzipFile(path: string): Promise<boolean> {
-  const file = await open(path);
-  try {
-    const head = Buffer.alloc(3);
-    const { bytesRead } = await file.read(head, 0, head.length, 0);
-    return isGzip(head.subarray(0, bytesRead));
-  } finally {
-    await file.close();
-  }
+/** Whether a record's reader, read to its end, stopped before the record's Content-Length. */
+function isCut(reader: WARCRecord["reader"]): boolean {
+  return reader instanceof LimitReader && reader.limit > 0;
 }
 
 /**
