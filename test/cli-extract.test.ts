@@ -110,6 +110,20 @@ test("a page a script builds: static mode says it is empty and how to run the sc
   assert.match(run.stdout, /river festival drew thousands/);
 });
 
+test("a feed or a sitemap given as a page is an empty extraction that says what the document is", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-feed-"));
+  writeFileSync(join(dir, "feed.xml"), `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`);
+  writeFileSync(join(dir, "atom.xml"), `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><entry><title>Post</title><content type="html">Words of the post.</content></entry></feed>`);
+  writeFileSync(join(dir, "sitemap.xml"), `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`);
+  const run = await pith(["extract", join(dir, "feed.xml"), join(dir, "atom.xml"), join(dir, "sitemap.xml")]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /^empty\t.*feed\.xml\tnot an HTML page: the document is an RSS feed$/m);
+  assert.match(run.stderr, /^empty\t.*atom\.xml\tnot an HTML page: the document is an Atom feed$/m);
+  assert.match(run.stderr, /^empty\t.*sitemap\.xml\tnot an HTML page: the document is a sitemap$/m);
+  writeFileSync(join(dir, "icon.html"), `<html><body><svg><circle r="1"/></svg></body></html>`);
+  assert.match((await pith(["extract", join(dir, "icon.html")])).stderr, /\tthe page has no visible text$/m);
+});
+
 test("--mode chromium with the learned pipeline uses the bundled chromium model", async () => {
   const res = await pith(["extract", ARTICLE, "--mode", "chromium", "--format", "json"]);
   assert.equal(res.status, 0, res.stderr);

@@ -57,9 +57,15 @@ test("a WARC's HTML resource records are pages too (a page stored without its HT
   const resource = (url: string, type: string, body: string) =>
     WARCSerializer.serialize(WARCRecord.create({ url, type: "resource", warcVersion: "WARC/1.1", warcHeaders: { "Content-Type": type } }, (async function* () { yield new TextEncoder().encode(body); })()), { gzip: true });
   const info = WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: "x.warc.gz", warcVersion: "WARC/1.1" }, { software: "test" }), { gzip: true });
-  writeFileSync(join(dir, "res.warc.gz"), Buffer.concat([await info, await resource("https://example.org/logo.png", "image/png", "PNG"), await resource("https://example.org/saved", "text/html; charset=utf-8", "<p>a saved page</p>")]));
+  const feeds = [await resource("https://example.org/feed", "application/rss+xml", "<rss></rss>"), await resource("https://example.org/sitemap.xml", "application/xml", "<urlset></urlset>")];
+  const xhtml = await resource("https://example.org/x", "application/xhtml+xml", "<html xmlns='http://www.w3.org/1999/xhtml'><body><p>xhtml</p></body></html>");
+  writeFileSync(join(dir, "res.warc.gz"), Buffer.concat([await info, await resource("https://example.org/logo.png", "image/png", "PNG"), ...feeds, await resource("https://example.org/saved", "text/html; charset=utf-8", "<p>a saved page</p>"), xhtml]));
   const pages = await collect([join(dir, "res.warc.gz")]);
-  assert.deepEqual(pages.map((p) => (p.ok ? [p.value.url, p.value.html] : p.error.reason)), [["https://example.org/saved", "<p>a saved page</p>"]]);
+  assert.deepEqual(
+    pages.map((p) => (p.ok ? [p.value.url, p.value.html.slice(0, 20)] : p.error.reason)),
+    [["https://example.org/saved", "<p>a saved page</p>"], ["https://example.org/x", "<html xmlns='http://"]],
+    "a crawl's feeds and sitemaps are not pages",
+  );
   writeFileSync(join(dir, "none.warc.gz"), Buffer.concat([await info, await resource("https://example.org/logo.png", "image/png", "PNG")]));
   const none = await collect([join(dir, "none.warc.gz")]);
   assert.deepEqual(none.map((p) => (p.ok ? "ok" : `${p.error.stage}: ${p.error.reason}`)), ["read: no HTML pages in this WARC: none of its 2 record(s) is a response or resource with an HTML content type"]);

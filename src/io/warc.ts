@@ -10,7 +10,8 @@ import type { PageResult } from "../types.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 
-const HTML_CONTENT_TYPE = /html|xml/i;
+/** HTML and XHTML; a crawl's feeds and sitemaps (application/rss+xml, application/xml) are not pages. */
+const HTML_CONTENT_TYPE = /html/i;
 /** What may follow a WARC's last record: line ends, spaces, tabs, NUL padding. */
 const BLANK_BYTES = new Set([0x0a, 0x0d, 0x20, 0x09, 0x00]);
 

@@ -4,9 +4,10 @@
  * forum that fetches its posts from an API). Static mode never runs scripts, so the reason says
  * how to: Chromium with JavaScript on (and network, which a local file does not get unless
  * asked). Scripts are counted in static snapshots only: a Chromium snapshot does not record
- * whether its scripts ran.
+ * whether its scripts ran. A document whose top element is a feed's or a sitemap's (a URL that
+ * was not a page) says so instead.
  */
-import type { PageSnapshot } from "../types.ts";
+import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** `<script type>` values that hold code a browser runs (absent or empty: JavaScript). */
 const CODE_TYPES = new Set(["", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript"]);
@@ -18,8 +19,31 @@ export function codeScripts(page: PageSnapshot): number {
   return n;
 }
 
+/** Top elements of XML documents that are not pages, and what they are. */
+const NON_PAGE_ROOTS: ReadonlyMap<string, string> = new Map([
+  ["rss", "an RSS feed"],
+  ["rdf:rdf", "an RSS 1.0 (RDF) feed"],
+  ["feed", "an Atom feed"],
+  ["urlset", "a sitemap"],
+  ["sitemapindex", "a sitemap index"],
+]);
+
+/** What the document is when its first element inside <html> / <body> is a NON_PAGE_ROOTS one, else null. */
+export function nonPageDocument(page: PageSnapshot): string | null {
+  const wrappers = new Set<number>();
+  for (let i = 0; i < page.nodes.length; i++) {
+    const node = page.nodes[i] as SnapshotNode;
+    if (node.type !== 1 || (node.parent !== -1 && !wrappers.has(node.parent))) continue; // not a top element
+    if (node.tag === "html" || node.tag === "body") wrappers.add(i);
+    else if (node.tag !== "head") return NON_PAGE_ROOTS.get(node.tag) ?? null;
+  }
+  return null;
+}
+
 /** The empty-extraction reason of a page without visible text. */
 export function noVisibleTextReason(page: PageSnapshot): string {
+  const kind = nonPageDocument(page);
+  if (kind) return `not an HTML page: the document is ${kind}`;
   const scripts = page.mode === "static" ? codeScripts(page) : 0;
   if (scripts === 0) return "the page has no visible text";
   return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
