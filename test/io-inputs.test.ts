@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -158,7 +158,7 @@ test("a file whose name is not valid UTF-8 is an error record that says so, and 
   assert.ok(pages.some((p) => !p.ok && /its name is not valid UTF-8/.test(p.error.reason)), JSON.stringify(pages));
 });
 
-test("a directory of symbolic links is followed: linked pages and folders count, a link cycle is walked once, a dangling link is skipped", async () => {
+test("a directory of symbolic links is followed: linked pages and folders count, a link cycle is walked once, a dangling link is an error record", async () => {
   const src = mkdtempSync(join(tmpdir(), "pith-src-"));
   writeFileSync(join(src, "one.html"), "<p>one</p>");
   mkdirSync(join(src, "sub"));
@@ -169,7 +169,29 @@ test("a directory of symbolic links is followed: linked pages and folders count,
   symlinkSync(dir, join(dir, "loop")); // a cycle back to the walked folder
   symlinkSync(join(src, "gone.html"), join(dir, "dangling.html"));
   const pages = await collect([dir]);
-  assert.deepEqual(pages.map((p) => (p.ok ? [p.value.id, p.value.html] : p.error.reason)), [["folder/two.html", "<p>two</p>"], ["linked.html", "<p>one</p>"]]);
+  assert.deepEqual(pages.map((p) => (p.ok ? [p.value.id, p.value.html] : [p.error.id, p.error.reason])), [
+    ["dangling.html", "broken symbolic link: its target does not exist"],
+    ["folder/two.html", "<p>two</p>"],
+    ["linked.html", "<p>one</p>"],
+  ]);
+});
+
+test("inputs that are not regular files: a named pipe in a directory is an error record (reading it would block the batch); one named on the command line is read, as process substitution gives; a device is read up to the size cap", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-fifo-"));
+  writeFileSync(join(dir, "page.html"), "<p>page</p>");
+  assert.equal(spawnSync("mkfifo", [join(dir, "pipe.html")]).status, 0);
+  const pages = await collect([dir]);
+  assert.deepEqual(pages.map((p) => (p.ok ? [p.value.id, p.value.html] : [p.error.id, p.error.reason])), [
+    ["page.html", "<p>page</p>"],
+    ["pipe.html", "not a regular file (a named pipe, a device or a socket): left out"],
+  ]);
+  const writer = spawn("bash", ["-c", `printf '<p>piped</p>' > "$1"`, "bash", join(dir, "pipe.html")]);
+  const written = new Promise((done) => writer.on("close", done));
+  const piped = await collect([join(dir, "pipe.html")]);
+  await written;
+  assert.deepEqual(piped.map((p) => (p.ok ? p.value.html : p.error.reason)), ["<p>piped</p>"]);
+  const zero = await collect(["/dev/zero"]);
+  assert.deepEqual(zero.map((p) => (p.ok ? "ok" : p.error.reason)), [`page is larger than ${MAX_PAGE_BYTES} bytes`], "/dev/zero never ends: it was read forever");
 });
 
 test("a directory without page files gives one error record that says so", async () => {

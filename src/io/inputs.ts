@@ -86,9 +86,17 @@ export async function readPageFile(path: string, id = path, url: string | null =
 
 async function readPageBytes(path: string, id: string, url: string | null): Promise<PageResult<PageBytes>> {
   try {
-    // refused before it is read, not after it fills the memory (a smaller .gz is capped as it is gunzipped: decode.ts)
-    if ((await stat(path)).size > MAX_PAGE_BYTES) return fail(id, path, "read", tooLarge());
-    return { ok: true, value: { id, source: path, url, remote: false, charset: null, bytes: await readFile(path) } };
+    const info = await stat(path);
+    let bytes: Uint8Array | null;
+    if (info.isFile()) {
+      // refused before it is read, not after it fills the memory (a smaller .gz is capped as it is gunzipped: decode.ts)
+      bytes = info.size > MAX_PAGE_BYTES ? null : await readFile(path);
+    } else {
+      // a pipe (`pith extract <(zcat page.gz)`) or a device has no size to check: read up to the cap (/dev/zero never ends)
+      bytes = await readCapped(createReadStream(path));
+    }
+    if (!bytes) return fail(id, path, "read", tooLarge());
+    return { ok: true, value: { id, source: path, url, remote: false, charset: null, bytes } };
   } catch (e) {
     return fail(id, path, "read", readErrorReason(e));
   }
@@ -159,16 +167,21 @@ async function readStdin(): Promise<PageResult<PageBytes>> {
 /** An entry of a directory walk: a page file, or a directory below it that could not be listed. */
 export interface PageFile {
   path: string;
-  /** Set when `path` is a directory that could not be listed (e.g. "permission denied"). */
+  /**
+   * Why `path` gives no page, set when it is a directory that could not be listed ("cannot list
+   * this directory: permission denied") or a page-named entry that is not a file (a named pipe,
+   * a device, a broken link): the batch reports it as an error record.
+   */
   unreadable?: string;
 }
 
 /**
  * All page files below a directory, sorted by path, walked without recursion. Symbolic links are
  * followed (a folder of links to pages is a common way to pick a sample); a directory reached
- * twice (a link cycle, or two links to one folder) is walked once, and a dangling link is
- * skipped. A directory that cannot be listed is an entry of its own (`unreadable`), so a batch
- * reports it as one error record and goes on with the rest of the tree.
+ * twice (a link cycle, or two links to one folder) is walked once. A directory that cannot be
+ * listed, and a page-named entry that is no file (a broken link; a named pipe, which would block
+ * the batch until something writes to it; a device), is an entry of its own (`unreadable`), so a
+ * batch reports it as one error record and goes on with the rest of the tree.
  */
 export async function listPageFiles(dir: string): Promise<PageFile[]> {
   const out: PageFile[] = [];
@@ -183,15 +196,19 @@ export async function listPageFiles(dir: string): Promise<PageFile[]> {
       walked.add(real);
       entries = await readdir(current, { withFileTypes: true });
     } catch (e) {
-      out.push({ path: current, unreadable: readErrorReason(e) });
+      out.push({ path: current, unreadable: `cannot list this directory: ${readErrorReason(e)}` });
       continue;
     }
     for (const e of entries) {
       const p = join(current, e.name);
       const kind = e.isSymbolicLink() ? await stat(p).catch(() => null) : e;
-      if (!kind) continue;
-      if (kind.isDirectory()) pending.push(p);
-      else if (kind.isFile() && (PAGE_FILE.test(e.name) || WARC_FILE.test(e.name))) out.push({ path: p });
+      if (kind?.isDirectory()) {
+        pending.push(p);
+        continue;
+      }
+      if (!PAGE_FILE.test(e.name) && !WARC_FILE.test(e.name)) continue;
+      if (kind?.isFile()) out.push({ path: p });
+      else out.push({ path: p, unreadable: kind ? "not a regular file (a named pipe, a device or a socket): left out" : "broken symbolic link: its target does not exist" });
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -270,7 +287,7 @@ async function* readLocal(spec: string, skip: ReadOptions["skip"]): AsyncGenerat
   if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
   for (const { path: file, unreadable } of files) {
     const id = info.isDirectory() ? relative(resolve(spec), resolve(file)) || spec : file;
-    if (unreadable) yield fail(id, file, "read", `cannot list this directory: ${unreadable}`);
+    if (unreadable) yield fail(id, file, "read", unreadable);
     else if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
     else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
   }
