@@ -1,5 +1,6 @@
 /** The attribute filter shared by both renderers' outputs (see KEPT_ATTRIBUTES in src/types.ts). */
 import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
+import { withoutControls } from "./control-chars.ts";
 
 const KEPT = new Set<string>(KEPT_ATTRIBUTES);
 /** Longer attribute values are cut: they are read for tokens, never re-emitted verbatim. */
@@ -10,8 +11,8 @@ export function keptAttribute(name: string): boolean {
   return KEPT.has(name) || name.startsWith(KEPT_ATTRIBUTE_PREFIX);
 }
 
-/** A kept attribute's value, cut to MAX_ATTRIBUTE_LENGTH. */
+/** A kept attribute's value, cut to MAX_ATTRIBUTE_LENGTH, without control characters (control-chars.ts). */
 export function keptValue(value: string): string {
-  return value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value;
+  return withoutControls(value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value);
 }
 

@@ -43,6 +43,7 @@ import { closeSelfClosedIframes } from "./repair.ts";
 import { pageMeta } from "./page-meta.ts";
 import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
 import { revealScriptHiddenPage } from "./reveal.ts";
+import { withoutControls } from "./control-chars.ts";
 
 /** Layout viewport (a common laptop screen), for every page. */
 export const VIEWPORT = { width: 1366, height: 768 } as const;
@@ -621,7 +622,7 @@ export class ChromiumRenderer implements Renderer {
       id: input.id,
       source: input.source,
       url: input.url,
-      title: typeof r.title === "string" ? r.title : "",
+      title: typeof r.title === "string" ? withoutControls(r.title) : "",
       lang: r.lang,
       document: { width: r.w, height: r.h },
       viewport: { width: VIEWPORT.width, height: VIEWPORT.height },

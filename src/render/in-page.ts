@@ -16,6 +16,7 @@ import type { Box, NodeStyle, SnapshotNode } from "../types.ts";
 import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
 import { MAX_ATTRIBUTE_LENGTH } from "./attributes.ts";
 import { SHADOW_ROOT_TAG } from "./shadow-root.ts";
+import { withoutControls } from "./control-chars.ts";
 
 /**
  * Elements whose children are not walked (the element itself is kept). Script/style/template
@@ -246,11 +247,11 @@ export function decodeWalk(r: WalkResult): SnapshotNode[] {
     const k = num(r.k, i);
     const visible = r.v.charCodeAt(i) === 49; // "1"
     if (k < 0) {
-      nodes[i] = { parent, type: 3, tag: "#text", text: r.x[textIndex++] ?? "", box: decodeBox(r, i), visible };
+      nodes[i] = { parent, type: 3, tag: "#text", text: withoutControls(r.x[textIndex++] ?? ""), box: decodeBox(r, i), visible };
       continue;
     }
     const attrs: Record<string, string> = {};
-    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = str(r, num(r.a, a + 2));
+    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = withoutControls(str(r, num(r.a, a + 2)));
     nodes[i] = { parent, type: 1, tag: str(r, k), attrs, box: decodeBox(r, i), style: style(num(r.s, element++)), visible };
   }
   return nodes;

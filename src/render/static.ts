@@ -28,6 +28,7 @@ import { HIDDEN_BY, markupHiding, neverRendered, revealScriptHiddenPage } from "
 import { canHostShadow, isShadowRootMode, SHADOW_ROOT_TAG } from "./shadow-root.ts";
 import { PREFORMATTED_TAGS } from "../dom/blocks.ts";
 import { inheritedBits } from "../dom/tree.ts";
+import { withoutControls } from "./control-chars.ts";
 
 /**
  * Elements whose text content is not page text. `<xmp>` is raw text too, but a browser shows it
@@ -269,8 +270,9 @@ function closeTemplate(state: BuildState): void {
 
 const WHITESPACE_ONLY = /^\s+$/;
 
-function addText(state: BuildState, data: string): void {
+function addText(state: BuildState, raw: string): void {
   finishStartTag(state);
+  const data = withoutControls(raw);
   if (state.inTitle) state.title += data;
   if (state.skipText > 0 || state.opaqueDepth > 0) return;
   if (state.stack.length > 1 && state.nodes[top(state)]?.tag === "head" && !WHITESPACE_ONLY.test(data)) leaveHead(state);
