@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import test from "node:test";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
@@ -192,6 +193,17 @@ test("inputs that are not regular files: a named pipe in a directory is an error
   assert.deepEqual(piped.map((p) => (p.ok ? p.value.html : p.error.reason)), ["<p>piped</p>"]);
   const zero = await collect(["/dev/zero"]);
   assert.deepEqual(zero.map((p) => (p.ok ? "ok" : p.error.reason)), [`page is larger than ${MAX_PAGE_BYTES} bytes`], "/dev/zero never ends: it was read forever");
+});
+
+test("a file:// URL names a local file or folder (percent-escapes decoded); another scheme is an error record that says what pith reads", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith file url-"));
+  writeFileSync(join(dir, "a page.html"), "<p>local</p>");
+  const got = await collect([pathToFileURL(join(dir, "a page.html")).href, pathToFileURL(dir).href, "ftp://example.org/a.html"]);
+  assert.deepEqual(got.map((p) => (p.ok ? [p.value.id, p.value.html] : [p.error.id, p.error.reason])), [
+    [join(dir, "a page.html"), "<p>local</p>"],
+    ["a page.html", "<p>local</p>"],
+    ["ftp://example.org/a.html", "unsupported URL scheme ftp: pith reads http(s) and file URLs, files, directories, WARCs and - (stdin)"],
+  ]);
 });
 
 test("a directory without page files gives one error record that says so", async () => {

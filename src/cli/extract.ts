@@ -7,7 +7,7 @@ import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
-import { isUrl, listPageFiles, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
+import { isUrl, listPageFiles, localPath, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
@@ -132,7 +132,8 @@ async function isBatch(specs: readonly string[]): Promise<boolean> {
   const spec = specs[0] as string;
   if (spec === "-" || isUrl(spec)) return false;
   if (WARC_FILE.test(spec)) return true;
-  const info = await stat(spec).catch(() => null);
+  const path = localPath(spec);
+  const info = typeof path === "string" ? await stat(path).catch(() => null) : null;
   return info?.isDirectory() === true;
 }
 
@@ -144,12 +145,13 @@ async function countPages(specs: readonly string[]): Promise<number | null> {
   let n = 0;
   for (const spec of specs) {
     if (WARC_FILE.test(spec)) return null;
-    const info = spec === "-" || isUrl(spec) ? null : await stat(spec).catch(() => null);
+    const path = spec === "-" || isUrl(spec) ? null : localPath(spec);
+    const info = typeof path === "string" ? await stat(path).catch(() => null) : null;
     if (!info?.isDirectory()) {
       n++;
       continue;
     }
-    const files = await listPageFiles(spec);
+    const files = await listPageFiles(path as string);
     if (files.some((f) => !f.unreadable && WARC_FILE.test(f.path))) return null;
     n += Math.max(1, files.length); // an empty directory gives one error record, an unreadable one too
   }

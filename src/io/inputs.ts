@@ -5,6 +5,7 @@
  * decodePage turns them into text, so a batch on worker threads decodes there (src/cli/extract-pool.ts).
  */
 import { createReadStream } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { join, relative, resolve } from "node:path";
@@ -28,6 +29,21 @@ const tooLarge = () => `page is larger than ${MAX_PAGE_BYTES} bytes`;
 
 export function isUrl(spec: string): boolean {
   return /^https?:\/\//i.test(spec);
+}
+
+/**
+ * The file a non-http(s) input names: a path as given, or a `file://` URL's path (lists written
+ * by other tools often hold those); another scheme (ftp://, s3://) is an error.
+ */
+export function localPath(spec: string): string | { error: string } {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(spec)?.[1];
+  if (scheme === undefined) return spec;
+  if (scheme.toLowerCase() !== "file") return { error: `unsupported URL scheme ${scheme}: pith reads http(s) and file URLs, files, directories, WARCs and - (stdin)` };
+  try {
+    return fileURLToPath(spec);
+  } catch (e) {
+    return { error: `bad file URL: ${(e as Error).message}` };
+  }
 }
 
 function fail(id: string, source: string, stage: string, reason: string): { ok: false; error: PageError } {
@@ -267,7 +283,11 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
     }
     if (url) continue;
     if (spec === "-") yield await readStdin();
-    else yield* readLocal(spec, options.skip);
+    else {
+      const local = localPath(spec);
+      if (typeof local === "string") yield* readLocal(local, options.skip);
+      else yield fail(spec, spec, "read", local.error);
+    }
   }
   for (const pending of fetching) {
     const page = await pending;
