@@ -69,6 +69,7 @@ export const KEPT_ATTRIBUTES = [
   "style",
   "colspan",
   "rowspan",
+  "start",
 ] as const;
 /** Also kept: every attribute starting with this prefix (aria-label, aria-hidden, …). */
 export const KEPT_ATTRIBUTE_PREFIX = "aria-";

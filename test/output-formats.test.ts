@@ -36,8 +36,7 @@ test("markdown: headings, emphasis, links, lists, quotes, code blocks, escaping"
     [
       "## Title & more",
       "First **bold** and [a link](https://x.org/p).",
-      "- one",
-      "- two",
+      "- one\n- two",
       "1. first",
       "> quoted",
       "```\ncode  line 1\n  line 2\n```",
@@ -45,6 +44,21 @@ test("markdown: headings, emphasis, links, lists, quotes, code blocks, escaping"
     ].join("\n\n"),
   );
   assert.doesNotMatch(md, /Home|bad\(\)/);
+});
+
+test("markdown containers: nested lists are indented to their item's content column, an ordered list counts from its start, every block of a quote is quoted, a <br> is a hard line break", () => {
+  assert.equal(
+    markdownOf(`<body><ul><li>Level one<ul><li>Nested one</li><li>Nested two<ol start="3"><li>Deep</li><li>Deeper</li></ol></li></ul></li><li>Second</li></ul>
+<blockquote><p>Quoted one.</p><ul><li>quoted item</li></ul><p>Quoted <br>two.</p></blockquote><p>Line one<br>Line two<br></p>
+<ol><li><p>First step.</p><pre>make
+make install</pre></li><li>Second step.</li></ol></body>`),
+    [
+      "- Level one\n  - Nested one\n  - Nested two\n    3. Deep\n    4. Deeper\n- Second",
+      "> Quoted one.\n>\n> - quoted item\n>\n> Quoted\\\n> two.",
+      "Line one\\\nLine two",
+      "1. First step.\n\n   ```\n   make\n   make install\n   ```\n2. Second step.",
+    ].join("\n\n"),
+  );
 });
 
 test("html: chosen subtree only, scripts dropped, text escaped; a chosen <article> (or a <body> holding just one) is the output's <article>, not nested in another", () => {

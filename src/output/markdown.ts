@@ -1,8 +1,15 @@
 /**
  * Markdown output from the chosen subtrees: headings (#), paragraphs, list items (- / 1.),
  * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
- * urls.ts), emphasis, and data tables as GitHub-flavoured tables (markdown-table.ts; a layout
- * table's cells are blocks). One iterative pre-order walk; block elements close their line.
+ * urls.ts), emphasis, line breaks (a backslash at the line's end), and data tables as
+ * GitHub-flavoured tables (markdown-table.ts; a layout table's cells are blocks). One iterative
+ * pre-order walk; block elements close their line.
+ *
+ * Containers (CommonMark): list items and block quotes hold blocks. Every block inside a quote
+ * starts with "> "; the first block of a list item starts with its marker and the others, and a
+ * nested list, are indented to the item's content column (the marker's width), so nesting
+ * survives. An ordered list's items are numbered from its `start`. Items of a list follow each
+ * other without a blank line (a tight list).
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
@@ -26,15 +33,34 @@ interface Open {
   lineNo: number;
 }
 
-function blockPrefix(page: PageSnapshot, tree: Tree, i: number, node: SnapshotNode): string {
+/** An open list item or block quote: the blocks inside it carry its prefix. */
+interface Container {
+  end: number;
+  /** The list a list item belongs to, or the quote: its node index. */
+  key: number;
+  /** "> " for a quote; a list item's marker ("- ", "3. "). */
+  marker: string;
+  quote: boolean;
+  /** A list item's marker was written (its later blocks are indented instead). */
+  used: boolean;
+}
+
+/** Stands for a <br> in a line until the line is written (control characters are never page text: control-chars.ts). */
+const BREAK = "\u0000";
+
+function headingPrefix(node: SnapshotNode): string {
   const h = HEADING.exec(node.tag);
-  if (h) return "#".repeat(Number(h[1])) + " ";
-  if (node.tag === "li") {
-    const parent = page.nodes[tree.parent[i] as number];
-    return parent?.tag === "ol" ? "1. " : "- ";
-  }
-  if (node.tag === "blockquote") return "> ";
-  return "";
+  return h ? "#".repeat(Number(h[1])) + " " : "";
+}
+
+/** A list item's marker: "- ", or its number in an ordered list (counted per list, from its `start`). */
+function itemMarker(page: PageSnapshot, tree: Tree, i: number, counters: Map<number, number>): string {
+  const list = tree.parent[i] as number;
+  if (page.nodes[list]?.tag !== "ol") return "- ";
+  const start = Number.parseInt(page.nodes[list]?.attrs?.["start"] ?? "1", 10);
+  const n = counters.get(list) ?? (Number.isFinite(start) && start >= 0 && start < 1e9 ? start : 1);
+  counters.set(list, n + 1);
+  return `${n}. `;
 }
 
 /** Length of the longest run of backticks in `s` (a code fence or span must be longer). */
@@ -80,9 +106,49 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
   let inPre = 0;
   let inCode = 0;
   let lineNo = 0;
+  const containers: Container[] = [];
+  const counters = new Map<number, number>();
+  let lastInList = false;
+  let lastQuote: Container | null = null;
+  let lastOuter = -1; // key of the outermost container of the last block
+  /**
+   * A block, its lines prefixed by the open quotes and list items. A list item after a block of
+   * the same (outermost) list joins it without a blank line; a block after another in the same
+   * quote joins it with a quoted blank line (one quote, not two).
+   */
+  const write = (text: string): void => {
+    let first = "";
+    let rest = "";
+    let newItem = false;
+    let quote: Container | null = null;
+    for (const c of containers) {
+      const indent = c.quote ? c.marker : " ".repeat(c.marker.length);
+      first += c.quote || c.used ? indent : c.marker;
+      rest += indent;
+      if (c.quote) quote = c;
+      else if (!c.used) newItem = c.used = true;
+    }
+    const block = text
+      .split("\n")
+      .map((l, k) => ((k === 0 ? first : rest) + l).trimEnd())
+      .join("\n");
+    const outer = containers[0]?.key ?? -1;
+    if (blocks.length && newItem && lastInList && outer === lastOuter) blocks[blocks.length - 1] += "\n" + block;
+    else if (blocks.length && quote !== null && quote === lastQuote) blocks[blocks.length - 1] += `\n${rest.trimEnd()}\n${block}`;
+    else blocks.push(block);
+    lastInList = containers.some((c) => !c.quote);
+    lastQuote = quote;
+    lastOuter = outer;
+  };
   const flush = (): void => {
-    const text = inPre ? line.replace(/^\n+|\n+$/g, "") : collapseSpaces(line);
-    if (text) blocks.push(inPre ? fenced(text) : prefix + text);
+    const text = inPre
+      ? line.replace(/^\n+|\n+$/g, "")
+      : collapseSpaces(line)
+          .split(BREAK)
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .join("\\\n");
+    if (text) write(inPre ? fenced(text) : prefix + text);
     line = "";
     prefix = "";
     lineNo++;
@@ -106,6 +172,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
           flush();
           inPre--;
         } else if (o.block) flush();
+        if (containers.length && (containers[containers.length - 1] as Container).end === o.end && (o.tag === "li" || o.tag === "blockquote")) containers.pop();
       }
       const node = page.nodes[i] as SnapshotNode;
       if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
@@ -117,7 +184,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         continue;
       }
       if (node.tag === "br") {
-        line += inPre ? "\n" : " ";
+        line += inPre ? "\n" : BREAK;
         continue;
       }
       // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
@@ -126,14 +193,18 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
         if (table !== null) {
           flush();
-          blocks.push(table);
+          write(table);
           i = (tree.end[i] as number) - 1;
           continue;
         }
       }
       if (isBlockDisplay(node.tag, node.style?.display)) {
         flush();
-        prefix = blockPrefix(page, tree, i, node);
+        prefix = headingPrefix(node);
+        if (node.tag === "li" || node.tag === "blockquote") {
+          const quote = node.tag === "blockquote";
+          containers.push({ end: tree.end[i] as number, key: quote ? i : (tree.parent[i] as number), marker: quote ? "> " : itemMarker(page, tree, i, counters), quote, used: false });
+        }
         if (PREFORMATTED_TAGS.has(node.tag)) {
           inPre++;
           open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, mark: 0, lineNo });
@@ -153,6 +224,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       if (!o.block) closeInline(o);
     }
     flush();
+    containers.length = 0;
   }
   return blocks;
 }
