@@ -169,6 +169,7 @@ test("markdown and html tables: colspan and rowspan keep every cell under its ow
     ].join("\n"),
   );
   assert.match(out("html", laureates), /<td rowspan="2">1901<\/td>.*<td colspan=" 3x">none<\/td>/s, "HTML output keeps both spans");
+  assert.equal(out("html", `<ol start="4" type="a"><li>d</li></ol>`), `<article><ol start="4"><li>d</li></ol></article>`, "and a list's start");
   const rows = Array.from({ length: 3_000 }, (_, i) => `<tr><td colspan="1000">r${i}</td><td>x</td></tr>`).join("");
   const hostile = out("markdown", `<table>${rows}</table>`).split("\n");
   assert.equal(hostile.length, 3_001);

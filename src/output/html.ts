@@ -18,7 +18,7 @@ import { absoluteUrl, baseUrl } from "./urls.ts";
 
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 /** Attributes worth keeping in clean output. */
-const OUTPUT_ATTRIBUTES = ["href", "src", "alt", "colspan", "rowspan", "lang"];
+const OUTPUT_ATTRIBUTES = ["href", "src", "alt", "colspan", "rowspan", "start", "lang"];
 
 /** Elements whose own tag is left out (their content is kept); a shadow root is no element of HTML. */
 const WRAPPER_TAGS = new Set(["html", "body", SHADOW_ROOT_TAG]);
