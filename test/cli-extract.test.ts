@@ -124,6 +124,17 @@ test("a feed or a sitemap given as a page is an empty extraction that says what 
   assert.match((await pith(["extract", join(dir, "icon.html")])).stderr, /\tthe page has no visible text$/m);
 });
 
+test("a frameset, or a page that only embeds another in an iframe, names the frames that hold its content; a hidden tracking iframe beside scripts does not hide the scripts hint", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-frames-"));
+  writeFileSync(join(dir, "frames.html"), `<html><head><title>Old site</title></head><frameset cols="20%,80%"><frame src="menu.html"><frame src="main.html"></frameset></html>`);
+  writeFileSync(join(dir, "embed.html"), `<html><body><iframe src="https://example.org/article.html" width=800 height=600></iframe></body></html>`);
+  writeFileSync(join(dir, "shell.html"), `<html><head><script src="app.js"></script></head><body><noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript><div id="root"></div></body></html>`);
+  const run = await pith(["extract", join(dir, "frames.html"), join(dir, "embed.html"), join(dir, "shell.html")]);
+  assert.match(run.stderr, /^empty\t.*frames\.html\tthe page has no visible text of its own: its content is in 2 frames \(menu\.html, main\.html\); extract those pages$/m);
+  assert.match(run.stderr, /^empty\t.*embed\.html\tthe page has no visible text of its own: its content is in 1 frame \(https:\/\/example\.org\/article\.html\); extract those pages$/m);
+  assert.match(run.stderr, /^empty\t.*shell\.html\tthe page has no visible text, but 1 script that may build it/m);
+});
+
 test("--mode chromium with the learned pipeline uses the bundled chromium model", async () => {
   const res = await pith(["extract", ARTICLE, "--mode", "chromium", "--format", "json"]);
   assert.equal(res.status, 0, res.stderr);

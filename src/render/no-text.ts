@@ -5,7 +5,8 @@
  * how to: Chromium with JavaScript on (and network, which a local file does not get unless
  * asked). Scripts are counted in static snapshots only: a Chromium snapshot does not record
  * whether its scripts ran. A document whose top element is a feed's or a sitemap's (a URL that
- * was not a page) says so instead.
+ * was not a page) says so instead, and a frameset (or, without scripts, a page that only embeds
+ * others in iframes) names the frames that hold its content.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
@@ -40,11 +41,39 @@ export function nonPageDocument(page: PageSnapshot): string | null {
   return null;
 }
 
+/** An inline style that hides an element (a tracking iframe's `display:none`). */
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+/**
+ * Sources of the page's `tag` elements (frame or iframe) that can show content: visible, not
+ * hidden by their own style (the extractor may have revealed hidden elements), with a real URL.
+ */
+function frameSources(page: PageSnapshot, tag: string): string[] {
+  const out: string[] = [];
+  for (const node of page.nodes) {
+    if (node.type !== 1 || node.tag !== tag || !node.visible || HIDING_STYLE.test(node.attrs?.["style"] ?? "")) continue;
+    const src = node.attrs?.["src"]?.trim();
+    if (src && !src.startsWith("about:") && !src.startsWith("javascript:")) out.push(src);
+  }
+  return out;
+}
+
+function framesReason(frames: readonly string[]): string {
+  const named = frames.slice(0, NAMED_FRAMES).join(", ") + (frames.length > NAMED_FRAMES ? ", …" : "");
+  return `the page has no visible text of its own: its content is in ${frames.length} frame${frames.length === 1 ? "" : "s"} (${named}); extract those pages`;
+}
+
+/** How many frames to name in a reason. */
+const NAMED_FRAMES = 3;
+
 /** The empty-extraction reason of a page without visible text. */
 export function noVisibleTextReason(page: PageSnapshot): string {
   const kind = nonPageDocument(page);
   if (kind) return `not an HTML page: the document is ${kind}`;
+  const frameset = frameSources(page, "frame");
+  if (frameset.length) return framesReason(frameset);
   const scripts = page.mode === "static" ? codeScripts(page) : 0;
-  if (scripts === 0) return "the page has no visible text";
-  return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
+  if (scripts > 0) return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
+  const iframes = frameSources(page, "iframe");
+  return iframes.length ? framesReason(iframes) : "the page has no visible text";
 }
