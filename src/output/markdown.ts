@@ -172,7 +172,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
           flush();
           inPre--;
         } else if (o.block) flush();
-        if (containers.length && (containers[containers.length - 1] as Container).end === o.end && (o.tag === "li" || o.tag === "blockquote")) containers.pop();
+        if (o.block && (o.tag === "li" || o.tag === "blockquote")) containers.pop(); // each block li / blockquote opened one
       }
       const node = page.nodes[i] as SnapshotNode;
       if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
