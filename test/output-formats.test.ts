@@ -61,6 +61,14 @@ make install</pre></li><li>Second step.</li></ol></body>`),
   );
 });
 
+test("markdown: an item's leading text chosen without the item (whose nested list was dropped) keeps the item's marker", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><ol start="2"><li>Lead text of the item<ul><li>nested, dropped</li></ul></li><li>Second item</li></ol></body></html>`, "lead"));
+  const tree = buildTree(page);
+  const lead = page.nodes.findIndex((n) => n.text === "Lead text of the item");
+  const second = page.nodes.findLastIndex((n) => n.tag === "li");
+  assert.equal(formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [lead, second], scores: [1, 1], trace: [] }), "2. Lead text of the item\n3. Second item");
+});
+
 test("html: chosen subtree only, scripts dropped, text escaped; a chosen <article> (or a <body> holding just one) is the output's <article>, not nested in another", () => {
   const { page, tree, extraction } = setup();
   const html = formatExtraction("html", page, tree, extraction);

@@ -63,6 +63,15 @@ function itemMarker(page: PageSnapshot, tree: Tree, i: number, counters: Map<num
   return `${n}. `;
 }
 
+/** The first child of `i` that is visible (an element, or text that is not only spaces), or -1. */
+function firstVisibleChild(page: PageSnapshot, tree: Tree, i: number): number {
+  for (const c of childrenOf(tree, i)) {
+    const node = page.nodes[c] as SnapshotNode;
+    if (node.visible && (node.type === 1 || (node.text ?? "").trim() !== "")) return c;
+  }
+  return -1;
+}
+
 /** Length of the longest run of backticks in `s` (a code fence or span must be longer). */
 function longestBacktickRun(s: string): number {
   return (s.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
@@ -164,6 +173,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
   const open: Open[] = [];
   for (const root of roots) {
     const end = tree.end[root] as number;
+    // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
+    const item = tree.parent[root] as number;
+    if (page.nodes[root]?.tag !== "li" && page.nodes[item]?.tag === "li" && firstVisibleChild(page, tree, item) === root) {
+      containers.push({ end, key: tree.parent[item] as number, marker: itemMarker(page, tree, item, counters), quote: false, used: false });
+    }
     for (let i = root; i < end; i++) {
       while (open.length && (open[open.length - 1] as Open).end <= i) {
         const o = open.pop() as Open;
