@@ -15,6 +15,8 @@ import { ChromiumRenderer, allowRequest, injectBase } from "../src/render/chromi
 import { BROWSER_NOT_FOUND_MESSAGE, BrowserNotFoundError, findChromium } from "../src/render/find-browser.ts";
 import { IN_PAGE_WALK_SOURCE, walkConfig, walkExpression } from "../src/render/in-page.ts";
 import { staticSnapshot } from "../src/render/static.ts";
+import { buildTree } from "../src/dom/tree.ts";
+import { formatExtraction } from "../src/output/index.ts";
 import type { PageInput, PageSnapshot, SnapshotNode } from "../src/types.ts";
 import { eventually } from "./helpers.ts";
 
@@ -334,6 +336,18 @@ describe("ChromiumRenderer", () => {
     assert.equal(chromium.label, "label");
     assert.deepEqual(view(staticSnapshot(page("controls", html))), { ...chromium, title: "Ti[2Jtle" });
     assert.match(chromium.title, /^Ti ?\[2Jtle$/, "Chromium's document.title turns the ESC into a space");
+  });
+
+  test("Markdown of a Chromium render: a table cell whose <div> is styled inline is still a data table; one holding a real block lays out", async () => {
+    const html = (cell: string) => `<table><tr><th>Model</th><th>Price</th></tr><tr><td>${cell}</td><td>$10</td></tr></table>`;
+    const markdown = async (name: string, cell: string) => {
+      const snap = await renderer.render(page(name, html(cell)));
+      const tree = buildTree(snap);
+      const table = snap.nodes.findIndex((n) => n.tag === "table");
+      return formatExtraction("markdown", snap, tree, { method: "test", text: "", nodes: [table], scores: [1], trace: [] });
+    };
+    assert.equal(await markdown("inline-div", `<div style="display:inline">A</div>`), "| Model | Price |\n| --- | --- |\n| A | $10 |");
+    assert.equal(await markdown("block-p", `<p>A</p>`), "Model\n\nPrice\n\nA\n\n$10");
   });
 
   test("JavaScript is off by default and on when asked", async () => {

@@ -14,7 +14,7 @@
  * past SPAN_GROWTH_LIMIT times the cells the table really has, they are ignored, so a hostile
  * colspan cannot make the output quadratic.
  */
-import { BLOCK_TAGS } from "../dom/blocks.ts";
+import { isBlockDisplay } from "../dom/blocks.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
 
@@ -112,11 +112,11 @@ function rowLine(cells: readonly (number | null)[], columns: number, cellText: (
   return `| ${texts.join(" | ")} |`;
 }
 
-/** Whether a cell holds block content (then the table lays the page out). */
+/** Whether a cell holds block content (then the table lays the page out), by the display the Markdown walk reads too. */
 function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
   for (let i = cell + 1; i < (tree.end[cell] as number); i++) {
     const node = page.nodes[i];
-    if (node?.type === 1 && node.visible && BLOCK_TAGS.has(node.tag) && !CELL_BLOCK_OK.has(node.tag)) return true;
+    if (node?.type === 1 && node.visible && isBlockDisplay(node.tag, node.style?.display) && !CELL_BLOCK_OK.has(node.tag)) return true;
   }
   return false;
 }
