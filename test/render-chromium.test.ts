@@ -324,15 +324,15 @@ describe("ChromiumRenderer", () => {
     assert.deepEqual(texts(staticSnapshot(page("xmp", html))), chromium);
   });
 
-  test("control characters (ESC sequences, NUL, BEL, DEL, C1) are not page text in either mode, nor in the title or attributes; tab and line feed stay", async () => {
-    const html = `<html><head><title>Ti\u001b[2Jtle</title></head><body><pre>a\u001b[31mred\u0007\u0000\tb\nc\u007f\u009b1m</pre><p title="x" aria-label="lab\u001bel">&#x1b;]8;;evil&#x7;link</p></body></html>`;
+  test("control characters (ESC sequences, NUL, BEL, DEL) are not page text in either mode, nor in the title or attributes; tab and line feed stay; a C1 control is read as the windows-1252 character it stood for", async () => {
+    const html = `<html><head><title>Ti\u001b[2Jtle</title></head><body><pre>a\u001b[31mred\u0007\u0000\tb\nc\u007f\u009b1m\u0081</pre><p title="x" aria-label="lab\u001bel">&#x1b;]8;;evil&#x7;link don\u0092t</p></body></html>`;
     const view = (snap: PageSnapshot) => ({
       texts: snap.nodes.filter((n) => n.type === 3).map((n) => n.text),
       label: snap.nodes.find((n) => n.tag === "p")?.attrs?.["aria-label"],
       title: snap.title,
     });
     const chromium = view(await renderer.render(page("controls", html)));
-    assert.deepEqual(chromium.texts, ["a[31mred\tb\nc1m", "]8;;evillink"]);
+    assert.deepEqual(chromium.texts, ["a[31mred\tb\nc\u203A1m", "]8;;evillink don\u2019t"]);
     assert.equal(chromium.label, "label");
     assert.deepEqual(view(staticSnapshot(page("controls", html))), { ...chromium, title: "Ti[2Jtle" });
     assert.match(chromium.title, /^Ti ?\[2Jtle$/, "Chromium's document.title turns the ESC into a space");
