@@ -81,3 +81,13 @@ test("a parameter value the method cannot use is a usage error (exit 2) before a
   const fine = await pith(["extract", page, "--param", "bias=recall"]);
   assert.equal(fine.status, 0, fine.stderr);
 });
+
+test("an option value starting with a dash is a usage error that says how to give one (--name=-x), and that form reaches the option's own check", async () => {
+  const page = fixturePath("pages/article.html");
+  const spaced = await pith(["extract", page, "--timeout", "-5"]);
+  assert.equal(spaced.status, 2);
+  assert.match(spaced.stderr, /^pith: extract: Option '--timeout' argument is ambiguous\. To specify an option argument starting with a dash use '--timeout=-XYZ'\. \(see `pith extract --help`\)$/m);
+  const joined = await pith(["extract", page, "--timeout=-5"]);
+  assert.equal(joined.status, 2);
+  assert.match(joined.stderr, /^pith: extract: --timeout must be at least 1 ms, got -5$/m);
+});

@@ -29,7 +29,10 @@ export function parse<T extends Options>(command: string, argv: string[], option
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${command}: ${(e as Error).message.split("\n")[0]} (see \`pith ${command} --help\`)`);
+    // node's message is one line, or three for a value starting with "-" (the last says how to give one)
+    const lines = (e as Error).message.split("\n");
+    const hint = lines.length > 1 ? ` ${lines[lines.length - 1]}` : "";
+    throw new UsageError(`${command}: ${lines[0]}${hint} (see \`pith ${command} --help\`)`);
   }
 }
 
