@@ -58,13 +58,13 @@ function frameSources(page: PageSnapshot, tag: string): string[] {
   return out;
 }
 
+/** How many frames to name in a reason. */
+const NAMED_FRAMES = 3;
+
 function framesReason(frames: readonly string[]): string {
   const named = frames.slice(0, NAMED_FRAMES).join(", ") + (frames.length > NAMED_FRAMES ? ", …" : "");
   return `the page has no visible text of its own: its content is in ${frames.length} frame${frames.length === 1 ? "" : "s"} (${named}); extract those pages`;
 }
-
-/** How many frames to name in a reason. */
-const NAMED_FRAMES = 3;
 
 /** The empty-extraction reason of a page without visible text. */
 export function noVisibleTextReason(page: PageSnapshot): string {
