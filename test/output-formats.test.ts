@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import test from "node:test";
+import MarkdownIt from "markdown-it";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { formatExtraction } from "../src/output/index.ts";
@@ -67,6 +68,27 @@ test("markdown: an item's leading text chosen without the item (whose nested lis
   const lead = page.nodes.findIndex((n) => n.text === "Lead text of the item");
   const second = page.nodes.findLastIndex((n) => n.tag === "li");
   assert.equal(formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [lead, second], scores: [1, 1], trace: [] }), "2. Lead text of the item\n3. Second item");
+});
+
+test("markdown rendered by a CommonMark renderer (markdown-it, raw HTML allowed) has the page's structure, and page text that looks like Markdown or HTML stays text", () => {
+  const page = `<body><h2>Steps</h2><ol start="3"><li>Mix<ul><li>flour</li><li>water</li></ul></li><li>Bake</li></ol>
+<blockquote><p>Quoted.</p><p>Twice.</p></blockquote>
+<p>1984. It was cold</p><p># not a heading</p><p>- not an item</p><p>---</p><p>1) nor this</p><p>~~~</p><p>&gt; nor a quote</p>
+<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp;copy; *a* _b_ [c](d)</p><p>one<br>two</p>
+<table><tr><th>Year</th><th colspan="2">Who</th></tr><tr><td>1901</td><td>A</td><td>B</td></tr></table></body>`;
+  const html = new MarkdownIt({ html: true }).render(markdownOf(page)).replace(/\n/g, "");
+  assert.equal(
+    html,
+    [
+      "<h2>Steps</h2>",
+      `<ol start="3"><li>Mix<ul><li>flour</li><li>water</li></ul></li><li>Bake</li></ol>`,
+      "<blockquote><p>Quoted.</p><p>Twice.</p></blockquote>",
+      "<p>1984. It was cold</p><p># not a heading</p><p>- not an item</p><p>---</p><p>1) nor this</p><p>~~~</p><p>&gt; nor a quote</p>",
+      "<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp;copy; *a* _b_ [c](d)</p>",
+      "<p>one<br>two</p>",
+      "<table><thead><tr><th>Year</th><th>Who</th><th></th></tr></thead><tbody><tr><td>1901</td><td>A</td><td>B</td></tr></tbody></table>",
+    ].join(""),
+  );
 });
 
 test("html: chosen subtree only, scripts dropped, text escaped; a chosen <article> (or a <body> holding just one) is the output's <article>, not nested in another", () => {

@@ -7,9 +7,33 @@ export function escapeAttribute(s: string): string {
   return escapeText(s).replace(/"/g, "&quot;");
 }
 
-/** Escape characters that would start Markdown syntax at the beginning of a line or inline. */
+/**
+ * Escape page text for Markdown, inline: emphasis, code, link brackets, raw HTML (`<`: a page that
+ * shows `<script>` as text must not put a live tag in Markdown that a renderer turns into HTML)
+ * and character references (`&copy;` shown as text stays text). Line starts: escapeLineStart.
+ */
 export function escapeMarkdown(s: string): string {
-  return s.replace(/([\\`*_\[\]])/g, "\\$1").replace(/^(\s*)([#>+-]|\d+\.)(\s)/, "$1\\$2$3");
+  return s.replace(/([\\`*_\[\]<])/g, "\\$1").replace(/&(?=#?\w+;)/g, "\\&");
+}
+
+/**
+ * What would make a line of page text a block of Markdown syntax (CommonMark), each escaped only
+ * where it would: an ATX heading, a quote, a list item (`-`, `+`, `1.`, `1)`), a thematic break
+ * or setext underline (`---`, `===`), a `~~~` fence. (`*`, `_` and backticks are escaped inline.)
+ */
+const LINE_START_RULES: readonly (readonly [RegExp, string])[] = [
+  [/^(#{1,6})(?=\s|$)/, "\\$1"],
+  [/^>/, "\\>"],
+  [/^([-+])(?=\s|$)/, "\\$1"],
+  [/^(\d{1,9})([.)])(?=\s|$)/, "$1\\$2"],
+  [/^([-=])(?=[-=\s]*$)/, "\\$1"],
+  [/^~~~/, "\\~~~"],
+];
+
+/** A line of escaped page text with the block syntax its start would open escaped too. */
+export function escapeLineStart(line: string): string {
+  for (const [rule, replacement] of LINE_START_RULES) if (rule.test(line)) return line.replace(rule, replacement);
+  return line;
 }
 
 /** URL schemes that run script when followed or loaded. */

@@ -15,7 +15,7 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import { collapseSpaces } from "../dom/text.ts";
-import { escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
+import { escapeLineStart, escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRow, markdownTable } from "./markdown-table.ts";
 
@@ -154,7 +154,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       ? line.replace(/^\n+|\n+$/g, "")
       : collapseSpaces(line)
           .split(BREAK)
-          .map((part) => part.trim())
+          .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
           .join("\\\n");
     if (text) write(inPre ? fenced(text) : prefix + text);
