@@ -75,6 +75,7 @@ test("markdown rendered by a CommonMark renderer (markdown-it, raw HTML allowed)
 <blockquote><p>Quoted.</p><p>Twice.</p></blockquote>
 <p>1984. It was cold</p><p># not a heading</p><p>- not an item</p><p>---</p><p>1) nor this</p><p>~~~</p><p>&gt; nor a quote</p>
 <p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp;copy; *a* _b_ [c](d)</p><p>one<br>two</p>
+<p><strong>Note: </strong>spaces<em> inside </em>marks<a href="https://x.org/"> go </a>out</p>
 <table><tr><th>Year</th><th colspan="2">Who</th></tr><tr><td>1901</td><td>A</td><td>B</td></tr></table></body>`;
   const html = new MarkdownIt({ html: true }).render(markdownOf(page)).replace(/\n/g, "");
   assert.equal(
@@ -86,6 +87,7 @@ test("markdown rendered by a CommonMark renderer (markdown-it, raw HTML allowed)
       "<p>1984. It was cold</p><p># not a heading</p><p>- not an item</p><p>---</p><p>1) nor this</p><p>~~~</p><p>&gt; nor a quote</p>",
       "<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp;copy; *a* _b_ [c](d)</p>",
       "<p>one<br>two</p>",
+      `<p><strong>Note:</strong> spaces <em>inside</em> marks <a href="https://x.org/">go</a> out</p>`,
       "<table><thead><tr><th>Year</th><th>Who</th><th></th></tr></thead><tbody><tr><td>1901</td><td>A</td><td>B</td></tr></tbody></table>",
     ].join(""),
   );

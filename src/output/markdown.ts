@@ -168,7 +168,14 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
     if (o.lineNo !== lineNo) line += o.suffix;
     else if (line.slice(o.at).trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
     else if (o.tag === "code" && o.mark) line = line.slice(0, o.at - o.mark) + codeSpan(line.slice(o.at));
-    else line += o.suffix;
+    else if (o.mark) {
+      // spaces inside the marks go outside them: "**Note: **text" is no emphasis in CommonMark, "**Note:** text" is
+      const inner = line.slice(o.at);
+      const lead = (/^\s*/.exec(inner) as RegExpExecArray)[0];
+      const trail = (/\s*$/.exec(inner) as RegExpExecArray)[0];
+      const mark = line.slice(o.at - o.mark, o.at);
+      line = line.slice(0, o.at - o.mark) + lead + mark + inner.slice(lead.length, inner.length - trail.length) + o.suffix + trail;
+    } else line += o.suffix;
   };
   const open: Open[] = [];
   for (const root of roots) {
