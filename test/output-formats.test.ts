@@ -76,7 +76,7 @@ test("markdown rendered by a CommonMark renderer (markdown-it, raw HTML allowed)
 <p>1984. It was cold</p><p># not a heading</p><p>- not an item</p><p>---</p><p>1) nor this</p><p>~~~</p><p>&gt; nor a quote</p>
 <p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp;copy; *a* _b_ [c](d)</p><p>one<br>two</p>
 <p><strong>Note: </strong>spaces<em> inside </em>marks<a href="https://x.org/"> go </a>out</p>
-<table><tr><th>Year</th><th colspan="2">Who</th></tr><tr><td>1901</td><td>A</td><td>B</td></tr></table></body>`;
+<table><caption>Laureates, 1901</caption><tr><th>Year</th><th colspan="2">Who</th></tr><tr><td>1901</td><td>A</td><td>B</td></tr></table></body>`;
   const html = new MarkdownIt({ html: true }).render(markdownOf(page)).replace(/\n/g, "");
   assert.equal(
     html,
@@ -88,8 +88,25 @@ test("markdown rendered by a CommonMark renderer (markdown-it, raw HTML allowed)
       "<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp;copy; *a* _b_ [c](d)</p>",
       "<p>one<br>two</p>",
       `<p><strong>Note:</strong> spaces <em>inside</em> marks <a href="https://x.org/">go</a> out</p>`,
-      "<table><thead><tr><th>Year</th><th>Who</th><th></th></tr></thead><tbody><tr><td>1901</td><td>A</td><td>B</td></tr></tbody></table>",
+      "<p>Laureates, 1901</p><table><thead><tr><th>Year</th><th>Who</th><th></th></tr></thead><tbody><tr><td>1901</td><td>A</td><td>B</td></tr></tbody></table>",
     ].join(""),
+  );
+});
+
+test("markdown: a link or emphasis around blocks (a card's <a> holding a heading and a paragraph) is closed and reopened in each block, so no '](url)' dangles", () => {
+  const md = markdownOf(`<body><a href="https://x.org/a"><div><h3>Card title</h3><p>Card <b>text <div>inner</div> tail</b></p></div></a><p>x <a href="https://x.org/b">lead <div>block</div></a> after</p><a href="https://x.org/c"><pre>code</pre></a></body>`);
+  assert.equal(
+    md,
+    [
+      "### [Card title](https://x.org/a)",
+      "[Card **text**](https://x.org/a)",
+      "[**inner**](https://x.org/a)",
+      "[**tail**](https://x.org/a)",
+      "x [lead](https://x.org/b)",
+      "[block](https://x.org/b)",
+      "after",
+      "```\ncode\n```",
+    ].join("\n\n"),
   );
 });
 

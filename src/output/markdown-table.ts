@@ -133,7 +133,18 @@ export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cel
   if (columns < DATA_TABLE_MIN_COLUMNS) return null;
   const lines = grid.map((r) => rowLine(r, columns, cellText));
   lines.splice(1, 0, `|${" --- |".repeat(columns)}`);
-  return lines.join("\n");
+  const caption = captionOf(page, tree, table);
+  const title = caption < 0 ? "" : cellText(caption).replace(/\s+/g, " ").trim();
+  return (title ? `${title}\n\n` : "") + lines.join("\n");
+}
+
+/** The table's visible <caption> (a GitHub table has no place for it: it goes above), or -1. */
+function captionOf(page: PageSnapshot, tree: Tree, table: number): number {
+  for (let c = table + 1; c < (tree.end[table] as number); c = tree.end[c] as number) {
+    const node = page.nodes[c];
+    if (node?.type === 1 && node.visible && node.tag === "caption") return c;
+  }
+  return -1;
 }
 
 /**

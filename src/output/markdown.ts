@@ -27,10 +27,15 @@ interface Open {
   /** Text to append when the element closes (link targets, emphasis). */
   suffix: string;
   block: boolean;
-  /** Inline marks: length of the line right after the opening mark, the mark's length and the line it is on. */
+  /**
+   * Inline marks: length of the line right after the opening mark (-1 while a block boundary has
+   * closed the mark and no content has reopened it), the mark's length and the line it is on.
+   */
   at: number;
   mark: number;
   lineNo: number;
+  /** The opening mark ("[", "**", "`"), written again when content follows a block boundary inside the element. */
+  opening: string;
 }
 
 /** An open list item or block quote: the blocks inside it carry its prefix. */
@@ -149,7 +154,26 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
     lastQuote = quote;
     lastOuter = outer;
   };
+  const open: Open[] = [];
+  /** Inline marks closed at a block boundary inside their element, reopened when content follows. */
+  const pending: Open[] = [];
+  const reopen = (): void => {
+    for (const o of pending) {
+      if (o.tag === "code") inCode++;
+      line += o.opening;
+      o.at = line.length;
+      o.lineNo = lineNo;
+    }
+    pending.length = 0;
+  };
+  /**
+   * Writes the line as a block. A link or emphasis still open here (a card's <a> holding a
+   * heading and a paragraph) is closed on this line and reopened on the next one that has
+   * content: CommonMark's link text and emphasis cannot span blocks, so "](url)" would dangle.
+   */
   const flush = (): void => {
+    const split = inPre ? [] : open.filter((o) => !o.block && o.mark > 0 && o.at >= 0);
+    for (let k = split.length - 1; k >= 0; k--) closeInline(split[k] as Open);
     const text = inPre
       ? line.replace(/^\n+|\n+$/g, "")
       : collapseSpaces(line)
@@ -161,9 +185,17 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
     line = "";
     prefix = "";
     lineNo++;
+    for (const o of split) {
+      o.at = -1;
+      pending.push(o);
+    }
   };
   // a link or emphasis around nothing visible (an image link, an icon) leaves no "[ ](…)" or "** **" behind
-  const closeInline = (o: Open): void => {
+  function closeInline(o: Open): void {
+    if (o.at < 0) {
+      pending.splice(pending.indexOf(o), 1); // closed at a block boundary, nothing of it since
+      return;
+    }
     if (o.tag === "code" && o.mark) inCode--;
     if (o.lineNo !== lineNo) line += o.suffix;
     else if (line.slice(o.at).trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
@@ -176,8 +208,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       const mark = line.slice(o.at - o.mark, o.at);
       line = line.slice(0, o.at - o.mark) + lead + mark + inner.slice(lead.length, inner.length - trail.length) + o.suffix + trail;
     } else line += o.suffix;
-  };
-  const open: Open[] = [];
+  }
   for (const root of roots) {
     const end = tree.end[root] as number;
     // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
@@ -201,6 +232,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         continue;
       }
       if (node.type === 3) {
+        if (!inPre && pending.length && (node.text ?? "").trim()) reopen();
         line += inPre || inCode ? (node.text ?? "") : escapeMarkdown(node.text ?? "");
         continue;
       }
@@ -228,17 +260,18 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         }
         if (PREFORMATTED_TAGS.has(node.tag)) {
           inPre++;
-          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, mark: 0, lineNo });
+          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, mark: 0, lineNo, opening: "" });
           continue;
         }
-        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo });
+        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo, opening: "" });
         continue;
       }
       // a code block is literal: no marks inside it (its <code> adds no backticks)
       const marks = inPre ? { prefix: "", suffix: "" } : inlineMarks(node, base);
+      if (marks.prefix && pending.length) reopen();
       if (node.tag === "code" && marks.prefix) inCode++;
       line += marks.prefix;
-      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo });
+      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo, opening: marks.prefix });
     }
     while (open.length) {
       const o = open.pop() as Open;
@@ -246,6 +279,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
     }
     flush();
     containers.length = 0;
+    pending.length = 0;
   }
   return blocks;
 }
