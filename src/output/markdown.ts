@@ -52,6 +52,9 @@ interface Container {
 
 /** Stands for a <br> in a line until the line is written (control characters are never page text: control-chars.ts). */
 const BREAK = "\u0000";
+/** Spaces and line breaks at the start / end of a mark's content. */
+const EDGE_SPACE_START = /^[\s\u0000]*/;
+const EDGE_SPACE_END = /[\s\u0000]*$/;
 
 function headingPrefix(node: SnapshotNode): string {
   const h = HEADING.exec(node.tag);
@@ -157,10 +160,15 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
   const open: Open[] = [];
   /** Inline marks closed at a block boundary inside their element, reopened when content follows. */
   const pending: Open[] = [];
+  /** An opening mark; "!" right before a link's "[" would make it an image, so it is escaped. */
+  const appendMark = (mark: string): void => {
+    if (mark === "[" && line.endsWith("!")) line = line.slice(0, -1) + "\\!";
+    line += mark;
+  };
   const reopen = (): void => {
     for (const o of pending) {
       if (o.tag === "code") inCode++;
-      line += o.opening;
+      appendMark(o.opening);
       o.at = line.length;
       o.lineNo = lineNo;
     }
@@ -180,7 +188,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
           .split(BREAK)
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
-          .join("\\\n");
+          .join(prefix ? " " : "\\\n"); // a heading is one line: its <br> is a space
     if (text) write(inPre ? fenced(text) : prefix + text);
     line = "";
     prefix = "";
@@ -198,13 +206,13 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
     }
     if (o.tag === "code" && o.mark) inCode--;
     if (o.lineNo !== lineNo) line += o.suffix;
-    else if (line.slice(o.at).trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
+    else if (line.slice(o.at).replaceAll(BREAK, "").trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
     else if (o.tag === "code" && o.mark) line = line.slice(0, o.at - o.mark) + codeSpan(line.slice(o.at));
     else if (o.mark) {
-      // spaces inside the marks go outside them: "**Note: **text" is no emphasis in CommonMark, "**Note:** text" is
+      // spaces (and line breaks) inside the marks go outside them: "**Note: **text" is no emphasis in CommonMark, "**Note:** text" is
       const inner = line.slice(o.at);
-      const lead = (/^\s*/.exec(inner) as RegExpExecArray)[0];
-      const trail = (/\s*$/.exec(inner) as RegExpExecArray)[0];
+      const lead = (EDGE_SPACE_START.exec(inner) as RegExpExecArray)[0];
+      const trail = (EDGE_SPACE_END.exec(inner) as RegExpExecArray)[0];
       const mark = line.slice(o.at - o.mark, o.at);
       line = line.slice(0, o.at - o.mark) + lead + mark + inner.slice(lead.length, inner.length - trail.length) + o.suffix + trail;
     } else line += o.suffix;
@@ -266,11 +274,13 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo, opening: "" });
         continue;
       }
-      // a code block is literal: no marks inside it (its <code> adds no backticks)
-      const marks = inPre ? { prefix: "", suffix: "" } : inlineMarks(node, base);
+      // a code block is literal: no marks inside it (its <code> adds no backticks); a link inside a link
+      // (a parser without HTML's adoption rules keeps <a> in <a>) is text of the outer one: CommonMark nests no links
+      const inLink = node.tag === "a" && open.some((o) => !o.block && o.tag === "a" && o.mark > 0);
+      const marks = inPre || inLink ? { prefix: "", suffix: "" } : inlineMarks(node, base);
       if (marks.prefix && pending.length) reopen();
       if (node.tag === "code" && marks.prefix) inCode++;
-      line += marks.prefix;
+      appendMark(marks.prefix);
       open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo, opening: marks.prefix });
     }
     while (open.length) {
