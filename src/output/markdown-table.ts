@@ -51,12 +51,18 @@ function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
   return rows;
 }
 
-/** The visible td/th children of a row. */
+/**
+ * The visible td/th cells of a row: its children, or the cells inside a wrapper between the row
+ * and them (a <form> around a row's cells, which a browser's parser would move out of the table
+ * and the static parser keeps), never a nested table's.
+ */
 function rowCells(page: PageSnapshot, tree: Tree, tr: number): number[] {
   const cells: number[] = [];
-  for (let c = tr + 1; c < (tree.end[tr] as number); c = tree.end[c] as number) {
-    const cell = page.nodes[c];
-    if (cell?.type === 1 && cell.visible && CELL_TAGS.has(cell.tag)) cells.push(c);
+  for (let c = tr + 1; c < (tree.end[tr] as number); ) {
+    const node = page.nodes[c];
+    if (node?.type === 1 && node.visible && CELL_TAGS.has(node.tag)) cells.push(c);
+    const into = node?.type === 1 && node.visible && !CELL_TAGS.has(node.tag) && node.tag !== "table";
+    c = into ? c + 1 : (tree.end[c] as number);
   }
   return cells;
 }
