@@ -30,9 +30,10 @@ const SPAN_GROWTH_SLACK = 10_000;
 const MAX_COLSPAN = 1000;
 const MAX_ROWSPAN = 65534;
 
-/** The rows of `table` (its own, not a nested table's), each a list of its cells' node indices. */
+/** The rows of `table` (its own, not a nested table's), each a list of its cells' node indices; cells outside a row make one. */
 function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
   const rows: number[][] = [];
+  let stray: number[] = []; // cells outside any <tr> (after a </tr>): a browser gives them a row of their own
   const end = tree.end[table] as number;
   for (let i = table + 1; i < end; i++) {
     const node = page.nodes[i];
@@ -44,10 +45,18 @@ function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
       i = (tree.end[i] as number) - 1; // a nested table belongs to its cell
       continue;
     }
+    if (CELL_TAGS.has(node.tag)) {
+      stray.push(i);
+      i = (tree.end[i] as number) - 1;
+      continue;
+    }
     if (node.tag !== "tr") continue;
+    if (stray.length) rows.push(stray);
+    stray = [];
     rows.push(rowCells(page, tree, i));
     i = (tree.end[i] as number) - 1;
   }
+  if (stray.length) rows.push(stray);
   return rows;
 }
 
