@@ -41,10 +41,6 @@ function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
       if (node && !node.visible) i = (tree.end[i] as number) - 1;
       continue;
     }
-    if (node.tag === "table") {
-      i = (tree.end[i] as number) - 1; // a nested table belongs to its cell
-      continue;
-    }
     if (CELL_TAGS.has(node.tag)) {
       stray.push(i);
       i = (tree.end[i] as number) - 1;
@@ -63,17 +59,35 @@ function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
 /**
  * The visible td/th cells of a row: its children, or the cells inside a wrapper between the row
  * and them (a <form> around a row's cells, which a browser's parser would move out of the table
- * and the static parser keeps), never a nested table's.
+ * and the static parser keeps), never a nested table's (markdownTable has rendered a table with
+ * one outside its cells as blocks: contentOutsideCells).
  */
 function rowCells(page: PageSnapshot, tree: Tree, tr: number): number[] {
   const cells: number[] = [];
   for (let c = tr + 1; c < (tree.end[tr] as number); ) {
     const node = page.nodes[c];
     if (node?.type === 1 && node.visible && CELL_TAGS.has(node.tag)) cells.push(c);
-    const into = node?.type === 1 && node.visible && !CELL_TAGS.has(node.tag) && node.tag !== "table";
+    const into = node?.type === 1 && node.visible && !CELL_TAGS.has(node.tag);
     c = into ? c + 1 : (tree.end[c] as number);
   }
   return cells;
+}
+
+/**
+ * Whether `root` (a table or row) holds visible content outside its cells: text, or a table
+ * straight in a row (the static parser keeps what a browser would move out of the table). Such a
+ * table is rendered as blocks, not tabulated, so nothing in it is lost.
+ */
+function contentOutsideCells(page: PageSnapshot, tree: Tree, root: number): boolean {
+  for (let i = root + 1; i < (tree.end[root] as number); i++) {
+    const node = page.nodes[i];
+    if (!node?.visible || (node.type === 1 && (CELL_TAGS.has(node.tag) || node.tag === "caption"))) {
+      i = (tree.end[i] as number) - 1; // a cell's (or the caption's) content is its own; hidden content shows nowhere
+      continue;
+    }
+    if (node.type === 3 ? (node.text ?? "").trim() !== "" : node.tag === "table") return true;
+  }
+  return false;
 }
 
 /** A span attribute as the HTML standard parses it: digits, clamped; `fallback` when absent or invalid. */
@@ -141,6 +155,7 @@ function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
  * a cell's content inline.
  */
 export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cellText: (cell: number) => string): string | null {
+  if (contentOutsideCells(page, tree, table)) return null;
   const rows = tableRows(page, tree, table).filter((r) => r.length > 0);
   if (rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
   const grid = layOut(page, rows);
@@ -167,6 +182,7 @@ function captionOf(page: PageSnapshot, tree: Tree, table: number): number {
  * `| a | b |`, or null when a cell holds block content.
  */
 export function markdownRow(page: PageSnapshot, tree: Tree, tr: number, cellText: (cell: number) => string): string | null {
+  if (contentOutsideCells(page, tree, tr)) return null;
   const cells = rowCells(page, tree, tr);
   if (!cells.length || cells.some((c) => hasBlocks(page, tree, c))) return null;
   return rowLine(cells, cells.length, cellText);
