@@ -36,15 +36,18 @@ export function escapeLineStart(line: string): string {
   return line;
 }
 
-/** URL schemes that run script when followed or loaded. */
-const SCRIPT_URL = /^(?:javascript|vbscript|data):/;
+/**
+ * URL schemes that run script when followed or loaded, and `file:` (a web page's link into its
+ * author's disk: browsers refuse to follow it from a web page, CommonMark renderers drop it).
+ */
+const SCRIPT_URL = /^(?:javascript|vbscript|data|file):/;
 /** The data: URLs kept: an image's source. */
 const IMAGE_DATA_URL = /^data:image\/(?:png|gif|jpeg|webp|avif);/;
 
 /**
  * Whether a link (`href`) or source (`src`) URL from an untrusted page may be kept in output meant
  * to be shown: not one that runs script (`javascript:`, `vbscript:`, a `data:` URL other than an
- * image's source). Browsers skip whitespace and control characters in a scheme ("java\tscript:"),
+ * image's source) nor a `file:` one. Browsers skip whitespace and control characters in a scheme ("java\tscript:"),
  * so this does too.
  */
 export function safeUrl(attribute: "href" | "src", value: string): boolean {
@@ -55,8 +58,9 @@ export function safeUrl(attribute: "href" | "src", value: string): boolean {
 
 /**
  * A URL as a Markdown link target: trimmed (as a browser reads an href), and the characters that
- * would end or split it (parentheses, spaces, angle brackets) percent-encoded.
+ * would end or split it (parentheses, spaces, angle brackets, a backslash, which would escape
+ * the closing parenthesis) percent-encoded.
  */
 export function markdownUrl(url: string): string {
-  return url.trim().replace(/[()<>\s]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c))); // encodeURIComponent leaves parentheses alone
+  return url.trim().replace(/[()<>\s\\]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c))); // encodeURIComponent leaves parentheses alone
 }
