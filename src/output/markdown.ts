@@ -274,10 +274,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo, opening: "" });
         continue;
       }
-      // a code block is literal: no marks inside it (its <code> adds no backticks); a link inside a link
-      // (a parser without HTML's adoption rules keeps <a> in <a>) is text of the outer one: CommonMark nests no links
+      // code is literal: no marks inside a code block (its <code> adds no backticks) or a code span (a docs
+      // page's `pub use task::<a>spawn</a>`); a link inside a link (a parser without HTML's adoption rules
+      // keeps <a> in <a>) is text of the outer one: CommonMark nests no links
       const inLink = node.tag === "a" && open.some((o) => !o.block && o.tag === "a" && o.mark > 0);
-      const marks = inPre || inLink ? { prefix: "", suffix: "" } : inlineMarks(node, base);
+      const marks = inPre || inCode > 0 || inLink ? { prefix: "", suffix: "" } : inlineMarks(node, base);
       if (marks.prefix && pending.length) reopen();
       if (node.tag === "code" && marks.prefix) inCode++;
       appendMark(marks.prefix);
