@@ -77,7 +77,7 @@ test("markdown rendered by a CommonMark renderer (markdown-it, raw HTML allowed)
 <p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt; &amp;copy; *a* _b_ [c](d)</p><p>one<br>two</p>
 <p><strong>Note: </strong>spaces<em> inside </em>marks<a href="https://x.org/"> go </a>out</p><p>Wow!<a href="https://x.org/w">a link, no image</a></p>
 <h3>Contents<a href="https://x.org/toc"><br></a></h3><h4>Two<br>lines</h4><p><a href="https://x.org/o">outer <font><a href="https://x.org/i">inner</a></font> tail</a></p>
-<p><a href="https://x.org/q?h=Jackson\\">back\\slash</a> <a href="file:///Users/me/notes.html">disk</a></p><p><code>pub use task::<a href="task/fn.spawn.html">spawn</a>;</code></p>
+<p><a href="https://x.org/q?h=Jackson\\">back\\slash</a> <a href="file:///Users/me/notes.html">disk</a></p><p><code>pub use task::<a href="task/fn.spawn.html">spawn</a>;</code></p><code><div>a block in code</div><div><a href="https://x.org/l">link</a> in code</div></code>
 <table><caption>Laureates, 1901</caption><tr><th>Year</th><th colspan="2">Who</th></tr><tr><td>1901</td><td>A</td><td>B</td></tr></table></body>`;
   const html = new MarkdownIt({ html: true }).render(markdownOf(page)).replace(/\n/g, "");
   assert.equal(
@@ -93,7 +93,7 @@ test("markdown rendered by a CommonMark renderer (markdown-it, raw HTML allowed)
       `<p>Wow!<a href="https://x.org/w">a link, no image</a></p>`,
       "<h3>Contents</h3><h4>Two lines</h4>",
       `<p><a href="https://x.org/o">outer inner tail</a></p>`,
-      `<p><a href="https://x.org/q?h=Jackson%5C">back\\slash</a> disk</p><p><code>pub use task::spawn;</code></p>`,
+      `<p><a href="https://x.org/q?h=Jackson%5C">back\\slash</a> disk</p><p><code>pub use task::spawn;</code></p><p><code>a block in code</code></p><p><code>link in code</code></p>`,
       "<p>Laureates, 1901</p><table><thead><tr><th>Year</th><th>Who</th><th></th></tr></thead><tbody><tr><td>1901</td><td>A</td><td>B</td></tr></tbody></table>",
     ].join(""),
   );

@@ -102,13 +102,15 @@ function codeSpan(code: string): string {
   return `${fence}${pad}${code}${pad}${fence}`;
 }
 
+const NO_MARKS = { prefix: "", suffix: "" } as const;
+
 function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string; suffix: string } {
   const href = node.tag === "a" ? node.attrs?.["href"] : undefined;
   if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(absoluteUrl(href, base))})` };
   if (node.tag === "strong" || node.tag === "b") return { prefix: "**", suffix: "**" };
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
   if (node.tag === "code") return { prefix: "`", suffix: "`" };
-  return { prefix: "", suffix: "" };
+  return NO_MARKS;
 }
 
 export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
@@ -278,8 +280,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       // page's `pub use task::<a>spawn</a>`); a link inside a link (a parser without HTML's adoption rules
       // keeps <a> in <a>) is text of the outer one: CommonMark nests no links
       const inLink = node.tag === "a" && open.some((o) => !o.block && o.tag === "a" && o.mark > 0);
-      const marks = inPre || inCode > 0 || inLink ? { prefix: "", suffix: "" } : inlineMarks(node, base);
-      if (marks.prefix && pending.length) reopen();
+      let marks = inPre || inCode > 0 || inLink ? NO_MARKS : inlineMarks(node, base);
+      if (marks.prefix && pending.length) {
+        reopen();
+        if (inCode > 0) marks = NO_MARKS; // a code span reopened around this element
+      }
       if (node.tag === "code" && marks.prefix) inCode++;
       appendMark(marks.prefix);
       open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo, opening: marks.prefix });
