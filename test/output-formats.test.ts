@@ -228,6 +228,17 @@ test("markdown and html tables: colspan and rowspan keep every cell under its ow
   );
   assert.match(out("html", laureates), /<td rowspan="2">1901<\/td>.*<td colspan=" 3x">none<\/td>/s, "HTML output keeps both spans");
   assert.equal(out("html", `<ol start="4" type="a"><li>d</li></ol>`), `<article><ol start="4"><li>d</li></ol></article>`, "and a list's start");
+  const chosen = (html: string, tags: string[]) => {
+    const p = page(html);
+    const tree = buildTree(p);
+    const roots = p.nodes.flatMap((n, i) => (n.type === 1 && tags.includes(n.tag) && (n.attrs?.["id"] ?? "").startsWith("k") ? [i] : []));
+    return formatExtraction("html", p, tree, { method: "test", text: "", nodes: roots, scores: roots.map(() => 1), trace: [] });
+  };
+  assert.equal(
+    chosen(`<ol><li id=k1>a</li><li>b</li><li id=k2>c</li></ol><p id=k3>p</p><ul><li id=k4>d</li></ul><table><tr id=k5><td>e</td></tr></table>`, ["li", "p", "tr"]),
+    "<article><ol><li>a</li><li>c</li></ol><p>p</p><ul><li>d</li></ul><table><tr><td>e</td></tr></table></article>",
+    "items and rows chosen without their list or table are wrapped in one, so the output is valid HTML",
+  );
   const rows = Array.from({ length: 3_000 }, (_, i) => `<tr><td colspan="1000">r${i}</td><td>x</td></tr>`).join("");
   const hostile = out("markdown", `<table>${rows}</table>`).split("\n");
   assert.equal(hostile.length, 3_001);

@@ -1,7 +1,8 @@
 /**
  * HTML output: the chosen subtrees re-serialised from the snapshot (kept attributes only, no
  * scripts or styles, invisible nodes dropped), wrapped in one <article> (unless the output is one
- * <article> already: a chosen <body> holding an <article> gives no <article><article>). Iterative walk.
+ * <article> already: a chosen <body> holding an <article> gives no <article><article>); list
+ * items and table rows chosen without their list or table get one. Iterative walk.
  *
  * Pages are untrusted and this output is meant to be shown: no event handler or style attribute
  * is kept, a link or source whose URL would run script (`javascript:`, `vbscript:`, a `data:`
@@ -56,8 +57,22 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[])
     if (c.tag === "article") articles.set(c.at, out.length);
     out.push(`</${c.tag}>`);
   };
-  for (const root of roots) {
+  // a list item or row chosen without its list or table is valid HTML only inside one: consecutive
+  // items of one list (rows of one table) share a wrapper, <ol> for an ordered list's items
+  let container = -1; // parent of the current run of wrapped roots
+  let containerTag = "";
+  roots.forEach((root, k) => {
     const end = tree.end[root] as number;
+    const parent = tree.parent[root] as number;
+    const tag = page.nodes[root]?.tag;
+    const wrap = tag === "li" ? (page.nodes[parent]?.tag === "ol" ? "ol" : "ul") : tag === "tr" ? "table" : "";
+    const key = wrap ? parent : -1;
+    if (key !== container) {
+      if (container >= 0) out.push(`</${containerTag}>`);
+      if (key >= 0) out.push(`<${wrap}>`);
+      container = key;
+      containerTag = wrap;
+    }
     for (let i = root; i < end; i++) {
       while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
       const node = page.nodes[i] as SnapshotNode;
@@ -74,7 +89,8 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[])
       out.push(openTag(node, base));
     }
     while (closeAt.length) close();
-  }
+    if (k === roots.length - 1 && container >= 0) out.push(`</${containerTag}>`);
+  });
   if (isOneArticle(out, articles)) return out.slice(1).join("").trim();
   out.push("</article>");
   return out.join("");
