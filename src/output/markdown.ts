@@ -3,13 +3,10 @@
  * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
  * urls.ts), emphasis, line breaks (a backslash at the line's end), and data tables as
  * GitHub-flavoured tables (markdown-table.ts; a layout table's cells are blocks). One iterative
- * pre-order walk; block elements close their line.
- *
- * Containers (CommonMark): list items and block quotes hold blocks. Every block inside a quote
- * starts with "> "; the first block of a list item starts with its marker and the others, and a
- * nested list, are indented to the item's content column (the marker's width), so nesting
- * survives. An ordered list's items are numbered from its `start`. Items of a list follow each
- * other without a blank line (a tight list).
+ * pre-order walk; block elements close their line, list items and quotes nest
+ * (markdown-blocks.ts). Page text is escaped wherever CommonMark would read it as syntax
+ * (escape.ts), and a link or emphasis around blocks is repeated in each block, so that rendered
+ * Markdown says what the text output says (`npm run check:markdown`).
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
@@ -18,6 +15,7 @@ import { collapseSpaces } from "../dom/text.ts";
 import { escapeLineStart, escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRow, markdownTable } from "./markdown-table.ts";
+import { MarkdownBlocks } from "./markdown-blocks.ts";
 
 const HEADING = /^h([1-6])$/;
 
@@ -38,18 +36,6 @@ interface Open {
   opening: string;
 }
 
-/** An open list item or block quote: the blocks inside it carry its prefix. */
-interface Container {
-  end: number;
-  /** The list a list item belongs to, or the quote: its node index. */
-  key: number;
-  /** "> " for a quote; a list item's marker ("- ", "3. "). */
-  marker: string;
-  quote: boolean;
-  /** A list item's marker was written (its later blocks are indented instead). */
-  used: boolean;
-}
-
 /** Stands for a <br> in a line until the line is written (control characters are never page text: control-chars.ts). */
 const BREAK = "\u0000";
 /** Spaces and line breaks at the start / end of a mark's content. */
@@ -59,16 +45,6 @@ const EDGE_SPACE_END = /[\s\u0000]*$/;
 function headingPrefix(node: SnapshotNode): string {
   const h = HEADING.exec(node.tag);
   return h ? "#".repeat(Number(h[1])) + " " : "";
-}
-
-/** A list item's marker: "- ", or its number in an ordered list (counted per list, from its `start`). */
-function itemMarker(page: PageSnapshot, tree: Tree, i: number, counters: Map<number, number>): string {
-  const list = tree.parent[i] as number;
-  if (page.nodes[list]?.tag !== "ol") return "- ";
-  const start = Number.parseInt(page.nodes[list]?.attrs?.["start"] ?? "1", 10);
-  const n = counters.get(list) ?? (Number.isFinite(start) && start >= 0 && start < 1e9 ? start : 1);
-  counters.set(list, n + 1);
-  return `${n}. `;
 }
 
 /** The first child of `i` that is visible (an element, or text that is not only spaces), or -1. */
@@ -119,46 +95,12 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
 
 /** The Markdown blocks of the subtrees `roots` (a table cell's content: its children). */
 function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, base: string | null): string[] {
-  const blocks: string[] = [];
   let line = "";
   let prefix = "";
   let inPre = 0;
   let inCode = 0;
   let lineNo = 0;
-  const containers: Container[] = [];
-  const counters = new Map<number, number>();
-  let lastInList = false;
-  let lastQuote: Container | null = null;
-  let lastOuter = -1; // key of the outermost container of the last block
-  /**
-   * A block, its lines prefixed by the open quotes and list items. A list item after a block of
-   * the same (outermost) list joins it without a blank line; a block after another in the same
-   * quote joins it with a quoted blank line (one quote, not two).
-   */
-  const write = (text: string): void => {
-    let first = "";
-    let rest = "";
-    let newItem = false;
-    let quote: Container | null = null;
-    for (const c of containers) {
-      const indent = c.quote ? c.marker : " ".repeat(c.marker.length);
-      first += c.quote || c.used ? indent : c.marker;
-      rest += indent;
-      if (c.quote) quote = c;
-      else if (!c.used) newItem = c.used = true;
-    }
-    const block = text
-      .split("\n")
-      .map((l, k) => ((k === 0 ? first : rest) + l).trimEnd())
-      .join("\n");
-    const outer = containers[0]?.key ?? -1;
-    if (blocks.length && newItem && lastInList && outer === lastOuter) blocks[blocks.length - 1] += "\n" + block;
-    else if (blocks.length && quote !== null && quote === lastQuote) blocks[blocks.length - 1] += `\n${rest.trimEnd()}\n${block}`;
-    else blocks.push(block);
-    lastInList = containers.some((c) => !c.quote);
-    lastQuote = quote;
-    lastOuter = outer;
-  };
+  const out = new MarkdownBlocks(page, tree);
   const open: Open[] = [];
   /** Inline marks closed at a block boundary inside their element, reopened when content follows. */
   const pending: Open[] = [];
@@ -191,7 +133,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
           .join(prefix ? " " : "\\\n"); // a heading is one line: its <br> is a space
-    if (text) write(inPre ? fenced(text) : prefix + text);
+    if (text) out.write(inPre ? fenced(text) : prefix + text);
     line = "";
     prefix = "";
     lineNo++;
@@ -224,7 +166,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
     // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
     const item = tree.parent[root] as number;
     if (page.nodes[root]?.tag !== "li" && page.nodes[item]?.tag === "li" && firstVisibleChild(page, tree, item) === root) {
-      containers.push({ end, key: tree.parent[item] as number, marker: itemMarker(page, tree, item, counters), quote: false, used: false });
+      out.openItem(item);
     }
     for (let i = root; i < end; i++) {
       while (open.length && (open[open.length - 1] as Open).end <= i) {
@@ -234,7 +176,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
           flush();
           inPre--;
         } else if (o.block) flush();
-        if (o.block && (o.tag === "li" || o.tag === "blockquote")) containers.pop(); // each block li / blockquote opened one
+        if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close(); // each block li / blockquote opened one
       }
       const node = page.nodes[i] as SnapshotNode;
       if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
@@ -256,7 +198,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
         if (table !== null) {
           flush();
-          write(table);
+          out.write(table);
           i = (tree.end[i] as number) - 1;
           continue;
         }
@@ -264,10 +206,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       if (isBlockDisplay(node.tag, node.style?.display)) {
         flush();
         prefix = headingPrefix(node);
-        if (node.tag === "li" || node.tag === "blockquote") {
-          const quote = node.tag === "blockquote";
-          containers.push({ end: tree.end[i] as number, key: quote ? i : (tree.parent[i] as number), marker: quote ? "> " : itemMarker(page, tree, i, counters), quote, used: false });
-        }
+        if (node.tag === "li") out.openItem(i);
+        else if (node.tag === "blockquote") out.openQuote(i);
         if (PREFORMATTED_TAGS.has(node.tag)) {
           inPre++;
           open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, mark: 0, lineNo, opening: "" });
@@ -294,8 +234,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       if (!o.block) closeInline(o);
     }
     flush();
-    containers.length = 0;
+    out.closeAll();
     pending.length = 0;
   }
-  return blocks;
+  return out.blocks;
 }

@@ -1,0 +1,97 @@
+/**
+ * The Markdown blocks of an output and the containers around them (CommonMark): list items and
+ * block quotes hold blocks. Every block inside a quote starts with "> "; the first block of a
+ * list item starts with its marker and the others, and a nested list, are indented to the item's
+ * content column (the marker's width), so nesting survives. Items of one list follow each other
+ * without a blank line (a tight list); blocks of one quote are joined by a quoted blank line, so
+ * the quote stays one. An ordered list's items are numbered from its `start`.
+ */
+import type { Tree } from "../dom/tree.ts";
+import type { PageSnapshot } from "../types.ts";
+
+/** An open list item or block quote: the blocks inside it carry its prefix. */
+interface Container {
+  /** The list a list item belongs to, or the quote: its node index. */
+  key: number;
+  /** "> " for a quote; a list item's marker ("- ", "3. "). */
+  marker: string;
+  quote: boolean;
+  /** A list item's marker was written (its later blocks are indented instead). */
+  used: boolean;
+}
+
+/** Numbers ordered lists' items must not pass (a hostile `start`). */
+const MAX_START = 1e9;
+
+export class MarkdownBlocks {
+  readonly blocks: string[] = [];
+  private readonly containers: Container[] = [];
+  /** Next number of each ordered list, by its node index. */
+  private readonly counters = new Map<number, number>();
+  private lastInList = false;
+  private lastQuote: Container | null = null;
+  /** Key of the outermost container of the last block. */
+  private lastOuter = -1;
+
+  constructor(
+    private readonly page: PageSnapshot,
+    private readonly tree: Tree,
+  ) {}
+
+  /** A list item (node `item`) opens: its blocks get its marker. */
+  openItem(item: number): void {
+    const list = this.tree.parent[item] as number;
+    this.containers.push({ key: list, marker: this.itemMarker(list), quote: false, used: false });
+  }
+
+  /** A block quote (node `quote`) opens. */
+  openQuote(quote: number): void {
+    this.containers.push({ key: quote, marker: "> ", quote: true, used: false });
+  }
+
+  /** The innermost open item or quote closes. */
+  close(): void {
+    this.containers.pop();
+  }
+
+  /** Every container closes (the end of a chosen subtree). */
+  closeAll(): void {
+    this.containers.length = 0;
+  }
+
+  /** A block, its lines prefixed by the open quotes and list items. */
+  write(text: string): void {
+    let first = "";
+    let rest = "";
+    let newItem = false;
+    let quote: Container | null = null;
+    for (const c of this.containers) {
+      const indent = c.quote ? c.marker : " ".repeat(c.marker.length);
+      first += c.quote || c.used ? indent : c.marker;
+      rest += indent;
+      if (c.quote) quote = c;
+      else if (!c.used) newItem = c.used = true;
+    }
+    const block = text
+      .split("\n")
+      .map((l, k) => ((k === 0 ? first : rest) + l).trimEnd())
+      .join("\n");
+    const outer = this.containers[0]?.key ?? -1;
+    const last = this.blocks.length - 1;
+    if (last >= 0 && newItem && this.lastInList && outer === this.lastOuter) this.blocks[last] += "\n" + block;
+    else if (last >= 0 && quote !== null && quote === this.lastQuote) this.blocks[last] += `\n${rest.trimEnd()}\n${block}`;
+    else this.blocks.push(block);
+    this.lastInList = this.containers.some((c) => !c.quote);
+    this.lastQuote = quote;
+    this.lastOuter = outer;
+  }
+
+  /** A list item's marker: "- ", or its number in an ordered list (counted per list, from its `start`). */
+  private itemMarker(list: number): string {
+    if (this.page.nodes[list]?.tag !== "ol") return "- ";
+    const start = Number.parseInt(this.page.nodes[list]?.attrs?.["start"] ?? "1", 10);
+    const n = this.counters.get(list) ?? (Number.isFinite(start) && start >= 0 && start < MAX_START ? start : 1);
+    this.counters.set(list, n + 1);
+    return `${n}. `;
+  }
+}
