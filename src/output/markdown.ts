@@ -3,7 +3,7 @@
  * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
  * urls.ts), emphasis, line breaks (a backslash at the line's end), and data tables as
  * GitHub-flavoured tables (markdown-table.ts; a layout table's cells are blocks). One iterative
- * pre-order walk; block elements close their line, list items and quotes nest
+ * pre-order walk; block elements close their line (an <hr> is a thematic break), list items and quotes nest
  * (markdown-blocks.ts). Page text is escaped wherever CommonMark would read it as syntax
  * (escape.ts), and a link or emphasis around blocks is repeated in each block, so that rendered
  * Markdown says what the text output says (`npm run check:markdown`).
@@ -18,6 +18,8 @@ import { markdownRow, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
 
 const HEADING = /^h([1-6])$/;
+/** An <hr> (not "---", which under a paragraph line would make it a heading). */
+const THEMATIC_BREAK = "* * *";
 
 interface Open {
   end: number;
@@ -202,6 +204,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
           i = (tree.end[i] as number) - 1;
           continue;
         }
+      }
+      if (node.tag === "hr") {
+        flush();
+        out.write(THEMATIC_BREAK);
+        continue;
       }
       if (isBlockDisplay(node.tag, node.style?.display)) {
         flush();
