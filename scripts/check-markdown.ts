@@ -7,7 +7,7 @@
  * page text went missing (a table that lost cells). Spacing is ignored: the text output puts a
  * space between sibling inline elements where a browser (and Markdown) does not.
  *
- *   npm run check:markdown -- [--sets wcxb-dev,dragnet] [--limit N] [--show N]
+ *   npm run check:markdown -- [--sets wcxb-dev,dragnet] [--limit N] [--show N] [--mode chromium]
  *
  * Prints one line per differing page (up to --show) with the first place the two differ, and a
  * summary per set; exits 1 when any page differs. Session 25, all 4,571 pages with a body: one
@@ -24,16 +24,19 @@ import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { dataDir, loadDataset, readDatasetPage } from "../src/io/dataset.ts";
 import { formatExtraction } from "../src/output/index.ts";
-import { staticSnapshot } from "../src/render/static.ts";
-import { intOption, scriptArgs } from "./args.ts";
+import { createRenderer, renderPage } from "../src/render/index.ts";
+import { intOption, scriptArgs, usageError } from "./args.ts";
 
-const USAGE = `Usage: npm run check:markdown -- [--sets A,B] [--limit N] [--show N]
+const USAGE = `Usage: npm run check:markdown -- [--sets A,B] [--limit N] [--show N] [--mode static|chromium]
 
 Writes every dataset page's whole body as text and as Markdown, renders the Markdown with
 markdown-it and compares their letters and digits in order. Defaults: every set under
-$PITH_DATA (../shared/data) with html/, all pages, 10 differences shown. Exits 1 if any differ.`;
+$PITH_DATA (../shared/data) with html/, all pages, 10 differences shown, static snapshots
+(chromium: Chromium renders, whose computed display decides blocks). Exits 1 if any differ.`;
 
-const values = scriptArgs(USAGE, { sets: { type: "string" }, limit: { type: "string" }, show: { type: "string" } });
+const values = scriptArgs(USAGE, { sets: { type: "string" }, limit: { type: "string" }, show: { type: "string" }, mode: { type: "string" } });
+if (values.mode !== undefined && values.mode !== "static" && values.mode !== "chromium") usageError(USAGE, `--mode must be static or chromium, not "${values.mode}"`);
+const renderer = await createRenderer(values.mode === "chromium" ? "chromium" : "static", { concurrency: 1 });
 const limit = intOption(USAGE, "limit", values.limit, Number.POSITIVE_INFINITY);
 const show = intOption(USAGE, "show", values.show, 10, 0);
 const sets = values.sets?.split(",") ?? readdirSync(dataDir()).filter((d) => existsSync(join(dataDir(), d, "html"))).sort();
@@ -46,7 +49,9 @@ for (const name of sets) {
   let pages = 0;
   let bad = 0;
   for (const entry of ds.pages.slice(0, limit)) {
-    const page = staticSnapshot(await readDatasetPage(ds, entry));
+    const snapshot = await renderPage(renderer, await readDatasetPage(ds, entry));
+    if (!snapshot.ok) continue;
+    const page = snapshot.value;
     const tree = buildTree(page);
     const body = page.nodes.findIndex((n) => n.tag === "body");
     if (body < 0) continue;
@@ -64,4 +69,5 @@ for (const name of sets) {
   differing += bad;
   console.log(`${name}: ${bad} of ${pages} pages differ`);
 }
+await renderer.close();
 process.exit(differing ? 1 : 0);
