@@ -199,6 +199,8 @@ test("markdown tables: a data table is a GitHub table (header line, pipes escape
   assert.equal(md(`<table><tr><td>one</td></tr><tr><td>two</td></tr></table>`), "one\n\ntwo", "a single column lays out, it does not tabulate");
   assert.equal(md(`<table><tr><form><td>Search:</td><td><a href="https://x.org/c">Classifieds</a></td></form></tr></table>`), "| Search: | [Classifieds](https://x.org/c) |\n| --- | --- |", "cells inside a <form> in the row are the row's");
   assert.equal(md(`<table><tr><td>GISMO</td><td>Details</td></tr><td colspan="2"><i>(See printing version)</i></td></table>`), "| GISMO | Details |\n| --- | --- |\n| *(See printing version)* |  |", "a cell after the last </tr> is a row of its own");
+  assert.equal(md(`<table><tr><td><span class="cap">I</span>nternet <span class="cap">J</span>ournal</td><td>one<br>two</td></tr></table>`), "| Internet Journal | one two |\n| --- | --- |", "a cell is one line: a drop cap stays in its word, a <br> is a space");
+  assert.equal(md(`<p><a href="https://x.org/a">Home</a><a href="https://x.org/b">About</a><span>Contact</span></p>`), "[Home](https://x.org/a) [About](https://x.org/b) Contact", "sibling inline elements are separate words, as in the text output");
   assert.equal(md(`<table><tr><td>Home</td><td>News</td></tr><tr><table><tr><td><b>Story</b> text</td></tr></table></tr></table>`), "Home\n\nNews\n\n**Story** text", "a table straight in a row (outside any cell) makes the outer one a layout table, its text kept");
   assert.equal(md(`<table><tr><td>Size</td><td>40 l</td></tr><tr><td>Weight</td><td>1 kg</td></tr></table>`, (t) => t === "tr"), "| Size | 40 l |\n\n| Weight | 1 kg |");
 });

@@ -11,7 +11,7 @@
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
-import { collapseSpaces } from "../dom/text.ts";
+import { collapseSpaces, needsSeparator, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeLineStart, escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRow, markdownTable } from "./markdown-table.ts";
@@ -95,14 +95,17 @@ export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly numbe
   return renderBlocks(page, tree, roots, baseUrl(page)).join("\n\n");
 }
 
-/** The Markdown blocks of the subtrees `roots` (a table cell's content: its children). */
-function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, base: string | null): string[] {
+/** The Markdown blocks of the subtrees `roots` (`oneLine`: a table cell's, where a <br> is a space). */
+function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, base: string | null, oneLine = false): string[] {
   let line = "";
   let prefix = "";
   let inPre = 0;
   let inCode = 0;
   let lineNo = 0;
   const out = new MarkdownBlocks(page, tree);
+  let lastChar = ""; // last character of the text on the line (textOf's separator rule)
+  let prevParent = -1; // parent of that text
+  let verbatimEnd = -1; // inside a VERBATIM_TAGS element (code: no separators) until this index
   const open: Open[] = [];
   /** Inline marks closed at a block boundary inside their element, reopened when content follows. */
   const pending: Open[] = [];
@@ -134,11 +137,13 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
           .split(BREAK)
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
-          .join(prefix ? " " : "\\\n"); // a heading is one line: its <br> is a space
+          .join(prefix || oneLine ? " " : "\\\n"); // a heading (a table cell) is one line: its <br> is a space
     if (text) out.write(inPre ? fenced(text) : prefix + text);
     line = "";
     prefix = "";
     lineNo++;
+    lastChar = "";
+    prevParent = -1;
     for (const o of split) {
       o.at = -1;
       pending.push(o);
@@ -186,17 +191,27 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         continue;
       }
       if (node.type === 3) {
-        if (!inPre && pending.length && (node.text ?? "").trim()) reopen();
-        line += inPre || inCode ? (node.text ?? "") : escapeMarkdown(node.text ?? "");
+        const text = node.text ?? "";
+        if (!inPre && pending.length && text.trim()) reopen();
+        // sibling inline elements' texts are two words, as in the text output (textOf), unless verbatim
+        const parent = tree.parent[i] as number;
+        if (i >= verbatimEnd && text && needsSeparator(tree, lastChar, prevParent, parent, text)) line += " ";
+        line += inPre || inCode ? text : escapeMarkdown(text);
+        if (text) {
+          lastChar = text.charAt(text.length - 1);
+          prevParent = parent;
+        }
         continue;
       }
       if (node.tag === "br") {
         line += inPre ? "\n" : BREAK;
+        lastChar = "";
         continue;
       }
+      if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
       // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
       if (node.tag === "table" || (node.tag === "tr" && i === root)) {
-        const cellText = (cell: number): string => renderBlocks(page, tree, childrenOf(tree, cell), base).join(" ");
+        const cellText = (cell: number): string => renderBlocks(page, tree, [cell], base, true).join(" "); // the cell as one root: its pieces are one line
         const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
         if (table !== null) {
           flush();
