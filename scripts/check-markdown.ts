@@ -64,10 +64,10 @@ for (const name of sets) {
     let at = 0;
     while (at < text.length && text[at] === rendered[at]) at++;
     const around = (s: string) => s.slice(Math.max(0, at - 30), at + 40);
-    if (bad <= show) console.log(`${name}/${entry.id}: text "${around(text)}" | markdown "${around(rendered)}"`);
+    if (bad <= show) console.log(`${ds.name}/${entry.id}: text "${around(text)}" | markdown "${around(rendered)}"`);
   }
   differing += bad;
-  console.log(`${name}: ${bad} of ${pages} pages differ`);
+  console.log(`${ds.name}: ${bad} of ${pages} pages differ`);
 }
 await renderer.close();
 process.exit(differing ? 1 : 0);
