@@ -29,12 +29,10 @@ interface Open {
   block: boolean;
   /**
    * Inline marks: length of the line right after the opening mark (-1 while a block boundary has
-   * closed the mark and no content has reopened it), the mark's length and the line it is on.
+   * closed the mark and no content has reopened it: flush closes every open mark on its line).
    */
   at: number;
-  mark: number;
-  lineNo: number;
-  /** The opening mark ("[", "**", "`"), written again when content follows a block boundary inside the element. */
+  /** The opening mark ("[", "**", "`"; "" for none), written again when content follows a block boundary inside the element. */
   opening: string;
 }
 
@@ -101,7 +99,6 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
   let prefix = "";
   let inPre = 0;
   let inCode = 0;
-  let lineNo = 0;
   const out = new MarkdownBlocks(page, tree);
   let lastChar = ""; // last character of the text on the line (textOf's separator rule)
   let prevParent = -1; // parent of that text
@@ -119,7 +116,6 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       if (o.tag === "code") inCode++;
       appendMark(o.opening);
       o.at = line.length;
-      o.lineNo = lineNo;
     }
     pending.length = 0;
   };
@@ -129,7 +125,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
    * content: CommonMark's link text and emphasis cannot span blocks, so "](url)" would dangle.
    */
   const flush = (): void => {
-    const split = inPre ? [] : open.filter((o) => !o.block && o.mark > 0 && o.at >= 0);
+    const split = inPre ? [] : open.filter((o) => o.opening && o.at >= 0);
     for (let k = split.length - 1; k >= 0; k--) closeInline(split[k] as Open);
     const text = inPre
       ? line.replace(/^\n+|\n+$/g, "")
@@ -141,7 +137,6 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
     if (text) out.write(inPre ? fenced(text) : prefix + text);
     line = "";
     prefix = "";
-    lineNo++;
     lastChar = "";
     prevParent = -1;
     for (const o of split) {
@@ -155,18 +150,19 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       pending.splice(pending.indexOf(o), 1); // closed at a block boundary, nothing of it since
       return;
     }
-    if (o.tag === "code" && o.mark) inCode--;
-    if (o.lineNo !== lineNo) line += o.suffix;
-    else if (line.slice(o.at).replaceAll(BREAK, "").trim() === "") line = line.slice(0, o.at - o.mark) + line.slice(o.at);
-    else if (o.tag === "code" && o.mark) line = line.slice(0, o.at - o.mark) + codeSpan(line.slice(o.at));
-    else if (o.mark) {
+    const mark = o.opening;
+    if (!mark) return; // an element without marks (a span)
+    if (o.tag === "code") inCode--;
+    const before = line.slice(0, o.at - mark.length);
+    const inner = line.slice(o.at);
+    if (inner.replaceAll(BREAK, "").trim() === "") line = before + inner;
+    else if (o.tag === "code") line = before + codeSpan(inner);
+    else {
       // spaces (and line breaks) inside the marks go outside them: "**Note: **text" is no emphasis in CommonMark, "**Note:** text" is
-      const inner = line.slice(o.at);
       const lead = (EDGE_SPACE_START.exec(inner) as RegExpExecArray)[0];
       const trail = (EDGE_SPACE_END.exec(inner) as RegExpExecArray)[0];
-      const mark = line.slice(o.at - o.mark, o.at);
-      line = line.slice(0, o.at - o.mark) + lead + mark + inner.slice(lead.length, inner.length - trail.length) + o.suffix + trail;
-    } else line += o.suffix;
+      line = before + lead + mark + inner.slice(lead.length, inner.length - trail.length) + o.suffix + trail;
+    }
   }
   for (const root of roots) {
     const end = tree.end[root] as number;
@@ -232,16 +228,16 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         else if (node.tag === "blockquote") out.openQuote(i);
         if (PREFORMATTED_TAGS.has(node.tag)) {
           inPre++;
-          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, mark: 0, lineNo, opening: "" });
+          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, opening: "" });
           continue;
         }
-        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, mark: 0, lineNo, opening: "" });
+        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, opening: "" });
         continue;
       }
       // code is literal: no marks inside a code block (its <code> adds no backticks) or a code span (a docs
       // page's `pub use task::<a>spawn</a>`); a link inside a link (a parser without HTML's adoption rules
       // keeps <a> in <a>) is text of the outer one: CommonMark nests no links
-      const inLink = node.tag === "a" && open.some((o) => !o.block && o.tag === "a" && o.mark > 0);
+      const inLink = node.tag === "a" && open.some((o) => o.tag === "a" && o.opening);
       let marks = inPre || inCode > 0 || inLink ? NO_MARKS : inlineMarks(node, base);
       if (marks.prefix && pending.length) {
         reopen();
@@ -249,7 +245,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       }
       if (node.tag === "code" && marks.prefix) inCode++;
       appendMark(marks.prefix);
-      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, mark: marks.prefix.length, lineNo, opening: marks.prefix });
+      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, opening: marks.prefix });
     }
     while (open.length) {
       const o = open.pop() as Open;
