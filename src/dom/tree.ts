@@ -61,7 +61,6 @@ export function buildTree(page: PageSnapshot): Tree {
   return { n, parent, end, depth, height, childStart, childList };
 }
 
-/** Children of node i (a view, not a copy). */
 /**
  * Per snapshot node, the OR of `own` over the node and its ancestors (parents precede children,
  * so one pass suffices): what the hidden and landmark features read at any depth, and the static
@@ -76,6 +75,7 @@ export function inheritedBits(nodes: readonly SnapshotNode[], own: (node: Snapsh
   return bits;
 }
 
+/** Children of node i (a view, not a copy). */
 export function childrenOf(tree: Tree, i: number): Int32Array {
   return tree.childList.subarray(tree.childStart[i] as number, tree.childStart[i + 1] as number);
 }
