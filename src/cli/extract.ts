@@ -132,9 +132,14 @@ async function isBatch(specs: readonly string[]): Promise<boolean> {
   const spec = specs[0] as string;
   if (spec === "-" || isUrl(spec)) return false;
   if (WARC_FILE.test(spec)) return true;
-  const path = localPath(spec);
-  const info = typeof path === "string" ? await stat(path).catch(() => null) : null;
-  return info?.isDirectory() === true;
+  return (await localDirectory(spec)) !== null;
+}
+
+/** The local directory an input names (a path or a file:// URL), or null (a file, a URL, stdin, nothing). */
+async function localDirectory(spec: string): Promise<string | null> {
+  const path = spec === "-" || isUrl(spec) ? null : localPath(spec);
+  if (typeof path !== "string") return null;
+  return (await stat(path).catch(() => null))?.isDirectory() ? path : null;
 }
 
 /**
@@ -145,13 +150,12 @@ async function countPages(specs: readonly string[]): Promise<number | null> {
   let n = 0;
   for (const spec of specs) {
     if (WARC_FILE.test(spec)) return null;
-    const path = spec === "-" || isUrl(spec) ? null : localPath(spec);
-    const info = typeof path === "string" ? await stat(path).catch(() => null) : null;
-    if (!info?.isDirectory()) {
+    const dir = await localDirectory(spec);
+    if (dir === null) {
       n++;
       continue;
     }
-    const files = await listPageFiles(path as string);
+    const files = await listPageFiles(dir);
     if (files.some((f) => !f.unreadable && WARC_FILE.test(f.path))) return null;
     n += Math.max(1, files.length); // an empty directory gives one error record, an unreadable one too
   }
