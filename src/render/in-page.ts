@@ -14,7 +14,7 @@
  */
 import type { Box, NodeStyle, SnapshotNode } from "../types.ts";
 import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
-import { MAX_ATTRIBUTE_LENGTH } from "./attributes.ts";
+import { keptValue, MAX_ATTRIBUTE_LENGTH } from "./attributes.ts";
 import { SHADOW_ROOT_TAG } from "./shadow-root.ts";
 import { withoutControls } from "./control-chars.ts";
 
@@ -251,7 +251,7 @@ export function decodeWalk(r: WalkResult): SnapshotNode[] {
       continue;
     }
     const attrs: Record<string, string> = {};
-    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = withoutControls(str(r, num(r.a, a + 2)));
+    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = keptValue(str(r, num(r.a, a + 2))); // cut in the page already; the static renderer's filter too
     nodes[i] = { parent, type: 1, tag: str(r, k), attrs, box: decodeBox(r, i), style: style(num(r.s, element++)), visible };
   }
   return nodes;
