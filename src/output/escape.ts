@@ -40,7 +40,7 @@ export function escapeLineStart(line: string): string {
  * URL schemes that run script when followed or loaded, and `file:` (a web page's link into its
  * author's disk: browsers refuse to follow it from a web page, CommonMark renderers drop it).
  */
-const SCRIPT_URL = /^(?:javascript|vbscript|data|file):/;
+const UNSAFE_URL = /^(?:javascript|vbscript|data|file):/;
 /** The data: URLs kept: an image's source. */
 const IMAGE_DATA_URL = /^data:image\/(?:png|gif|jpeg|webp|avif);/;
 
@@ -52,7 +52,7 @@ const IMAGE_DATA_URL = /^data:image\/(?:png|gif|jpeg|webp|avif);/;
  */
 export function safeUrl(attribute: "href" | "src", value: string): boolean {
   const url = value.replace(/[\u0000-\u0020\u007f]+/g, "").toLowerCase();
-  if (!SCRIPT_URL.test(url)) return true;
+  if (!UNSAFE_URL.test(url)) return true;
   return attribute === "src" && IMAGE_DATA_URL.test(url);
 }
 

@@ -6,7 +6,7 @@
  *
  * Pages are untrusted and this output is meant to be shown: no event handler or style attribute
  * is kept, a link or source whose URL would run script (`javascript:`, `vbscript:`, a `data:`
- * URL other than an image's source) loses that attribute, and a chosen <html> or <body> gives
+ * URL other than an image's source) or point into the author's disk (`file:`) loses that attribute, and a chosen <html> or <body> gives
  * its content without its own tag (a <body> inside the <article> is not HTML). Links and image
  * sources are absolute when the page URL is known (urls.ts).
  */
@@ -61,7 +61,7 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[])
   // items of one list (rows of one table) share a wrapper, <ol> for an ordered list's items
   let container = -1; // parent of the current run of wrapped roots
   let containerTag = "";
-  roots.forEach((root, k) => {
+  for (const root of roots) {
     const end = tree.end[root] as number;
     const parent = tree.parent[root] as number;
     const tag = page.nodes[root]?.tag;
@@ -89,8 +89,8 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[])
       out.push(openTag(node, base));
     }
     while (closeAt.length) close();
-    if (k === roots.length - 1 && container >= 0) out.push(`</${containerTag}>`);
-  });
+  }
+  if (container >= 0) out.push(`</${containerTag}>`);
   if (isOneArticle(out, articles)) return out.slice(1).join("").trim();
   out.push("</article>");
   return out.join("");
