@@ -157,9 +157,39 @@ test("markdown: a link keeps a safe URL, percent-encoding what would end it; a s
   assert.equal(md.trim(), "See [one](https://x.org/a%20%28b%29) and two and three.");
 });
 
-test("markdown: a link or emphasis around nothing visible (an image link, an icon) leaves no empty [ ](…) or ** ** behind", () => {
-  const md = markdownOf(`<html><body><p><a href="https://x.org/"><img src="logo.png"></a> <a href="/home"> </a><b> </b>Read <a href="https://x.org/more"><em>more</em><i class="icon"></i></a> here.</p></body></html>`, "p");
+test("markdown: a link or emphasis around nothing visible (a decorative image's link, an icon) leaves no empty [ ](…) or ** ** behind", () => {
+  const md = markdownOf(`<html><body><p><a href="https://x.org/"><img src="logo.png" alt=""></a> <a href="/home"> </a><b> </b>Read <a href="https://x.org/more"><em>more</em><i class="icon"></i></a> here.</p></body></html>`, "p");
   assert.equal(md.trim(), "Read [*more*](https://x.org/more) here.");
+});
+
+test("markdown images: the chosen content's images as ![alt](src) (a linked image stays linked), as HTML output keeps them; decorative (alt=\"\"), data: and script sources and images in code are left out", () => {
+  const md = markdownOf(`<html><body><article><p>Before <img src="/a.png" alt="A [big] *chart*
+ of sales"> after.</p><figure><a href="/full.jpg"><img src="/t.jpg" alt="Bridge"></a><figcaption>The bridge</figcaption></figure>
+<p><img src="/spacer.gif" alt=""><img src="data:image/gif;base64,R0lGOD=" alt="lazy"><img src="javascript:alert(1)" alt="x"><img src="" alt="none"><img src="/n.png">Wow!<img src="/w.png" alt="w"></p>
+<pre><img src="/p.png" alt="in code">x = 1</pre></article></body></html>`, "article", "https://e.org/d/page");
+  assert.equal(
+    md,
+    [
+      "Before ![A \\[big\\] \\*chart\\* of sales](https://e.org/a.png) after.",
+      "[![Bridge](https://e.org/t.jpg)](https://e.org/full.jpg)",
+      "The bridge",
+      "![](https://e.org/n.png)Wow!![w](https://e.org/w.png)",
+      "```\nx = 1\n```",
+    ].join("\n\n"),
+  );
+  const rendered = new MarkdownIt().render(md);
+  assert.match(rendered, /<img src="https:\/\/e.org\/a.png" alt="A \[big\] \*chart\* of sales">/);
+  assert.match(rendered, /<a href="https:\/\/e.org\/full.jpg"><img src="https:\/\/e.org\/t.jpg" alt="Bridge"><\/a>/);
+  assert.match(rendered, /Wow!<img src="https:\/\/e.org\/w.png" alt="w">/);
+  assert.doesNotMatch(rendered, /spacer|data:|javascript|in code|none/);
+});
+
+test("html: an image with an empty source keeps no src (made absolute, it would name the page itself)", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><p><img src=" " alt="a"> text</p></body></html>`, "e", "https://e.org/p"));
+  const tree = buildTree(page);
+  const p = page.nodes.findIndex((n) => n.tag === "p");
+  const html = formatExtraction("html", page, tree, { method: "test", text: "text", nodes: [p], scores: [1], trace: [] });
+  assert.equal(html, `<article><p><img alt="a"> text</p></article>`);
 });
 
 test("markdown and html: links and image sources are absolute when the page URL is known (fetched, or its canonical link), through <base href>", () => {
@@ -172,12 +202,12 @@ test("markdown and html: links and image sources are absolute when the page URL 
     return { md: formatExtraction("markdown", page, tree, extraction).trim(), html: formatExtraction("html", page, tree, extraction) };
   };
   const fetched = out("", "https://a.org/news/today.html");
-  assert.equal(fetched.md, "See [one](https://a.org/news/page.html), [two](https://a.org/top#x), [three](https://o.org/) and four.");
+  assert.equal(fetched.md, "See [one](https://a.org/news/page.html), [two](https://a.org/top#x), [three](https://o.org/) and four. ![pic](https://a.org/news/i.png)");
   assert.match(fetched.html, /<img src="https:\/\/a\.org\/news\/i\.png" alt="pic">/);
   assert.doesNotMatch(fetched.html, /javascript/i);
-  assert.equal(out(`<base href="/sub/">`, "https://a.org/news/today.html").md, "See [one](https://a.org/sub/page.html), [two](https://a.org/top#x), [three](https://o.org/) and four.");
-  assert.equal(out(`<link rel="canonical" href="https://c.org/saved/page">`, null).md, "See [one](https://c.org/saved/page.html), [two](https://c.org/top#x), [three](https://o.org/) and four.");
-  assert.equal(out("", null).md, "See [one](page.html), [two](/top#x), [three](https://o.org/) and four.", "no URL known: links as written");
+  assert.equal(out(`<base href="/sub/">`, "https://a.org/news/today.html").md, "See [one](https://a.org/sub/page.html), [two](https://a.org/top#x), [three](https://o.org/) and four. ![pic](https://a.org/sub/i.png)");
+  assert.equal(out(`<link rel="canonical" href="https://c.org/saved/page">`, null).md, "See [one](https://c.org/saved/page.html), [two](https://c.org/top#x), [three](https://o.org/) and four. ![pic](https://c.org/saved/i.png)");
+  assert.equal(out("", null).md, "See [one](page.html), [two](/top#x), [three](https://o.org/) and four. ![pic](i.png)", "no URL known: links as written");
 });
 
 test("markdown tables: a data table is a GitHub table (header line, pipes escaped, short rows padded); a layout table's cells are blocks; a lone row is one line", () => {

@@ -42,6 +42,7 @@ function openTag(node: SnapshotNode, base: string | null): string {
     if (v === undefined) continue;
     const url = a === "href" || a === "src";
     if (url && !safeUrl(a, v)) continue;
+    if (a === "src" && v.trim() === "") continue; // an empty source loads nothing; made absolute it would name the page itself
     s += ` ${a}="${escapeAttribute(url ? absoluteUrl(v, base) : v)}"`;
   }
   return s + ">";

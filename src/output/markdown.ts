@@ -1,7 +1,7 @@
 /**
  * Markdown output from the chosen subtrees: headings (#), paragraphs, list items (- / 1.),
  * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
- * urls.ts), emphasis, line breaks (a backslash at the line's end), and data tables as
+ * urls.ts), images (![alt](src), markdownImage), emphasis, line breaks (a backslash at the line's end), and data tables as
  * GitHub-flavoured tables (markdown-table.ts; a layout table's cells are blocks). One iterative
  * pre-order walk; block elements close their line (an <hr> is a thematic break), list items and quotes nest
  * (markdown-blocks.ts). Page text is escaped wherever CommonMark would read it as syntax
@@ -87,6 +87,19 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
   if (node.tag === "code") return { prefix: "`", suffix: "`" };
   return NO_MARKS;
+}
+
+/**
+ * An image as `![alt](src)`, or null for one Markdown leaves out: no source, or a source that may
+ * not be shown (safeUrl) or is a `data:` URL (a lazy loader's placeholder, or kilobytes of
+ * base64 in the text), and a decorative image, which HTML marks with an empty `alt=""` (a
+ * spacer, an icon beside its label). An image without alt is kept with empty brackets.
+ */
+function markdownImage(node: SnapshotNode, base: string | null): string | null {
+  const src = node.attrs?.["src"]?.trim();
+  const alt = node.attrs?.["alt"];
+  if (!src || !safeUrl("src", src) || /^data:/i.test(src) || (alt !== undefined && alt.trim() === "")) return null;
+  return `![${escapeMarkdown(collapseSpaces(alt ?? ""))}](${markdownUrl(absoluteUrl(src, base))})`;
 }
 
 export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
@@ -202,6 +215,14 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       if (node.tag === "br") {
         line += inPre ? "\n" : BREAK;
         lastChar = "";
+        continue;
+      }
+      if (node.tag === "img") {
+        const image = inPre || inCode ? null : markdownImage(node, base);
+        if (image) {
+          if (pending.length) reopen();
+          appendMark(image); // the text around it keeps its own separators: an image is no word of the text output
+        }
         continue;
       }
       if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
