@@ -21,6 +21,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { intOption, scriptArgs } from "./args.ts";
 import { ExtractPool } from "../src/cli/extract-pool.ts";
+import { DEFAULT_OUTPUT } from "../src/output/index.ts";
 import { basename, join } from "node:path";
 import { readDatasetPage, loadDataset } from "../src/io/dataset.ts";
 import type { PageBytes } from "../src/io/inputs.ts";
@@ -82,7 +83,7 @@ async function timeMethod(name: string, inputs: PageInput[], run: (input: PageIn
  */
 async function batchMl(inputs: PageBytes[], workers: number): Promise<Row> {
   const t0 = performance.now();
-  const pool = new ExtractPool(workers, { method: "ml", params: { mode: "static", trace: false }, format: "text", render: {} }, 60_000);
+  const pool = new ExtractPool(workers, { method: "ml", params: { mode: "static", trace: false }, format: "text", output: DEFAULT_OUTPUT, render: {} }, 60_000);
   try {
     await pool.ready();
     const startMs = performance.now() - t0;

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
 import { ExtractPool } from "../src/cli/extract-pool.ts";
+import { DEFAULT_OUTPUT } from "../src/output/index.ts";
 import type { PageBytes } from "../src/io/inputs.ts";
 import { BLOG, fixturePath, fixtureText, hugePage, pith, warcResponse } from "./helpers.ts";
 
@@ -66,7 +67,7 @@ test("a page that outruns --timeout on a worker is a timeout record; a fresh wor
 
 test("a page that outgrows a worker's heap is an error record for that page; a fresh worker takes the next one", async () => {
   // 64 MB holds the model and a normal page, not a 10 MB one
-  const pool = new ExtractPool(1, { method: "ml", params: { mode: "static", trace: false }, format: "text", render: {} }, 60_000, 64);
+  const pool = new ExtractPool(1, { method: "ml", params: { mode: "static", trace: false }, format: "text", output: DEFAULT_OUTPUT, render: {} }, 60_000, 64);
   try {
     await pool.ready();
     const [huge, article] = await Promise.all([

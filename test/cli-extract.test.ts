@@ -82,6 +82,31 @@ test("usage errors exit 2 with one line naming the problem", async () => {
   assert.match(help.stdout, /Usage: pith extract/);
 });
 
+test("images: Markdown and HTML keep the content's images, --no-images leaves them out, in a worker batch as in one page; with text it is a usage error", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-img-"));
+  const html = readFileSync(ARTICLE, "utf8").replace(/(<p[ >])/, `<p><img src="/figures/meander.png" alt="A river bend"></p>$1`);
+  writeFileSync(join(dir, "one.html"), html);
+  writeFileSync(join(dir, "two.html"), html);
+  const page = join(dir, "one.html");
+  const md = await pith(["extract", page, "--format", "markdown"]);
+  assert.equal(md.status, 0, md.stderr);
+  assert.match(md.stdout, /^!\[A river bend\]\(\/figures\/meander\.png\)$/m);
+  for (const [format, image] of [["markdown", /!\[A river bend\]/], ["html", /<img src="\/figures\/meander\.png" alt="A river bend">/]] as const) {
+    const batch = await pith(["extract", dir, "--format", format, "--workers", "1"]);
+    assert.equal(batch.status, 0, batch.stderr);
+    assert.equal(batch.stdout.match(new RegExp(image.source, "g"))?.length, 2, `${format}: both pages' image`);
+    for (const input of [page, dir]) {
+      const none = await pith(["extract", input, "--format", format, "--no-images", "--workers", "1"]);
+      assert.equal(none.status, 0, none.stderr);
+      assert.match(none.stdout, /Why rivers meander/);
+      assert.doesNotMatch(none.stdout, /meander\.png|river bend/, `${format} --no-images (${input})`);
+    }
+  }
+  const text = await pith(["extract", page, "--no-images"]);
+  assert.equal(text.status, 2);
+  assert.match(text.stderr, /^pith: extract: --no-images applies to --format markdown or html/);
+});
+
 test("a corrupt model is one fatal error before the batch (exit 3), not one per page", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-model-"));
   const model = join(dir, "broken.json");

@@ -5,7 +5,7 @@
  */
 import { buildTree } from "../dom/tree.ts";
 import { firstLine } from "../errors.ts";
-import { formatExtraction, type Format } from "../output/index.ts";
+import { DEFAULT_OUTPUT, formatExtraction, type Format, type OutputOptions } from "../output/index.ts";
 import type { Extraction, Extractor, ExtractorContext, PageResult, PageSnapshot } from "../types.ts";
 
 /** What the sink needs of an extracted page: its id, the formatted output and why it is empty. */
@@ -28,19 +28,25 @@ export async function runExtractor(extractor: Extractor, page: PageSnapshot, con
 }
 
 /** Formats an extraction; the DOM tree is built only for the formats that walk it (not text). */
-export function formatPage(format: Format, page: PageSnapshot, extraction: Extraction): PageOutput {
+export function formatPage(format: Format, page: PageSnapshot, extraction: Extraction, output: OutputOptions = DEFAULT_OUTPUT): PageOutput {
   const tree = format === "text" ? null : buildTree(page);
-  const body = tree ? formatExtraction(format, page, tree, extraction) : extraction.text;
+  const body = tree ? formatExtraction(format, page, tree, extraction, output) : extraction.text;
   return { id: page.id, body, empty: !extraction.text, ...(extraction.emptyReason ? { emptyReason: extraction.emptyReason } : {}) };
 }
 
 /** A rendered page (or its render error) → its output (or an error record). */
-export async function pageOutput(rendered: PageResult<PageSnapshot>, extractor: Extractor, context: ExtractorContext, format: Format): Promise<PageResult<PageOutput>> {
+export async function pageOutput(
+  rendered: PageResult<PageSnapshot>,
+  extractor: Extractor,
+  context: ExtractorContext,
+  format: Format,
+  output: OutputOptions = DEFAULT_OUTPUT,
+): Promise<PageResult<PageOutput>> {
   if (!rendered.ok) return rendered;
   const extraction = await runExtractor(extractor, rendered.value, context);
   if (!extraction.ok) return extraction;
   try {
-    return { ok: true, value: formatPage(format, rendered.value, extraction.value) };
+    return { ok: true, value: formatPage(format, rendered.value, extraction.value, output) };
   } catch (e) {
     return { ok: false, error: { id: rendered.value.id, source: rendered.value.source, stage: "output", reason: firstLine(e, "formatting failed") } };
   }

@@ -11,7 +11,7 @@
  */
 import type { PageBytes } from "../io/inputs.ts";
 import type { PageResult, RenderOptions } from "../types.ts";
-import type { Format } from "../output/index.ts";
+import type { Format, OutputOptions } from "../output/index.ts";
 import type { Params } from "./command.ts";
 import type { PageOutput } from "./extract-page.ts";
 import { DeadlinePool } from "../deadline-pool.ts";
@@ -21,6 +21,7 @@ export interface ExtractSetup {
   method: string;
   params: Params;
   format: Format;
+  output: OutputOptions;
   render: RenderOptions;
 }
 

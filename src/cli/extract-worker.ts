@@ -30,7 +30,7 @@ try {
     if (!("job" in m)) return; // no close message: the pool terminates extract workers
     const page = decodePage(m.job);
     const rendered = page.ok ? await renderPage(renderer, page.value, setup.render) : page;
-    reply({ id: m.id, result: await pageOutput(rendered, extractor, context, setup.format) });
+    reply({ id: m.id, result: await pageOutput(rendered, extractor, context, setup.format, setup.output) });
   });
   reply({ ready: true });
 } catch (e) {

@@ -32,6 +32,7 @@ Options:
 ${INPUT_HELP}
   --method NAME      extractor (default ${DEFAULT_METHOD}); see the list below
   --format FORMAT    text (default), markdown, html or json (json: chosen nodes, scores, model, trace)
+  --no-images        Markdown and HTML without the content's images (by default kept: ![alt](src), <img>)
   --out DIR          write one file per page under DIR, named after the input without its extension
                      (a/page.html.gz → DIR/a/page.txt, a WARC's 3rd page crawl.warc.gz → DIR/crawl/3.txt,
                      https://x.org/list?p=2 → DIR/x.org/list_p_2.txt); default: stdout, where
@@ -86,6 +87,7 @@ export const extractCommand: Command = {
       param: { type: "string", multiple: true },
       workers: { type: "string" },
       "skip-existing": { type: "boolean" },
+      "no-images": { type: "boolean" },
     });
     const inputs = commandInputs("extract", positionals, values["input-list"]);
     const format = (values.format ?? "text") as Format;
@@ -110,7 +112,8 @@ export const extractCommand: Command = {
     const sink = new Sink(format, files, batch);
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
-    const setup: ExtractSetup = { method: extractor.name, params, format, render: options };
+    if (values["no-images"] && format !== "markdown" && format !== "html") throw new UsageError("extract: --no-images applies to --format markdown or html (text and JSON hold no images)");
+    const setup: ExtractSetup = { method: extractor.name, params, format, output: { images: !values["no-images"] }, render: options };
     if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(inputs.specs, read), sink);
     else await extractInThread(extractor, setup, mode, concurrency, readInputs(inputs.specs, read), sink);
     await sink.done();
@@ -183,7 +186,7 @@ async function extractInThread(extractor: Extractor, setup: ExtractSetup, mode: 
     const context = { params: setup.params };
     if (extractor.needsSite) await extractWithSites(extractor, setup, pages, inputs, concurrency, sink);
     // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
-    else await mapLimit(inputs, concurrency, async (input) => pageOutput(await pages(input), extractor, context, setup.format), (out) => sink.take(out));
+    else await mapLimit(inputs, concurrency, async (input) => pageOutput(await pages(input), extractor, context, setup.format, setup.output), (out) => sink.take(out));
   } finally {
     await renderer.close();
   }
@@ -206,7 +209,7 @@ async function extractWithSites(
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
     const context: ExtractorContext = site ? { params: setup.params, site } : { params: setup.params };
-    await sink.take(await pageOutput(r, extractor, context, setup.format));
+    await sink.take(await pageOutput(r, extractor, context, setup.format, setup.output));
   }
 }
 

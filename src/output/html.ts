@@ -16,6 +16,7 @@ import { SHADOW_ROOT_TAG } from "../render/shadow-root.ts";
 import type { Tree } from "../dom/tree.ts";
 import { escapeAttribute, escapeText, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
+import { DEFAULT_OUTPUT, type OutputOptions } from "./options.ts";
 
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 /** Attributes worth keeping in clean output. */
@@ -48,7 +49,10 @@ function openTag(node: SnapshotNode, base: string | null): string {
   return s + ">";
 }
 
-export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
+/** Elements left out with their content when images are not wanted. */
+const IMAGE_TAGS = new Set(["img", "picture"]);
+
+export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[], options: OutputOptions = DEFAULT_OUTPUT): string {
   const out: string[] = ["<article>"];
   const closeAt: { end: number; tag: string; at: number }[] = [];
   const base = baseUrl(page);
@@ -77,7 +81,7 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[])
     for (let i = root; i < end; i++) {
       while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
       const node = page.nodes[i] as SnapshotNode;
-      if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
+      if (!node.visible || (node.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || (!options.images && IMAGE_TAGS.has(node.tag))))) {
         i = (tree.end[i] as number) - 1;
         continue;
       }

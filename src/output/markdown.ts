@@ -16,6 +16,7 @@ import { escapeLineStart, escapeMarkdown, markdownUrl, safeUrl } from "./escape.
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRow, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
+import { DEFAULT_OUTPUT, type OutputOptions } from "./options.ts";
 
 const HEADING = /^h([1-6])$/;
 /** An <hr> (not "---", which under a paragraph line would make it a heading). */
@@ -102,12 +103,19 @@ function markdownImage(node: SnapshotNode, base: string | null): string | null {
   return `![${escapeMarkdown(collapseSpaces(alt ?? ""))}](${markdownUrl(absoluteUrl(src, base))})`;
 }
 
-export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[]): string {
-  return renderBlocks(page, tree, roots, baseUrl(page)).join("\n\n");
+export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[], options: OutputOptions = DEFAULT_OUTPUT): string {
+  return renderBlocks(page, tree, roots, { base: baseUrl(page), images: options.images }).join("\n\n");
+}
+
+/** What every block of one output shares: the base of its URLs, and whether images are written. */
+interface Setting {
+  base: string | null;
+  images: boolean;
 }
 
 /** The Markdown blocks of the subtrees `roots` (`oneLine`: a table cell's, where a <br> is a space). */
-function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, base: string | null, oneLine = false): string[] {
+function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, setting: Setting, oneLine = false): string[] {
+  const { base } = setting;
   let line = "";
   let prefix = "";
   let inPre = 0;
@@ -218,7 +226,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
         continue;
       }
       if (node.tag === "img") {
-        const image = inPre || inCode ? null : markdownImage(node, base);
+        const image = inPre || inCode || !setting.images ? null : markdownImage(node, base);
         if (image) {
           if (pending.length) reopen();
           appendMark(image); // the text around it keeps its own separators: an image is no word of the text output
@@ -228,7 +236,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, b
       if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
       // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
       if (node.tag === "table" || (node.tag === "tr" && i === root)) {
-        const cellText = (cell: number): string => renderBlocks(page, tree, [cell], base, true).join(" "); // the cell as one root: its pieces are one line
+        const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" "); // the cell as one root: its pieces are one line
         const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
         if (table !== null) {
           flush();
