@@ -101,6 +101,20 @@ export interface PageMeta {
   canonicalUrl: string | null;
   ogType: string | null;
   schemaTypes: string[];
+  /** What the page states about itself (src/render/declared-meta.ts); absent in snapshots written before it. */
+  declared?: DeclaredMeta;
+}
+
+/** Metadata a page declares in <meta> tags and JSON-LD; null when it does not say. */
+export interface DeclaredMeta {
+  description: string | null;
+  author: string | null;
+  /** As written by the page (usually ISO 8601). */
+  published: string | null;
+  modified: string | null;
+  siteName: string | null;
+  /** The lead image's URL as declared (og:image). */
+  image: string | null;
 }
 
 export interface PageSnapshot {

@@ -21,12 +21,33 @@ test("pageMeta: og:type, canonical URL, JSON-LD and microdata types (not other s
 });
 
 test("pageMeta: nothing declared, relative canonical, og:url fallback, garbage", () => {
-  assert.deepEqual(pageMeta("<p>plain</p>"), { canonicalUrl: null, ogType: null, schemaTypes: [] });
+  const none = { description: null, author: null, published: null, modified: null, siteName: null, image: null };
+  assert.deepEqual(pageMeta("<p>plain</p>"), { canonicalUrl: null, ogType: null, schemaTypes: [], declared: none });
   assert.equal(pageMeta(`<link rel="canonical" href="/relative">`).canonicalUrl, null);
   assert.equal(pageMeta(`<meta property="og:url" content="https://a.example/x">`).canonicalUrl, "https://a.example/x");
   const broken = `<script type="application/ld+json">{"@type": ["Article", "@type": </script><meta name=og:type`;
   assert.deepEqual(pageMeta(broken).schemaTypes, []);
   assert.equal(pageMeta("\u0000\u0001<meta".repeat(1000)).ogType, null);
+});
+
+test("pageMeta declared: Open Graph before <meta name> before JSON-LD, a URL is no author, references and JSON escapes decoded, nothing guessed", () => {
+  const head = `<meta name="description" content="Plain &amp; simple"><meta property="og:description" content="  The OG
+  summary "><meta property="article:author" content="https://facebook.com/someone"><meta name="author" content="Ana P&eacute;rez">
+<meta itemprop="datePublished" content="2024-01-02"><meta property="og:site_name" content="River News"><meta property="og:image" content="/lead.jpg">
+<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2023-05-06T07:08:09Z","dateModified":"2023-06-01",
+"author":[{"@type":"Person","name":"Caf\u00e9 Writer"}],"publisher":{"@type":"Organization","name":"LD Pub"}}</script>`;
+  assert.deepEqual(pageMeta(head).declared, {
+    description: "The OG summary",
+    author: "Ana Pérez",
+    published: "2024-01-02",
+    modified: "2023-06-01",
+    siteName: "River News",
+    image: "/lead.jpg",
+  });
+  const ldOnly = `<script type="application/ld+json">{"@type":"BlogPosting","author":{"@type":"Person","name":"Caf\u00e9 \/ Writer"},"datePublished":"2023-05-06","publisher":{"@type":"Organization","name":"LD Pub"},"description":"From LD"}</script>`;
+  assert.deepEqual(pageMeta(ldOnly).declared, { description: "From LD", author: "Café / Writer", published: "2023-05-06", modified: null, siteName: "LD Pub", image: null });
+  assert.equal(pageMeta(`<meta property="article:author" content="https://facebook.com/x"><p>By Someone, May 3</p>`).declared?.author, null, "no byline read from text");
+  assert.equal(pageMeta(`<script type="application/ld+json">{"author": "Solo Name", "datePublished": </script>`).declared?.author, "Solo Name");
 });
 
 test("page features: every row carries the page's kind; URL columns from the canonical URL, NaN without any", () => {

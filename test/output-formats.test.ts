@@ -328,6 +328,32 @@ test("json: nodes with paths and scores, text, method", () => {
   assert.match(json.text, /^Title & more\nFirst bold and a link\./);
 });
 
+test("json metadata: what the page declares (lang, canonical URL, author, dates, site, description), its lead image absolute; nulls where it says nothing", () => {
+  const html = `<html lang="de"><head><link rel="canonical" href="https://n.example/a/story"><meta name="author" content="Ana">
+<meta property="article:published_time" content="2024-03-04T05:06:07Z"><meta property="og:image" content="/img/lead.jpg"><meta property="og:site_name" content="N">
+<meta name="description" content="Short summary."></head><body><p>Text of the story.</p></body></html>`;
+  const json = (source: string) => {
+    const page = staticSnapshot(pageFromHtml(source, "j"));
+    const tree = buildTree(page);
+    const p = page.nodes.findIndex((n) => n.tag === "p");
+    return JSON.parse(formatExtraction("json", page, tree, { method: "test", text: "Text of the story.", nodes: [p], scores: [1], trace: [] }));
+  };
+  const out = json(html);
+  assert.equal(out.version, 2);
+  assert.deepEqual(out.metadata, {
+    lang: "de",
+    canonicalUrl: "https://n.example/a/story",
+    description: "Short summary.",
+    author: "Ana",
+    published: "2024-03-04T05:06:07Z",
+    modified: null,
+    siteName: "N",
+    image: "https://n.example/img/lead.jpg",
+  });
+  assert.deepEqual(json(`<p>Just text.</p>`).metadata, { lang: null, canonicalUrl: null, description: null, author: null, published: null, modified: null, siteName: null, image: null });
+  assert.equal(json(`<meta property="og:image" content="javascript:alert(1)"><p>x</p>`).metadata.image, null);
+});
+
 test("html and markdown of a chosen shadow root (declarative shadow DOM): its content, no #shadow-root tag", () => {
   const page = staticSnapshot(pageFromHtml(`<html><body><product-card><template shadowrootmode="open"><h2>Pack</h2><p>Light and <em>roomy</em>.</p></template></product-card></body></html>`, "p2"));
   const tree = buildTree(page);

@@ -180,7 +180,7 @@ describe("ChromiumRenderer", () => {
     const snap = await renderer.render(page("fouc", html));
     const visibleText = snap.nodes.filter((n) => n.type === 3 && n.visible).map((n) => n.text).join("");
     assert.match(visibleText, /Rivers carve their valleys/);
-    assert.deepEqual(snap.meta, { canonicalUrl: null, ogType: "article", schemaTypes: ["NewsArticle"] });
+    assert.deepEqual({ ...snap.meta, declared: undefined }, { canonicalUrl: null, ogType: "article", schemaTypes: ["NewsArticle"], declared: undefined });
   });
 
   test("JS off: escaped markup text in <noscript> is hidden, a plain noscript message is not", async () => {

@@ -1,13 +1,27 @@
-/** JSON output: the extraction with the chosen nodes (paths, scores, text) and the trace. */
-import type { Extraction, PageSnapshot } from "../types.ts";
+/**
+ * JSON output: the extraction with the chosen nodes (paths, scores, text), the trace, and the
+ * page's declared metadata (language, canonical URL, description, author, dates, site name, lead
+ * image: src/render/declared-meta.ts; null where the page does not say).
+ */
+import type { DeclaredMeta, Extraction, PageSnapshot } from "../types.ts";
+import { safeUrl } from "./escape.ts";
+import { absoluteUrl, baseUrl } from "./urls.ts";
 import { nodePath } from "../dom/path.ts";
 import { textOf } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 
 /** Characters of each chosen node's text kept in the JSON (the full text is in "text"). */
 const NODE_TEXT_PREVIEW = 200;
-/** Bump when the JSON output shape changes. */
-export const JSON_OUTPUT_VERSION = 1;
+/** Bump when the JSON output shape changes (2: `metadata`). */
+export const JSON_OUTPUT_VERSION = 2;
+
+const NO_DECLARED: DeclaredMeta = { description: null, author: null, published: null, modified: null, siteName: null, image: null };
+
+function metadata(page: PageSnapshot): object {
+  const declared = page.meta?.declared ?? NO_DECLARED;
+  const image = declared.image && safeUrl("src", declared.image) ? absoluteUrl(declared.image, baseUrl(page)) : null;
+  return { lang: page.lang, canonicalUrl: page.meta?.canonicalUrl ?? null, ...declared, image };
+}
 
 export function toJson(page: PageSnapshot, tree: Tree, extraction: Extraction): object {
   return {
@@ -16,6 +30,7 @@ export function toJson(page: PageSnapshot, tree: Tree, extraction: Extraction): 
     source: page.source,
     url: page.url,
     title: page.title,
+    metadata: metadata(page),
     mode: page.mode,
     method: extraction.method,
     model: extraction.model ?? null,

@@ -2,7 +2,8 @@
  * Page metadata read from the raw HTML, for both renderers (the snapshot's script bodies and
  * <meta> attributes are not kept): the canonical URL (<link rel=canonical>, else og:url), the
  * Open Graph type and the schema.org types the page declares (JSON-LD "@type" values and
- * microdata itemtype names). They tell what kind of page this is (an og:type "product", a
+ * microdata itemtype names), and what it declares about itself (description, author, dates:
+ * declared-meta.ts). They tell what kind of page this is (an og:type "product", a
  * JSON-LD Product or DiscussionForumPosting), which the page-type router and the content models
  * read through src/features/page.ts.
  *
@@ -11,6 +12,7 @@
  */
 
 import type { PageMeta } from "../types.ts";
+import { DeclaredMetaReader } from "./declared-meta.ts";
 
 export type { PageMeta };
 
@@ -63,6 +65,7 @@ export function pageMeta(html: string): PageMeta {
   let ogUrl: string | null = null;
   let canonical: string | null = null;
   const types: string[] = [];
+  const declared = new DeclaredMetaReader();
   const add = (raw: string): void => {
     const name = typeName(raw);
     if (name && types.length < MAX_SCHEMA_TYPES && !types.includes(name)) types.push(name);
@@ -71,7 +74,8 @@ export function pageMeta(html: string): PageMeta {
     const tag = m[1]?.toLowerCase();
     if (tag === "meta") {
       const a = attributes(m[0]);
-      const key = (a.get("property") ?? a.get("name") ?? "").toLowerCase();
+      const key = (a.get("property") ?? a.get("name") ?? a.get("itemprop") ?? "").toLowerCase();
+      declared.meta(key, a.get("content"));
       if (key === "og:type") ogType ??= (a.get("content") ?? "").trim().toLowerCase() || null;
       else if (key === "og:url") ogUrl ??= absolute(a.get("content"));
     } else if (tag === "link") {
@@ -80,6 +84,7 @@ export function pageMeta(html: string): PageMeta {
         if ((a.get("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical")) canonical = absolute(a.get("href"));
       }
     } else if (m[2] !== undefined) {
+      declared.jsonLd(m[2]);
       for (const t of m[2].matchAll(LD_TYPE)) {
         if (t[1] !== undefined) add(t[1]);
         else for (const q of (t[2] ?? "").matchAll(QUOTED)) add(q[1] as string);
@@ -88,5 +93,5 @@ export function pageMeta(html: string): PageMeta {
       for (const t of (m[3] ?? m[4] ?? m[5] ?? "").split(/\s+/)) if (t) add(t);
     }
   }
-  return { canonicalUrl: canonical ?? ogUrl, ogType, schemaTypes: types };
+  return { canonicalUrl: canonical ?? ogUrl, ogType, schemaTypes: types, declared: declared.result() };
 }
