@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { buildTree } from "../src/dom/tree.ts";
 import { alignWords, goldNodeLabels, predictedNodeLabels } from "../src/evaluate/gold-nodes.ts";
 import { evaluateMethods } from "../src/evaluate/runner.ts";
+import { DatasetError } from "../src/io/dataset.ts";
 import { registerExtractor } from "../src/extractors.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { ExtractorContext, PageSnapshot } from "../src/types.ts";
@@ -80,13 +81,29 @@ describe("evaluateMethods on the tiny fixture", () => {
     assert.deepEqual(runs.map((r) => `${r.group}:${r.pages}`), ["all:3", "article:2", "forum:1"]);
   });
 
-  it("counts a failing method as empty output and goes on", async () => {
+  it("counts a failing method as a miss and goes on: 0 on every page, also where the gold is empty", async () => {
     registerExtractor({ name: "test-throws", description: "always fails", extract: () => { throw new Error("boom"); } });
     const { runs, pages } = await evaluateMethods({ methods: ["test-throws"], datasets: [TINY], workers: 1 });
     assert.deepEqual(pages.map((p) => p.error), ["extract: boom", "extract: boom", "extract: boom"]);
     const all = runs.find((r) => r.group === "all");
     assert.equal(all?.errors, 3);
-    close(all?.wcxb.f1, 1 / 3); // only t-3 (empty gold) scores 1
+    assert.equal(all?.wcxb.f1, 0, "t-3's empty gold does not make a failure a hit");
+    assert.deepEqual(pages.map((p) => [p.wcxb.f1, p.aeb.tp, p.lcs.f1]), [[0, 0, 0], [0, 0, 0], [0, 0, 0]]);
+  });
+
+  it("leaves out pages without a gold file (and says which), refuses two sets of one name and an unknown page type", async () => {
+    const root = mkdtempSync(join(tmpdir(), "pith-eval-sets-"));
+    const copy = join(root, "tiny");
+    cpSync(TINY, copy, { recursive: true });
+    rmSync(join(copy, "gold", "t-2.txt"));
+    const { pages, withoutGold } = await evaluateMethods({ methods: ["all-text"], datasets: [copy], workers: 1 });
+    assert.deepEqual(pages.map((p) => p.id), ["t-1", "t-3"]);
+    assert.deepEqual(withoutGold, ["tiny/t-2"]);
+    await assert.rejects(evaluateMethods({ methods: ["all-text"], datasets: [TINY, copy], workers: 1 }), (e: Error) => e instanceof DatasetError && /two sets are named "tiny"/.test(e.message));
+    await assert.rejects(evaluateMethods({ methods: ["all-text"], datasets: [TINY], pageType: "recipe", workers: 1 }), /no page of type "recipe" .*types there: article, forum/);
+    const twice = await evaluateMethods({ methods: ["all-text"], datasets: [TINY, TINY], workers: 1 });
+    assert.equal(twice.pages.length, 3, "one set named twice is evaluated once");
+    rmSync(root, { recursive: true, force: true });
   });
 
   it("gives site methods the other pages of the same domain, and the oracle its gold", async () => {

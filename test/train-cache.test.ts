@@ -1,7 +1,8 @@
-/** The training cache (src/train/cache.ts): a data file that does not match its header is rebuilt, never read as rows. */
+/** The training cache (src/train/cache.ts): a data file that does not match its header, or a set whose files changed, is rebuilt, never read stale. */
 import assert from "node:assert/strict";
-import { appendFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { test } from "node:test";
 import { cacheDir, loadRecords } from "../src/train/cache.ts";
 import { syntheticSetFixture } from "./helpers.ts";
@@ -31,4 +32,28 @@ test("a cached set is read back as it was computed; one whose data file grew is 
   assert.equal(computed, 12, "a data file that does not match its header is recomputed");
   assert.equal(statSync(bin).size, size);
   assert.deepEqual(rebuilt.map((r) => [r.id, Array.from(r.values)]), first.map((r) => [r.id, Array.from(r.values)]));
+});
+
+test("an edited gold text is recomputed, not read stale; a copy of the set in another folder of the same name is its own cache", async () => {
+  let computed = 0;
+  const before = await loadRecords(set.dir, { workers: 1, onPage: () => computed++ });
+  computed = 0;
+  const first = before[0] as (typeof before)[number];
+  const goldPath = join(set.dir, "gold", `${first.id}.txt`);
+  writeFileSync(goldPath, "");
+  utimesSync(goldPath, new Date(), new Date(Date.now() + 5_000)); // a new mtime even on a coarse clock
+  const after = await loadRecords(set.dir, { workers: 1, onPage: () => computed++ });
+  assert.equal(computed, 6, "the set is recomputed after its gold changed");
+  assert.equal((after.find((r) => r.id === first.id) as (typeof after)[number]).goldWords, 0, "the emptied gold is read");
+  const copy = join(mkdtempSync(join(tmpdir(), "pith-cache-copy-")), basename(set.dir));
+  cpSync(set.dir, copy, { recursive: true });
+  writeFileSync(join(copy, "gold", `${first.id}.txt`), "Words of another gold text.");
+  computed = 0;
+  const other = await loadRecords(copy, { workers: 1, onPage: () => computed++ });
+  assert.equal(computed, 6, "the copy is computed, not read from the original's cache");
+  assert.ok((other.find((r) => r.id === first.id) as (typeof other)[number]).goldWords > 0);
+  computed = 0;
+  await loadRecords(set.dir, { workers: 1, onPage: () => computed++ });
+  assert.equal(computed, 0, "the original's cache survived the copy's");
+  rmSync(dirname(copy), { recursive: true, force: true });
 });

@@ -25,6 +25,7 @@ const FAILED_ID = "w-3-1";
 let root = "";
 let data = "";
 let cache = "";
+let farms = ""; // the farms set's chromium snapshot folder
 
 function paragraph(seed: number, n: number): string {
   return Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 5 + Math.floor(i / 3)) % WORDS.length]).join(" ") + ".";
@@ -77,8 +78,10 @@ before(async () => {
   // Mark one page's render as failed, where the snapshot cache looks (same PITH_CACHE).
   process.env["PITH_CACHE"] = cache;
   const { snapshotDir } = await import("../src/train/snapshot-cache.ts");
-  mkdirSync(snapshotDir("farms"), { recursive: true });
-  writeFileSync(join(snapshotDir("farms"), `${FAILED_ID}.error.txt`), "timeout: made up by the test\n");
+  const { loadDataset } = await import("../src/io/dataset.ts");
+  farms = snapshotDir(loadDataset(data));
+  mkdirSync(farms, { recursive: true });
+  writeFileSync(join(farms, `${FAILED_ID}.error.txt`), "timeout: made up by the test\n");
 });
 
 after(() => {
@@ -96,8 +99,7 @@ test("train --mode chromium renders into the snapshot cache, cross-validates on 
   assert.match(res.stdout, /^ {2}all +7 /m, "every held-out page scored end to end");
   assert.match(res.stdout, /^ {2}group +pages +plain .* shipped$/m, "the report has the shipped column (plain + refiners chosen per type)");
   assert.match(res.stdout, /refiners: \{.*\}; on the general model: \[.*\]$/m, "the report names the refiners and the types sent to the general model");
-  const { snapshotDir } = await import("../src/train/snapshot-cache.ts");
-  const renders = readdirSync(snapshotDir("farms")).filter((f) => f.endsWith(".json.gz"));
+  const renders = readdirSync(farms).filter((f) => f.endsWith(".json.gz"));
   assert.equal(renders.length, 7);
   const artifact = JSON.parse(readFileSync(model, "utf8")) as { mode: string };
   assert.equal(artifact.mode, "chromium");
@@ -120,5 +122,5 @@ test("train --mode chromium renders into the snapshot cache, cross-validates on 
   const again = await pith(["train", "--data", data, "--mode", "chromium", "--prepare", "--workers", "1"]);
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr, /rendered \d+\/\d+ pages/, "cached renders are reused");
-  assert.ok(existsSync(join(snapshotDir("farms"), `${FAILED_ID}.error.txt`)));
+  assert.ok(existsSync(join(farms, `${FAILED_ID}.error.txt`)));
 });

@@ -113,6 +113,8 @@ export const evaluateCommand: Command = {
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(markdownReport(result.runs) + "\n");
     if (values.json) await writeAtomic(values.json, jsonReport(result.runs, result.pages) + "\n");
+    const missing = result.withoutGold;
+    if (missing.length) process.stderr.write(`evaluate: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`);
     const failed = result.pages.filter((p) => p.error !== undefined);
     for (const p of failed) process.stderr.write(`error\t${p.method}\t${p.dataset}/${p.id}\t${p.error}\n`);
     const pages = new Set(result.pages.map((p) => `${p.dataset}/${p.id}`)).size;

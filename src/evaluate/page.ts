@@ -145,6 +145,9 @@ export async function failedGroup(env: JobEnv, job: GroupJob, reason: string): P
   return out;
 }
 
+/** Gold for a failed page whose gold is empty, so that its empty output scores 0, not 1. */
+const FAILED_GOLD = "failed";
+
 interface PageTruth {
   gold: string;
   nodeGold: NodeGold | null;
@@ -195,6 +198,8 @@ async function evaluatePage(ds: Dataset, l: Loaded, job: GroupJob, site: SiteCon
   const out: PageFigures[] = [];
   for (const method of job.methods) {
     const o = await runMethod(method, l, job, truth.gold, site);
+    // a page that failed scores 0, also against empty gold (where an empty output scores 1): its gold is then a stand-in word
+    const gold = o.error !== undefined && !truth.gold.trim() ? FAILED_GOLD : truth.gold;
     const nodes = truth.nodeGold && truth.tree && o.nodes ? nodeScore(predictedNodeLabels(truth.tree, truth.nodeGold.units, o.nodes), truth.nodeGold.gold) : null;
     out.push({
       method,
@@ -202,12 +207,12 @@ async function evaluatePage(ds: Dataset, l: Loaded, job: GroupJob, site: SiteCon
       id: l.page.id,
       domain: l.page.domain,
       group: l.page.pageType,
-      wcxb: wcxbWords(o.text, truth.gold),
-      aeb: aebShingles(o.text, truth.gold),
-      lcs: lcsScore(o.text, truth.gold),
+      wcxb: wcxbWords(o.text, gold),
+      aeb: aebShingles(o.text, gold),
+      lcs: lcsScore(o.text, gold),
       nodes,
       snippets: snippets ? snippetCounts(o.text, snippets) : null,
-      rouge: job.rouge ? rougeLsum(o.text, truth.gold) : null,
+      rouge: job.rouge ? rougeLsum(o.text, gold) : null,
       ms: o.ms,
       chars: o.text.length,
       ...(o.error ? { error: o.error } : {}),

@@ -14,7 +14,7 @@ import { DeadlinePool } from "../deadline-pool.ts";
 import { releaseBrowser } from "../render/browser-processes.ts";
 import "../algorithms/index.ts";
 import { extractorNames, getExtractor } from "../extractors.ts";
-import { loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import { DatasetError, hasGold, loadDatasets, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import type { RenderMode, RenderOptions } from "../types.ts";
 import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
 import { getPeer, PEERS } from "./peers.ts";
@@ -61,11 +61,13 @@ export interface EvaluateOptions {
 export interface EvaluationResult {
   runs: RunFigures[];
   pages: PageFigures[];
+  /** Selected pages left out for lack of a gold file ("dataset/id"): nothing to score them against. */
+  withoutGold: string[];
 }
 
 /** The pages of one dataset a run evaluates, in index order. */
 export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pageType" | "sample" | "seed" | "limit">): DatasetPage[] {
-  let pages = ds.pages.filter((p) => (!o.select || o.select(p)) && (!o.pageType || p.pageType === o.pageType));
+  let pages = ds.pages.filter((p) => (!o.select || o.select(p)) && (!o.pageType || p.pageType === o.pageType) && hasGold(ds, p));
   if (o.sample !== undefined && o.sample < pages.length) {
     const rand = createRng(o.seed ?? 1).next;
     const order = pages.map((p, i) => ({ i, k: rand() })).sort((a, b) => a.k - b.k);
@@ -124,10 +126,19 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
   // scores need no trace: the learned pipeline skips it (≈ 0.7 ms/page) unless --param trace=true
   const base = { methods: o.methods, mode, renderOptions: o.renderOptions ?? {}, params: { trace: false, ...o.params, mode }, site: needsSite(o.methods), rouge: o.rouge ?? false };
   const jobs: GroupJob[] = [];
-  for (const name of o.datasets) {
-    const ds = loadDataset(name);
+  const seen = new Set<string>();
+  const withoutGold: string[] = [];
+  const types = new Set<string>();
+  for (const ds of loadDatasets(o.datasets)) {
+    if (seen.has(ds.dir)) continue; // the same set named twice
+    seen.add(ds.dir);
+    for (const p of ds.pages) {
+      types.add(p.pageType);
+      if ((!o.pageType || p.pageType === o.pageType) && !hasGold(ds, p)) withoutGold.push(`${ds.name}/${p.id}`);
+    }
     jobs.push(...planJobs(ds, selectPages(ds, o), base));
   }
+  if (o.pageType && !types.has(o.pageType)) throw new DatasetError(`no page of type "${o.pageType}" in ${o.datasets.join(", ")} (types there: ${[...types].sort().join(", ")})`);
   const total = jobs.reduce((n, j) => n + j.ids.length, 0);
   const results: PageFigures[][] = new Array(jobs.length);
   let done = 0;
@@ -140,7 +151,7 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
   if (workers === 1 || jobs.length < 2) await runInProcess(jobs, mode, mode === "chromium" ? (o.concurrency ?? CHROMIUM_CONCURRENCY) : 1, onResult);
   else await runOnWorkers(jobs, mode, Math.min(workers, jobs.length), onResult);
   const pages = results.flat();
-  return { runs: aggregate(pages), pages };
+  return { runs: aggregate(pages), pages, withoutGold };
 }
 
 /** Jobs in this thread, `concurrency` at a time (Chromium renders pages in parallel; static gains nothing). */

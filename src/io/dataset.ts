@@ -73,7 +73,7 @@ export function resolveDatasetDir(nameOrDir: string): string {
   const candidates = [nameOrDir, join(dataDir(), nameOrDir)];
   for (const c of candidates) if (existsSync(join(c, "index.jsonl"))) return resolve(c);
   // a path (absolute, ./x, a/b) names a folder; a bare name is looked up under PITH_DATA
-  if (isAbsolute(nameOrDir) || nameOrDir.includes("/")) throw new DatasetError(`no dataset at ${nameOrDir}: expected ${join(resolve(nameOrDir), "index.jsonl")}`);
+  if (isAbsolute(nameOrDir) || nameOrDir.includes("/") || existsSync(nameOrDir)) throw new DatasetError(`no dataset at ${nameOrDir}: expected ${join(resolve(nameOrDir), "index.jsonl")}`);
   throw new DatasetError(`no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl (set PITH_DATA to the folder holding the sets)`);
 }
 
@@ -107,11 +107,31 @@ export function loadDataset(nameOrDir: string): Dataset {
   return { name, dir, pages, license: licenseOf(dir), hasGoldHtml: existsSync(join(dir, "gold-html")), snippets };
 }
 
+/**
+ * Several sets at once. Reports, caches and page records name a set by its folder's name, so two
+ * folders of one name (`--data small,x/small`) are refused instead of mixed into one.
+ */
+export function loadDatasets(namesOrDirs: readonly string[]): Dataset[] {
+  const sets = namesOrDirs.map((n) => loadDataset(n));
+  const byName = new Map<string, Dataset>();
+  for (const ds of sets) {
+    const same = byName.get(ds.name);
+    if (same && same.dir !== ds.dir) throw new DatasetError(`two sets are named "${ds.name}" (${same.dir} and ${ds.dir}): reports and models name a set by its folder, so rename one`);
+    byName.set(ds.name, ds);
+  }
+  return sets;
+}
+
 /** The page's HTML as a PageInput (dataset files are UTF-8 whatever their <meta> says). */
 export async function readDatasetPage(ds: Dataset, page: DatasetPage): Promise<PageInput> {
   const bytes = await readFile(join(ds.dir, "html", `${page.id}.html.gz`));
   const html = gunzipSync(bytes).toString("utf8");
   return { id: page.id, source: `${ds.name}/${page.id}`, url: page.url, html, encoding: "utf-8 (dataset)", remote: false };
+}
+
+/** Whether the page has a gold text file (a page without one can be neither scored nor trained on). */
+export function hasGold(ds: Dataset, page: DatasetPage): boolean {
+  return existsSync(join(ds.dir, "gold", `${page.id}.txt`));
 }
 
 /** Gold main text, or null when the page has no gold file. */

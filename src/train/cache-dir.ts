@@ -21,6 +21,16 @@ export function codeKey(files: readonly string[], extra = ""): string {
   return h.digest("hex").slice(0, 12);
 }
 
+/**
+ * A dataset's name in the caches: its folder's name and a hash of its absolute path, so two
+ * folders of one name in different places (`--data small,x/small`) are two caches, not one
+ * overwritten by turns.
+ */
+export function datasetCacheName(dir: string): string {
+  const base = resolve(dir).split("/").pop() ?? "dataset";
+  return `${base}-${createHash("sha256").update(resolve(dir)).digest("hex").slice(0, 8)}`;
+}
+
 export function cacheDir(): string {
   return process.env["PITH_CACHE"] ? resolve(process.env["PITH_CACHE"]) : resolve(import.meta.dirname, "../../data/cache");
 }

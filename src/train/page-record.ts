@@ -62,7 +62,7 @@ export interface PageRecord {
 /** The page's snapshot in `mode`: rendered statically, or the cached chromium render (an error when missing). */
 export async function datasetSnapshot(ds: Dataset, page: DatasetPage, mode: RenderMode): Promise<PageSnapshot> {
   if (mode === "static") return staticSnapshot(await readDatasetPage(ds, page));
-  const snap = await readCachedSnapshot(ds.name, page.id);
+  const snap = await readCachedSnapshot(ds, page.id);
   if (!snap) throw new Error(`no cached chromium snapshot of ${ds.name}/${page.id}`);
   return snap;
 }

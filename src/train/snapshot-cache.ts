@@ -1,6 +1,6 @@
 /**
  * Cache of Chromium renders of dataset pages, for chromium-mode training:
- * <cache>/snapshots/chromium/<key>/<dataset>/<id>.json.gz (the raw PageSnapshot, gzipped
+ * <cache>/snapshots/chromium/<key>/<dataset>-<folder hash>/<id>.<html size>-<html mtime>.json.gz (the raw PageSnapshot, gzipped
  * JSON). Raw snapshots, not features: a feature change (a new schema hash) recomputes the
  * feature tables from these files in seconds per set instead of rendering again for minutes.
  *
@@ -8,8 +8,9 @@
  * - <key> hashes the Chromium renderer's code (chromium.ts, in-page.ts, attributes.ts, the
  *   markup repair it shares with the static renderer in repair.ts, the snapshot types) and
  *   the browser's `--version`: a renderer or browser change writes a new folder and stale
- *   renders are never read. Pages are keyed by dataset name and id only
- *   (dataset pages are immutable files).
+ *   renders are never read. Pages are keyed by their set's folder, their id and their HTML
+ *   file's size and mtime (a page saved again is rendered again; the stale file stays until
+ *   `npm run cache:prune`).
  * - Rendering uses pith's own renderer with its defaults (JS off, offline, 15 s per page,
  *   2 tabs), in the main thread, before the feature workers start: one browser for the whole
  *   set instead of one per worker.
@@ -19,7 +20,7 @@
  *   timed out at load average 9 and rendered at the next run).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -29,7 +30,7 @@ import { writeAtomic } from "../io/write-atomic.ts";
 import { findChromium } from "../render/find-browser.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageSnapshot } from "../types.ts";
-import { cacheDir, codeKey } from "./cache-dir.ts";
+import { cacheDir, codeKey, datasetCacheName } from "./cache-dir.ts";
 
 /** Files whose change alters a chromium snapshot. */
 const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../types.ts"];
@@ -57,21 +58,24 @@ function browserVersion(): string {
   return out.trim().split("\n").pop() ?? "";
 }
 
-export function snapshotDir(dataset: string): string {
-  return join(cacheDir(), "snapshots", "chromium", snapshotKey(), dataset);
+export function snapshotDir(ds: Dataset): string {
+  return join(cacheDir(), "snapshots", "chromium", snapshotKey(), datasetCacheName(ds.dir));
 }
 
-function snapshotPath(dataset: string, id: string): string {
-  return join(snapshotDir(dataset), `${encodeURIComponent(id)}.json.gz`);
+/** A render's file: named after the page and its HTML file's size and mtime, so a page saved again is rendered again. */
+function snapshotPath(ds: Dataset, id: string): string {
+  const st = statSync(join(ds.dir, "html", `${id}.html.gz`), { throwIfNoEntry: false });
+  const stamp = st ? `${st.size}-${Math.round(st.mtimeMs)}` : "missing";
+  return join(snapshotDir(ds), `${encodeURIComponent(id)}.${stamp}.json.gz`);
 }
 
-function errorPath(dataset: string, id: string): string {
-  return join(snapshotDir(dataset), `${encodeURIComponent(id)}.error.txt`);
+function errorPath(ds: Dataset, id: string): string {
+  return join(snapshotDir(ds), `${encodeURIComponent(id)}.error.txt`);
 }
 
 /** The cached chromium snapshot of a dataset page, or null when it was not rendered (or failed). */
-export async function readCachedSnapshot(dataset: string, id: string): Promise<PageSnapshot | null> {
-  const path = snapshotPath(dataset, id);
+export async function readCachedSnapshot(ds: Dataset, id: string): Promise<PageSnapshot | null> {
+  const path = snapshotPath(ds, id);
   if (!existsSync(path)) return null;
   return JSON.parse(gunzipSync(await readFile(path)).toString("utf8")) as PageSnapshot;
 }
@@ -91,14 +95,14 @@ export interface EnsureOptions {
 
 /** Renders (and caches) every given page without a cached snapshot or a recorded failure. */
 export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[], options: EnsureOptions = {}): Promise<EnsureResult> {
-  const dir = snapshotDir(ds.name);
+  const dir = snapshotDir(ds);
   makeDirsSync(dir);
   const ok = new Set<string>();
   const failed = new Map<string, string>();
   const missing: DatasetPage[] = [];
   for (const p of pages) {
-    if (existsSync(snapshotPath(ds.name, p.id))) ok.add(p.id);
-    else if (existsSync(errorPath(ds.name, p.id))) failed.set(p.id, readFileSync(errorPath(ds.name, p.id), "utf8").trim());
+    if (existsSync(snapshotPath(ds, p.id))) ok.add(p.id);
+    else if (existsSync(errorPath(ds, p.id))) failed.set(p.id, readFileSync(errorPath(ds, p.id), "utf8").trim());
     else missing.push(p);
   }
   if (!missing.length) return { ok, rendered: 0, failed };
@@ -107,11 +111,11 @@ export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[]
   const renderOne = async (p: DatasetPage): Promise<void> => {
     const r = await renderPage(renderer, await readDatasetPage(ds, p));
     if (r.ok) {
-      await writeAtomic(snapshotPath(ds.name, p.id), gzipSync(JSON.stringify(r.value))); // a render cut short leaves no truncated snapshot
+      await writeAtomic(snapshotPath(ds, p.id), gzipSync(JSON.stringify(r.value))); // a render cut short leaves no truncated snapshot
       ok.add(p.id);
     } else {
       const reason = r.error.reason.startsWith(r.error.stage) ? r.error.reason : `${r.error.stage}: ${r.error.reason}`;
-      if (r.error.stage !== "timeout") await writeFile(errorPath(ds.name, p.id), reason + "\n");
+      if (r.error.stage !== "timeout") await writeFile(errorPath(ds, p.id), reason + "\n");
       failed.set(p.id, reason);
     }
     options.onPage?.(++done, missing.length);

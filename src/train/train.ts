@@ -4,7 +4,7 @@
  * final fit on every page → a pipeline artifact. Deterministic for a given seed.
  */
 import { featureSchema } from "../pipeline/features-adapter.ts";
-import { loadDataset } from "../io/dataset.ts";
+import { loadDatasets } from "../io/dataset.ts";
 import type { TrainingSet } from "../ml/artifact.ts";
 import type { ModelArtifact } from "../ml/artifact.ts";
 import type { ClassifierKind } from "../ml/classifier.ts";
@@ -72,11 +72,11 @@ export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | 
   const records: PageRecord[] = [];
   const sets: TrainingSet[] = [];
   const dirs = new Map<string, string>();
-  for (const name of options.datasets) {
-    const ds = loadDataset(name);
+  for (const ds of loadDatasets(options.datasets)) {
+    if (dirs.has(ds.name)) continue; // the same set named twice
     sets.push({ name: ds.name, license: ds.license });
     dirs.set(ds.name, ds.dir);
-    const recs = await loadRecords(name, { mode: options.mode, ...(options.workers ? { workers: options.workers } : {}), onPage: (d, t) => options.onPage?.(ds.name, d, t) });
+    const recs = await loadRecords(ds.dir, { mode: options.mode, ...(options.workers ? { workers: options.workers } : {}), onPage: (d, t) => options.onPage?.(ds.name, d, t) });
     for (const r of recs) records.push(r);
   }
   return { records, sets, dirs };
