@@ -290,6 +290,19 @@ test("markdown: a code block holding a ``` fence is fenced by a longer run of ba
   assert.equal(md, "````\nWrite:\n```js\nx()\n```\n````\n\nAfter.");
 });
 
+test("markdown: a chosen <pre> is one code block and the chosen blocks after it are not (a docs page's code then prose)", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><pre>port = 9000\n</pre><p>Keys are <a href="https://x.org/k">case-sensitive</a>.</p><ol><li>one</li></ol></body></html>`, "pre"));
+  const tree = buildTree(page);
+  const roots = ["pre", "p", "ol"].map((t) => page.nodes.findIndex((n) => n.tag === t));
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: roots, scores: roots.map(() => 1), trace: [] });
+  assert.equal(md, "```\nport = 9000\n```\n\nKeys are [case-sensitive](https://x.org/k).\n\n1. one");
+});
+
+test("markdown: blocks inside a code block are its lines, not new blocks (an <xmp> in a <pre><code>, a highlighter's line <div>s); no empty code block", () => {
+  const md = markdownOf(`<html><body><p>Secrets:</p><pre>\n\t\t<code>\n\t\t\t<xmp># Wi-Fi\nssid: "x"</xmp>\n\t\t</code>\n\t</pre><pre><div>  a = 1</div><div>  b = 2</div></pre><pre>   \n  </pre><p>Done.</p></body></html>`);
+  assert.equal(md, 'Secrets:\n\n```\n# Wi-Fi\nssid: "x"\n```\n\n```\n  a = 1\n  b = 2\n```\n\nDone.');
+});
+
 test("markdown code: inline code is literal (no backslash escapes) and delimited around its backticks; <pre><code> is a plain fenced block", () => {
   const md = markdownOf("<html><body><p>Call <code>my_func(*args)</code>, <code>a`b</code> or <code>`x`</code>; <b>a_b</b> stays escaped.</p><pre><code class=js>let a_b = 1;\nx * y;</code></pre></body></html>");
   assert.equal(md, "Call `my_func(*args)`, ``a`b`` or `` `x` ``; **a\\_b** stays escaped.\n\n```\nlet a_b = 1;\nx * y;\n```");

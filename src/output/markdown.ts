@@ -37,6 +37,9 @@ interface Open {
   opening: string;
 }
 
+/** The Open tag of a block element inside a code block: it ends a line, not the block. */
+const IN_PRE = "#in-pre";
+
 /** Stands for a <br> in a line until the line is written (control characters are never page text: control-chars.ts). */
 const BREAK = "\u0000";
 /** Spaces and line breaks at the start / end of a mark's content. */
@@ -149,13 +152,13 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     const split = inPre ? [] : open.filter((o) => o.opening && o.at >= 0);
     for (let k = split.length - 1; k >= 0; k--) closeInline(split[k] as Open);
     const text = inPre
-      ? line.replace(/^\n+|\n+$/g, "")
+      ? line.replace(/^(?:[ \t]*\n)+|(?:\n[ \t]*)+$/g, "").replace(/[ \t]+$/, "") // blank lines at its ends (the source's indentation around a nested <xmp>) are not code
       : collapseSpaces(line)
           .split(BREAK)
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
           .join(prefix || oneLine ? " " : "\\\n"); // a heading (a table cell) is one line: its <br> is a space
-    if (text) out.write(inPre ? fenced(text) : prefix + text);
+    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text) : prefix + text); // no empty code block
     line = "";
     prefix = "";
     lastChar = "";
@@ -197,9 +200,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         const o = open.pop() as Open;
         if (!o.block) closeInline(o);
         if (o.tag === "pre") {
-          flush();
+          if (inPre === 1) flush(); // the outermost preformatted element ends its code block
+          else line += "\n";
           inPre--;
-        } else if (o.block) flush();
+        } else if (o.tag === IN_PRE) line += "\n";
+        else if (o.block) flush();
         if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close(); // each block li / blockquote opened one
       }
       const node = page.nodes[i] as SnapshotNode;
@@ -235,7 +240,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       }
       if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
       // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
-      if (node.tag === "table" || (node.tag === "tr" && i === root)) {
+      if (!inPre && (node.tag === "table" || (node.tag === "tr" && i === root))) {
         const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" "); // the cell as one root: its pieces are one line
         const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
         if (table !== null) {
@@ -245,9 +250,16 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
           continue;
         }
       }
-      if (node.tag === "hr") {
+      if (node.tag === "hr" && !inPre) {
         flush();
         out.write(THEMATIC_BREAK);
+        continue;
+      }
+      if (isBlockDisplay(node.tag, node.style?.display) && inPre) {
+        // a block inside a code block (a highlighter's line <div>, an <xmp> in a <pre>) starts a line of the same block
+        if (line && !line.endsWith("\n")) line += "\n";
+        if (PREFORMATTED_TAGS.has(node.tag)) inPre++;
+        open.push({ end: tree.end[i] as number, tag: PREFORMATTED_TAGS.has(node.tag) ? "pre" : IN_PRE, suffix: "", block: true, at: -1, opening: "" });
         continue;
       }
       if (isBlockDisplay(node.tag, node.style?.display)) {
@@ -279,6 +291,10 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     while (open.length) {
       const o = open.pop() as Open;
       if (!o.block) closeInline(o);
+      if (o.tag === "pre") {
+        if (inPre === 1) flush(); // a chosen <pre> ends here: fenced, and the next root is not
+        inPre--;
+      }
     }
     flush();
     out.closeAll();
