@@ -277,6 +277,19 @@ test("markdown and html tables: colspan and rowspan keep every cell under its ow
   assert.equal(hostile[2], "| r1 | x |", "3,000 rows × 1,000 columns would be 3 million cells: the spans are ignored");
 });
 
+test("html and markdown: a table's body, section or cell (or a dt/dd) chosen without its table (list) gets one, so its cells stay a table", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><table><thead><tr><th>#</th><th>Player</th></tr></thead><tbody><tr><td>1</td><td>Ann</td></tr><tr><td>2</td><td>Bo</td></tr></tbody></table><dl><dt>Term</dt><dd>Meaning</dd></dl></body></html>`, "tb"));
+  const tree = buildTree(page);
+  const out = (format: "html" | "markdown", ...tags: string[]) => {
+    const roots = tags.map((t) => page.nodes.findIndex((n) => n.tag === t));
+    return formatExtraction(format, page, tree, { method: "test", text: "", nodes: roots, scores: roots.map(() => 1), trace: [] });
+  };
+  assert.equal(out("html", "tbody", "dd"), "<article><table><tbody><tr><td>1</td><td>Ann</td></tr><tr><td>2</td><td>Bo</td></tr></tbody></table><dl><dd>Meaning</dd></dl></article>");
+  assert.equal(out("html", "td"), "<article><table><tr><td>1</td></tr></table></article>");
+  assert.equal(out("markdown", "tbody"), "| 1 | Ann |\n| --- | --- |\n| 2 | Bo |");
+  assert.equal(out("markdown", "thead"), "| \\# | Player |\n| --- | --- |");
+});
+
 test("markdown: a table of 210,000 rows (past the engine's argument limit for a spread) on a page with a URL is rendered in linear time", { timeout: 60_000 }, () => {
   const rows = 210_000;
   // with a URL, links resolve against a base looked up once per page, not once per cell (quadratic: hours here)

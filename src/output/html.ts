@@ -2,7 +2,8 @@
  * HTML output: the chosen subtrees re-serialised from the snapshot (kept attributes only, no
  * scripts or styles, invisible nodes dropped), wrapped in one <article> (unless the output is one
  * <article> already: a chosen <body> holding an <article> gives no <article><article>); list
- * items and table rows chosen without their list or table get one. Iterative walk.
+ * items, table rows, sections and cells, and dt/dd chosen without their list or table get one
+ * (WRAPPERS). Iterative walk.
  *
  * Pages are untrusted and this output is meant to be shown: no event handler or style attribute
  * is kept, a link or source whose URL would run script (`javascript:`, `vbscript:`, a `data:`
@@ -49,6 +50,19 @@ function openTag(node: SnapshotNode, base: string | null): string {
   return s + ">";
 }
 
+/** The elements a chosen root needs around it to be valid HTML, outermost first (li: ul or ol, by its list). */
+const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
+  tr: ["table"],
+  tbody: ["table"],
+  thead: ["table"],
+  tfoot: ["table"],
+  caption: ["table"],
+  td: ["table", "tr"],
+  th: ["table", "tr"],
+  dt: ["dl"],
+  dd: ["dl"],
+};
+
 /** Elements left out with their content when images are not wanted. */
 const IMAGE_TAGS = new Set(["img", "picture"]);
 
@@ -62,21 +76,21 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
     if (c.tag === "article") articles.set(c.at, out.length);
     out.push(`</${c.tag}>`);
   };
-  // a list item or row chosen without its list or table is valid HTML only inside one: consecutive
-  // items of one list (rows of one table) share a wrapper, <ol> for an ordered list's items
+  // a list item, a table's row, section or cell chosen without its list or table is valid HTML only
+  // inside one: consecutive such roots of one parent share a wrapper, <ol> for an ordered list's items
   let container = -1; // parent of the current run of wrapped roots
-  let containerTag = "";
+  let containerTags: readonly string[] = [];
   for (const root of roots) {
     const end = tree.end[root] as number;
     const parent = tree.parent[root] as number;
-    const tag = page.nodes[root]?.tag;
-    const wrap = tag === "li" ? (page.nodes[parent]?.tag === "ol" ? "ol" : "ul") : tag === "tr" ? "table" : "";
-    const key = wrap ? parent : -1;
+    const tag = page.nodes[root]?.tag ?? "";
+    const wrap = tag === "li" ? [page.nodes[parent]?.tag === "ol" ? "ol" : "ul"] : (WRAPPERS[tag] ?? []);
+    const key = wrap.length ? parent : -1;
     if (key !== container) {
-      if (container >= 0) out.push(`</${containerTag}>`);
-      if (key >= 0) out.push(`<${wrap}>`);
+      for (const t of [...containerTags].reverse()) out.push(`</${t}>`);
+      for (const t of wrap) out.push(`<${t}>`);
       container = key;
-      containerTag = wrap;
+      containerTags = wrap;
     }
     for (let i = root; i < end; i++) {
       while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
@@ -95,7 +109,7 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
     }
     while (closeAt.length) close();
   }
-  if (container >= 0) out.push(`</${containerTag}>`);
+  for (const t of [...containerTags].reverse()) out.push(`</${t}>`);
   if (isOneArticle(out, articles)) return out.slice(1).join("").trim();
   out.push("</article>");
   return out.join("");

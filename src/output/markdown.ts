@@ -37,6 +37,9 @@ interface Open {
   opening: string;
 }
 
+/** Parts of a table that, chosen without it, are written as a table of their rows (a <tr>: one row). */
+const TABLE_PARTS = new Set(["tr", "tbody", "thead", "tfoot"]);
+
 /** The Open tag of a block element inside a code block: it ends a line, not the block. */
 const IN_PRE = "#in-pre";
 
@@ -240,9 +243,9 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       }
       if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
       // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
-      if (!inPre && (node.tag === "table" || (node.tag === "tr" && i === root))) {
+      if (!inPre && (node.tag === "table" || (TABLE_PARTS.has(node.tag) && i === root))) {
         const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" "); // the cell as one root: its pieces are one line
-        const table = node.tag === "table" ? markdownTable(page, tree, i, cellText) : markdownRow(page, tree, i, cellText);
+        const table = node.tag === "tr" ? markdownRow(page, tree, i, cellText) : markdownTable(page, tree, i, cellText); // a chosen tbody is its rows' table
         if (table !== null) {
           flush();
           out.write(table);
