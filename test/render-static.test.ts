@@ -98,6 +98,25 @@ test("empty and text-only documents give a valid snapshot", () => {
   assert.equal(textOf(bare, buildTree(bare), [0]), "just words, no markup");
 });
 
+test("a page without <body> (valid HTML) or plain text gets the body a browser implies: its text is in it, head elements stay out", () => {
+  for (const html of [
+    "<!doctype html>\n<title>T</title>\n<h1>Release notes</h1>\nVersion 2.0 is <b>twice as fast</b>.\n<p>Thanks.",
+    "<html><head><title>T</title></head><h1>Release notes</h1>\nVersion 2.0 is <b>twice as fast</b>.\n<p>Thanks.</html>",
+  ]) {
+    const s = staticSnapshot(pageFromHtml(html));
+    const tree = buildTree(s);
+    const body = s.nodes.findIndex((n) => n.tag === "body");
+    assert.ok(body > 0, "a body is implied");
+    assert.equal(textOf(s, tree, [body]), "Release notes\nVersion 2.0 is twice as fast.\nThanks.");
+    assert.equal(s.title, "T");
+    assert.ok(s.nodes.every((n, i) => n.tag !== "title" || tree.parent[i] !== body), "the title stays out of the body");
+  }
+  const bare = staticSnapshot(pageFromHtml("just words"));
+  assert.equal(nodePath(bare, buildTree(bare), bare.nodes.findIndex((n) => n.type === 3)), "html>body>#text");
+  const frames = staticSnapshot(pageFromHtml("<html><frameset><frame src=a.html></frameset></html>"));
+  assert.equal(frames.nodes.some((n) => n.tag === "body"), false, "a frameset implies no body");
+});
+
 test("the bundled sample page: text has one line per block", () => {
   const s = staticSnapshot(pageFromHtml(fixtureText("pages/article.html")));
   const text = textOf(s, buildTree(s), [0]);

@@ -155,6 +155,21 @@ function leaveHead(state: BuildState): void {
   if (top(state) !== state.body) state.stack.push(state.body);
 }
 
+/**
+ * Body content straight in <html> (a page that omits <body>, valid HTML: `<title>T</title><h1>…`,
+ * or plain text) goes into a <body> implied there, as the HTML tree builder does; without it the
+ * text sat beside the body nowhere a segment could hold it. Only while no <body> exists: content
+ * after an explicit </body> stays where htmlparser2 puts it.
+ */
+function implyBody(state: BuildState): void {
+  if (state.body !== null || top(state) !== 0) return;
+  state.body = pushElement(state, "body", {}); // and the insertion point
+  setVisibility(state, state.body);
+}
+
+/** Tags that start no implied <body> at the document's top level. */
+const NO_IMPLIED_BODY = new Set(["html", "body", "frameset", "frame"]);
+
 /** A start tag's name: the element is placed now, its attributes follow (addAttribute), then finishStartTag. */
 function openTag(state: BuildState, name: string): void {
   finishStartTag(state);
@@ -164,6 +179,7 @@ function openTag(state: BuildState, name: string): void {
     return;
   }
   if (!HEAD_CONTENT_TAGS.has(tag) && state.stack.length > 1 && state.nodes[top(state)]?.tag === "head") leaveHead(state);
+  if (!HEAD_CONTENT_TAGS.has(tag) && !NO_IMPLIED_BODY.has(tag)) implyBody(state);
   const existing = tag === "html" ? 0 : tag === "body" ? state.body : null;
   if (existing !== null && (tag === "html" ? state.nodes.length > 0 : true)) {
     // A second <html>/<body> (or one after an implied body) merges its attributes into the
@@ -276,6 +292,7 @@ function addText(state: BuildState, raw: string): void {
   if (state.inTitle) state.title += data;
   if (state.skipText > 0 || state.opaqueDepth > 0) return;
   if (state.stack.length > 1 && state.nodes[top(state)]?.tag === "head" && !WHITESPACE_ONLY.test(data)) leaveHead(state);
+  if (!WHITESPACE_ONLY.test(data) && data) implyBody(state);
   const parent = top(state);
   const last = state.nodes[state.nodes.length - 1];
   if (last && last.type === 3 && last.parent === parent) {
