@@ -22,7 +22,7 @@ import { dropConsentBoxes } from "../src/pipeline/consent.ts";
 import { dropNoticePage, FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { coalesce } from "../src/pipeline/select.ts";
-import { defaultModelPath } from "../src/pipeline/resolve.ts";
+import { defaultModelPath, domainModelPath, resolveModelFile } from "../src/pipeline/resolve.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageSnapshot } from "../src/types.ts";
 import { fixtureText, staticRows } from "./helpers.ts";
@@ -82,6 +82,19 @@ test("a per-domain model in the model directory is used for pages of its host", 
   assert.ok(saved !== html, "fixture has a <head>");
   const c = await mlExtractor.extract(snapshot(saved), { params: { mode: "static", modelDir: dir } });
   assert.match(c.model ?? "", /domain:example\.org/);
+  // a static domain model is not a chromium one: a chromium run of the site uses the chromium default, or its own HOST.chromium.json
+  assert.deepEqual(resolveModelFile("https://news.example.org/a", "chromium", { modelDir: dir }), { file: defaultModelPath("chromium"), why: "default" });
+  copyFileSync(defaultModelPath("chromium"), join(dir, "domains", "example.org.chromium.json"));
+  assert.deepEqual(resolveModelFile("https://news.example.org/a", "chromium", { modelDir: dir }), { file: join(dir, "domains", "example.org.chromium.json"), why: "domain:example.org" });
+  assert.equal(resolveModelFile("https://news.example.org/a", "static", { modelDir: dir }).file, join(dir, "domains", "example.org.json"));
+});
+
+test("a --domain that is no host name (a path out of the model directory) is refused", () => {
+  for (const bad of ["../../m1", "a/b", "", ".."]) assert.throws(() => domainModelPath("/models", bad), /is not a domain/, bad);
+  assert.equal(domainModelPath("/models", "https://www.Example.org/x"), "/models/domains/example.org.json");
+  const x = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "export", "--domain", "../../m1", "--out", join(tmp, "trav.json")], { encoding: "utf8" });
+  assert.equal(x.status, 2);
+  assert.match(x.stderr, /^pith: export: "\.\.\/\.\.\/m1" is not a domain/);
 });
 
 test("notice pages: noticeOf names the notice of a small page; an empty 404 page says it is a notice", async () => {

@@ -7,7 +7,7 @@ import { DatasetError } from "../io/dataset.ts";
 import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
-import { BUNDLED_MODEL_DIR, defaultModelPath, domainKey, domainModelPath } from "../pipeline/resolve.ts";
+import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainModelPath } from "../pipeline/resolve.ts";
 import type { CvReport } from "../train/cv.ts";
 import { domainExperiment } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
@@ -28,7 +28,8 @@ models) on labeled sets, report site-grouped cross-validation, write a model art
 Options:
   --data SETS        comma-separated set names (under ../shared/data or $PITH_DATA) or folders
   --out FILE         where to write the model JSON (required, except with --domain: then
-                     MODEL-DIR/domains/HOST.json, where pith extract finds it)
+                     MODEL-DIR/domains/HOST.json, or HOST.chromium.json with --mode chromium,
+                     where pith extract finds it)
   --model-dir DIR    model directory for --domain models (default: models/)
   --genre TYPES      keep only these page types (article, forum, product, …; news/blog = article)
   --domain HOST      train a per-domain model from that site's pages (use it with pith export)
@@ -121,7 +122,14 @@ export const trainCommand: Command = {
     if (values["domain-experiment"]) return runDomainExperiment(values);
     const datasets = listOption(values.data);
     if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
-    const out = values.out ?? (values.domain ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain) : undefined);
+    if (values.domain) {
+      try {
+        checkedDomain(values.domain);
+      } catch (e) {
+        throw new UsageError(`train: --domain: ${(e as Error).message}`);
+      }
+    }
+    const out = values.out ?? (values.domain ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain, mode) : undefined);
     if (!out) throw new UsageError("train: --out FILE is required");
     const kind = KIND_ALIASES[values.model ?? "gbdt"];
     if (!kind) throw new UsageError(`train: --model must be one of ${CLASSIFIER_KINDS.join(", ")}`);

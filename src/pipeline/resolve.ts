@@ -1,9 +1,11 @@
 /**
  * Which model the learned pipeline uses for a page, in order:
  *   1. `--model FILE` (params.model);
- *   2. a per-domain model in the model directory (params.modelDir, default models/) named
- *      after the page's host or one of its parent domains: `<dir>/domains/<host>.json`
- *      (what `pith train --domain` / `pith export --domain` write);
+ *   2. a per-domain model for the render mode in the model directory (params.modelDir, default
+ *      models/) named after the page's host or one of its parent domains:
+ *      `<dir>/domains/<host>.json` for static mode, `<dir>/domains/<host>.chromium.json` for
+ *      chromium (what `pith train --domain [--mode chromium]` writes), so a site can have one of
+ *      each and a static one never blocks a chromium run of its pages;
  *   3. the bundled default for the render mode: models/default-<mode>.json.
  * Loaded models are cached per file, so a batch loads each model once.
  */
@@ -32,8 +34,18 @@ export function domainKey(hostOrUrl: string): string {
   return host.replace(/^www\./, "");
 }
 
-export function domainModelPath(dir: string, domain: string): string {
-  return join(dir, DOMAIN_SUBDIR, `${domainKey(domain)}.json`);
+/** A host name: letters, digits, hyphens and dots, no empty label (so no "..", no path). */
+const HOST_NAME = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)*$/u;
+
+/** The domain key of `domain`, or an Error saying why it names no site (a path, an empty string). */
+export function checkedDomain(domain: string): string {
+  const d = domainKey(domain);
+  if (!HOST_NAME.test(d)) throw new Error(`"${domain}" is not a domain (expected a host name such as example.com)`);
+  return d;
+}
+
+export function domainModelPath(dir: string, domain: string, mode: RenderMode = "static"): string {
+  return join(dir, DOMAIN_SUBDIR, `${checkedDomain(domain)}${mode === "chromium" ? ".chromium" : ""}.json`);
 }
 
 /** The page host and its parent domains, most specific first (a.b.example.com → … → example.com). */
@@ -77,7 +89,7 @@ export function resolveModelFile(url: string | null, mode: RenderMode, params: {
   const dirs = params.modelDir ? [params.modelDir, BUNDLED_MODEL_DIR] : [BUNDLED_MODEL_DIR];
   for (const dir of dirs) {
     for (const d of candidateDomains(url)) {
-      const file = domainModelPath(dir, d);
+      const file = domainModelPath(dir, d, mode);
       if (existsSync(file)) return { file, why: `domain:${d}` };
     }
   }
