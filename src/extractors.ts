@@ -12,6 +12,18 @@ export function registerExtractor(extractor: Extractor): void {
   REGISTRY.set(extractor.name, extractor);
 }
 
+/**
+ * Throws on a param name `extractor` does not read (when it declares its params): `--param
+ * comment=drop` for `comments` would otherwise do nothing, silently. Only for a method run
+ * alone: several methods share one set of params, each reading its own.
+ */
+export function checkParamNames(extractor: Extractor, params: Readonly<Record<string, unknown>>, internal: readonly string[] = ["mode", "trace", "model", "modelDir"]): void {
+  const known = extractor.knownParams;
+  if (!known) return;
+  const unknown = Object.keys(params).filter((k) => !known.includes(k) && !internal.includes(k));
+  if (unknown.length) throw new Error(`unknown --param ${unknown.map((k) => `"${k}"`).join(", ")} for ${extractor.name}; known: ${known.filter((k) => !internal.includes(k)).join(", ")}`);
+}
+
 export function getExtractor(name: string): Extractor {
   const e = REGISTRY.get(name);
   if (!e) throw new Error(`unknown method "${name}"; known: ${[...REGISTRY.keys()].sort().join(", ")}`);

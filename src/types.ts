@@ -232,5 +232,7 @@ export interface Extractor {
   prepare?(params: NonNullable<ExtractorContext["params"]>): Promise<void>;
   /** Throws on a parameter value the method cannot use (the CLI makes it a usage error). */
   checkParams?(params: NonNullable<ExtractorContext["params"]>): void;
+  /** Every param the method reads, when it declares them: a command running it alone refuses other names (a typo). */
+  readonly knownParams?: readonly string[];
   extract(page: PageSnapshot, context?: ExtractorContext): Extraction | Promise<Extraction>;
 }

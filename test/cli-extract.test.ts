@@ -77,6 +77,16 @@ test("usage errors exit 2 with one line naming the problem", async () => {
     assert.equal(timeout.status, 2, `--timeout=${t}: ${timeout.stderr}`);
     assert.match(timeout.stderr, /^pith: extract: --timeout must be at least 1 ms/);
   }
+  for (const [args, message] of [
+    [["--param", "comment=drop"], /unknown --param "comment" for ml; known: .*comments/],
+    [["--param", "dedupe=0"], /--param dedupe must be true or false, not "0"/],
+    [["--param", "context=False"], /--param context must be true or false/],
+    [["--js"], /--js needs a browser: add --mode chromium/],
+  ] as const) {
+    const r = await pith(["extract", ARTICLE, ...args]);
+    assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
   const help = await pith(["extract", "--help"]);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /Usage: pith extract/);

@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import "../algorithms/index.ts";
-import { extractorNames, getExtractor } from "../extractors.ts";
+import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
 import { isUrl, listPageFiles, localPath, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
@@ -101,6 +101,7 @@ export const extractCommand: Command = {
     if (format !== "json" && !("trace" in params)) params["trace"] = false; // only JSON output carries the trace (≈ 0.7 ms/page)
     try {
       extractor.checkParams?.(params);
+      checkParamNames(extractor, params);
     } catch (e) {
       throw new UsageError(`extract: ${(e as Error).message}`);
     }

@@ -37,6 +37,8 @@ export interface RenderFlagValues {
 export function renderOptionsFrom(command: string, v: RenderFlagValues, defaultMode: RenderMode = "static"): { mode: RenderMode; options: RenderOptions; concurrency: number; read: ReadOptions } {
   const mode = (v.mode ?? defaultMode) as RenderMode;
   if (mode !== "static" && mode !== "chromium") throw new UsageError(`${command}: --mode must be static or chromium, got "${v.mode}"`);
+  // the static parser runs no script and loads nothing: these would be silently nothing
+  for (const flag of ["js", "resources"] as const) if (mode === "static" && v[flag]) throw new UsageError(`${command}: --${flag} needs a browser: add --mode chromium`);
   const concurrency = intOption(command, "concurrency", v.concurrency, 2);
   if (concurrency < 1) throw new UsageError(`${command}: --concurrency must be at least 1`);
   const timeoutMs = intOption(command, "timeout", v.timeout, DEFAULT_TIMEOUT_MS);

@@ -13,7 +13,7 @@ import { availableParallelism } from "node:os";
 import { DeadlinePool } from "../deadline-pool.ts";
 import { releaseBrowser } from "../render/browser-processes.ts";
 import "../algorithms/index.ts";
-import { extractorNames, getExtractor } from "../extractors.ts";
+import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
 import { DatasetError, hasGold, loadDatasets, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import type { RenderMode, RenderOptions } from "../types.ts";
 import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";
@@ -82,6 +82,7 @@ export function checkMethods(methods: readonly string[], params: Record<string, 
   const unknown = methods.filter((m) => !getPeer(m) && !extractorNames().includes(m));
   if (unknown.length) throw new Error(`unknown method "${unknown.join('", "')}"; known: ${[...extractorNames(), ...PEERS.keys()].join(", ")}`);
   for (const m of methods) if (!getPeer(m)) getExtractor(m).checkParams?.(params);
+  if (methods.length === 1 && !getPeer(methods[0] as string)) checkParamNames(getExtractor(methods[0] as string), params, ["mode", "trace", "model", "modelDir", "gold"]);
 }
 
 function needsSite(methods: readonly string[]): boolean {

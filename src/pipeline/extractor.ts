@@ -24,14 +24,23 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
+/** On/off params (true or false; the CLI's --param K=V reads those words as booleans). */
+const SWITCHES = ["trace", "dedupe", "fallback", "context", "hidden"] as const;
+/** Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing. */
+export const ML_PARAMS: readonly string[] = [...SWITCHES, "comments", "refiner", "bias", "pageType", "model", "modelDir", "mode"];
+
 /** The pipeline's options from the method's params; throws on a value it cannot use. */
 export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>): RunOptions {
+  for (const k of SWITCHES) {
+    const v = params[k];
+    if (v !== undefined && typeof v !== "boolean") throw new Error(`--param ${k} must be true or false, not "${String(v)}"`);
+  }
   const options: RunOptions = {};
   if (params["trace"] === false) options.trace = false;
-  if (params["dedupe"] === false || params["dedupe"] === "false") options.dedupe = false;
-  if (params["fallback"] === false || params["fallback"] === "false") options.fallback = false;
-  if (params["context"] === false || params["context"] === "false") options.context = false;
-  if (params["hidden"] === false || params["hidden"] === "false") options.hiddenText = false;
+  if (params["dedupe"] === false) options.dedupe = false;
+  if (params["fallback"] === false) options.fallback = false;
+  if (params["context"] === false) options.context = false;
+  if (params["hidden"] === false) options.hiddenText = false;
   const comments = str(params["comments"]);
   if (comments === "keep" || comments === "drop") options.comments = comments;
   else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);
@@ -48,6 +57,7 @@ export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>):
 
 export const mlExtractor: Extractor = {
   name: METHOD,
+  knownParams: ML_PARAMS,
   description: "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
   /** Load the explicit or bundled model before a batch, so a bad model is one error, not one per page. */
   async prepare(params: NonNullable<ExtractorContext["params"]>): Promise<void> {
