@@ -1,7 +1,8 @@
 /** `pith features` table output, and the linear-time node paths it writes. */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -45,6 +46,22 @@ test("pith features writes one JSONL row per structural node with features and n
     assert.equal(r["vis_x"], null); // NaN → null
   }
   assert.equal(rows[4]!["txt_words"], 5);
+});
+
+test("pith features: a set folder without gold/ gets rows without labels; a long export waits for the file without leaking listeners", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-features-nogold-"));
+  const set = join(dir, "nogold");
+  mkdirSync(join(set, "html"), { recursive: true });
+  const html = `<html><body>${Array.from({ length: 300 }, (_, k) => `<div class="c${k}"><p>Paragraph ${k} of the page, with a few words.</p></div>`).join("")}</body></html>`;
+  writeFileSync(join(set, "html", "p1.html.gz"), gzipSync(html));
+  writeFileSync(join(set, "index.jsonl"), `{"id": "p1"}\n`);
+  const out = join(dir, "rows.jsonl");
+  const res = await pith(["features", set, "--out", out]);
+  assert.equal(res.status, 0, res.stderr);
+  assert.doesNotMatch(res.stderr, /MaxListenersExceededWarning|Warning/);
+  const rows = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.ok(rows.length > 300, `${rows.length} rows`);
+  assert.ok(rows.every((r) => r["main"] === null && r["dataset"] === "nogold"));
 });
 
 test("an output file that cannot be written is one usage error (exit 2) before any page is read: features --out, evaluate --json, train --out", async () => {

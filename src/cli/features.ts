@@ -52,6 +52,24 @@ function cell(v: number, csv: boolean): string {
   return Number.isInteger(v) ? String(v) : String(Math.fround(v));
 }
 
+
+/**
+ * Resolves when `out` drains or closes, and removes both listeners either way (a race of two
+ * `once` promises left the loser's listener behind at every backpressure wait: Node warned of a
+ * listener leak after ten).
+ */
+function drainedOrClosed(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      out.off("drain", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.on("drain", done);
+    out.on("close", done);
+  });
+}
+
 function csvQuote(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -67,7 +85,7 @@ export async function openSink(path: string): Promise<Sink> {
   if (csv) out.write(["page", "dataset", "node", "path", ...names, ...LABEL_COLUMNS].join(",") + "\n");
   const put = async (line: string): Promise<void> => {
     if (failed) throw failed;
-    if (!out.write(line)) await Promise.race([once(out, "drain"), once(out, "close")]);
+    if (!out.write(line)) await drainedOrClosed(out);
   };
   return {
     async write(page, dataset, table, labels) {
@@ -89,7 +107,7 @@ export async function openSink(path: string): Promise<Sink> {
     },
     async close() {
       out.end();
-      await Promise.race([once(out, "finish"), once(out, "close")]);
+      await Promise.race([once(out, "finish"), once(out, "close")]); // once: nothing left behind
       if (failed) throw failed;
     },
   };
@@ -144,7 +162,7 @@ async function runGroup(job: Job, ds: Dataset, group: DatasetPage[]): Promise<vo
 }
 
 async function runDataset(job: Job, name: string, limit: number): Promise<void> {
-  const ds = loadDataset(name);
+  const ds = loadDataset(name, { goldOptional: true }); // pages without gold get features and no labels
   const pages = ds.pages.slice(0, limit);
   job.bar.setTotal((job.total += pages.length));
   const groups = new Map<string, DatasetPage[]>();

@@ -86,10 +86,10 @@ interface IndexRow {
   lang?: string | null;
 }
 
-export function loadDataset(nameOrDir: string): Dataset {
+export function loadDataset(nameOrDir: string, options: { goldOptional?: boolean } = {}): Dataset {
   const dir = resolveDatasetDir(nameOrDir);
   const name = dir.split("/").pop() as string;
-  if (!existsSync(join(dir, "gold"))) throw new DatasetError(`dataset "${name}" has no gold/ folder: it cannot be used for training or evaluation`);
+  if (!options.goldOptional && !existsSync(join(dir, "gold"))) throw new DatasetError(`dataset "${name}" has no gold/ folder: it cannot be used for training or evaluation`);
   const rows = readJsonl<IndexRow>(join(dir, "index.jsonl"));
   const noId = rows.findIndex((r) => typeof r?.id !== "string" || !r.id);
   if (noId >= 0) throw new DatasetError(`${join(dir, "index.jsonl")}: row ${noId + 1} has no "id"`);
