@@ -86,7 +86,10 @@ test("an option value starting with a dash is a usage error that says how to giv
   const page = fixturePath("pages/article.html");
   const spaced = await pith(["extract", page, "--timeout", "-5"]);
   assert.equal(spaced.status, 2);
-  assert.match(spaced.stderr, /^pith: extract: Option '--timeout' argument is ambiguous\. To specify an option argument starting with a dash use '--timeout=-XYZ'\. \(see `pith extract --help`\)$/m);
+  assert.match(spaced.stderr, /^pith: extract: --timeout needs a value; one that starts with "-" is written --timeout=-1 \(see `pith extract --help`\)$/m);
+  const unknown = await pith(["extract", page, "--bogus"]);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /^pith: extract: unknown option --bogus \(see `pith extract --help`\)$/m);
   const joined = await pith(["extract", page, "--timeout=-5"]);
   assert.equal(joined.status, 2);
   assert.match(joined.stderr, /^pith: extract: --timeout must be at least 1 ms, got -5$/m);

@@ -110,6 +110,12 @@ test("--skip-existing without --out is a usage error, for extract and render", a
     assert.equal(res.status, 2, command);
     assert.match(res.stderr, new RegExp(`${command}: --skip-existing needs --out DIR`));
   }
+  const gzip = await pith(["render", ARTICLE, "--gzip"]);
+  assert.equal(gzip.status, 2);
+  assert.match(gzip.stderr, /render: --gzip needs --out DIR/);
+  const both = await pith(["render", ARTICLE, "--summary", "--out", join(tmpdir(), "pith-never-written")]);
+  assert.equal(both.status, 2);
+  assert.match(both.stderr, /render: --summary prints to stdout and writes no files/);
 });
 
 test("render --out writes each WARC record's snapshot to its own file, and --skip-existing leaves them be", async () => {

@@ -140,6 +140,13 @@ describe("pith evaluate (CLI)", () => {
     assert.deepEqual(Object.keys(json.runs[0] ?? {}), ["method", "dataset", "group", "pages", "errors", "wcxb", "aeb", "lcs", "nodes", "snippets", "rouge", "ms_per_page"]);
     assert.equal(json.pages.length, 3);
   });
+  it("a model that does not load is one fatal line (exit 3) before any page, as in extract; --workers 0 runs in this thread", async () => {
+    const bin = new URL("../bin/pith.js", import.meta.url).pathname;
+    const run = promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "ml", "--data", TINY, "--param", `model=${join(tmpdir(), "pith-no-such-model.json")}`]);
+    await assert.rejects(run, (e: { code?: number; stderr?: string }) => e.code === 3 && /^pith: model .* not found\n$/.test(e.stderr ?? ""));
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "all-text", "--data", TINY, "--workers", "0"]);
+    assert.match(stdout, /^## tiny \(3 pages\)$/m);
+  });
   it("rejects an unknown method or dataset as a usage error (exit 2), naming the peers", async () => {
     const bin = new URL("../bin/pith.js", import.meta.url).pathname;
     const run = promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "nope", "--data", TINY]);

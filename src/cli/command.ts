@@ -29,11 +29,20 @@ export function parse<T extends Options>(command: string, argv: string[], option
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (e) {
-    // node's message is one line, or three for a value starting with "-" (the last says how to give one)
-    const lines = (e as Error).message.split("\n");
-    const hint = lines.length > 1 ? ` ${lines[lines.length - 1]}` : "";
-    throw new UsageError(`${command}: ${lines[0]}${hint} (see \`pith ${command} --help\`)`);
+    throw new UsageError(`${command}: ${parseProblem(e as Error & { code?: string })} (see \`pith ${command} --help\`)`);
   }
+}
+
+/**
+ * node's parseArgs message, in one line of our own words where node's is long or garbled (its
+ * unknown-option hint quotes unevenly; a negative number reads as "ambiguous").
+ */
+function parseProblem(e: Error & { code?: string }): string {
+  const lines = e.message.split("\n");
+  const option = /'(--?[^' ]+)/.exec(lines[0] ?? "")?.[1];
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) return `unknown option ${option}`;
+  if (/ambiguous/.test(lines[0] ?? "") && option) return `${option} needs a value; one that starts with "-" is written ${option}=-1`;
+  return lines.join(" ").replace(/\s+/g, " ").trim();
 }
 
 export function intOption(command: string, name: string, value: string | undefined, fallback: number): number {

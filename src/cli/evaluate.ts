@@ -3,9 +3,9 @@
  * print per-dataset, per-page-type Markdown tables; `--json FILE` writes the stable JSON shape
  * (src/evaluate/report.ts). The work itself is src/evaluate/runner.ts.
  */
-import { extractorNames } from "../extractors.ts";
+import { extractorNames, getExtractor } from "../extractors.ts";
 import { listDatasets, resolveDatasetDir } from "../io/dataset.ts";
-import { PEERS } from "../evaluate/peers.ts";
+import { getPeer, PEERS } from "../evaluate/peers.ts";
 import { jsonReport, markdownReport } from "../evaluate/report.ts";
 import { checkMethods, evaluateMethods } from "../evaluate/runner.ts";
 import { DatasetError } from "../io/dataset.ts";
@@ -33,7 +33,8 @@ Options:
   --page-type T      only pages of this page type (wcxb-dev) or genre
   --json FILE        also write runs and per-page figures as JSON
   --rouge            also compute ROUGE-LSum (WCEB; slow on long pages)
-  --workers N        worker threads (default: one per core in static mode, 1 in chromium mode).
+  --workers N        worker threads (default: one per core in static mode, 1 in chromium mode;
+                     0 or 1: this thread).
                      On workers a page (or a site's group of pages) that is still running after
                      --timeout × (1 + methods) per page fails alone, as a page that failed to render
   --param K=V        parameter for pith's extractors, repeatable
@@ -83,9 +84,11 @@ export const evaluateCommand: Command = {
     }
     if (values.json) await checkOutputFile("evaluate", "--json", values.json);
     const { mode, options, concurrency } = renderOptionsFrom("evaluate", values);
+    // a model every page needs (--param model=FILE, or the bundled one) that does not load is one fatal error, as in extract, not one per page
+    for (const m of methods) if (!getPeer(m)) await getExtractor(m).prepare?.({ ...params, mode });
     const limit = optionalInt("limit", values.limit);
     const sample = optionalInt("sample", values.sample);
-    const workers = optionalInt("workers", values.workers);
+    const workers = values.workers === "0" ? 1 : optionalInt("workers", values.workers); // 0 = this thread, as in extract
     const bar = progress("evaluate", 0);
     let shown = 0;
     const started = performance.now();

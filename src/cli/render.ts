@@ -47,6 +47,8 @@ export const renderCommand: Command = {
     });
     const inputs = commandInputs("render", positionals, values["input-list"]);
     if (values["skip-existing"] && !values.out) throw new UsageError("render: --skip-existing needs --out DIR");
+    if (values.gzip && !values.out) throw new UsageError("render: --gzip needs --out DIR (it gzips the files written there)");
+    if (values.summary && values.out) throw new UsageError("render: --summary prints to stdout and writes no files: give --summary or --out DIR, not both");
     const { mode, options, concurrency, read } = renderOptionsFrom("render", values);
     const files = values.out && !values.summary ? await OutputDir.open("render", values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
     let skipped = 0;
