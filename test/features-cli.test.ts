@@ -25,11 +25,12 @@ test("nodePaths equals nodePath for every node of the fixtures", () => {
   }
 });
 
-test("nodePaths: deep nodes keep only their last parts", () => {
+test("nodePaths and nodePath: deep nodes keep only their last parts", () => {
   const page = snap(`<html><body>${"<div>".repeat(5_000)}<p>x</p>${"</div>".repeat(5_000)}</body></html>`);
   const tree = buildTree(page);
   const [p] = nodePaths(page, tree, [tree.n - 2]);
   assert.equal(p, `…>${Array(PATH_TAIL_PARTS - 1).fill("div").join(">")}>p`);
+  assert.equal(nodePath(page, tree, tree.n - 2), p, "JSON output and traces (nodePath) cut deep paths the same way");
 });
 
 test("pith features writes one JSONL row per structural node with features and no labels for plain files", () => {

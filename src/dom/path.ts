@@ -1,6 +1,14 @@
-/** Human-readable node paths ("html>body>div#main>p:3"), for JSON output and traces. */
+/**
+ * Human-readable node paths ("html>body>div#main>p:3"), for JSON output and traces. A node at
+ * depth PATH_MAX_PARTS or more gets its last PATH_TAIL_PARTS parts behind "…": a page of 50,000
+ * nested blockquotes otherwise wrote a path of 50,000 parts per node and trace entry (gigabytes
+ * of JSON, and a heap exhausted at 4 GB).
+ */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { childrenOf, type Tree } from "./tree.ts";
+
+export const PATH_MAX_PARTS = 64;
+export const PATH_TAIL_PARTS = 32;
 
 function label(node: SnapshotNode): string {
   const id = node.attrs?.["id"];
@@ -47,7 +55,8 @@ function fillChildren(page: PageSnapshot, tree: Tree, pos: SiblingPositions, p: 
 export function nodePath(page: PageSnapshot, tree: Tree, index: number): string {
   const pos = siblingPositions(tree);
   const parts: string[] = [];
-  for (let i = index; i >= 0; i = tree.parent[i] as number) {
+  const cut = (tree.depth[index] as number) >= PATH_MAX_PARTS;
+  for (let i = index; i >= 0 && !(cut && parts.length === PATH_TAIL_PARTS); i = tree.parent[i] as number) {
     const node = page.nodes[i] as SnapshotNode;
     let part = label(node);
     const p = tree.parent[i] as number;
@@ -55,5 +64,5 @@ export function nodePath(page: PageSnapshot, tree: Tree, index: number): string 
     if (p >= 0 && node.attrs?.["id"] === undefined && (pos.same[i] as number) > 1) part += `:${pos.k[i] as number}`;
     parts.push(part);
   }
-  return parts.reverse().join(">");
+  return (cut ? "…>" : "") + parts.reverse().join(">");
 }

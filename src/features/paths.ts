@@ -9,8 +9,9 @@
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
-export const PATH_MAX_PARTS = 64;
-export const PATH_TAIL_PARTS = 32;
+import { PATH_MAX_PARTS, PATH_TAIL_PARTS } from "../dom/path.ts";
+
+export { PATH_MAX_PARTS, PATH_TAIL_PARTS };
 
 function parts(page: PageSnapshot, tree: Tree): string[] {
   const part = new Array<string>(tree.n);
