@@ -5,6 +5,7 @@ import { nodePath } from "../src/dom/path.ts";
 import { textOf } from "../src/dom/text.ts";
 import { OpenElements } from "../src/render/open-elements.ts";
 import { staticSnapshot } from "../src/render/static.ts";
+import { xhtmlAsHtml } from "../src/render/xhtml.ts";
 import { SNAPSHOT_VERSION } from "../src/types.ts";
 import { deeplyNested, fixtureText, hugePage, pageFromHtml } from "./helpers.ts";
 
@@ -12,6 +13,12 @@ const SMALL = `<!doctype html><html lang="fr"><head><title> Le  titre </title><s
 <body><div id="main" class="a b" data-x="dropped" onclick="dropped()"><h1>Titre</h1><p>Un <a href="/x">lien</a> &amp; du texte.</p>
 <p hidden>caché</p><p style="display: none">aussi caché</p><div aria-hidden="true"><span>masqué</span></div></div>
 <noscript><div class="post">Discourse thread in noscript</div></noscript><svg><text>svg text</text></svg></body></html>`;
+
+const XHTML_CHAPTER = `<?xml version="1.0" encoding="utf-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Ch 1</title><script src="x.js"/><style type="text/css"/></head>
+<body><h1>Chapter One</h1><div class="sep"/><p><![CDATA[Fish & <chips>]]> and the story goes on.</p><script>//<![CDATA[
+var a = 1 < 2;
+//]]></script></body></html>`;
 
 test("static snapshot: parents precede children, tags, kept attributes only", () => {
   const s = staticSnapshot(pageFromHtml(SMALL));
@@ -79,7 +86,9 @@ test("10,000-level nesting: snapshot, tree and text without stack overflow", () 
   assert.ok(s.nodes.length > 10_000);
   assert.ok((tree.height[0] as number) >= 10_000);
   assert.equal(textOf(s, tree, [0]), "deep text at the bottom");
-  assert.match(nodePath(s, tree, s.nodes.length - 1), /^html>body>div>div>/);
+  const deep = nodePath(s, tree, s.nodes.length - 1);
+  assert.match(deep, /^…>(?:div>)+p>#text$/, "a deep node's path keeps its last parts");
+  assert.equal(deep.split(">").length, 1 + 32);
 });
 
 test("a 10 MB page becomes a snapshot with every paragraph", () => {
@@ -115,6 +124,17 @@ test("a page without <body> (valid HTML) or plain text gets the body a browser i
   assert.equal(nodePath(bare, buildTree(bare), bare.nodes.findIndex((n) => n.type === 3)), "html>body>#text");
   const frames = staticSnapshot(pageFromHtml("<html><frameset><frame src=a.html></frameset></html>"));
   assert.equal(frames.nodes.some((n) => n.tag === "body"), false, "a frameset implies no body");
+});
+
+test("an XHTML document (.xhtml, or an XML declaration with the XHTML namespace) is read as XML: <script/> and <style/> close, CDATA is text", () => {
+  for (const input of [{ ...pageFromHtml(XHTML_CHAPTER), source: "book/ch1.xhtml" }, pageFromHtml(XHTML_CHAPTER, "saved-page")]) {
+    const s = staticSnapshot(input);
+    assert.equal(textOf(s, buildTree(s), [0]), "Chapter One\nFish & <chips> and the story goes on.", input.source);
+  }
+  // the same markup served as HTML (no prolog, not a .xhtml file) is parsed as a browser parses HTML: the <style/> stays open
+  const html = staticSnapshot(pageFromHtml(XHTML_CHAPTER.replace(/^<\?xml[^>]*>\n/, "")));
+  assert.equal(textOf(html, buildTree(html), [0]), "");
+  assert.equal(xhtmlAsHtml(`<p>a<br/>b<span class="x/y"/>c</p>`), `<p>a<br/>b<span class="x/y"></span>c</p>`);
 });
 
 test("the bundled sample page: text has one line per block", () => {

@@ -44,6 +44,7 @@ import { pageMeta } from "./page-meta.ts";
 import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
 import { revealScriptHiddenPage } from "./reveal.ts";
 import { withoutControls } from "./control-chars.ts";
+import { isXhtml, xhtmlAsHtml } from "./xhtml.ts";
 
 /** Layout viewport (a common laptop screen), for every page. */
 export const VIEWPORT = { width: 1366, height: 768 } as const;
@@ -556,8 +557,9 @@ export class ChromiumRenderer implements Renderer {
     return renderer;
   }
 
-  async render(input: PageInput, options: RenderOptions = {}): Promise<PageSnapshot> {
+  async render(original: PageInput, options: RenderOptions = {}): Promise<PageSnapshot> {
     if (this.closed) throw new Error("ChromiumRenderer is closed");
+    const input = isXhtml(original) ? { ...original, html: xhtmlAsHtml(original.html) } : original; // Blink is handed HTML: xhtml.ts
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const policy: RequestPolicy = {
       network: input.remote || options.network === true,

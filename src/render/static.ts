@@ -20,6 +20,7 @@ import { OpenElements } from "./open-elements.ts";
 import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
 import { keptAttribute, keptValue } from "./attributes.ts";
+import { htmlOf } from "./xhtml.ts";
 import { fastTokenizer } from "./fast-tokenizer.ts";
 import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
@@ -332,7 +333,7 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false, Tokenizer: fastTokenizer() },
   );
-  parser.end(repairMarkup(input.html));
+  parser.end(repairMarkup(htmlOf(input)));
   finishStartTag(state);
   collapseWhitespaceNodes(state.nodes);
   hideEscapedNoscriptMarkup(state.nodes);
