@@ -316,6 +316,20 @@ test("markdown: blocks inside a code block are its lines, not new blocks (an <xm
   assert.equal(md, 'Secrets:\n\n```\n# Wi-Fi\nssid: "x"\n```\n\n```\n  a = 1\n  b = 2\n```\n\nDone.');
 });
 
+test("text and markdown: inline pieces of one line chosen one by one (text beside blocks in a container) stay one line; a dropped piece between them splits it", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><div>Version 2.0 is <b>twice as fast</b> on large <a href="https://x.org/f">files</a>, and <i>more</i>.<p>Thanks to all.</p></div></body></html>`, "inline"));
+  const tree = buildTree(page);
+  const div = page.nodes.findIndex((n) => n.tag === "div");
+  const pieces = Array.from({ length: tree.n }, (_, i) => i).filter((i) => tree.parent[i] === div);
+  const out = (roots: number[]) => ({
+    text: textOf(page, tree, roots),
+    md: formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: roots, scores: roots.map(() => 1), trace: [] }),
+  });
+  assert.deepEqual(out(pieces), { text: "Version 2.0 is twice as fast on large files, and more.\nThanks to all.", md: "Version 2.0 is **twice as fast** on large [files](https://x.org/f), and *more*.\n\nThanks to all." });
+  const withoutLink = pieces.filter((i) => page.nodes[i]?.tag !== "a");
+  assert.deepEqual(out(withoutLink), { text: "Version 2.0 is twice as fast on large\n, and more.\nThanks to all.", md: "Version 2.0 is **twice as fast** on large\n\n, and *more*.\n\nThanks to all." });
+});
+
 test("markdown code: inline code is literal (no backslash escapes) and delimited around its backticks; <pre><code> is a plain fenced block", () => {
   const md = markdownOf("<html><body><p>Call <code>my_func(*args)</code>, <code>a`b</code> or <code>`x`</code>; <b>a_b</b> stays escaped.</p><pre><code class=js>let a_b = 1;\nx * y;</code></pre></body></html>");
   assert.equal(md, "Call `my_func(*args)`, ``a`b`` or `` `x` ``; **a\\_b** stays escaped.\n\n```\nlet a_b = 1;\nx * y;\n```");

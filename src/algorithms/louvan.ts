@@ -17,7 +17,7 @@ import { largestBlock } from "../refine/largest-block.ts";
 import { lengthSmoothing, SLS_DEFAULTS } from "../refine/length-smoothing.ts";
 import { tablePattern, TP_DEFAULTS } from "../refine/table-pattern.ts";
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot, SnapshotNode } from "../types.ts";
-import { noVisibleTextReason } from "../render/no-text.ts";
+import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
 type Params = NonNullable<ExtractorContext["params"]>;
 
@@ -37,6 +37,8 @@ function choiceParam<T extends string>(method: string, params: Params, key: stri
 function wholePage(method: string, page: PageSnapshot, model: string, refine: (view: BlockView) => RefineResult): Extraction {
   const empty = (reason: string): Extraction => ({ method, text: "", nodes: [], model, trace: [], emptyReason: reason });
   if (page.nodes.length <= 1) return empty("page has a single node");
+  const notAPage = notAPageReason(page);
+  if (notAPage) return empty(notAPage);
   const tree = buildTree(page);
   const body = page.nodes.findIndex((n: SnapshotNode) => n.type === 1 && n.tag === "body");
   const view = textBlocks(page, tree, [body >= 0 ? body : 0]);

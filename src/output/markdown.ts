@@ -11,7 +11,7 @@
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
-import { collapseSpaces, needsSeparator, VERBATIM_TAGS } from "../dom/text.ts";
+import { collapseSpaces, continuesLine, needsSeparator, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeLineStart, escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRow, markdownTable } from "./markdown-table.ts";
@@ -191,7 +191,9 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       line = before + lead + mark + inner.slice(lead.length, inner.length - trail.length) + o.suffix + trail;
     }
   }
-  for (const root of roots) {
+  const list = [...roots];
+  for (let r = 0; r < list.length; r++) {
+    const root = list[r] as number;
     const end = tree.end[root] as number;
     // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
     const item = tree.parent[root] as number;
@@ -299,6 +301,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         inPre--;
       }
     }
+    const next = list[r + 1];
+    if (next !== undefined && continuesLine(page, tree, root, next)) continue; // the pieces of one line (textOf)
     flush();
     out.closeAll();
     pending.length = 0;

@@ -30,7 +30,7 @@ import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
 import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./fallback.ts";
 import { coalesce } from "./select.ts";
 import { traceTarget } from "./trace.ts";
-import { noVisibleTextReason } from "../render/no-text.ts";
+import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
 export const METHOD = "ml";
 export { TRACE_TEXT_CHARS } from "./trace.ts";
@@ -203,7 +203,8 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const nCols = table.nCols;
   const own = ownership(page, tree, table.nodes);
   const n = table.nodes.length;
-  if (own.totalWords === 0 || n === 0) return { extraction: empty(noVisibleTextReason(page), model.name), pageType: GENERAL, scores: new Float32Array(n) };
+  const notAPage = notAPageReason(page);
+  if (notAPage || own.totalWords === 0 || n === 0) return { extraction: empty(notAPage ?? noVisibleTextReason(page), model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
   const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content.classifier, table.values, nCols, own), table, own, nCols);

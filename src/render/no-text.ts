@@ -41,6 +41,16 @@ export function nonPageDocument(page: PageSnapshot): string | null {
   return null;
 }
 
+/**
+ * Why the document is no page to extract from (a feed, a sitemap), or null. Checked before any
+ * extractor reads text: a feed's items are text a parser shows (in the <body> it implies), and
+ * extracting them would call a feed a page.
+ */
+export function notAPageReason(page: PageSnapshot): string | null {
+  const kind = nonPageDocument(page);
+  return kind ? `not an HTML page: the document is ${kind}` : null;
+}
+
 /** An inline style that hides an element (a tracking iframe's `display:none`). */
 const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -68,8 +78,8 @@ function framesReason(frames: readonly string[]): string {
 
 /** The empty-extraction reason of a page without visible text. */
 export function noVisibleTextReason(page: PageSnapshot): string {
-  const kind = nonPageDocument(page);
-  if (kind) return `not an HTML page: the document is ${kind}`;
+  const notAPage = notAPageReason(page);
+  if (notAPage) return notAPage;
   const frameset = frameSources(page, "frame");
   if (frameset.length) return framesReason(frameset);
   const scripts = page.mode === "static" ? codeScripts(page) : 0;

@@ -8,7 +8,7 @@ import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import { textOf, words } from "../dom/text.ts";
 import { nodePath } from "../dom/path.ts";
 import { outermost, type Tree } from "../dom/tree.ts";
-import { noVisibleTextReason } from "../render/no-text.ts";
+import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
 /** Characters of text kept in a trace entry. */
 export const TRACE_TEXT_CHARS = 80;
@@ -142,6 +142,8 @@ export function positiveIntParam(method: string, name: string, value: unknown, f
 /** Why a page cannot be processed at all (no nodes / no text), or null. */
 export function unusablePage(page: PageSnapshot, tree: Tree): string | null {
   if (tree.n <= 1) return "the page has a single node or none";
+  const notAPage = notAPageReason(page);
+  if (notAPage) return notAPage;
   const mask = contentMask(page, tree);
   return mask[0] === 1 ? null : noVisibleTextReason(page);
 }
