@@ -19,6 +19,7 @@ import { textOf } from "../src/dom/text.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { dropComments } from "../src/pipeline/comments.ts";
 import { dropConsentBoxes } from "../src/pipeline/consent.ts";
+import { keepLineGaps } from "../src/pipeline/line-gaps.ts";
 import { dropNoticePage, FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
 import { coalesce } from "../src/pipeline/select.ts";
@@ -186,6 +187,28 @@ test("extract with a bad --model is one fatal line (exit 3); export of an unknow
   assert.equal(x.status, 2);
   assert.match(x.stderr, /unknown domain "nowhere.example"/);
   assert.equal(x.stderr.trim().split("\n").length, 1);
+});
+
+test("line-gap rule: a short dropped piece between kept pieces of one line is kept and traced; not across a <br>, nor a long stretch", () => {
+  const { page, tree, nodes, own } = staticRows(`<html><body><div>Version 2.0 makes the importer <b>twice as fast</b> on large files, and <a href="/l">links</a> work.<br>Next <i>line</i> here.<p>A paragraph.</p></div></body></html>`);
+  const rowOf = (pred: (i: number) => boolean) => Array.from(nodes).findIndex((i) => pred(i));
+  const text = (t: string) => rowOf((i) => page.nodes[i]?.type === 3 && (page.nodes[i]?.text ?? "").includes(t));
+  const tag = (t: string) => rowOf((i) => page.nodes[i]?.tag === t);
+  const keep = new Uint8Array(nodes.length);
+  for (const r of [text("Version"), text("on large"), text("work."), text("Next"), tag("p")]) keep[r] = 1;
+  const trace = keepLineGaps(page, tree, nodes, own, keep);
+  assert.deepEqual([keep[tag("b")], keep[tag("a")], keep[tag("i")]], [1, 1, 0], "b and a bridge kept pieces; i has no kept piece after it on its line");
+  assert.deepEqual(trace.map((t) => [t.step, t.action, t.text]), [["line-gap", "keep", "twice as fast"], ["line-gap", "keep", "links"]]);
+  const across = new Uint8Array(nodes.length);
+  for (const r of [text("work."), text("here.")]) across[r] = 1;
+  keepLineGaps(page, tree, nodes, own, across);
+  assert.equal(across[text("Next")], 0, "a <br> ends the line: nothing is bridged across it");
+  const long = staticRows(`<html><body><div>Start of it <b>${"many words in bold ".repeat(4)}</b> end of it.<p>x</p></div></body></html>`);
+  const k = new Uint8Array(long.nodes.length).fill(1);
+  const b = Array.from(long.nodes).findIndex((i) => long.page.nodes[i]?.tag === "b");
+  k[b] = 0;
+  keepLineGaps(long.page, long.tree, long.nodes, long.own, k);
+  assert.equal(k[b], 0, "a 16-word stretch is more than a gap");
 });
 
 test("comment rule: kept leaves inside a comment section are dropped with a trace; a page-wide wrapper never fires", async () => {

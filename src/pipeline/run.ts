@@ -29,6 +29,7 @@ import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
 import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./fallback.ts";
 import { coalesce } from "./select.ts";
+import { keepLineGaps } from "./line-gaps.ts";
 import { traceTarget } from "./trace.ts";
 import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
@@ -227,6 +228,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   appendAll(ruleTrace, dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropComments(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) appendAll(ruleTrace, dropDuplicates(page, tree, table.nodes, own, keep));
+  appendAll(ruleTrace, keepLineGaps(page, tree, table.nodes, own, keep));
   const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
