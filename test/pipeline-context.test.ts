@@ -91,11 +91,15 @@ test("training with cross-validation measures the context stage and ships it whe
   const auto = await train(options());
   const report = auto.report;
   assert.ok(report?.context, "the report describes the context stage");
-  assert.ok("no-context" in report.endToEnd, "the report measures the pipeline without it");
-  const wins = (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd["no-context"]?.["all"]?.f1 ?? 0);
-  assert.equal(report.context.shipped, wins);
-  assert.equal("context" in auto.artifact.classifiers, wins);
+  // the columns are of the model written; the other side of the context comparison is a column of its own
+  const other = report.context.shipped ? "no-context" : "with-context";
+  assert.ok(other in report.endToEnd, `the report measures the pipeline ${report.context.shipped ? "without" : "with"} it`);
+  const plain = report.endToEnd["plain"]?.["all"]?.f1 ?? 0;
+  const alternative = report.endToEnd[other]?.["all"]?.f1 ?? 0;
+  assert.ok(report.context.shipped ? plain >= alternative : plain > alternative, `plain ${plain}, ${other} ${alternative}`);
+  assert.equal("context" in auto.artifact.classifiers, report.context.shipped);
   const withContext = await train(options({ context: "always" }));
+  assert.equal(withContext.report?.context?.shipped, true, "\"always\" ships it, and the report says so");
   const extra = withContext.artifact.extra as PipelineExtra;
   assert.deepEqual(extra.context?.features, [...CONTEXT_FEATURES]);
   const lexicon = extra.context?.lexicon;
@@ -130,6 +134,23 @@ test("training with cross-validation measures the context stage and ships it whe
   const badLexicon = structuredClone(withContext.artifact);
   (badLexicon.extra as PipelineExtra).context = { features: [...CONTEXT_FEATURES], thresholds: {}, lexicon: { pages: 1, weights: { "0:x": "heavy" as unknown as number } } };
   await assert.rejects(pipelineFromArtifact(badLexicon, "bad-lexicon.json"), (e: Error) => e instanceof ModelLoadError && /lexicon/.test(e.message));
+});
+
+test("a context stage that lost is not shipped, and the report's columns and choices are of the model written, without it", async () => {
+  const lost = await train(options());
+  const kept = await train(options({ context: "always" })); // the same fold models, with the stage shipped
+  assert.equal(lost.report?.context?.shipped, false, "on this set the stage loses (else this test proves nothing)");
+  assert.ok(!("context" in lost.artifact.classifiers));
+  const all = (r: typeof lost, column: string): number | undefined => r.report?.endToEnd[column]?.["all"]?.f1;
+  assert.ok((all(kept, "plain") as number) < (all(kept, "no-context") as number));
+  assert.equal(all(lost, "plain"), all(kept, "no-context"), "plain is the pipeline without the stage");
+  assert.equal(all(lost, "with-context"), all(kept, "plain"), "with-context keeps the stage's figure");
+  assert.ok(!("no-context" in (lost.report?.endToEnd ?? {})));
+  // nothing is chosen on this set, so what ships is plain: the no-context figure, in the report and in the model's metrics
+  assert.deepEqual(lost.report?.refiners, {});
+  const metrics = lost.artifact.metrics["crossValidation"] as { endToEnd: Record<string, Record<string, { f1: number }>> };
+  assert.equal(metrics.endToEnd["shipped"]?.["all"]?.f1, all(kept, "no-context"));
+  assert.equal(all(lost, "shipped"), all(kept, "no-context"));
 });
 
 test("--no-context and --domain models have no context stage", async () => {

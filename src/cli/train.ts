@@ -8,7 +8,7 @@ import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
 import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainModelPath } from "../pipeline/resolve.ts";
-import type { CvReport } from "../train/cv.ts";
+import { WITH_CONTEXT, type CvReport } from "../train/cv.ts";
 import { domainExperiment } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
 import { loadAll, train, TrainError } from "../train/train.ts";
@@ -73,7 +73,7 @@ export function formatReport(r: CvReport): string {
   const lines = [`cross-validation: ${r.folds} site-grouped folds, ${r.pages} pages, ${r.sites} sites`];
   lines.push(`content classifier (out-of-fold, word-weighted): P ${fmt(r.content.precision)} R ${fmt(r.content.recall)} F1 ${fmt(r.content.f1)} AUC ${fmt(r.content.auc)}`);
   const thresholds = (t: Record<string, number>): string => Object.entries(t).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ");
-  if (r.context) lines.push(`context stage: ${r.context.shipped ? "shipped" : "not shipped (lost to no-context)"}; thresholds ${thresholds(r.context.thresholds)}`);
+  if (r.context) lines.push(`context stage: ${r.context.shipped ? "shipped" : `not shipped (lost to the pipeline without it; every column but ${WITH_CONTEXT} is without it)`}; thresholds ${thresholds(r.context.thresholds)}`);
   lines.push(`thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`);
   const variants = Object.keys(r.endToEnd);
   lines.push(`end-to-end word F1 on held-out sites:`, `  ${"group".padEnd(30)} ${"pages".padStart(5)}  ${variants.map((v) => v.padStart(12)).join(" ")}`);

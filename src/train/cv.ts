@@ -6,7 +6,9 @@
  * real WCXB word F1 is reported per dataset and page type, for each model variant.
  *
  * The fold models' routed out-of-fold scores also train the context stage (context.ts), fold
- * by fold, so the end-to-end numbers include it; the "no-context" variant measures it.
+ * by fold, so the end-to-end numbers include it; the "no-context" variant measures it. When
+ * the stage loses to that variant it does not ship, and the variants run again without it, so
+ * the report's choices and shipped column describe the model written (crossValidate).
  *
  * Thresholds: each fold's context stage decides its held-out pages with thresholds tuned on the
  * other folds' pages only (context.ts tuneByRoutedType, since session 17). The stage-1
@@ -62,8 +64,11 @@ const GENERAL_ONLY = "general-only";
 /** Diagnostic variant: each page on its labeled type's model (the ceiling of a better router). */
 const TRUE_TYPE = "true-type";
 
-/** Diagnostic variant: the pipeline without its context stage. */
+/** Diagnostic variant: the pipeline without its context stage (when the stage ships). */
 export const NO_CONTEXT = "no-context";
+
+/** Diagnostic column: the pipeline with its context stage (when the stage does not ship, and every other column is without it). */
+export const WITH_CONTEXT = "with-context";
 
 /** Variants whose refiners compete per routed type against "plain" (chooseShipped). */
 export const REFINER_VARIANTS = ["louvan", "region", "records"] as const;
@@ -94,8 +99,8 @@ export interface CvOptions {
   variants?: Variant[];
   workers?: number;
   log?: (s: string) => void;
-  /** Train and evaluate the context stage (context.ts; default false). */
-  context?: boolean;
+  /** Train and evaluate the context stage (context.ts; default false); "always": it ships even when it lost. */
+  context?: boolean | "always";
 }
 
 export interface CvReport {
@@ -115,7 +120,11 @@ export interface CvReport {
   /** Routed types whose pages do better with the general content model than with their own. */
   generalFor: string[];
   routedAs: Record<string, Record<string, number>>;
-  /** The context stage: its thresholds per routed type, and whether it ships (it beat NO_CONTEXT over all held-out pages). */
+  /**
+   * The context stage: its thresholds per routed type, and whether it ships (it did at least as
+   * well as NO_CONTEXT over all held-out pages). When it does not, every endToEnd column but
+   * WITH_CONTEXT, and every choice above, is of the pipeline without it: the model written.
+   */
   context: { thresholds: Record<string, number>; shipped: boolean } | null;
   /** Every held-out page: its labeled and routed type and its word F1 per variant (for error analysis). */
   perPage: HeldOutPage[];
@@ -194,12 +203,39 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   const m = binaryMetrics(rows.y, oof.general, { threshold: thresholds["general"] as number, weights: rows.w });
   log(`out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`);
   const context = options.context ? await fitContextStage(records, routed, thresholds, folds, options.nCols, options.config, log) : null;
-  const evals = await evaluateFolds(records, folds.map((f) => f.test), fitted, context?.folds ?? null, thresholds, variants, options, log);
-  const report = summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc }, evals, variants);
+  const tests = folds.map((f) => f.test);
+  const evals = await evaluateFolds(records, tests, fitted, context?.folds ?? null, thresholds, variants, options, log);
+  const content = { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc };
+  const summary = (e: (PageEvaluation | null)[], v: Variant[]): CvReport => summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, content, e, v);
+  const report = summary(evals, variants);
   if (!context) return { report, context: null };
-  const shipped = (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
-  report.context = { thresholds: context.final.thresholds, shipped };
-  return { report, context: context.final };
+  const shipped = options.context === "always" || (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
+  if (shipped) {
+    report.context = { thresholds: context.final.thresholds, shipped };
+    return { report, context: context.final };
+  }
+  // The model ships without the stage, so its refiner, general-model, segment-blend and router
+  // choices, and the shipped column, must be made on the pipeline without it: the fold models run
+  // again without their stage, every variant as before (NO_CONTEXT is now "plain"), and the
+  // first run's "plain" stays as the WITH_CONTEXT column. Only when the stage loses: it costs a
+  // second end-to-end pass.
+  log("evaluating the held-out pages again without the context stage, which lost to the pipeline without it");
+  const without = variants.filter((v) => v.name !== NO_CONTEXT);
+  const again = await evaluateFolds(records, tests, fitted, null, thresholds, without, options, log);
+  const noContext = summary(withContextColumn(evals, again), [...without, { name: WITH_CONTEXT, refiners: {} }]);
+  noContext.context = { thresholds: context.final.thresholds, shipped };
+  return { report: noContext, context: context.final };
+}
+
+/**
+ * The second pass's evaluations with the first pass's "plain" score as WITH_CONTEXT; a page
+ * either pass failed is left out, so every column covers the same pages.
+ */
+export function withContextColumn(first: readonly (PageEvaluation | null)[], second: readonly (PageEvaluation | null)[]): (PageEvaluation | null)[] {
+  return second.map((e, i) => {
+    const plain = first[i]?.scores["plain"];
+    return e && plain ? { ...e, scores: { ...e.scores, [WITH_CONTEXT]: plain } } : null;
+  });
 }
 
 async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted: FittedPipeline[], contexts: ContextModel[] | null, thresholds: Record<string, number>, variants: Variant[], options: CvOptions, log: (s: string) => void): Promise<(PageEvaluation | null)[]> {

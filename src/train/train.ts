@@ -135,9 +135,9 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
   let context: ContextModel | null = null;
   const withContext = options.context === undefined ? !options.domain : options.context !== false;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
-    ({ report, context } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext, ...(options.workers ? { workers: options.workers } : {}) }));
+    ({ report, context } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext && options.context === "always" ? "always" : withContext, ...(options.workers ? { workers: options.workers } : {}) }));
     onReport(report);
-    if (report.context && !report.context.shipped && options.context !== "always") {
+    if (report.context && !report.context.shipped) {
       log("the context stage lost to the pipeline without it on held-out pages: not shipped");
       context = null;
     }
