@@ -9,7 +9,7 @@ import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
 import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainModelPath } from "../pipeline/resolve.ts";
 import { WITH_CONTEXT, type CvReport } from "../train/cv.ts";
-import { domainExperiment } from "../train/domain-experiment.ts";
+import { domainExperiment, largestPublishers, MIN_PAGES_FACTOR, publishers } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
 import { loadAll, train, TrainError } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
@@ -18,6 +18,8 @@ import { progress } from "./progress.ts";
 
 /** Default folds of the site-grouped cross-validation. */
 export const DEFAULT_FOLDS = 5;
+/** Domains (with their page counts) named when none is large enough for --domain-experiment. */
+const LARGEST_DOMAINS_NAMED = 5;
 const KIND_ALIASES: Record<string, ClassifierKind> = { gbdt: "gbdt", rf: "rf", "hist-rf": "rf", "ml-rf": "ml-rf", mlp: "mlp" };
 
 const HELP = `Usage: pith train --data SETS --out FILE [options]
@@ -56,8 +58,9 @@ Options:
   --name NAME        model name shown by pith extract (default: the --out file's base name)
   --json             print the report as JSON, with every held-out page's word F1 per variant
   --domain-experiment N
-                     instead of training: for every domain with ≥ 2N pages, fit a per-domain model
-                     on N pages and compare it on N others with --baseline (default: the bundled model)
+                     instead of training: for every domain with ≥ 1.5N pages, fit a per-domain model
+                     on N pages and compare it on up to N others with --baseline (default: the
+                     bundled model); no such domain is a usage error
   --baseline FILE    baseline model for --domain-experiment
   --prepare          only compute and cache the feature tables of --data (and, with --mode
                      chromium, the renders), then exit
@@ -89,8 +92,14 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --domain-experiment needs --data SETS");
   const n = intOption("train", "domain-experiment", values["domain-experiment"], 20);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`train: --domain-experiment expects a whole number of training pages ≥ 1, got "${values["domain-experiment"]}"`);
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
   const { records, dirs } = await loadAll({ datasets, mode: "static" });
+  if (!publishers(records, n).size) {
+    // an empty table with a mean of zeros read as a result; the sets cannot run this experiment at this N
+    const largest = largestPublishers(records, LARGEST_DOMAINS_NAMED).map(([d, k]) => `${d} (${k})`).join(", ");
+    throw new UsageError(`train: --domain-experiment ${n}: no domain has at least ${Math.ceil(MIN_PAGES_FACTOR * n)} labeled pages (${MIN_PAGES_FACTOR}×N); largest: ${largest || "none"}`);
+  }
   const config: FitConfig = { kind: "gbdt", params: {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), perType: false, segment: false };
   const results = await domainExperiment(records, dirs, n, values.baseline ?? defaultModelPath("static"), config, log);
   const mean = (f: (r: (typeof results)[number]) => number): number => results.reduce((a, r) => a + f(r), 0) / (results.length || 1);

@@ -1,8 +1,8 @@
 /**
  * The per-domain learning experiment of the issue: for every publisher (domain) of a set with at
- * least 2·N labeled pages, fit a per-domain model on N of its pages (every other page in id
- * order, so both halves span the set's time slices) and score it, beside a baseline model, on
- * N other pages of the domain. Reports word F1 of both, the lift, and the training time.
+ * least 1.5·N labeled pages (MIN_PAGES_FACTOR), fit a per-domain model on N of its pages (every
+ * other page in id order, so both halves span the set's time slices) and score it, beside a
+ * baseline model, on up to N other pages of the domain. Reports word F1 of both, the lift, and the training time.
  */
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { loadPipelineModel, pipelineFromArtifact, type PipelineModel } from "../pipeline/model.ts";
@@ -37,8 +37,8 @@ export const DOMAIN_BLEND_WEIGHT = 0.5;
 /** A domain takes part with at least this many times N pages (N to train, the rest, up to N, to test). */
 export const MIN_PAGES_FACTOR = 1.5;
 
-/** Publishers: domains with ≥ 2n pages, sub-domains folded into their registrable parent when that has pages. */
-export function publishers(records: readonly PageRecord[], n: number): Map<string, PageRecord[]> {
+/** Every publisher's pages: sub-domains folded into their registrable parent when that has pages. */
+function byPublisher(records: readonly PageRecord[]): Map<string, PageRecord[]> {
   const sites = [...new Set(records.map((r) => r.site))];
   const parentOf = (s: string): string => sites.find((p) => p !== s && s.endsWith(`.${p}`)) ?? s;
   const groups = new Map<string, PageRecord[]>();
@@ -48,7 +48,17 @@ export function publishers(records: readonly PageRecord[], n: number): Map<strin
     list.push(r);
     groups.set(k, list);
   }
-  return new Map([...groups].filter(([, l]) => l.length >= MIN_PAGES_FACTOR * n).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  return groups;
+}
+
+/** Publishers with ≥ MIN_PAGES_FACTOR·n pages (byPublisher), by name. */
+export function publishers(records: readonly PageRecord[], n: number): Map<string, PageRecord[]> {
+  return new Map([...byPublisher(records)].filter(([, l]) => l.length >= MIN_PAGES_FACTOR * n).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
+/** The `k` publishers with most pages and their page counts, most first (pages without a domain are no publisher: src/train/sites.ts). */
+export function largestPublishers(records: readonly PageRecord[], k: number): [string, number][] {
+  return [...byPublisher(records)].filter(([d]) => !d.startsWith("page:")).map(([d, l]): [string, number] => [d, l.length]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k);
 }
 
 interface TestPage {
