@@ -11,7 +11,7 @@ import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainMo
 import { WITH_CONTEXT, type CvReport } from "../train/cv.ts";
 import { domainExperiment, largestPublishers, MIN_PAGES_FACTOR, publishers } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
-import { loadAll, train, TrainError } from "../train/train.ts";
+import { filterRecords, loadAll, train, TrainError } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
 import { progress } from "./progress.ts";
@@ -32,7 +32,7 @@ Options:
   --out FILE         where to write the model JSON (required, except with --domain: then
                      MODEL-DIR/domains/HOST.json, or HOST.chromium.json with --mode chromium,
                      where pith extract finds it)
-  --model-dir DIR    model directory for --domain models (default: models/)
+  --model-dir DIR    model directory for --domain models without --out (default: models/)
   --genre TYPES      keep only these page types (article, forum, product, …; news/blog = article)
   --domain HOST      train a per-domain model from that site's pages (use it with pith export)
   --model KIND       gbdt (default), rf (histogram random forest), ml-rf, mlp
@@ -44,7 +44,7 @@ Options:
                      cached render with headless Chromium (JS off, offline, 15 s per page) into
                      data/cache/snapshots/chromium/, then trains on the rendered pages; the
                      model only loads in pith extract --mode chromium
-  --folds K          site-grouped CV folds (default ${DEFAULT_FOLDS}; 0 = no CV)
+  --folds K          site-grouped CV folds: 0 (no CV) or ≥ 2 (default ${DEFAULT_FOLDS})
   --no-types         no per-type models and no router (one general model)
   --borrow           page types with few pages also train on other types' pages (npm run
                      train:default does; src/train/fit.ts BORROW_*)
@@ -58,12 +58,13 @@ Options:
   --name NAME        model name shown by pith extract (default: the --out file's base name)
   --json             print the report as JSON, with every held-out page's word F1 per variant
   --domain-experiment N
-                     instead of training: for every domain with ≥ 1.5N pages, fit a per-domain model
-                     on N pages and compare it on up to N others with --baseline (default: the
-                     bundled model); no such domain is a usage error
+                     instead of training: for every domain with ≥ 1.5N pages (with --domain: that
+                     domain; with --genre: pages of those types), fit a per-domain model on N
+                     pages and compare it on up to N others with --baseline (default: the bundled
+                     model); no such domain is a usage error
   --baseline FILE    baseline model for --domain-experiment
   --prepare          only compute and cache the feature tables of --data (and, with --mode
-                     chromium, the renders), then exit
+                     chromium, the renders), then exit; takes only --data, --mode, --workers
 
 Feature tables are cached under data/cache/, so retraining skips feature extraction; chromium
 renders are cached separately, so a feature change does not render again.`;
@@ -88,13 +89,14 @@ export function formatReport(r: CvReport): string {
   return lines.join("\n");
 }
 
-async function runDomainExperiment(values: { data?: string | undefined; "domain-experiment"?: string | undefined; baseline?: string | undefined; seed?: string | undefined }): Promise<number> {
+async function runDomainExperiment(values: { data?: string | undefined; "domain-experiment"?: string | undefined; baseline?: string | undefined; seed?: string | undefined; domain?: string | undefined; genre?: string | undefined; workers: number }): Promise<number> {
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --domain-experiment needs --data SETS");
   const n = intOption("train", "domain-experiment", values["domain-experiment"], 20);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`train: --domain-experiment expects a whole number of training pages ≥ 1, got "${values["domain-experiment"]}"`);
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
-  const { records, dirs } = await loadAll({ datasets, mode: "static" });
+  const { records: all, dirs } = await loadAll({ datasets, mode: "static", ...(values.workers > 0 ? { workers: values.workers } : {}) });
+  const records = filterRecords(all, { genres: listOption(values.genre), domain: values.domain ?? null }); // only these pages' domains take part
   if (!publishers(records, n).size) {
     // an empty table with a mean of zeros read as a result; the sets cannot run this experiment at this N
     const largest = largestPublishers(records, LARGEST_DOMAINS_NAMED).map(([d, k]) => `${d} (${k})`).join(", ");
@@ -111,60 +113,87 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
   return EXIT.ok;
 }
 
+/** What --prepare reads; it writes no model, so any training option given with it would be ignored. */
+const PREPARE_OPTIONS = ["prepare", "data", "mode", "workers"];
+/** What --domain-experiment reads (static renders, gbdt, no model written). */
+const EXPERIMENT_OPTIONS = ["domain-experiment", "data", "baseline", "seed", "domain", "genre", "workers"];
+
+/** A usage error naming every option given that `job` does not read (it would be silently ignored). */
+function refuseUnread(values: Record<string, unknown>, reads: readonly string[], job: string, why: string): void {
+  const unread = Object.keys(values).filter((k) => values[k] !== undefined && !reads.includes(k));
+  if (unread.length) throw new UsageError(`train: ${job} does not take ${unread.map((k) => `--${k}`).join(", ")} (${why})`);
+}
+
 export const trainCommand: Command = {
   name: "train",
   help: HELP,
   async run(argv) {
-    const { values } = parse("train", argv, {
-      data: { type: "string" }, out: { type: "string" }, genre: { type: "string" }, domain: { type: "string" }, model: { type: "string" },
-      mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, borrow: { type: "boolean" }, "no-segment": { type: "boolean" }, "no-context": { type: "boolean" },
-      seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
-      "domain-experiment": { type: "string" }, baseline: { type: "string" }, prepare: { type: "boolean" }, bags: { type: "string" },
-    });
-    const mode = values.mode ?? "static";
-    if (mode !== "static" && mode !== "chromium") throw new UsageError(`train: --mode must be static or chromium`);
-    if (values.prepare) {
-      const { records } = await loadAll({ datasets: listOption(values.data), mode });
-      process.stderr.write(`cached feature tables of ${records.length} pages\n`);
-      return EXIT.ok;
-    }
-    if (values["domain-experiment"]) return runDomainExperiment(values);
-    const datasets = listOption(values.data);
-    if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
-    if (values.domain) {
-      try {
-        checkedDomain(values.domain);
-      } catch (e) {
-        throw new UsageError(`train: --domain: ${(e as Error).message}`);
-      }
-    }
-    const out = values.out ?? (values.domain ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain, mode) : undefined);
-    if (!out) throw new UsageError("train: --out FILE is required");
-    const kind = KIND_ALIASES[values.model ?? "gbdt"];
-    if (!kind) throw new UsageError(`train: --model must be one of ${CLASSIFIER_KINDS.join(", ")}`);
-    const bags = intOption("train", "bags", values.bags, 1);
-    if (!Number.isInteger(bags) || bags < 1) throw new UsageError(`train: --bags expects a whole number ≥ 1, got "${values.bags}"`);
-    if (bags > 1 && kind !== "gbdt") throw new UsageError("train: --bags applies to --model gbdt only");
-    const workers = intOption("train", "workers", values.workers, 0);
-    await checkOutputFile("train", "--out", out); // before minutes of training, not after
-    const bar = progress("features", 0);
-    const log = (s: string): void => void process.stderr.write(`${s}\n`);
     try {
-      const result = await train({
-        datasets, mode, kind, params: bags > 1 ? { bags } : {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), folds: intOption("train", "folds", values.folds, DEFAULT_FOLDS),
-        perType: !values["no-types"], borrow: values.borrow === true, segment: !values["no-segment"], ...(values["no-context"] ? { context: false } : {}), genres: listOption(values.genre), domain: values.domain ?? null,
-        name: values.name ?? (values.domain ? `domain-${domainKey(values.domain)}` : (out.split("/").pop() ?? "model").replace(/\.json$/, "")), log,
-        ...(workers > 0 ? { workers } : {}),
-        onPage: (_d, done, total) => { bar.setTotal(total); bar.tick(); if (done === total) bar.stop(); },
-      });
-      await saveModel(out, result.artifact);
-      if (values.json) process.stdout.write(JSON.stringify(result.report, null, 2) + "\n");
-      else if (result.report) process.stdout.write(formatReport(result.report) + "\n");
-      log(`wrote ${out} (${result.records} pages, ${result.seconds.toFixed(1)} s)`);
-      return EXIT.ok;
+      return await runTrain(argv);
     } catch (e) {
+      // a set that is not there or not labeled, an unknown domain, no page left: the user's to fix
       if (e instanceof TrainError || e instanceof DatasetError) throw new UsageError(`train: ${e.message}`);
       throw e;
     }
   },
 };
+
+async function runTrain(argv: string[]): Promise<number> {
+  const { values } = parse("train", argv, {
+    data: { type: "string" }, out: { type: "string" }, genre: { type: "string" }, domain: { type: "string" }, model: { type: "string" },
+    mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, borrow: { type: "boolean" }, "no-segment": { type: "boolean" }, "no-context": { type: "boolean" },
+    seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
+    "domain-experiment": { type: "string" }, baseline: { type: "string" }, prepare: { type: "boolean" }, bags: { type: "string" },
+  });
+  const mode = values.mode ?? "static";
+  if (mode !== "static" && mode !== "chromium") throw new UsageError(`train: --mode must be static or chromium`);
+  const workers = intOption("train", "workers", values.workers, 0);
+  if (values.prepare) {
+    refuseUnread(values, PREPARE_OPTIONS, "--prepare", "it only caches feature tables and writes no model");
+    const datasets = listOption(values.data);
+    if (!datasets.length) throw new UsageError("train: --prepare needs --data SETS");
+    const { records } = await loadAll({ datasets, mode, ...(workers > 0 ? { workers } : {}) });
+    process.stderr.write(`cached feature tables of ${records.length} pages\n`);
+    return EXIT.ok;
+  }
+  if (values["domain-experiment"] !== undefined) {
+    refuseUnread(values, EXPERIMENT_OPTIONS, "--domain-experiment", "it fits gbdt models on static renders and writes none");
+    return runDomainExperiment({ ...values, workers });
+  }
+  if (values.baseline !== undefined) throw new UsageError("train: --baseline is the baseline of --domain-experiment; nothing else reads it");
+  const datasets = listOption(values.data);
+  if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
+  if (values["model-dir"] !== undefined && (!values.domain || values.out !== undefined)) throw new UsageError("train: --model-dir places a --domain model when --out is not given; here it would be ignored");
+  if (values.domain) {
+    try {
+      checkedDomain(values.domain);
+    } catch (e) {
+      throw new UsageError(`train: --domain: ${(e as Error).message}`);
+    }
+  }
+  const out = values.out ?? (values.domain ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain, mode) : undefined);
+  if (!out) throw new UsageError("train: --out FILE is required");
+  const kind = KIND_ALIASES[values.model ?? "gbdt"];
+  if (!kind) throw new UsageError(`train: --model must be one of ${CLASSIFIER_KINDS.join(", ")}`);
+  const bags = intOption("train", "bags", values.bags, 1);
+  if (!Number.isInteger(bags) || bags < 1) throw new UsageError(`train: --bags expects a whole number ≥ 1, got "${values.bags}"`);
+  if (bags > 1 && kind !== "gbdt") throw new UsageError("train: --bags applies to --model gbdt only");
+  const folds = intOption("train", "folds", values.folds, DEFAULT_FOLDS);
+  // one fold would hold out every site and train on none
+  if (!Number.isInteger(folds) || folds < 0 || folds === 1) throw new UsageError(`train: --folds expects 0 (no cross-validation) or a whole number ≥ 2, got "${values.folds}"`);
+  await checkOutputFile("train", "--out", out); // before minutes of training, not after
+  const bar = progress("features", 0);
+  const log = (s: string): void => void process.stderr.write(`${s}\n`);
+  const result = await train({
+    datasets, mode, kind, params: bags > 1 ? { bags } : {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), folds,
+    perType: !values["no-types"], borrow: values.borrow === true, segment: !values["no-segment"], ...(values["no-context"] ? { context: false } : {}), genres: listOption(values.genre), domain: values.domain ?? null,
+    name: values.name ?? (values.domain ? `domain-${domainKey(values.domain)}` : (out.split("/").pop() ?? "model").replace(/\.json$/, "")), log,
+    ...(workers > 0 ? { workers } : {}),
+    onPage: (_d, done, total) => { bar.setTotal(total); bar.tick(); if (done === total) bar.stop(); },
+  });
+  await saveModel(out, result.artifact);
+  if (values.json) process.stdout.write(JSON.stringify(result.report, null, 2) + "\n");
+  else if (result.report) process.stdout.write(formatReport(result.report) + "\n");
+  log(`wrote ${out} (${result.records} pages, ${result.seconds.toFixed(1)} s)`);
+  return EXIT.ok;
+}
