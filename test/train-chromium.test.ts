@@ -91,9 +91,10 @@ after(() => {
 test("train --mode chromium renders into the snapshot cache, cross-validates on the renders, writes a chromium model that extract uses", async () => {
   const model = join(root, "farm-chromium.json");
   const res = await pith(["train", "--data", data, "--mode", "chromium", "--folds", "2", "--workers", "1", "--out", model]);
-  assert.equal(res.status, 0, res.stderr);
+  assert.equal(res.status, 1, `the page without a render is a failed page, the model still written: ${res.stderr}`);
   assert.match(res.stderr, /farms: rendered 7\/7 pages with chromium/);
   assert.match(res.stderr, new RegExp(`farms: 1 page\\(s\\) skipped, no chromium render \\(${FAILED_ID}: timeout: made up by the test\\)`));
+  assert.equal(res.stderr.match(/^error\t.*$/gm)?.join("\n"), `error\tfarms/${FAILED_ID}\tfeatures\tno chromium render: timeout: made up by the test`);
   assert.doesNotMatch(res.stderr, /failed end-to-end evaluation/);
   assert.match(res.stdout, /cross-validation: 2 site-grouped folds, 7 pages, 4 sites/);
   assert.match(res.stdout, /^ {2}all +7 /m, "every held-out page scored end to end");
@@ -120,7 +121,8 @@ test("train --mode chromium renders into the snapshot cache, cross-validates on 
   assert.match(refused.stderr, /was trained for chromium mode but pith is running in static mode; use --mode chromium/);
 
   const again = await pith(["train", "--data", data, "--mode", "chromium", "--prepare", "--workers", "1"]);
-  assert.equal(again.status, 0, again.stderr);
+  assert.equal(again.status, 1, again.stderr);
+  assert.match(again.stderr, new RegExp(`^error\tfarms/${FAILED_ID}\tfeatures\t`, "m"), "the page without a render, again");
   assert.doesNotMatch(again.stderr, /rendered \d+\/\d+ pages/, "cached renders are reused");
   assert.ok(existsSync(join(farms, `${FAILED_ID}.error.txt`)));
 });

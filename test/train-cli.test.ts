@@ -3,11 +3,11 @@
  * errors (exit 2, one line) before any training, and the exit code follows the README's rules.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { pith, syntheticSetFixture } from "./helpers.ts";
+import { pith, syntheticSetFixture, writeSyntheticSet } from "./helpers.ts";
 
 const SITES = ["alpha.example", "beta.example", "gamma.example"];
 const PAGES_PER_SITE = 4;
@@ -55,4 +55,40 @@ test("--domain-experiment with --domain runs on that domain only", async () => {
   assert.equal(res.status, 0, res.stderr);
   const rows = res.stdout.trim().split("\n").slice(2).map((l) => l.split("|")[1]?.trim());
   assert.deepEqual(rows, ["beta.example", "mean"]);
+});
+
+test("train exits 1 when a labeled page was skipped or failed its held-out evaluation, each an error line, after writing the model; the same when the features come from the cache", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-train-exit-"));
+  const data = join(dir, "set");
+  const out = join(dir, "m.json");
+  try {
+    mkdirSync(data);
+    writeSyntheticSet(data, ["a.example", "b.example", "c.example", "d.example"], 2);
+    rmSync(join(data, "html", "p-0-1.html.gz"));
+    const args = ["train", "--data", data, "--out", out, "--folds", "2", "--workers", "1"];
+    for (const run of ["computed", "from the cache"]) {
+      const res = await pith(args);
+      assert.equal(res.status, 1, `${run}: ${res.stderr}`);
+      assert.match(res.stderr, /^error\tset\/p-0-1\tfeatures\t.*ENOENT/m, run);
+      assert.ok(existsSync(out), `${run}: the model is written`);
+      rmSync(out);
+    }
+    // its HTML garbled with its size and time kept, the page's cached features still match: its held-out evaluation fails
+    const page = join(data, "html", "p-1-0.html.gz");
+    const { atime, mtime } = statSync(page);
+    const bytes = readFileSync(page);
+    bytes.fill(0x41, 10, bytes.length - 8);
+    writeFileSync(page, bytes);
+    utimesSync(page, atime, mtime);
+    const res = await pith(args);
+    assert.equal(res.status, 1, res.stderr);
+    assert.match(res.stderr, /^error\tset\/p-1-0\tevaluate\t/m);
+    assert.equal(res.stderr.match(/^error\t/gm)?.length, 2, res.stderr);
+    // a model of one domain: the other domains' skipped pages are not its failures
+    const domain = await pith(["train", "--data", data, "--domain", "c.example", "--out", out, "--workers", "1"]);
+    assert.equal(domain.status, 0, domain.stderr);
+    assert.doesNotMatch(domain.stderr, /^error\t/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -11,7 +11,7 @@ import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainMo
 import { WITH_CONTEXT, type CvReport } from "../train/cv.ts";
 import { domainExperiment, largestPublishers, MIN_PAGES_FACTOR, publishers } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
-import { filterRecords, loadAll, train, TrainError } from "../train/train.ts";
+import { filterRecords, keptBy, loadAll, train, TrainError, type PageFailure } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
 import { progress } from "./progress.ts";
@@ -67,7 +67,14 @@ Options:
                      chromium, the renders), then exit; takes only --data, --mode, --workers
 
 Feature tables are cached under data/cache/, so retraining skips feature extraction; chromium
-renders are cached separately, so a feature change does not render again.`;
+renders are cached separately, so a feature change does not render again.
+
+A labeled page whose HTML is missing or unreadable (or has no chromium render) is skipped, and
+one whose held-out end-to-end evaluation fails counts in no figure; each is reported on stderr
+as error<TAB>set/page<TAB>stage<TAB>reason (stage features or evaluate), also when its set's
+features come from the cache. Pages without a gold file are left out and named, as in evaluate.
+Exit codes: 0 every labeled page was used, 1 some pages were skipped or failed (the model, the
+report, the cache or the experiment's table is still written), 2 usage error, 3 fatal.`;
 
 function fmt(x: number): string {
   return x.toFixed(3);
@@ -95,8 +102,9 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
   const n = intOption("train", "domain-experiment", values["domain-experiment"], 20);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`train: --domain-experiment expects a whole number of training pages ≥ 1, got "${values["domain-experiment"]}"`);
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
-  const { records: all, dirs } = await loadAll({ datasets, mode: "static", ...(values.workers > 0 ? { workers: values.workers } : {}) });
-  const records = filterRecords(all, { genres: listOption(values.genre), domain: values.domain ?? null }); // only these pages' domains take part
+  const { records: all, dirs, skipped } = await loadAll({ datasets, mode: "static", ...(values.workers > 0 ? { workers: values.workers } : {}) });
+  const filters = { genres: listOption(values.genre), domain: values.domain ?? null };
+  const records = filterRecords(all, filters); // only these pages' domains take part
   if (!publishers(records, n).size) {
     // an empty table with a mean of zeros read as a result; the sets cannot run this experiment at this N
     const largest = largestPublishers(records, LARGEST_DOMAINS_NAMED).map(([d, k]) => `${d} (${k})`).join(", ");
@@ -110,7 +118,13 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
   for (const r of results) lines.push(`| ${r.domain} | ${r.trainPages} | ${r.testPages} | ${fmt(r.baseline)} | ${fmt(r.domainModel)} | ${fmt(r.blended)} | ${signed(r.blended - r.baseline)} | ${r.seconds.toFixed(1)} |`);
   lines.push(`| mean | | | ${fmt(mean((r) => r.baseline))} | ${fmt(mean((r) => r.domainModel))} | ${fmt(mean((r) => r.blended))} | ${signed(mean((r) => r.blended - r.baseline))} | ${mean((r) => r.seconds).toFixed(1)} |`);
   process.stdout.write(lines.join("\n") + "\n");
-  return EXIT.ok;
+  return reportFailures(skipped.filter((p) => keptBy(p, filters)));
+}
+
+/** Each page the run could not use as one error record on stderr (the README's format); EXIT.pageErrors when there is one. */
+function reportFailures(failures: readonly PageFailure[]): number {
+  for (const f of failures) process.stderr.write(`error\t${f.dataset}/${f.id}\t${f.stage}\t${f.reason.replace(/\s+/g, " ")}\n`);
+  return failures.length ? EXIT.pageErrors : EXIT.ok;
 }
 
 /** What --prepare reads; it writes no model, so any training option given with it would be ignored. */
@@ -152,9 +166,9 @@ async function runTrain(argv: string[]): Promise<number> {
     refuseUnread(values, PREPARE_OPTIONS, "--prepare", "it only caches feature tables and writes no model");
     const datasets = listOption(values.data);
     if (!datasets.length) throw new UsageError("train: --prepare needs --data SETS");
-    const { records } = await loadAll({ datasets, mode, ...(workers > 0 ? { workers } : {}) });
+    const { records, skipped } = await loadAll({ datasets, mode, ...(workers > 0 ? { workers } : {}) });
     process.stderr.write(`cached feature tables of ${records.length} pages\n`);
-    return EXIT.ok;
+    return reportFailures(skipped);
   }
   if (values["domain-experiment"] !== undefined) {
     refuseUnread(values, EXPERIMENT_OPTIONS, "--domain-experiment", "it fits gbdt models on static renders and writes none");
@@ -195,5 +209,5 @@ async function runTrain(argv: string[]): Promise<number> {
   if (values.json) process.stdout.write(JSON.stringify(result.report, null, 2) + "\n");
   else if (result.report) process.stdout.write(formatReport(result.report) + "\n");
   log(`wrote ${out} (${result.records} pages, ${result.seconds.toFixed(1)} s)`);
-  return EXIT.ok;
+  return reportFailures(result.failures);
 }

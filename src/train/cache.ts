@@ -49,6 +49,8 @@ interface CacheHeader {
   schemaHash: string;
   nCols: number;
   pages: PageMeta[];
+  /** Labeled pages that made no record when the cache was built → why (optional: caches written before it have none). */
+  skipped?: Record<string, string>;
 }
 
 type Flat = Omit<PageRecord, "classTokens" | "headingTokens"> & { classStart: Int32Array; classIds: Int32Array; headingStart: Int32Array; headingIds: Int32Array };
@@ -110,7 +112,7 @@ function fingerprint(dir: string, mode: RenderMode): string {
   return `${h.digest("hex").slice(0, 16)}:${codeFingerprint()}${mode === "chromium" ? `:${snapshotKey()}` : ""}`;
 }
 
-function writeCache(ds: Dataset, mode: RenderMode, records: readonly PageRecord[], nCols: number, source: string): void {
+function writeCache(ds: Dataset, mode: RenderMode, records: readonly PageRecord[], nCols: number, source: string, skipped: Record<string, string>): void {
   const p = paths(ds, mode);
   makeDirsSync(p.dir);
   const chunks: Buffer[] = [];
@@ -127,10 +129,10 @@ function writeCache(ds: Dataset, mode: RenderMode, records: readonly PageRecord[
   // the header goes first and comes back last: a run stopped in between leaves no header, so no stale header over new data
   rmSync(p.json, { force: true });
   writeAtomicSync(p.bin, Buffer.concat(chunks));
-  writeAtomicSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages } satisfies CacheHeader));
+  writeAtomicSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages, skipped } satisfies CacheHeader));
 }
 
-function readCache(ds: Dataset, mode: RenderMode, source: string): PageRecord[] | null {
+function readCache(ds: Dataset, mode: RenderMode, source: string): { records: PageRecord[]; skipped: Record<string, string> } | null {
   const p = paths(ds, mode);
   if (!existsSync(p.json) || !existsSync(p.bin)) return null;
   const header = JSON.parse(readFileSync(p.json, "utf8")) as CacheHeader;
@@ -151,7 +153,7 @@ function readCache(ds: Dataset, mode: RenderMode, source: string): PageRecord[] 
     return { ...rest, classTokens: { vocab: classVocab, start: classStart, ids: classIds }, headingTokens: { vocab: headingVocab, start: headingStart, ids: headingIds } };
   });
   // a data file whose size does not match its header (cut short, or from another write) is rebuilt, not read as garbage
-  return off === bin.length ? records : null;
+  return off === bin.length ? { records, skipped: header.skipped ?? {} } : null;
 }
 
 export interface LoadOptions {
@@ -161,13 +163,19 @@ export interface LoadOptions {
   onPage?: (done: number, total: number) => void;
   /** Ignore an existing cache. */
   rebuild?: boolean;
+  /**
+   * Called for every labeled page that has no record (its HTML missing or unreadable, no chromium
+   * render), whether the records were computed now or read from the cache, so a run from the
+   * cache reports the same pages as the run that built it.
+   */
+  onSkip?: (id: string, reason: string) => void;
 }
 
 /** Progress of the chromium renders on stderr: a line every RENDER_REPORT_EVERY pages and at the end. */
 const RENDER_REPORT_EVERY = 100;
 
-/** Renders the set's pages with gold into the snapshot cache; returns the ids that have a snapshot. */
-async function chromiumSnapshots(ds: Dataset): Promise<Set<string>> {
+/** Renders the set's pages with gold into the snapshot cache; returns the ids that have a snapshot and, for the others, why not. */
+async function chromiumSnapshots(ds: Dataset): Promise<{ ok: Set<string>; failed: Map<string, string> }> {
   const pages = ds.pages.filter((p) => hasGold(ds, p));
   const started = performance.now();
   const result = await ensureSnapshots(ds, pages, {
@@ -181,8 +189,17 @@ async function chromiumSnapshots(ds: Dataset): Promise<Set<string>> {
     const sample = [...result.failed].slice(0, 3).map(([id, why]) => `${id}: ${why}`).join("; ");
     process.stderr.write(`${ds.name}: ${result.failed.size} page(s) skipped, no chromium render (${sample})\n`);
   }
-  return result.ok;
+  return { ok: result.ok, failed: result.failed };
 }
+
+/** Why the page has no chromium render, when it has none. */
+function noRender(failed: Map<string, string> | undefined, id: string): string | undefined {
+  const why = failed?.get(id);
+  return why === undefined ? undefined : `no chromium render: ${why}`;
+}
+
+/** Why a labeled page has no record when the cache that left it out does not say (written before it did). */
+const SKIPPED_UNKNOWN = "no record in the training cache (skipped when the cache was built)";
 
 /** Records of every page with gold in `dataset`, from the cache or computed (and cached). */
 export async function loadRecords(dataset: string, options: LoadOptions = {}): Promise<PageRecord[]> {
@@ -193,21 +210,32 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
     const missing = ds.pages.filter((p) => !hasGold(ds, p)).map((p) => p.id);
     process.stderr.write(`${ds.name}: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`);
   }
-  const rendered = mode === "chromium" ? await chromiumSnapshots(ds) : null;
+  const chromium = mode === "chromium" ? await chromiumSnapshots(ds) : null;
+  const rendered = chromium?.ok ?? null;
   const source = fingerprint(ds.dir, mode);
   const cached = options.rebuild ? null : readCache(ds, mode, source);
-  if (cached) return rendered ? cached.filter((r) => rendered.has(r.id)) : cached;
+  if (cached) {
+    const records = rendered ? cached.records.filter((r) => rendered.has(r.id)) : cached.records;
+    const have = new Set(records.map((r) => r.id));
+    const skipped = labeled.filter((p) => !have.has(p.id) && !chromium?.failed.has(p.id)); // render failures were reported above
+    if (skipped.length) process.stderr.write(`${ds.name}: ${skipped.length} page(s) skipped, as when the training cache was built (${skipped.slice(0, 3).map((p) => `${p.id}: ${cached.skipped[p.id] ?? SKIPPED_UNKNOWN}`).join("; ")})\n`);
+    for (const p of labeled) if (!have.has(p.id)) options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? cached.skipped[p.id] ?? SKIPPED_UNKNOWN);
+    return records;
+  }
   const pages = rendered ? labeled.filter((p) => rendered.has(p.id)) : labeled;
   const out: (PageRecord | null)[] = new Array(pages.length).fill(null);
   let done = 0;
-  const failures: string[] = [];
+  const failures: Record<string, string> = {};
   await runPool(pages.map((p) => ({ task: "record", payload: { dataset: ds.dir, id: p.id, mode } })), (i, v) => {
-    if (v instanceof Error) failures.push(`${pages[i]?.id}: ${v.message}`);
+    if (v instanceof Error) failures[pages[i]?.id as string] = v.message.split("\n")[0] as string;
     else out[i] = v as PageRecord | null;
     options.onPage?.(++done, pages.length);
   }, options.workers);
-  if (failures.length) process.stderr.write(`${ds.name}: ${failures.length} page(s) skipped (${failures.slice(0, 3).join("; ")})\n`);
+  const failed = Object.entries(failures);
+  if (failed.length) process.stderr.write(`${ds.name}: ${failed.length} page(s) skipped (${failed.slice(0, 3).map(([id, why]) => `${id}: ${why}`).join("; ")})\n`);
   const records = out.filter((r): r is PageRecord => r !== null);
-  writeCache(ds, mode, records, featureSchema().names.length, source);
+  writeCache(ds, mode, records, featureSchema().names.length, source, failures);
+  const have = new Set(records.map((r) => r.id));
+  for (const p of labeled) if (!have.has(p.id)) options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? failures[p.id] ?? SKIPPED_UNKNOWN);
   return records;
 }

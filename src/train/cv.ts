@@ -36,6 +36,7 @@ import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
 import { fitContextStage, routedStageOne, type RoutedScores } from "./context.ts";
 import type { ContextModel } from "../pipeline/context.ts";
 import type { PageRecord } from "./page-record.ts";
+import type { PageFailure } from "./train.ts";
 import { PAGE_TYPES, pageTypeOf } from "./page-types.ts";
 import { runPool } from "./pool.ts";
 import { groupScores, meanScore, type MeanScore } from "./score.ts";
@@ -179,6 +180,8 @@ function tuneAll(records: readonly PageRecord[], rows: RowSet, oof: Oof): Record
 
 export interface CvResult {
   report: CvReport;
+  /** Held-out pages whose end-to-end evaluation failed: no endToEnd figure counts them. */
+  failed: PageFailure[];
   /** The final model's context stage (trained on every page's out-of-fold scores); report.context says whether it should ship. */
   context: ContextModel | null;
 }
@@ -204,15 +207,16 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   log(`out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`);
   const context = options.context ? await fitContextStage(records, routed, thresholds, folds, options.nCols, options.config, log) : null;
   const tests = folds.map((f) => f.test);
-  const evals = await evaluateFolds(records, tests, fitted, context?.folds ?? null, thresholds, variants, options, log);
+  const failed = new Map<number, PageFailure>(); // by record: a page failing both passes is one failure
+  const evals = await evaluateFolds(records, tests, fitted, context?.folds ?? null, thresholds, variants, options, log, failed);
   const content = { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc };
   const summary = (e: (PageEvaluation | null)[], v: Variant[]): CvReport => summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, content, e, v);
   const report = summary(evals, variants);
-  if (!context) return { report, context: null };
+  if (!context) return { report, context: null, failed: [...failed.values()] };
   const shipped = options.context === "always" || (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
   if (shipped) {
     report.context = { thresholds: context.final.thresholds, shipped };
-    return { report, context: context.final };
+    return { report, context: context.final, failed: [...failed.values()] };
   }
   // The model ships without the stage, so its refiner, general-model, segment-blend and router
   // choices, and the shipped column, must be made on the pipeline without it: the fold models run
@@ -221,10 +225,10 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   // second end-to-end pass.
   log("evaluating the held-out pages again without the context stage, which lost to the pipeline without it");
   const without = variants.filter((v) => v.name !== NO_CONTEXT);
-  const again = await evaluateFolds(records, tests, fitted, null, thresholds, without, options, log);
+  const again = await evaluateFolds(records, tests, fitted, null, thresholds, without, options, log, failed);
   const noContext = summary(withContextColumn(evals, again), [...without, { name: WITH_CONTEXT, refiners: {} }]);
   noContext.context = { thresholds: context.final.thresholds, shipped };
-  return { report: noContext, context: context.final };
+  return { report: noContext, context: context.final, failed: [...failed.values()] };
 }
 
 /**
@@ -238,7 +242,8 @@ export function withContextColumn(first: readonly (PageEvaluation | null)[], sec
   });
 }
 
-async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted: FittedPipeline[], contexts: ContextModel[] | null, thresholds: Record<string, number>, variants: Variant[], options: CvOptions, log: (s: string) => void): Promise<(PageEvaluation | null)[]> {
+/** Every held-out page end to end in the workers, with its fold's model; a page that fails is null in the result and added to `failed`. */
+async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted: FittedPipeline[], contexts: ContextModel[] | null, thresholds: Record<string, number>, variants: Variant[], options: CvOptions, log: (s: string) => void, failed: Map<number, PageFailure>): Promise<(PageEvaluation | null)[]> {
   const dir = mkdtempSync(join(tmpdir(), "pith-cv-"));
   try {
     const jobs: { task: string; payload: unknown }[] = [];
@@ -255,15 +260,19 @@ async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted
     }
     log(`evaluating ${jobs.length} held-out pages end to end`);
     const out: (PageEvaluation | null)[] = new Array(records.length).fill(null);
-    let failed = 0;
+    let count = 0;
     let first = "";
     await runPool(jobs, (k, v) => {
       if (v instanceof Error) {
-        failed++;
-        first ||= `${records[owner[k] as number]?.id}: ${v.message.split("\n")[0]}`;
+        const i = owner[k] as number;
+        const rec = records[i] as PageRecord;
+        const reason = v.message.split("\n")[0] as string;
+        count++;
+        first ||= `${rec.id}: ${reason}`;
+        if (!failed.has(i)) failed.set(i, { dataset: rec.dataset, id: rec.id, stage: "evaluate", reason });
       } else out[owner[k] as number] = v as PageEvaluation;
     }, options.config.pool ?? options.workers); // the training's pool when it has one: its workers are idle now
-    if (failed) log(`${failed} page(s) failed end-to-end evaluation (first: ${first})`);
+    if (count) log(`${count} page(s) failed end-to-end evaluation (first: ${first})`);
     return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
 import { MIN_ALIGNED_GOLD_SHARE, trainable } from "./label-quality.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
+import { siteOf } from "./sites.ts";
 import { defaultWorkers, WorkerPool } from "./pool.ts";
 
 /** Cross-validation needs at least this many sites per fold. */
@@ -60,32 +61,68 @@ export class TrainError extends Error {
   override name = "TrainError";
 }
 
+/**
+ * A labeled page the run could not use: "features", it has no record (HTML missing or
+ * unreadable, no chromium render), so it neither trains nor is scored; "evaluate", its held-out
+ * end-to-end evaluation failed, so no cross-validation figure counts it.
+ */
+export interface PageFailure {
+  dataset: string;
+  id: string;
+  stage: "features" | "evaluate";
+  reason: string;
+}
+
+/** A page without a record, with what --genre and --domain read of it (from the set's index). */
+export type SkippedPage = PageFailure & Pick<PageRecord, "site" | "pageType" | "genre">;
+
 export interface TrainResult {
   artifact: ModelArtifact;
   report: CvReport | null;
   records: number;
   seconds: number;
+  /** Pages skipped or failed (the model was still trained and written without them). */
+  failures: PageFailure[];
 }
 
-/** Every page of the sets, from the feature cache (computed on first use). */
-export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage">): Promise<{ records: PageRecord[]; sets: TrainingSet[]; dirs: Map<string, string> }> {
+/** Every page of the sets, from the feature cache (computed on first use), and the labeled pages that have no record. */
+export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage">): Promise<{ records: PageRecord[]; sets: TrainingSet[]; dirs: Map<string, string>; skipped: SkippedPage[] }> {
   const records: PageRecord[] = [];
   const sets: TrainingSet[] = [];
   const dirs = new Map<string, string>();
+  const skipped: SkippedPage[] = [];
   for (const ds of loadDatasets(options.datasets)) {
     if (dirs.has(ds.name)) continue; // the same set named twice
     sets.push({ name: ds.name, license: ds.license });
     dirs.set(ds.name, ds.dir);
-    const recs = await loadRecords(ds.dir, { mode: options.mode, ...(options.workers ? { workers: options.workers } : {}), onPage: (d, t) => options.onPage?.(ds.name, d, t) });
+    const recs = await loadRecords(ds.dir, {
+      mode: options.mode, ...(options.workers ? { workers: options.workers } : {}), onPage: (d, t) => options.onPage?.(ds.name, d, t),
+      onSkip: (id, reason) => {
+        const page = ds.pages.find((p) => p.id === id);
+        skipped.push({ dataset: ds.name, id, stage: "features", reason, site: page ? siteOf(page) : "", pageType: page?.pageType ?? "", genre: page?.genre ?? "" });
+      },
+    });
     for (const r of recs) records.push(r);
   }
-  return { records, sets, dirs };
+  return { records, sets, dirs, skipped };
+}
+
+/** Whether a site is the domain (a domainKey) or a sub-domain of it. */
+function inDomain(site: string, domain: string): boolean {
+  return site === domain || site.endsWith(`.${domain}`);
 }
 
 /** Pages of one domain (the site key or any sub-domain of it). */
 export function domainRecords(records: readonly PageRecord[], domain: string): PageRecord[] {
   const d = domainKey(domain);
-  return records.filter((r) => r.site === d || r.site.endsWith(`.${d}`));
+  return records.filter((r) => inDomain(r.site, d));
+}
+
+/** Whether --genre and --domain keep a page (filterRecords, which also refuses a domain without pages). */
+export function keptBy(page: Pick<PageRecord, "site" | "pageType" | "genre">, options: Pick<TrainOptions, "genres" | "domain">): boolean {
+  const genres = options.genres;
+  if (genres.length && !genres.includes(pageTypeOf(page) ?? page.genre) && !genres.includes(page.pageType)) return false;
+  return !options.domain || inDomain(page.site, domainKey(options.domain));
 }
 
 function knownDomains(records: readonly PageRecord[]): string {
@@ -97,8 +134,7 @@ function knownDomains(records: readonly PageRecord[]): string {
 
 /** Applies --genre and --domain. */
 export function filterRecords(records: PageRecord[], options: Pick<TrainOptions, "genres" | "domain">): PageRecord[] {
-  let out = records;
-  if (options.genres.length) out = out.filter((r) => options.genres.includes(pageTypeOf(r) ?? r.genre) || options.genres.includes(r.pageType));
+  let out = options.genres.length ? records.filter((r) => keptBy(r, { genres: options.genres, domain: null })) : records;
   if (options.domain) {
     const d = domainRecords(out, options.domain);
     if (!d.length) throw new TrainError(`unknown domain "${options.domain}": no labeled page of it in the given sets (sites with most pages: ${knownDomains(out)})`);
@@ -110,13 +146,16 @@ export function filterRecords(records: PageRecord[], options: Pick<TrainOptions,
 /** Trains a pipeline model (see the header). */
 export async function train(options: TrainOptions): Promise<TrainResult> {
   const started = performance.now();
-  const { records: all, sets, dirs } = await loadAll(options);
+  const { records: all, sets, dirs, skipped } = await loadAll(options);
   const records = filterRecords(all, options);
   if (!records.length) throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
   const workers = options.workers ?? defaultWorkers();
   const pool = workers > 1 ? new WorkerPool(workers) : null;
   try {
-    return await trainOn(records, sets, dirs, options, pool, started);
+    const result = await trainOn(records, sets, dirs, options, pool, started);
+    // a skipped page of a type or domain the filters leave out is no failure of this run
+    const kept = skipped.filter((p) => keptBy(p, options)).map(({ dataset, id, stage, reason }): PageFailure => ({ dataset, id, stage, reason }));
+    return { ...result, failures: [...kept, ...result.failures] };
   } finally {
     await pool?.close();
   }
@@ -133,9 +172,10 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
   if (untrainable.length) log(`label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ${MIN_ALIGNED_GOLD_SHARE * 100} % of their gold's words; they are evaluated, not trained on (${untrainable.slice(0, 8).map((r) => `${r.dataset}/${r.id}`).join(", ")}${untrainable.length > 8 ? ", …" : ""})`);
   let report: CvReport | null = null;
   let context: ContextModel | null = null;
+  let failures: PageFailure[] = [];
   const withContext = options.context === undefined ? !options.domain : options.context !== false;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
-    ({ report, context } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext && options.context === "always" ? "always" : withContext, ...(options.workers ? { workers: options.workers } : {}) }));
+    ({ report, context, failed: failures } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext && options.context === "always" ? "always" : withContext, ...(options.workers ? { workers: options.workers } : {}) }));
     onReport(report);
     if (report.context && !report.context.shipped) {
       log("the context stage lost to the pipeline without it on held-out pages: not shipped");
@@ -161,7 +201,7 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
     hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, context: context !== null, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
     metrics: report ? { crossValidation: withoutPages(report) } : {}, // per-page figures stay out of the artifact
   });
-  return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000 };
+  return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000, failures };
 }
 
 function withoutPages(report: CvReport): Omit<CvReport, "perPage"> {
