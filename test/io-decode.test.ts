@@ -35,6 +35,18 @@ test("an HTTP charset wins over nothing, and valid UTF-8 wins over a wrong label
   assert.match(decodeHtml(mislabelled).html, /été/);
 });
 
+test("a page declared UTF-8 whose non-ASCII bytes are not UTF-8 (a latin-1 page under a utf-8 template) is detected; a few broken bytes among valid UTF-8 stay UTF-8", () => {
+  const lying = Buffer.from('<html><head><meta charset="utf-8"></head><body><p>\xdcber die Stra\xdfe gehen wir heute mit den Kindern, und dann essen wir K\xe4se.</p></body></html>', "latin1");
+  const d = decodeHtml(lying);
+  assert.match(d.html, /Über die Straße .* Käse/);
+  assert.doesNotMatch(d.html, /\ufffd/);
+  assert.doesNotMatch(d.encoding, /meta/);
+  const mostly = Buffer.concat([Buffer.from('<meta charset="utf-8"><p>Café crème brûlée ', "utf8"), Buffer.from([0xff]), Buffer.from(" one bad byte</p>", "utf8")]);
+  const m = decodeHtml(mostly);
+  assert.match(m.html, /Café crème brûlée \ufffd one bad byte/);
+  assert.equal(m.encoding, "utf-8 (meta)");
+});
+
 test("gzip input is transparently decompressed", () => {
   assert.equal(decodeHtml(gzipSync(Buffer.from("<p>zipped</p>"))).html, "<p>zipped</p>");
 });

@@ -11,7 +11,10 @@
  *   5. otherwise chardet's statistical detection, when it is confident enough;
  *   6. fallback: windows-1252 (the web's de-facto default for undeclared legacy pages).
  * A declared charset that contradicts valid multi-byte UTF-8 loses to UTF-8: mislabelled
- * pages are far more common than genuine legacy pages that happen to be valid UTF-8.
+ * pages are far more common than genuine legacy pages that happen to be valid UTF-8. The reverse
+ * too: a page declared UTF-8 whose non-ASCII bytes are mostly not UTF-8 (a latin-1 page under
+ * a template's `<meta charset=utf-8>`: "Über die Straße" read as "�ber die Stra�e") is
+ * decoded by steps 5-6; one with a few broken sequences among valid ones stays UTF-8.
  * Binary input (NUL bytes in the first kilobytes) is refused with a clear error.
  */
 import { gunzipSync } from "node:zlib";
@@ -128,6 +131,28 @@ function detect(bytes: Uint8Array): string | null {
   return best && best.confidence >= MIN_DETECT_CONFIDENCE ? normaliseLabel(best.name) : null;
 }
 
+function isUtf8Label(label: string): boolean {
+  return label === "utf-8" || label === "utf8";
+}
+
+/** Above this share of U+FFFD among the non-ASCII characters, bytes declared UTF-8 are not UTF-8. */
+const MAX_BROKEN_UTF8_SHARE = 0.5;
+const utf8Lenient = new TextDecoder("utf-8");
+
+/** Whether most non-ASCII characters of `bytes` read as UTF-8 come out as U+FFFD (broken sequences). */
+function mostlyNotUtf8(bytes: Uint8Array): boolean {
+  const text = utf8Lenient.decode(bytes);
+  let nonAscii = 0;
+  let broken = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x7f) continue;
+    nonAscii++;
+    if (c === 0xfffd) broken++;
+  }
+  return nonAscii > 0 && broken / nonAscii > MAX_BROKEN_UTF8_SHARE;
+}
+
 /** Decode page bytes to text following the rules in this file's header. */
 export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Decoded {
   let bytes = input;
@@ -152,7 +177,7 @@ export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Deco
   if (utf8 !== null && (declared === null || declared === "utf-8" || declared === "utf8" || hasNonAscii(bytes))) {
     return { html: utf8, encoding: declared && declared !== "utf-8" && declared !== "utf8" ? "utf-8 (valid, overrides declared)" : "utf-8" };
   }
-  if (declared) {
+  if (declared && !(utf8 === null && isUtf8Label(declared) && mostlyNotUtf8(bytes))) {
     const text = decodeWith(bytes, declared);
     if (text !== null) return { html: text, encoding: `${declared} (${httpCharset ? "http" : "meta"})` };
   }
