@@ -137,6 +137,9 @@ test("a page a script builds: static mode says it is empty and how to run the sc
   const still = await pith(["extract", shell]);
   assert.equal(still.stdout.trim(), "");
   assert.match(still.stderr, /^empty\t.*app\.html\tthe page has no visible text, but 1 script that may build it: try --mode chromium --js \(and --network for a local file\)$/m);
+  const cra = join(dir, "cra.html");
+  writeFileSync(cra, `<!doctype html><html><head><script src="/static/js/main.js"></script></head><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>`);
+  assert.match((await pith(["extract", cra])).stderr, /\ta notice page \("enable javascript"\), not content; 1 script may build the page: try --mode chromium --js/, "an app shell's noscript notice keeps the hint");
   const data = join(dir, "data.html");
   writeFileSync(data, `<html><body><script type="application/ld+json">{"@type":"WebPage"}</script></body></html>`);
   assert.match((await pith(["extract", data])).stderr, /\tthe page has no visible text$/m, "a data script is not code: no hint");

@@ -9,17 +9,18 @@ export function escapeAttribute(s: string): string {
 
 /**
  * Escape page text for Markdown, inline: emphasis, code, link brackets, raw HTML (`<`: a page that
- * shows `<script>` as text must not put a live tag in Markdown that a renderer turns into HTML)
- * and character references (`&copy;` shown as text stays text). Line starts: escapeLineStart.
+ * shows `<script>` as text must not put a live tag in Markdown that a renderer turns into HTML),
+ * character references (`&copy;` shown as text stays text) and tildes (GitHub's strikethrough
+ * takes one or two: "~~old~~" in page text is not struck out). Line starts: escapeLineStart.
  */
 export function escapeMarkdown(s: string): string {
-  return s.replace(/([\\`*_\[\]<])/g, "\\$1").replace(/&(?=#?\w+;)/g, "\\&");
+  return s.replace(/([\\`*_\[\]<~])/g, "\\$1").replace(/&(?=#?\w+;)/g, "\\&");
 }
 
 /**
  * What would make a line of page text a block of Markdown syntax (CommonMark), each escaped only
  * where it would: an ATX heading, a quote, a list item (`-`, `+`, `1.`, `1)`), a thematic break
- * or setext underline (`---`, `===`), a `~~~` fence. (`*`, `_` and backticks are escaped inline.)
+ * or setext underline (`---`, `===`). (`*`, `_`, backticks and `~`, which a `~~~` fence needs, are escaped inline.)
  */
 const LINE_START_RULES: readonly (readonly [RegExp, string])[] = [
   [/^(#{1,6})(?=\s|$)/, "\\$1"],
@@ -27,7 +28,6 @@ const LINE_START_RULES: readonly (readonly [RegExp, string])[] = [
   [/^([-+])(?=\s|$)/, "\\$1"],
   [/^(\d{1,9})([.)])(?=\s|$)/, "$1\\$2"],
   [/^([-=])(?=[-=\s]*$)/, "\\$1"],
-  [/^~~~/, "\\~~~"],
 ];
 
 /** A line of escaped page text with the block syntax its start would open escaped too. */

@@ -31,7 +31,7 @@ import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./fallback.ts";
 import { coalesce } from "./select.ts";
 import { keepLineGaps } from "./line-gaps.ts";
 import { traceTarget } from "./trace.ts";
-import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
+import { codeScripts, notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
 export const METHOD = "ml";
 export { TRACE_TEXT_CHARS } from "./trace.ts";
@@ -238,9 +238,18 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
   if (!text) {
     const notice = noticeOf(page, tree, own);
-    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${context ? " and context stage" : ""})`;
+    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content${scriptHint(page, notice)}` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${context ? " and context stage" : ""})`;
   }
   return { extraction, pageType, scores };
+}
+
+/**
+ * An app shell's <noscript> says "enable JavaScript" (create-react-app's default): the notice is
+ * right, and the page's scripts may build its content, which static mode never runs.
+ */
+function scriptHint(page: PageSnapshot, notice: string): string {
+  const scripts = page.mode === "static" && /javascript/i.test(notice) ? codeScripts(page) : 0;
+  return scripts > 0 ? `; ${scripts} script${scripts === 1 ? "" : "s"} may build the page: try --mode chromium --js (and --network for a local file)` : "";
 }
 
 /** Word-weighted mean P(main) of the leaf segments under a root row. */
