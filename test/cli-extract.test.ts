@@ -117,6 +117,20 @@ test("images: Markdown and HTML keep the content's images, --no-images leaves th
   assert.match(text.stderr, /^pith: extract: --no-images applies to --format markdown or html/);
 });
 
+test("the summary line says which models a batch used: a per-domain model beside the default", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-models-"));
+  const models = join(dir, "models");
+  mkdirSync(join(models, "domains"), { recursive: true });
+  copyFileSync(fixturePath("../../models/default-static.json"), join(models, "domains", "example.org.json"));
+  const pages = join(dir, "pages");
+  mkdirSync(pages);
+  copyFileSync(ARTICLE, join(pages, "plain.html"));
+  writeFileSync(join(pages, "site.html"), readFileSync(ARTICLE, "utf8").replace("<head>", `<head><link rel="canonical" href="https://www.example.org/a">`));
+  const res = await pith(["extract", pages, "--model-dir", models, "--workers", "1"]);
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stderr, /extracted 2 page\(s\) with ml, 0 error\(s\); models: (default-static \(default\) ×1, default-static \(domain:example\.org\) ×1|default-static \(domain:example\.org\) ×1, default-static \(default\) ×1)$/m);
+});
+
 test("a corrupt model is one fatal error before the batch (exit 3), not one per page", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-model-"));
   const model = join(dir, "broken.json");

@@ -16,6 +16,13 @@ export interface PageOutput {
   empty: boolean;
   /** The extractor's reason for an empty result, when it gave one. */
   emptyReason?: string;
+  /** The learned pipeline's model file and why it was chosen ("default-static (default)"), for the summary. */
+  model?: string;
+}
+
+/** "default-static (default, article model)" → "default-static (default)": the file and why, not the page's routed type. */
+function modelChoice(model: string): string {
+  return model.replace(/, [^,()]*\)$/, ")");
 }
 
 /** The extraction of one rendered page, or an error record (stage "extract") that names it. */
@@ -31,7 +38,13 @@ export async function runExtractor(extractor: Extractor, page: PageSnapshot, con
 export function formatPage(format: Format, page: PageSnapshot, extraction: Extraction, output: OutputOptions = DEFAULT_OUTPUT): PageOutput {
   const tree = format === "text" ? null : buildTree(page);
   const body = tree ? formatExtraction(format, page, tree, extraction, output) : extraction.text;
-  return { id: page.id, body, empty: !extraction.text, ...(extraction.emptyReason ? { emptyReason: extraction.emptyReason } : {}) };
+  return {
+    id: page.id,
+    body,
+    empty: !extraction.text,
+    ...(extraction.emptyReason ? { emptyReason: extraction.emptyReason } : {}),
+    ...(extraction.method === "ml" && extraction.model ? { model: modelChoice(extraction.model) } : {}),
+  };
 }
 
 /** A rendered page (or its render error) → its output (or an error record). */

@@ -120,7 +120,8 @@ export const extractCommand: Command = {
     await sink.done();
     const { ok, empty, errors, skipped } = sink.counts;
     const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
-    process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors} error(s)${skips}\n`);
+    const models = [...sink.models].map(([m, n]) => `${m} ×${n}`).join(", ");
+    process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors} error(s)${skips}${models ? `; models: ${models}` : ""}\n`);
     return errors ? EXIT.pageErrors : EXIT.ok;
   },
 };
@@ -225,6 +226,8 @@ function extractorFor(name: string): Extractor {
 /** Writes outputs in input order, to stdout or one file per page, and counts results. */
 class Sink {
   readonly counts: Emitted = { ok: 0, empty: 0, errors: 0, skipped: 0 };
+  /** Pages per model of the learned pipeline (a per-domain model beside the default says so in the summary). */
+  readonly models = new Map<string, number>();
   private chain: Promise<void> = Promise.resolve();
   readonly bar = progress("extract", 0);
   private first = true;
@@ -248,6 +251,7 @@ class Sink {
       if (failed) return this.error(failed);
       this.counts.ok++;
       if (r.value.empty) this.counts.empty++;
+      if (r.value.model) this.models.set(r.value.model, (this.models.get(r.value.model) ?? 0) + 1);
       if (r.value.emptyReason) this.bar.note(`empty\t${r.value.id}\t${r.value.emptyReason}`);
       this.bar.tick(r.value.id);
     });
