@@ -229,6 +229,9 @@ test("--input-list: inputs from a file or stdin after the positional ones; a mis
   const piped = await pith(["extract", "--input-list", "-", "--method", "cnr"], `${join(dir, "one.html")}\n${join(dir, "two.html")}\n`);
   assert.equal(piped.status, 0, piped.stderr);
   assert.equal(piped.stdout.match(/^==> .* <==$/gm)?.length, 2, "a header per page, as for several inputs");
+  const dash = await pith(["extract", "--input-list", "-", "--method", "cnr"], `${join(dir, "one.html")}\n-\n`);
+  assert.equal(dash.status, 1, "a '-' line in a list read from stdin is an error record, not an empty page");
+  assert.match(dash.stderr, /^error\t-\tread\tstdin is the input list here/m);
 
   const missing = await pith(["extract", "--input-list", join(dir, "nope.txt")]);
   assert.equal(missing.status, 2);

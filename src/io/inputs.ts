@@ -254,12 +254,16 @@ export type InputSpecs = Iterable<string> | AsyncIterable<string>;
  * of URLs or paths is never held in memory; blank lines and lines starting with # are skipped.
  */
 export async function* inputList(file: string): AsyncGenerator<string> {
+  if (file === "-") stdinIsList = true;
   const stream = file === "-" ? process.stdin : createReadStream(file);
   for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
     const spec = line.trim();
     if (spec && !spec.startsWith("#")) yield spec;
   }
 }
+
+/** Set while stdin is being read as an input list: a "-" line in it names no page (stdin is the list). */
+let stdinIsList = false;
 
 /** Expand input specs (files, dirs, URLs, WARCs, "-") into page results, lazily, in order. */
 export async function* readInputs(specs: InputSpecs, options: ReadOptions = {}): AsyncGenerator<PageResult<PageInput>> {
@@ -282,7 +286,7 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
       if (page) yield page;
     }
     if (url) continue;
-    if (spec === "-") yield await readStdin();
+    if (spec === "-") yield stdinIsList ? fail("-", "-", "read", "stdin is the input list here: a '-' line in it cannot also be a page") : await readStdin();
     else {
       const local = localPath(spec);
       if (typeof local === "string") yield* readLocal(local, options.skip);
