@@ -86,7 +86,7 @@ test("an option value starting with a dash is a usage error that says how to giv
   const page = fixturePath("pages/article.html");
   const spaced = await pith(["extract", page, "--timeout", "-5"]);
   assert.equal(spaced.status, 2);
-  assert.match(spaced.stderr, /^pith: extract: --timeout needs a value; one that starts with "-" is written --timeout=-1 \(see `pith extract --help`\)$/m);
+  assert.match(spaced.stderr, /^pith: extract: --timeout is missing its value \(one that starts with "-" is written --timeout=-value\) \(see `pith extract --help`\)$/m);
   const unknown = await pith(["extract", page, "--bogus"]);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /^pith: extract: unknown option --bogus \(see `pith extract --help`\)$/m);

@@ -22,7 +22,8 @@ test("pageMeta: og:type, canonical URL, JSON-LD and microdata types (not other s
 
 test("pageMeta: nothing declared, relative canonical, og:url fallback, garbage", () => {
   const none = { description: null, author: null, published: null, modified: null, siteName: null, image: null };
-  assert.deepEqual(pageMeta("<p>plain</p>"), { canonicalUrl: null, ogType: null, schemaTypes: [], declared: none });
+  assert.deepEqual(pageMeta("<p>plain</p>"), { canonicalUrl: null, ogType: null, schemaTypes: [] }, "declared metadata only when asked");
+  assert.deepEqual(pageMeta("<p>plain</p>", { declared: true }), { canonicalUrl: null, ogType: null, schemaTypes: [], declared: none });
   assert.equal(pageMeta(`<link rel="canonical" href="/relative">`).canonicalUrl, null);
   assert.equal(pageMeta(`<meta property="og:url" content="https://a.example/x">`).canonicalUrl, "https://a.example/x");
   const broken = `<script type="application/ld+json">{"@type": ["Article", "@type": </script><meta name=og:type`;
@@ -36,7 +37,7 @@ test("pageMeta declared: Open Graph before <meta name> before JSON-LD, a URL is 
 <meta itemprop="datePublished" content="2024-01-02"><meta property="og:site_name" content="River News"><meta property="og:image" content="/lead.jpg">
 <script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2023-05-06T07:08:09Z","dateModified":"2023-06-01",
 "author":[{"@type":"Person","name":"Caf\u00e9 Writer"}],"publisher":{"@type":"Organization","name":"LD Pub"}}</script>`;
-  assert.deepEqual(pageMeta(head).declared, {
+  assert.deepEqual(pageMeta(head, { declared: true }).declared, {
     description: "The OG summary",
     author: "Ana Pérez",
     published: "2024-01-02",
@@ -45,9 +46,28 @@ test("pageMeta declared: Open Graph before <meta name> before JSON-LD, a URL is 
     image: "/lead.jpg",
   });
   const ldOnly = `<script type="application/ld+json">{"@type":"BlogPosting","author":{"@type":"Person","name":"Caf\u00e9 \/ Writer"},"datePublished":"2023-05-06","publisher":{"@type":"Organization","name":"LD Pub"},"description":"From LD"}</script>`;
-  assert.deepEqual(pageMeta(ldOnly).declared, { description: "From LD", author: "Café / Writer", published: "2023-05-06", modified: null, siteName: "LD Pub", image: null });
-  assert.equal(pageMeta(`<meta property="article:author" content="https://facebook.com/x"><p>By Someone, May 3</p>`).declared?.author, null, "no byline read from text");
-  assert.equal(pageMeta(`<script type="application/ld+json">{"author": "Solo Name", "datePublished": </script>`).declared?.author, "Solo Name");
+  assert.deepEqual(pageMeta(ldOnly, { declared: true }).declared, { description: "From LD", author: "Café / Writer", published: "2023-05-06", modified: null, siteName: "LD Pub", image: null });
+  assert.equal(pageMeta(`<meta property="article:author" content="https://facebook.com/x"><p>By Someone, May 3</p>`, { declared: true }).declared?.author, null, "no byline read from text");
+  assert.equal(pageMeta(`<script type="application/ld+json">{"author": "Solo Name", "datePublished": </script>`, { declared: true }).declared?.author, "Solo Name");
+});
+
+test("pageMeta declared, real-world JSON-LD: @graph, nested objects before the name, several authors, the work's description over a photo's, long values, comments and '>' in values", () => {
+  const ld = (o: unknown) => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
+  const graph = ld({ "@graph": [
+    { "@type": "Organization", name: "Org", description: "The organisation" },
+    { "@type": "NewsArticle", headline: "H", image: { "@type": "ImageObject", description: "Photo caption" }, description: "Article summary", datePublished: "2024-05-06",
+      author: [{ "@type": "Person", image: { "@type": "ImageObject", url: "u" }, name: "Ann Lee" }, "Bo Chan"], publisher: { "@type": "Organization", logo: { "@type": "ImageObject", url: "l" }, name: "Pub Name" } },
+  ] });
+  const d = pageMeta(graph, { declared: true }).declared;
+  assert.deepEqual([d?.description, d?.author, d?.siteName, d?.published], ["Article summary", "Ann Lee, Bo Chan", "Pub Name", "2024-05-06"]);
+  const broken = `<script type="application/ld+json">{"author":{"@type":"Person","image":{"@type":"ImageObject","url":"u"},"name":"Nested Author"}, "x": </script>`;
+  assert.equal(pageMeta(broken, { declared: true }).declared?.author, "Nested Author", "invalid JSON: the regular expressions step over one nested object");
+  const long = pageMeta(ld({ "@type": "Article", headline: "h", description: "word ".repeat(400) }), { declared: true }).declared?.description ?? "";
+  assert.ok(long.length > 900 && long.length <= 1000, `a long description is cut, not lost (${long.length})`);
+  const img = `https://cdn.example/i.jpg?${"sig=abc&".repeat(200)}w=800`;
+  assert.equal(pageMeta(`<meta property="og:image" content="${img}">`, { declared: true }).declared?.image, img, "a long URL is kept whole");
+  assert.equal(pageMeta(`<!-- <meta name="author" content="Commented Out"> --><meta name="author" content="Real Author">`, { declared: true }).declared?.author, "Real Author");
+  assert.equal(pageMeta(`<meta name="description" content="Prices: 5 > 3 and more">`, { declared: true }).declared?.description, "Prices: 5 > 3 and more");
 });
 
 test("page features: every row carries the page's kind; URL columns from the canonical URL, NaN without any", () => {

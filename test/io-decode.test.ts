@@ -47,6 +47,12 @@ test("a page declared UTF-8 whose non-ASCII bytes are not UTF-8 (a latin-1 page 
   assert.equal(m.encoding, "utf-8 (meta)");
 });
 
+test("an XML declaration's encoding is a declared charset (an XHTML chapter in windows-1251)", () => {
+  const head = Buffer.from(`<?xml version="1.0" encoding="windows-1251"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>`, "latin1");
+  const body = Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, 0x2c, 0x20, 0xec, 0xe8, 0xf0]); // "Привет, мир" in windows-1251
+  assert.match(decodeHtml(Buffer.concat([head, body, Buffer.from("</p></body></html>")])).html, /Привет, мир/);
+});
+
 test("gzip input is transparently decompressed", () => {
   assert.equal(decodeHtml(gzipSync(Buffer.from("<p>zipped</p>"))).html, "<p>zipped</p>");
 });

@@ -93,6 +93,9 @@ test("a per-domain model in the model directory is used for pages of its host", 
 test("a --domain that is no host name (a path out of the model directory) is refused", () => {
   for (const bad of ["../../m1", "a/b", "", ".."]) assert.throws(() => domainModelPath("/models", bad), /is not a domain/, bad);
   assert.equal(domainModelPath("/models", "https://www.Example.org/x"), "/models/domains/example.org.json");
+  assert.equal(domainModelPath("/models", "bücher.de"), "/models/domains/xn--bcher-kva.de.json", "an internationalised name in the form a page URL's host has");
+  assert.equal(domainModelPath("/models", "example.com."), "/models/domains/example.com.json", "a fully qualified name's dot");
+  assert.deepEqual(resolveModelFile("http://a..b/", "static", {}), { file: defaultModelPath("static"), why: "default" }, "a page whose host names no model uses the default, it does not fail");
   const x = spawnSync(process.execPath, [join(ROOT, "bin/pith.js"), "export", "--domain", "../../m1", "--out", join(tmp, "trav.json")], { encoding: "utf8" });
   assert.equal(x.status, 2);
   assert.match(x.stderr, /^pith: export: "\.\.\/\.\.\/m1" is not a domain/);
@@ -209,6 +212,21 @@ test("line-gap rule: a short dropped piece between kept pieces of one line is ke
   k[b] = 0;
   keepLineGaps(long.page, long.tree, long.nodes, long.own, k);
   assert.equal(k[b], 0, "a 16-word stretch is more than a gap");
+});
+
+test("line-gap rule: a piece its markup hides (keyword stuffing mid-sentence) is never bridged, and the kept pieces' trace says a rule kept what the classifier dropped", async () => {
+  for (const hide of [`style="display:none"`, "hidden", `aria-hidden="true"`]) {
+    const html = `<html><body><div id="main"><h1>Release notes for version two</h1>
+Version 2 is twice as fast on large inputs and it also <span ${hide}>BUY CHEAP PILLS NOW</span> handles the larger files much better than the old version did before.<p>This is a paragraph of the article with enough words to be kept as main content by the extractor.</p></div></body></html>`;
+    const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });
+    assert.match(e.text, /handles the larger files/, hide);
+    assert.ok(!e.trace.some((t) => t.step === "line-gap" && /PILLS/.test(t.text)), `${hide}: the rule does not keep hidden text (the classifier may, reading markup-hidden text as a candidate; hidden=false never)`);
+    if (hide.startsWith("style")) assert.doesNotMatch(e.text, /PILLS/, "dropped by the classifier, not bridged by the rule");
+  }
+  const visible = await mlExtractor.extract(snapshot(`<html><body><div>Version 2.0 makes the importer <a href="/x">twice</a> as fast on large files, and the exporter too, says the team.<p>More text of the article follows in this paragraph here.</p></div></body></html>`), { params: { mode: "static" } });
+  assert.ok(visible.trace.some((t) => t.step === "line-gap" && t.text === "twice"), "the link is bridged");
+  assert.match(visible.trace.find((t) => t.step === "content-classifier" && t.text === "twice")?.reason ?? "", /^P\(main\)=[\d.]+ < [\d.]+, kept by a rule or the refiner/);
+  for (const t of visible.trace) if (t.step === "content-classifier" && t.score !== undefined) assert.equal(/P\(main\)=[\d.]+ ≥/.test(t.reason), t.score >= Number(/ [≥<] ([\d.]+)/.exec(t.reason)?.[1]), `the inequality is the true one: ${t.reason}`);
 });
 
 test("comment rule: kept leaves inside a comment section are dropped with a trace; a page-wide wrapper never fires", async () => {

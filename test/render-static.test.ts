@@ -135,6 +135,7 @@ test("an XHTML document (.xhtml, or an XML declaration with the XHTML namespace)
   const html = staticSnapshot(pageFromHtml(XHTML_CHAPTER.replace(/^<\?xml[^>]*>\n/, "")));
   assert.equal(textOf(html, buildTree(html), [0]), "");
   assert.equal(xhtmlAsHtml(`<p>a<br/>b<span class="x/y"/>c</p>`), `<p>a<br/>b<span class="x/y"></span>c</p>`);
+  assert.equal(xhtmlAsHtml(`<p>a <![CDATA[b]]> c<br></br>d</p>`), `<p>a b c<br>d</p>`, "the space before a CDATA stays; <br></br> is one break");
 });
 
 test("the bundled sample page: text has one line per block", () => {

@@ -41,7 +41,7 @@ function parseProblem(e: Error & { code?: string }): string {
   const lines = e.message.split("\n");
   const option = /'(--?[^' ]+)/.exec(lines[0] ?? "")?.[1];
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) return `unknown option ${option}`;
-  if (/ambiguous/.test(lines[0] ?? "") && option) return `${option} needs a value; one that starts with "-" is written ${option}=-1`;
+  if (/ambiguous/.test(lines[0] ?? "") && option) return `${option} is missing its value (one that starts with "-" is written ${option}=-value)`;
   return lines.join(" ").replace(/\s+/g, " ").trim();
 }
 

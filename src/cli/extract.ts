@@ -94,6 +94,7 @@ export const extractCommand: Command = {
     if (!FORMATS.includes(format)) throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
     const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
+    if (format === "json") options.declaredMeta = true; // the JSON output's metadata
     const params = paramsOption("extract", values.param);
     if (values.model) params["model"] = values.model;
     if (values["model-dir"]) params["modelDir"] = values["model-dir"];
@@ -107,7 +108,7 @@ export const extractCommand: Command = {
     }
     const batch = inputs.listed || (await isBatch(positionals));
     const workers = intOption("extract", "workers", values.workers, batch ? availableParallelism() : 0);
-    if (workers < 0) throw new UsageError("extract: --workers must be 0 or more");
+    if (workers < 0 || !Number.isInteger(workers)) throw new UsageError(`extract: --workers must be a whole number, 0 or more, not ${values.workers}`);
     if (values["skip-existing"] && !values.out) throw new UsageError("extract: --skip-existing needs --out DIR");
     const files = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
     const sink = new Sink(format, files, batch);

@@ -50,6 +50,7 @@ export const renderCommand: Command = {
     if (values.gzip && !values.out) throw new UsageError("render: --gzip needs --out DIR (it gzips the files written there)");
     if (values.summary && values.out) throw new UsageError("render: --summary prints to stdout and writes no files: give --summary or --out DIR, not both");
     const { mode, options, concurrency, read } = renderOptionsFrom("render", values);
+    options.declaredMeta = true; // a snapshot written for inspection holds what the page declares
     const files = values.out && !values.summary ? await OutputDir.open("render", values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
     let skipped = 0;
     if (files && values["skip-existing"]) read.skip = files.skipDone(() => skipped++);

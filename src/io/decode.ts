@@ -6,7 +6,8 @@
  *      one (BE the reverse), a pattern no binary format or 8-bit text has over kilobytes
  *      (browsers would show such a file as mojibake; pith reads it);
  *   3. a declared charset (HTTP Content-Type given by the caller, then <meta charset> /
- *      <meta http-equiv content="…charset=…"> in the first PRESCAN_BYTES bytes);
+ *      <meta http-equiv content="…charset=…"> in the first PRESCAN_BYTES bytes, then an XML
+ *      declaration's encoding, `<?xml version="1.0" encoding="windows-1251"?>`, at the start);
  *   4. bytes that are valid UTF-8 are UTF-8;
  *   5. otherwise chardet's statistical detection, when it is confident enough;
  *   6. fallback: windows-1252 (the web's de-facto default for undeclared legacy pages).
@@ -44,6 +45,8 @@ export interface Decoded {
 }
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)/i;
+/** An XML declaration's encoding at the document's start (XHTML e-book chapters carry theirs there). */
+const XML_ENCODING = /^\s*<\?xml[^>]{0,200}?\bencoding\s*=\s*["']([a-zA-Z0-9_:.\-]+)["']/;
 
 /** gzip's magic bytes (1f 8b) at the start. */
 export function isGzip(bytes: Uint8Array): boolean {
@@ -94,7 +97,7 @@ function utf16ByNuls(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
 
 function declaredCharset(bytes: Uint8Array): string | null {
   const head = Buffer.from(bytes.subarray(0, PRESCAN_BYTES)).toString("latin1");
-  const m = META_CHARSET.exec(head);
+  const m = META_CHARSET.exec(head) ?? XML_ENCODING.exec(head);
   return m?.[1] ? normaliseLabel(m[1]) : null;
 }
 

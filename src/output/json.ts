@@ -20,7 +20,7 @@ const NO_DECLARED: DeclaredMeta = { description: null, author: null, published: 
 function metadata(page: PageSnapshot): object {
   const declared = page.meta?.declared ?? NO_DECLARED;
   const image = declared.image && safeUrl("src", declared.image) ? absoluteUrl(declared.image, baseUrl(page)) : null;
-  return { lang: page.lang, canonicalUrl: page.meta?.canonicalUrl ?? null, ...declared, image };
+  return { lang: page.lang?.trim() || null, canonicalUrl: page.meta?.canonicalUrl ?? null, ...declared, image };
 }
 
 export function toJson(page: PageSnapshot, tree: Tree, extraction: Extraction): object {

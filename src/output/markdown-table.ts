@@ -162,7 +162,12 @@ export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cel
   const columns = grid.reduce((most, r) => Math.max(most, r.length), 0); // no spread: a table may have 100,000s of rows
   if (columns < DATA_TABLE_MIN_COLUMNS) return null;
   const lines = grid.map((r) => rowLine(r, columns, cellText));
-  lines.splice(1, 0, `|${" --- |".repeat(columns)}`);
+  const delimiter = `|${" --- |".repeat(columns)}`;
+  // a GitHub table's first row is its header: a part of a table chosen alone (a tbody) whose first
+  // row has no <th> gets an empty header row, so that row stays data
+  const headless = page.nodes[table]?.tag !== "table" && !(rows[0] ?? []).some((c) => page.nodes[c]?.tag === "th");
+  if (headless) lines.unshift(`|${"  |".repeat(columns)}`, delimiter);
+  else lines.splice(1, 0, delimiter);
   const caption = captionOf(page, tree, table);
   const title = caption < 0 ? "" : cellText(caption).replace(/\s+/g, " ").trim();
   return (title ? `${title}\n\n` : "") + lines.join("\n");

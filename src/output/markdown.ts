@@ -105,7 +105,8 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
 function markdownImage(node: SnapshotNode, base: string | null): string | null {
   const src = node.attrs?.["src"]?.trim();
   const alt = node.attrs?.["alt"];
-  if (!src || !safeUrl("src", src) || /^data:/i.test(src) || (alt !== undefined && alt.trim() === "")) return null;
+  // the scheme as a browser reads it: whitespace and control characters inside it do not count ("da\nta:")
+  if (!src || !safeUrl("src", src) || /^data:/i.test(src.replace(/[\u0000-\u0020\u007f]+/g, "")) || (alt !== undefined && alt.trim() === "")) return null;
   return `![${escapeMarkdown(collapseSpaces(alt ?? ""))}](${markdownUrl(absoluteUrl(src, base))})`;
 }
 

@@ -23,15 +23,20 @@ export function defaultModelPath(mode: RenderMode): string {
   return bundledDefaultPath(mode);
 }
 
-/** Canonical domain key: lower-case host without "www.". */
+/**
+ * Canonical domain key: lower-case host without "www." or a trailing dot, internationalised
+ * names in their ASCII (punycode) form, as a URL's hostname gives them (`bücher.de` →
+ * `xn--bcher-kva.de`), so a model trained with `--domain bücher.de` is found for its pages.
+ */
 export function domainKey(hostOrUrl: string): string {
   let host = hostOrUrl.trim().toLowerCase();
   try {
     if (host.includes("/")) host = new URL(host).hostname;
+    else if (/[^\x00-\x7f]/.test(host)) host = new URL(`http://${host}/`).hostname;
   } catch {
     /* keep as given */
   }
-  return host.replace(/^www\./, "");
+  return host.replace(/^www\./, "").replace(/\.$/, "");
 }
 
 /** A host name: letters, digits, hyphens and dots, no empty label (so no "..", no path). */
@@ -89,7 +94,12 @@ export function resolveModelFile(url: string | null, mode: RenderMode, params: {
   const dirs = params.modelDir ? [params.modelDir, BUNDLED_MODEL_DIR] : [BUNDLED_MODEL_DIR];
   for (const dir of dirs) {
     for (const d of candidateDomains(url)) {
-      const file = domainModelPath(dir, d, mode);
+      let file: string;
+      try {
+        file = domainModelPath(dir, d, mode);
+      } catch {
+        continue; // a host no model can be named after (an empty label: "a..b")
+      }
       if (existsSync(file)) return { file, why: `domain:${d}` };
     }
   }

@@ -163,7 +163,9 @@ function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownersh
     const same = samePath?.(r) ?? null;
     const why = (token ? `, class token ${token.token} ${signed(token.weight)}` : "") + (head ? `, heading token ${head.token} ${signed(head.weight)}` : "") + (same ? `, ${same.n} same-path ${same.n === 1 ? "leaf" : "leaves"} at ${same.mean.toFixed(3)}` : "");
     const first = stageOne ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)}${why})` : "";
-    const reason = (kept ? `P(main)=${s.toFixed(3)} ≥ ${threshold.toFixed(3)}` : s >= threshold ? "removed by refiner" : `P(main)=${s.toFixed(3)} < ${threshold.toFixed(3)}`) + first;
+    const score = `P(main)=${s.toFixed(3)} ${s >= threshold ? "≥" : "<"} ${threshold.toFixed(3)}`;
+    // a keep below the threshold, or a drop above it, was a rule's or the refiner's (their own entries say which)
+    const reason = (kept === s >= threshold ? score : `${score}, ${kept ? "kept" : "removed"} by a rule or the refiner`) + first;
     const { path, text } = traceTarget(page, tree, node);
     out.push({ step: "content-classifier", node, path, action: kept ? "keep" : "drop", reason, text, score: s });
   }

@@ -578,7 +578,7 @@ export class ChromiumRenderer implements Renderer {
       const result = await withTimeout(work, timeoutMs, `timeout: ${input.id} did not render within ${timeoutMs} ms`);
       if (attempt.handle && attempt.tab) attempt.handle.giveTab(attempt.tab);
       this.slots.release();
-      return this.snapshot(input, result, started);
+      return this.snapshot(input, result, started, options.declaredMeta === true);
     } catch (err) {
       // Report at once; clean up in the background and free the slot only when done.
       void this.recover(attempt, work)
@@ -614,7 +614,7 @@ export class ChromiumRenderer implements Renderer {
     this.onBrowsers?.([...this.live].map((h) => h.dir));
   }
 
-  private snapshot(input: PageInput, r: WalkResult, started: number): PageSnapshot {
+  private snapshot(input: PageInput, r: WalkResult, started: number, declaredMeta: boolean): PageSnapshot {
     const nodes = decodeWalk(r);
     hideEscapedNoscriptMarkup(nodes); // `&lt;img …&gt;` text in <noscript> (escaped-markup.ts)
     revealScriptHiddenPage(nodes); // CSS a script would have changed (reveal.ts)
@@ -628,7 +628,7 @@ export class ChromiumRenderer implements Renderer {
       lang: r.lang,
       document: { width: r.w, height: r.h },
       viewport: { width: VIEWPORT.width, height: VIEWPORT.height },
-      meta: pageMeta(input.html),
+      meta: pageMeta(input.html, { declared: declaredMeta }),
       nodes,
       ms: performance.now() - started,
     };

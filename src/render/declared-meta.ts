@@ -9,14 +9,23 @@
  * Precedence, first found wins within a source, and sources in the order of DECLARED_SOURCES:
  * Open Graph / article: properties, then plain <meta name>, then itemprop, then JSON-LD. An
  * `article:author` holding a URL (Facebook's profile link convention) is no name and is skipped.
+ * JSON-LD is parsed when it is valid JSON (most is): the fields come from the first object that
+ * describes a work (it has an author, a publication date or a headline), else from the first
+ * object that has them, `@graph` and nested values included (walked iteratively); several
+ * authors are joined ("Ann Lee, Bo Chan"). Invalid JSON-LD falls back to regular expressions.
+ * Text values longer than MAX_DECLARED_CHARS are cut there; a URL that long is dropped, not cut.
  */
 import { decodeHTML } from "entities";
 import type { DeclaredMeta } from "../types.ts";
 
 export type { DeclaredMeta };
 
-/** Longest value kept per field (a description is a sentence or two, not an article). */
+/** Longest value kept per text field (a description is a sentence or two, not an article). */
 export const MAX_DECLARED_CHARS = 1000;
+/** Longest URL kept (a signed CDN link is long; a cut one is broken). */
+export const MAX_DECLARED_URL_CHARS = 8192;
+/** JSON-LD bodies larger than this are read by the regular expressions only. */
+const MAX_PARSED_LD_CHARS = 1_000_000;
 
 type Field = keyof DeclaredMeta;
 
@@ -31,10 +40,10 @@ export const DECLARED_SOURCES: Readonly<Record<Field, readonly string[]>> = {
 };
 
 /** JSON-LD patterns per field (linear regular expressions: JSON-LD in the wild is often invalid JSON). */
-const LD_STRING = (key: string): RegExp => new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,${MAX_DECLARED_CHARS}})"`);
-/** `"key": {…"name": "X"…}`, `"key": [{…"name": "X"…}]` or `"key": "X"` (a flat object: nested braces before the name are not followed). */
+const LD_STRING = (key: string): RegExp => new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)+)"`);
+/** `"key": {…"name": "X"…}`, `"key": [{…"name": "X"…}]` or `"key": "X"` (one level of nested objects before the name is stepped over). */
 const LD_NAMED = (key: string): RegExp =>
-  new RegExp(`"${key}"\\s*:\\s*(?:\\[\\s*)?(?:\\{[^{}]*?"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,300})"|"((?:[^"\\\\]|\\\\.){1,300})")`);
+  new RegExp(`"${key}"\\s*:\\s*(?:\\[\\s*)?(?:\\{(?:[^{}]|\\{[^{}]*\\})*?"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,300})"|"((?:[^"\\\\]|\\\\.){1,300})")`);
 const LD_RULES: readonly (readonly [Field, RegExp])[] = [
   ["published", LD_STRING("datePublished")],
   ["modified", LD_STRING("dateModified")],
@@ -43,11 +52,69 @@ const LD_RULES: readonly (readonly [Field, RegExp])[] = [
   ["description", LD_STRING("description")],
 ];
 
+const LD_FIELDS: readonly Field[] = ["published", "modified", "author", "siteName", "description"];
+
 const URL_LIKE = /^(?:https?:)?\/\//i;
 
-function clean(raw: string): string | null {
+function clean(raw: string, field?: Field): string | null {
   const v = raw.replace(/\s+/g, " ").trim();
-  return v ? v.slice(0, MAX_DECLARED_CHARS) : null;
+  if (!v) return null;
+  if (field === "image") return v.length <= MAX_DECLARED_URL_CHARS ? v : null;
+  return v.length <= MAX_DECLARED_CHARS ? v : v.slice(0, MAX_DECLARED_CHARS).trimEnd();
+}
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** A JSON-LD person or organisation as a name: a string, {name}, or a list of them joined. */
+function names(v: Json | undefined): string | null {
+  const list = Array.isArray(v) ? v : [v];
+  const out: string[] = [];
+  for (const x of list) {
+    const name = typeof x === "string" ? x : x && typeof x === "object" && !Array.isArray(x) && typeof x["name"] === "string" ? x["name"] : null;
+    if (name && name.trim() && !out.includes(name.trim())) out.push(name.trim());
+  }
+  return out.length ? out.join(", ") : null;
+}
+
+/** A field's value in one JSON-LD object, or null. */
+function fieldOf(o: { [key: string]: Json }, field: Field): string | null {
+  const str = (k: string): string | null => (typeof o[k] === "string" ? (o[k] as string) : null);
+  switch (field) {
+    case "published":
+      return str("datePublished");
+    case "modified":
+      return str("dateModified");
+    case "author":
+      return names(o["author"]);
+    case "siteName":
+      return names(o["publisher"]);
+    case "description":
+      return str("description");
+    case "image":
+      return null; // og:image is the page's lead image; a JSON-LD image may be any picture of it
+  }
+}
+
+/** Every object of a parsed JSON-LD value in document order (@graph, arrays, nested values), iteratively. */
+function objectsOf(root: Json): { [key: string]: Json }[] {
+  const out: { [key: string]: Json }[] = [];
+  const stack: Json[] = [root];
+  while (stack.length) {
+    const v = stack.pop() as Json;
+    if (Array.isArray(v)) {
+      for (let k = v.length - 1; k >= 0; k--) stack.push(v[k] as Json);
+    } else if (v && typeof v === "object") {
+      out.push(v);
+      const values = Object.values(v);
+      for (let k = values.length - 1; k >= 0; k--) stack.push(values[k] as Json);
+    }
+  }
+  return out;
+}
+
+/** Describes a work (an article, a post, a product page): its fields are the page's. */
+function isWork(o: { [key: string]: Json }): boolean {
+  return "author" in o || "datePublished" in o || "headline" in o;
 }
 
 /** A JSON string body as text ("Caf\u00e9 \/ Bar" → "Café / Bar"); as written when it does not parse. */
@@ -63,22 +130,46 @@ function jsonText(body: string): string {
 export class DeclaredMetaReader {
   private readonly fromMeta = new Map<string, string>();
   private readonly fromLd: Partial<Record<Field, string>> = {};
+  /** From JSON-LD objects that describe a work (isWork): preferred to other objects' fields. */
+  private readonly fromWork: Partial<Record<Field, string>> = {};
 
   /** A <meta> tag's key (property, name or itemprop, lower-cased) and its content. */
   meta(key: string, content: string | undefined): void {
     if (!key || content === undefined || this.fromMeta.has(key)) return;
-    const v = clean(decodeHTML(content));
+    const v = clean(decodeHTML(content), key.includes("image") ? "image" : undefined);
     if (v !== null) this.fromMeta.set(key, v);
   }
 
   /** The body of a JSON-LD script. */
   jsonLd(body: string): void {
+    let parsed: Json | undefined;
+    if (body.length <= MAX_PARSED_LD_CHARS) {
+      try {
+        parsed = JSON.parse(body) as Json;
+      } catch {
+        parsed = undefined; // invalid JSON-LD is common: the regular expressions below
+      }
+    }
+    if (parsed !== undefined) return this.fromObjects(objectsOf(parsed));
     for (const [field, rule] of LD_RULES) {
       if (this.fromLd[field] !== undefined) continue;
       const m = rule.exec(body);
       const raw = m?.[1] ?? m?.[2];
-      const v = raw === undefined ? null : clean(decodeHTML(jsonText(raw)));
+      const v = raw === undefined ? null : clean(decodeHTML(jsonText(raw)), field);
       if (v !== null) this.fromLd[field] = v;
+    }
+  }
+
+  /** Fields of parsed JSON-LD: a work's fields (whichever block holds the work) before any other object's. */
+  private fromObjects(objects: readonly { [key: string]: Json }[]): void {
+    for (const o of objects) {
+      const target = isWork(o) ? this.fromWork : this.fromLd;
+      for (const field of LD_FIELDS) {
+        if (target[field] !== undefined) continue;
+        const raw = fieldOf(o, field);
+        const v = raw === null ? null : clean(decodeHTML(raw), field);
+        if (v !== null) target[field] = v;
+      }
     }
   }
 
@@ -92,7 +183,7 @@ export class DeclaredMetaReader {
         value = v;
         break;
       }
-      out[field] = value ?? this.fromLd[field] ?? null;
+      out[field] = value ?? this.fromWork[field] ?? this.fromLd[field] ?? null;
     }
     return out;
   }

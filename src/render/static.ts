@@ -17,7 +17,7 @@
  */
 import { Parser } from "htmlparser2";
 import { OpenElements } from "./open-elements.ts";
-import type { PageInput, PageSnapshot, Renderer, SnapshotNode } from "../types.ts";
+import type { PageInput, PageSnapshot, Renderer, RenderOptions, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
 import { keptAttribute, keptValue } from "./attributes.ts";
 import { htmlOf } from "./xhtml.ts";
@@ -319,7 +319,7 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
 }
 
 /** Parse HTML into a PageSnapshot (pure, synchronous). */
-export function staticSnapshot(input: PageInput): PageSnapshot {
+export function staticSnapshot(input: PageInput, options: Pick<RenderOptions, "declaredMeta"> = {}): PageSnapshot {
   const started = performance.now();
   const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
   const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
@@ -346,7 +346,7 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
     url: input.url,
     title: state.title.replace(/\s+/g, " ").trim(),
     lang: state.lang,
-    meta: pageMeta(input.html),
+    meta: pageMeta(input.html, { declared: options.declaredMeta === true }),
     nodes: state.nodes,
     ms: performance.now() - started,
   };
@@ -354,8 +354,8 @@ export function staticSnapshot(input: PageInput): PageSnapshot {
 
 export class StaticRenderer implements Renderer {
   readonly mode = "static" as const;
-  async render(input: PageInput): Promise<PageSnapshot> {
-    return staticSnapshot(input);
+  async render(input: PageInput, options: RenderOptions = {}): Promise<PageSnapshot> {
+    return staticSnapshot(input, options);
   }
   async close(): Promise<void> {}
 }

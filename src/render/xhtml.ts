@@ -5,8 +5,9 @@
  * self-closed `<script src="x.js"/>` or `<style/>` stays open and swallows the rest of the page
  * (the whole chapter came out empty) and CDATA is a bogus comment. So such a document is first
  * rewritten into the HTML that parses to the same tree: a self-closed non-void element gets its
- * end tag, and a CDATA section in text becomes its escaped text (one in a script or style, behind
- * the `//` or `/*` that hides it from HTML-era parsers, is left as it is).
+ * end tag, a void element's end tag goes (`<br></br>` is one break), and a CDATA section in text
+ * becomes its escaped text (one in a script or style, behind the `//` or `/*` that hides it from
+ * HTML-era parsers, is left as it is).
  */
 import type { PageInput } from "../types.ts";
 
@@ -23,7 +24,9 @@ const NAMESPACE_SCAN_CHARS = 4096;
 /** A self-closed start tag: name, attributes (quoted values may hold "/>"), "/>". */
 const SELF_CLOSED = /<([a-zA-Z][\w:.-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/>/g;
 /** A CDATA section, and what stands before it (a script's `//` or `/*` comment marker). */
-const CDATA = /(\/\/|\/\*)?[ \t]*<!\[CDATA\[([\s\S]*?)\]\]>/g;
+const CDATA = /(?:(\/\/|\/\*)[ \t]*)?<!\[CDATA\[([\s\S]*?)\]\]>/g;
+/** An end tag of a void element (`<br></br>` is one element in XML, two breaks in HTML). */
+const VOID_END_TAG = /<\/(?:area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr|param)\s*>/gi;
 
 export function isXhtml(input: Pick<PageInput, "source" | "html">): boolean {
   if (XHTML_FILE.test(input.source)) return true;
@@ -37,7 +40,8 @@ function escapeText(s: string): string {
 /** The HTML that parses to the tree the XHTML document `html` describes (see the header). */
 export function xhtmlAsHtml(html: string): string {
   const noCdata = html.includes("<![CDATA[") ? html.replace(CDATA, (whole, comment: string | undefined, text: string) => (comment ? whole : escapeText(text))) : html;
-  return noCdata.includes("/>") ? noCdata.replace(SELF_CLOSED, (whole, tag: string, attrs: string) => (VOID_TAGS.has(tag.toLowerCase()) ? whole : `<${tag}${attrs}></${tag}>`)) : noCdata;
+  const closed = noCdata.includes("/>") ? noCdata.replace(SELF_CLOSED, (whole, tag: string, attrs: string) => (VOID_TAGS.has(tag.toLowerCase()) ? whole : `<${tag}${attrs}></${tag}>`)) : noCdata;
+  return closed.replace(VOID_END_TAG, "");
 }
 
 /** The input's markup as HTML: rewritten when it is an XHTML document, else as it is. */

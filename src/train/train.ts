@@ -107,9 +107,10 @@ export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | 
   return { records, sets, dirs, skipped };
 }
 
-/** Whether a site is the domain (a domainKey) or a sub-domain of it. */
+/** Whether a site (as a set's index names it: maybe Unicode) is the domain (a domainKey) or a sub-domain of it. */
 function inDomain(site: string, domain: string): boolean {
-  return site === domain || site.endsWith(`.${domain}`);
+  const s = site.startsWith("page:") ? site : domainKey(site);
+  return s === domain || s.endsWith(`.${domain}`);
 }
 
 /** Pages of one domain (the site key or any sub-domain of it). */
