@@ -330,6 +330,15 @@ test("text and markdown: inline pieces of one line chosen one by one (text besid
   assert.deepEqual(out(withoutLink), { text: "Version 2.0 is twice as fast on large\n, and more.\nThanks to all.", md: "Version 2.0 is **twice as fast** on large\n\n, and *more*.\n\nThanks to all." });
 });
 
+test("html: text pieces chosen one by one keep what separated them: a <br> between them, a space", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><div>First line here.<br>Second <b>bold</b> <i>line</i>.<p>Para.</p></div></body></html>`, "gap"));
+  const tree = buildTree(page);
+  const div = page.nodes.findIndex((n) => n.tag === "div");
+  const pieces = Array.from({ length: tree.n }, (_, i) => i).filter((i) => tree.parent[i] === div && page.nodes[i]?.tag !== "br" && (page.nodes[i]?.type === 1 || (page.nodes[i]?.text ?? "").trim()));
+  const html = formatExtraction("html", page, tree, { method: "test", text: "", nodes: pieces, scores: pieces.map(() => 1), trace: [] });
+  assert.equal(html, "<article>First line here.<br>Second <b>bold</b> <i>line</i>.<p>Para.</p></article>");
+});
+
 test("markdown code: inline code is literal (no backslash escapes) and delimited around its backticks; <pre><code> is a plain fenced block", () => {
   const md = markdownOf("<html><body><p>Call <code>my_func(*args)</code>, <code>a`b</code> or <code>`x`</code>; <b>a_b</b> stays escaped.</p><pre><code class=js>let a_b = 1;\nx * y;</code></pre></body></html>");
   assert.equal(md, "Call `my_func(*args)`, ``a`b`` or `` `x` ``; **a\\_b** stays escaped.\n\n```\nlet a_b = 1;\nx * y;\n```");

@@ -160,6 +160,26 @@ export function continuesLine(page: PageSnapshot, tree: Tree, a: number, b: numb
   return true;
 }
 
+/**
+ * What separates two chosen inline roots of one parent in HTML output, where roots are written
+ * one after the other: a line break when something breaking the line (a <br>, a block) lies
+ * between them, a space when only whitespace does (it was not chosen), else nothing. Roots of
+ * different parents, or blocks, need none (their own tags separate them).
+ */
+export function inlineGap(page: PageSnapshot, tree: Tree, a: number, b: number): "" | " " | "<br>" {
+  const parent = tree.parent[a] as number;
+  if (parent < 0 || tree.parent[b] !== parent || b < (tree.end[a] as number)) return "";
+  if (!isInline(page.nodes[a] as SnapshotNode) || !isInline(page.nodes[b] as SnapshotNode)) return "";
+  let space = false;
+  for (let i = tree.end[a] as number; i < b; i = tree.end[i] as number) {
+    const n = page.nodes[i] as SnapshotNode;
+    if (!n.visible) continue;
+    if (n.type === 1 && breaksLine(n)) return "<br>";
+    if (n.type === 3 && /\s/.test(n.text ?? "")) space = true;
+  }
+  return space ? " " : "";
+}
+
 /** A preformatted element's text as lines: each right-trimmed, blank lines kept inside, none at the ends. */
 function pushPreformatted(lines: string[], text: string): void {
   const own = text.split(/\r\n|\r|\n/).map((l) => l.trimEnd());

@@ -13,6 +13,7 @@
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { inlineGap } from "../dom/text.ts";
 import { SHADOW_ROOT_TAG } from "../render/shadow-root.ts";
 import type { Tree } from "../dom/tree.ts";
 import { escapeAttribute, escapeText, safeUrl } from "./escape.ts";
@@ -80,7 +81,10 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
   // inside one: consecutive such roots of one parent share a wrapper, <ol> for an ordered list's items
   let container = -1; // parent of the current run of wrapped roots
   let containerTags: readonly string[] = [];
+  let previous = -1;
   for (const root of roots) {
+    if (previous >= 0) out.push(inlineGap(page, tree, previous, root)); // pieces of text beside blocks, chosen one by one
+    previous = root;
     const end = tree.end[root] as number;
     const parent = tree.parent[root] as number;
     const tag = page.nodes[root]?.tag ?? "";
