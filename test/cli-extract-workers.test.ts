@@ -109,8 +109,10 @@ test("a corrupt model with workers is still one fatal error (exit 3) before the 
   assert.equal(res.stdout, "");
 });
 
-test("--workers must be a number of 0 or more", async () => {
-  const res = await pith(["extract", fixturePath("pages/article.html"), "--workers=-1"]);
-  assert.equal(res.status, 2);
-  assert.match(res.stderr, /--workers must be 0 or more/);
+test("--workers must be a whole number of 0 or more", async () => {
+  for (const bad of ["-1", "1.5"]) {
+    const res = await pith(["extract", fixturePath("pages/article.html"), `--workers=${bad}`]);
+    assert.equal(res.status, 2, bad);
+    assert.match(res.stderr, new RegExp(`--workers must be a whole number, 0 or more, not ${bad.replace(".", "\\.")}`));
+  }
 });
