@@ -234,6 +234,8 @@ export interface Extractor {
   readonly description: string;
   /** True when the method needs other pages of the same site (SiteContext) to work. */
   readonly needsSite?: boolean;
+  /** True when the method reads the page's gold text (params.gold): it runs in `pith evaluate` only. */
+  readonly needsGold?: boolean;
   /** Checks and loads what every page needs (e.g. a model) before a batch; throws one clear error. */
   prepare?(params: NonNullable<ExtractorContext["params"]>): Promise<void>;
   /** Throws on a parameter value the method cannot use (the CLI makes it a usage error). */

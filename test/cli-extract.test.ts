@@ -82,6 +82,7 @@ test("usage errors exit 2 with one line naming the problem", async () => {
     [["--param", "dedupe=0"], /--param dedupe must be true or false, not "0"/],
     [["--param", "context=False"], /--param context must be true or false/],
     [["--js"], /--js needs a browser: add --mode chromium/],
+    [["--method", "oracle"], /--method oracle reads each page's gold text: run it with pith evaluate/],
   ] as const) {
     const r = await pith(["extract", ARTICLE, ...args]);
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);

@@ -20,6 +20,7 @@ export const TRACE_TEXT_CHARS = 80;
 
 export const oracle: Extractor = {
   name: "oracle",
+  needsGold: true,
   description: "labels check: the structural nodes whose text is mostly gold (needs the gold text; issue 3, dragnet-style alignment)",
   extract(snapshot: PageSnapshot, context?: ExtractorContext): Extraction {
     // the learned pipeline's training view (markup-hidden text in static mode)

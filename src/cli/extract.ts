@@ -217,11 +217,14 @@ async function extractWithSites(
 }
 
 function extractorFor(name: string): Extractor {
+  let extractor: Extractor;
   try {
-    return getExtractor(name);
+    extractor = getExtractor(name);
   } catch (e) {
     throw new UsageError(`extract: ${(e as Error).message}`);
   }
+  if (extractor.needsGold) throw new UsageError(`extract: --method ${name} reads each page's gold text: run it with pith evaluate --method ${name} --data SET`);
+  return extractor;
 }
 
 /** Writes outputs in input order, to stdout or one file per page, and counts results. */
