@@ -210,7 +210,7 @@ test("markdown and html: links and image sources are absolute when the page URL 
   assert.equal(out("", null).md, "See [one](page.html), [two](/top#x), [three](https://o.org/) and four. ![pic](i.png)", "no URL known: links as written");
 });
 
-test("markdown tables: a data table is a GitHub table (header line, pipes escaped, short rows padded); a layout table's cells are blocks; a lone row is one line", () => {
+test("markdown tables: a data table is a GitHub table (header line, pipes escaped, short rows padded); a layout table's cells are blocks; rows chosen without their table are one table", () => {
   const md = (html: string, pick: (tag: string) => boolean = (t) => t === "body") => {
     const page = staticSnapshot(pageFromHtml(`<html><body>${html}</body></html>`, "t"));
     const tree = buildTree(page);
@@ -232,7 +232,9 @@ test("markdown tables: a data table is a GitHub table (header line, pipes escape
   assert.equal(md(`<table><tr><td><span class="cap">I</span>nternet <span class="cap">J</span>ournal</td><td>one<br>two</td></tr></table>`), "| Internet Journal | one two |\n| --- | --- |", "a cell is one line: a drop cap stays in its word, a <br> is a space");
   assert.equal(md(`<p><a href="https://x.org/a">Home</a><a href="https://x.org/b">About</a><span>Contact</span></p>`), "[Home](https://x.org/a) [About](https://x.org/b) Contact", "sibling inline elements are separate words, as in the text output");
   assert.equal(md(`<table><tr><td>Home</td><td>News</td></tr><tr><table><tr><td><b>Story</b> text</td></tr></table></tr></table>`), "Home\n\nNews\n\n**Story** text", "a table straight in a row (outside any cell) makes the outer one a layout table, its text kept");
-  assert.equal(md(`<table><tr><td>Size</td><td>40 l</td></tr><tr><td>Weight</td><td>1 kg</td></tr></table>`, (t) => t === "tr"), "| Size | 40 l |\n\n| Weight | 1 kg |");
+  assert.equal(md(`<table><tr><td>Size</td><td>40 l</td></tr><tr><td>Weight</td><td>1 kg</td></tr></table>`, (t) => t === "tr"), "|  |  |\n| --- | --- |\n| Size | 40 l |\n| Weight | 1 kg |", "chosen rows: one table, the first row data under an empty header");
+  assert.equal(md(`<table><tr><th>Spec</th><th>Value</th></tr><tr><td>Size</td><td>40 l</td></tr></table>`, (t) => t === "tr"), "| Spec | Value |\n| --- | --- |\n| Size | 40 l |", "a header row chosen with them heads the table");
+  assert.equal(md(`<table><tr><td><p>A paragraph in a layout row.</p></td></tr></table>`, (t) => t === "tr"), "A paragraph in a layout row.", "a layout row stays blocks");
 });
 
 test("markdown and html tables: colspan and rowspan keep every cell under its own header (text in the span's first cell); a hostile span is ignored, not laid out", () => {

@@ -156,21 +156,39 @@ function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
  */
 export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cellText: (cell: number) => string): string | null {
   if (contentOutsideCells(page, tree, table)) return null;
-  const rows = tableRows(page, tree, table).filter((r) => r.length > 0);
-  if (rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
+  const body = gridTable(page, tree, tableRows(page, tree, table), page.nodes[table]?.tag !== "table", cellText);
+  if (body === null) return null;
+  const caption = captionOf(page, tree, table);
+  const title = caption < 0 ? "" : cellText(caption).replace(/\s+/g, " ").trim();
+  return (title ? `${title}\n\n` : "") + body;
+}
+
+/**
+ * Rows chosen without their table (consecutive `tr` roots of one parent): one GitHub table of
+ * them (a row per line under an empty header unless the first is a header row), or null when a
+ * cell holds block content or text sits outside the cells.
+ */
+export function markdownRows(page: PageSnapshot, tree: Tree, trs: readonly number[], cellText: (cell: number) => string): string | null {
+  if (trs.some((tr) => contentOutsideCells(page, tree, tr))) return null;
+  return gridTable(page, tree, trs.map((tr) => rowCells(page, tree, tr)), true, cellText);
+}
+
+/**
+ * The GitHub table of `rows` (cells, spans laid out), or null for a layout table. Its first row
+ * is the header; a part of a table chosen alone (`part`: a tbody, rows) whose first row has no
+ * <th> gets an empty header row instead, so that row stays data.
+ */
+function gridTable(page: PageSnapshot, tree: Tree, cellRows: number[][], part: boolean, cellText: (cell: number) => string): string | null {
+  const rows = cellRows.filter((r) => r.length > 0);
+  if (!rows.length || rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
   const grid = layOut(page, rows);
   const columns = grid.reduce((most, r) => Math.max(most, r.length), 0); // no spread: a table may have 100,000s of rows
   if (columns < DATA_TABLE_MIN_COLUMNS) return null;
   const lines = grid.map((r) => rowLine(r, columns, cellText));
   const delimiter = `|${" --- |".repeat(columns)}`;
-  // a GitHub table's first row is its header: a part of a table chosen alone (a tbody) whose first
-  // row has no <th> gets an empty header row, so that row stays data
-  const headless = page.nodes[table]?.tag !== "table" && !(rows[0] ?? []).some((c) => page.nodes[c]?.tag === "th");
-  if (headless) lines.unshift(`|${"  |".repeat(columns)}`, delimiter);
+  if (part && !(rows[0] ?? []).some((c) => page.nodes[c]?.tag === "th")) lines.unshift(`|${"  |".repeat(columns)}`, delimiter);
   else lines.splice(1, 0, delimiter);
-  const caption = captionOf(page, tree, table);
-  const title = caption < 0 ? "" : cellText(caption).replace(/\s+/g, " ").trim();
-  return (title ? `${title}\n\n` : "") + lines.join("\n");
+  return lines.join("\n");
 }
 
 /** The table's visible <caption> (a GitHub table has no place for it: it goes above), or -1. */
@@ -182,13 +200,3 @@ function captionOf(page: PageSnapshot, tree: Tree, table: number): number {
   return -1;
 }
 
-/**
- * A row chosen without its table (the extraction kept some rows): its cells on one line,
- * `| a | b |`, or null when a cell holds block content.
- */
-export function markdownRow(page: PageSnapshot, tree: Tree, tr: number, cellText: (cell: number) => string): string | null {
-  if (contentOutsideCells(page, tree, tr)) return null;
-  const cells = rowCells(page, tree, tr);
-  if (!cells.length || cells.some((c) => hasBlocks(page, tree, c))) return null;
-  return rowLine(cells, cells.length, cellText);
-}

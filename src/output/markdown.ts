@@ -14,7 +14,7 @@ import { childrenOf, type Tree } from "../dom/tree.ts";
 import { collapseSpaces, continuesLine, needsSeparator, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeLineStart, escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
-import { markdownRow, markdownTable } from "./markdown-table.ts";
+import { markdownRows, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
 import { DEFAULT_OUTPUT, type OutputOptions } from "./options.ts";
 
@@ -37,8 +37,8 @@ interface Open {
   opening: string;
 }
 
-/** Parts of a table that, chosen without it, are written as a table of their rows (a <tr>: one row). */
-const TABLE_PARTS = new Set(["tr", "tbody", "thead", "tfoot"]);
+/** Parts of a table that, chosen without it, are written as a table of their rows (chosen rows: markdownRows). */
+const TABLE_PARTS = new Set(["tbody", "thead", "tfoot"]);
 
 /** The Open tag of a block element inside a code block: it ends a line, not the block. */
 const IN_PRE = "#in-pre";
@@ -123,6 +123,7 @@ interface Setting {
 /** The Markdown blocks of the subtrees `roots` (`oneLine`: a table cell's, where a <br> is a space). */
 function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, setting: Setting, oneLine = false): string[] {
   const { base } = setting;
+  const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" "); // a table cell as one root: its pieces are one line
   let line = "";
   let prefix = "";
   let inPre = 0;
@@ -195,6 +196,18 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const list = [...roots];
   for (let r = 0; r < list.length; r++) {
     const root = list[r] as number;
+    if (page.nodes[root]?.tag === "tr") {
+      // rows chosen without their table: consecutive rows of one parent are one table
+      let last = r;
+      while (page.nodes[list[last + 1] as number]?.tag === "tr" && tree.parent[list[last + 1] as number] === tree.parent[root]) last++;
+      const table = inPre ? null : markdownRows(page, tree, list.slice(r, last + 1), cellText);
+      if (table !== null) {
+        flush();
+        out.write(table);
+        r = last;
+        continue;
+      }
+    }
     const end = tree.end[root] as number;
     // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
     const item = tree.parent[root] as number;
@@ -247,8 +260,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
       // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
       if (!inPre && (node.tag === "table" || (TABLE_PARTS.has(node.tag) && i === root))) {
-        const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" "); // the cell as one root: its pieces are one line
-        const table = node.tag === "tr" ? markdownRow(page, tree, i, cellText) : markdownTable(page, tree, i, cellText); // a chosen tbody is its rows' table
+        const table = markdownTable(page, tree, i, cellText); // a chosen tbody is its rows' table
         if (table !== null) {
           flush();
           out.write(table);
