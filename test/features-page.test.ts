@@ -68,6 +68,7 @@ test("pageMeta declared, real-world JSON-LD: @graph, nested objects before the n
   assert.equal(pageMeta(`<meta property="og:image" content="${img}">`, { declared: true }).declared?.image, img, "a long URL is kept whole");
   assert.equal(pageMeta(`<!-- <meta name="author" content="Commented Out"> --><meta name="author" content="Real Author">`, { declared: true }).declared?.author, "Real Author");
   assert.equal(pageMeta(`<meta name="description" content="Prices: 5 > 3 and more">`, { declared: true }).declared?.description, "Prices: 5 > 3 and more");
+  assert.equal(pageMeta(`<meta name="description" content="x?a=1&copy=2 &amp; &copy; y">`, { declared: true }).declared?.description, "x?a=1&copy=2 & © y", "attribute rules: a reference before '=' stays");
 });
 
 test("page features: every row carries the page's kind; URL columns from the canonical URL, NaN without any", () => {

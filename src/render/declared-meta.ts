@@ -15,7 +15,7 @@
  * authors are joined ("Ann Lee, Bo Chan"). Invalid JSON-LD falls back to regular expressions.
  * Text values longer than MAX_DECLARED_CHARS are cut there; a URL that long is dropped, not cut.
  */
-import { decodeHTML } from "entities";
+import { decodeHTML, decodeHTMLAttribute } from "entities";
 import type { DeclaredMeta } from "../types.ts";
 
 export type { DeclaredMeta };
@@ -136,7 +136,7 @@ export class DeclaredMetaReader {
   /** A <meta> tag's key (property, name or itemprop, lower-cased) and its content. */
   meta(key: string, content: string | undefined): void {
     if (!key || content === undefined || this.fromMeta.has(key)) return;
-    const v = clean(decodeHTML(content), key.includes("image") ? "image" : undefined);
+    const v = clean(decodeHTMLAttribute(content), key.includes("image") ? "image" : undefined); // as a browser reads an attribute: "a&copy=b" stays
     if (v !== null) this.fromMeta.set(key, v);
   }
 
