@@ -26,7 +26,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { formatReport } from "../src/cli/train.ts";
+import { formatReport, reportFailures } from "../src/cli/train.ts";
 import { saveModel } from "../src/ml/artifact.ts";
 import { defaultModelPath } from "../src/pipeline/resolve.ts";
 import { train } from "../src/train/train.ts";
@@ -49,7 +49,8 @@ const USAGE = `Usage: npm run train:default -- [--mode static|chromium] [--seed 
 
 Rebuilds the bundled default model (models/default-<mode>.json and its .cv.txt) from $PITH_DATA
 (default ../shared/data), with site-grouped cross-validation. Defaults: --mode static --seed ${DEFAULT_SEED}
---folds ${DEFAULT_FOLDS}, sets ${DEFAULT_SETS.join(",")}.`;
+--folds ${DEFAULT_FOLDS}, sets ${DEFAULT_SETS.join(",")}. Exits 1 (after writing the model) when a page was
+skipped or failed its held-out evaluation, each named on stderr as in pith train.`;
 const values = scriptArgs(USAGE, { mode: { type: "string" }, seed: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } });
 const mode = (values.mode ?? "static") as RenderMode;
 if (mode !== "static" && mode !== "chromium") usageError(USAGE, `--mode must be static or chromium, not "${String(values.mode)}"`);
@@ -77,3 +78,4 @@ if (result.report) {
   process.stdout.write(`held-out word F1 per page: ${pagesFile}\n`);
 }
 process.stdout.write(`wrote ${out} from ${result.records} pages in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+process.exitCode = reportFailures(result.failures); // as pith train: 1 when a page was skipped or failed its held-out evaluation

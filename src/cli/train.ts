@@ -122,7 +122,7 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
 }
 
 /** Each page the run could not use as one error record on stderr (the README's format); EXIT.pageErrors when there is one. */
-function reportFailures(failures: readonly PageFailure[]): number {
+export function reportFailures(failures: readonly PageFailure[]): number {
   for (const f of failures) process.stderr.write(`error\t${f.dataset}/${f.id}\t${f.stage}\t${f.reason.replace(/\s+/g, " ")}\n`);
   return failures.length ? EXIT.pageErrors : EXIT.ok;
 }
