@@ -3,7 +3,7 @@
  * errors (exit 2, one line) before any training, and the exit code follows the README's rules.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -91,4 +91,21 @@ test("train exits 1 when a labeled page was skipped or failed its held-out evalu
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a set too small for every classifier trains what it can: no segment classifier from a few tiny pages, a clear error when no leaf is left (no stack trace)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-train-tiny-"));
+  const tiny = join(dir, "tiny");
+  cpSync(new URL("./fixtures/evaluate/tiny", import.meta.url).pathname, tiny, { recursive: true });
+  const out = join(dir, "m.json");
+  rmSync(join(tiny, "html", "t-2.html.gz")); // two pages left, one with empty gold: "cannot fit on 0 rows" and a stack trace before
+  const res = await pith(["train", "--data", tiny, "--folds", "0", "--out", out]);
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(res.stderr, /segment classifier: no structural node sampled from so few pages; the model has none/);
+  assert.match(res.stderr, /^error\ttiny\/t-2\tfeatures\t/m);
+  assert.ok(existsSync(out));
+  writeFileSync(join(tiny, "gold", "t-1.txt"), "");
+  const none = await pith(["train", "--data", tiny, "--folds", "0", "--out", join(dir, "n.json")]);
+  assert.equal(none.status, 2, none.stderr);
+  assert.doesNotMatch(none.stderr, /\n\s+at /, "no stack trace");
 });

@@ -5,6 +5,7 @@
  * page-type router (one-vs-rest over page-level aggregate features). Histogram GBDT by
  * default (MODELING-NOTES: beat a random forest by 0.015-0.02 word F1); any Classifier kind works.
  */
+import { TrainError } from "./errors.ts";
 import { createClassifier, type Classifier, type ClassifierKind } from "../ml/classifier.ts";
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import { pageFeatureCount, pageFeatures } from "../pipeline/page-features.ts";
@@ -155,10 +156,14 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
   const generalRecords = config.generalSets?.length ? records.filter((r) => config.generalSets?.includes(r.dataset)) : records;
   const jobs: RowSet[] = [buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main")];
   log(`content classifier: ${(jobs[0] as RowSet).X.nRows} leaf segments from ${generalRecords.length} pages`);
-  if (config.segment) {
-    jobs.push(buildRows(records, nCols, SEGMENT_ROWS, "good"));
-    log(`segment classifier: ${(jobs[1] as RowSet).X.nRows} structural nodes`);
-  }
+  if ((jobs[0] as RowSet).X.nRows === 0) throw new TrainError(`the ${records.length} trainable page(s) hold no leaf segment to train the content classifier on: give more labeled pages`);
+  // the segment classifier samples one structural node in SEGMENT_ROW_STRIDE: a handful of tiny pages may give it none
+  const segment = config.segment ? buildRows(records, nCols, SEGMENT_ROWS, "good") : null;
+  if (segment && segment.X.nRows > 0) {
+    jobs.push(segment);
+    log(`segment classifier: ${segment.X.nRows} structural nodes`);
+  } else if (segment) log("segment classifier: no structural node sampled from so few pages; the model has none");
+  const withSegment = segment !== null && segment.X.nRows > 0;
   const types = config.perType ? typesWithModels(records) : [];
   for (const t of types) {
     const { pages, weights, borrowed } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
@@ -167,7 +172,7 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
   }
   const [routerFit, fitted] = await Promise.all([config.perType ? fitRouter(records, nCols, config.seed) : null, fitAll(jobs, config)]);
   const content = fitted[0] as Classifier;
-  const segment = config.segment ? (fitted[1] as Classifier) : null;
-  const byType = new Map(types.map((t, i) => [t, fitted[(config.segment ? 2 : 1) + i] as Classifier]));
-  return { content, segment, byType, router: routerFit };
+  const segmentClassifier = withSegment ? (fitted[1] as Classifier) : null;
+  const byType = new Map(types.map((t, i) => [t, fitted[(withSegment ? 2 : 1) + i] as Classifier]));
+  return { content, segment: segmentClassifier, byType, router: routerFit };
 }

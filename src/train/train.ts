@@ -3,6 +3,7 @@
  * types, one domain) → site-grouped cross-validation (thresholds, refiner choice, report) →
  * final fit on every page → a pipeline artifact. Deterministic for a given seed.
  */
+import { TrainError } from "./errors.ts";
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { loadDatasets } from "../io/dataset.ts";
 import type { TrainingSet } from "../ml/artifact.ts";
@@ -57,9 +58,7 @@ export interface TrainOptions {
   onReport?: (report: CvReport) => void;
 }
 
-export class TrainError extends Error {
-  override name = "TrainError";
-}
+export { TrainError };
 
 /**
  * A labeled page the run could not use: "features", it has no record (HTML missing or
