@@ -145,6 +145,13 @@ function showsContent(page: PageSnapshot, tree: Tree, i: number): boolean {
   return false;
 }
 
+/** Whether `a` and the later `b` are inline (texts or inline elements) and children of one parent. */
+function inlineSiblings(page: PageSnapshot, tree: Tree, a: number, b: number): boolean {
+  const parent = tree.parent[a] as number;
+  if (parent < 0 || tree.parent[b] !== parent || b < (tree.end[a] as number)) return false;
+  return isInline(page.nodes[a] as SnapshotNode) && isInline(page.nodes[b] as SnapshotNode);
+}
+
 /**
  * Whether chosen root `b` continues the line of the chosen root `a` before it: both inline (texts
  * or inline elements) under one parent, with nothing shown between them. Text straight in a
@@ -153,9 +160,7 @@ function showsContent(page: PageSnapshot, tree: Tree, i: number): boolean {
  * the text and Markdown outputs do too.
  */
 export function continuesLine(page: PageSnapshot, tree: Tree, a: number, b: number): boolean {
-  const parent = tree.parent[a] as number;
-  if (parent < 0 || tree.parent[b] !== parent || b < (tree.end[a] as number)) return false;
-  if (!isInline(page.nodes[a] as SnapshotNode) || !isInline(page.nodes[b] as SnapshotNode)) return false;
+  if (!inlineSiblings(page, tree, a, b)) return false;
   for (let i = tree.end[a] as number; i < b; i = tree.end[i] as number) if (showsContent(page, tree, i)) return false;
   return true;
 }
@@ -167,9 +172,7 @@ export function continuesLine(page: PageSnapshot, tree: Tree, a: number, b: numb
  * different parents, or blocks, need none (their own tags separate them).
  */
 export function inlineGap(page: PageSnapshot, tree: Tree, a: number, b: number): "" | " " | "<br>" {
-  const parent = tree.parent[a] as number;
-  if (parent < 0 || tree.parent[b] !== parent || b < (tree.end[a] as number)) return "";
-  if (!isInline(page.nodes[a] as SnapshotNode) || !isInline(page.nodes[b] as SnapshotNode)) return "";
+  if (!inlineSiblings(page, tree, a, b)) return "";
   let space = false;
   for (let i = tree.end[a] as number; i < b; i = tree.end[i] as number) {
     const n = page.nodes[i] as SnapshotNode;

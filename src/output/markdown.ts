@@ -258,7 +258,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         continue;
       }
       if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
-      // a table; a row only when the extraction chose it without its table (a layout table's rows are blocks)
+      // a table, or a tbody/thead/tfoot the extraction chose without its table (a layout table's rows are blocks)
       if (!inPre && (node.tag === "table" || (TABLE_PARTS.has(node.tag) && i === root))) {
         const table = markdownTable(page, tree, i, cellText); // a chosen tbody is its rows' table
         if (table !== null) {
