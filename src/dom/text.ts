@@ -122,7 +122,8 @@ export function needsSeparator(tree: Tree, last: string, prevParent: number, par
   return siblingInlineTexts(tree, prevParent, parent);
 }
 
-function breaksLine(node: SnapshotNode): boolean {
+/** Whether an element starts a new line: a <br> or a block (text nodes never do). */
+export function breaksLine(node: SnapshotNode): boolean {
   return node.type === 1 && (node.tag === "br" || isBlockDisplay(node.tag, node.style?.display));
 }
 

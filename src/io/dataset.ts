@@ -129,9 +129,18 @@ export async function readDatasetPage(ds: Dataset, page: DatasetPage): Promise<P
   return { id: page.id, source: `${ds.name}/${page.id}`, url: page.url, html, encoding: "utf-8 (dataset)", remote: false };
 }
 
+/** The gold/ file names of each loaded set, listed once (evaluate and training ask per page, several times). */
+const GOLD_FILES = new WeakMap<Dataset, ReadonlySet<string>>();
+
 /** Whether the page has a gold text file (a page without one can be neither scored nor trained on). */
 export function hasGold(ds: Dataset, page: DatasetPage): boolean {
-  return existsSync(join(ds.dir, "gold", `${page.id}.txt`));
+  let files = GOLD_FILES.get(ds);
+  if (!files) {
+    const dir = join(ds.dir, "gold");
+    files = new Set(existsSync(dir) ? readdirSync(dir) : []);
+    GOLD_FILES.set(ds, files);
+  }
+  return files.has(`${page.id}.txt`);
 }
 
 /** Gold main text, or null when the page has no gold file. */

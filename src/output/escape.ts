@@ -44,6 +44,16 @@ const UNSAFE_URL = /^(?:javascript|vbscript|data|file):/;
 /** The data: URLs kept: an image's source. */
 const IMAGE_DATA_URL = /^data:image\/(?:png|gif|jpeg|webp|avif);/;
 
+/** A URL as a browser reads its scheme: whitespace and control characters dropped ("java\tscript:", "da\nta:"), lower-cased. */
+function schemeView(value: string): string {
+  return value.replace(/[\u0000-\u0020\u007f]+/g, "").toLowerCase();
+}
+
+/** Whether a URL is a `data:` URL as a browser reads it (schemeView). */
+export function isDataUrl(value: string): boolean {
+  return schemeView(value).startsWith("data:");
+}
+
 /**
  * Whether a link (`href`) or source (`src`) URL from an untrusted page may be kept in output meant
  * to be shown: not one that runs script (`javascript:`, `vbscript:`, a `data:` URL other than an
@@ -51,7 +61,7 @@ const IMAGE_DATA_URL = /^data:image\/(?:png|gif|jpeg|webp|avif);/;
  * so this does too.
  */
 export function safeUrl(attribute: "href" | "src", value: string): boolean {
-  const url = value.replace(/[\u0000-\u0020\u007f]+/g, "").toLowerCase();
+  const url = schemeView(value);
   if (!UNSAFE_URL.test(url)) return true;
   return attribute === "src" && IMAGE_DATA_URL.test(url);
 }

@@ -12,7 +12,7 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import { collapseSpaces, continuesLine, needsSeparator, VERBATIM_TAGS } from "../dom/text.ts";
-import { escapeLineStart, escapeMarkdown, markdownUrl, safeUrl } from "./escape.ts";
+import { escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRows, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
@@ -105,8 +105,7 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
 function markdownImage(node: SnapshotNode, base: string | null): string | null {
   const src = node.attrs?.["src"]?.trim();
   const alt = node.attrs?.["alt"];
-  // the scheme as a browser reads it: whitespace and control characters inside it do not count ("da\nta:")
-  if (!src || !safeUrl("src", src) || /^data:/i.test(src.replace(/[\u0000-\u0020\u007f]+/g, "")) || (alt !== undefined && alt.trim() === "")) return null;
+  if (!src || !safeUrl("src", src) || isDataUrl(src) || (alt !== undefined && alt.trim() === "")) return null;
   return `![${escapeMarkdown(collapseSpaces(alt ?? ""))}](${markdownUrl(absoluteUrl(src, base))})`;
 }
 

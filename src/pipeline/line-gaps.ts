@@ -15,7 +15,7 @@
  * positive on every set (cleaneval +0.045, dragnet +0.038, wcxb-dev +0.011); set means move by
  * at most 0.001 (docs/learned-pipeline.md, "Rules after the classifier").
  */
-import { isBlockDisplay } from "../dom/blocks.ts";
+import { breaksLine } from "../dom/text.ts";
 import { markupHiding } from "../render/reveal.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
@@ -24,10 +24,6 @@ import { traceTarget } from "./trace.ts";
 
 /** The longest dropped stretch (in words) between two kept pieces of a line that is kept too. */
 export const MAX_GAP_WORDS = 12;
-
-function breaksLine(node: SnapshotNode): boolean {
-  return node.type === 1 && (node.tag === "br" || isBlockDisplay(node.tag, node.style?.display));
-}
 
 /** Whether a visible <br> or block sits among the siblings between nodes `a` and `b` of one parent. */
 function lineBreakBetween(page: PageSnapshot, tree: Tree, a: number, b: number): boolean {

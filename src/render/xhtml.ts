@@ -10,6 +10,7 @@
  * HTML-era parsers, is left as it is).
  */
 import type { PageInput } from "../types.ts";
+import { escapeText } from "../output/escape.ts";
 
 /** Elements that take no end tag in HTML: `<br/>` is already HTML. */
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame"]);
@@ -26,15 +27,11 @@ const SELF_CLOSED = /<([a-zA-Z][\w:.-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'
 /** A CDATA section, and what stands before it (a script's `//` or `/*` comment marker). */
 const CDATA = /(?:(\/\/|\/\*)[ \t]*)?<!\[CDATA\[([\s\S]*?)\]\]>/g;
 /** An end tag of a void element (`<br></br>` is one element in XML, two breaks in HTML). */
-const VOID_END_TAG = /<\/(?:area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr|param)\s*>/gi;
+const VOID_END_TAG = new RegExp(`<\\/(?:${[...VOID_TAGS].join("|")})\\s*>`, "gi");
 
 export function isXhtml(input: Pick<PageInput, "source" | "html">): boolean {
   if (XHTML_FILE.test(input.source)) return true;
   return XML_PROLOG.test(input.html) && input.html.slice(0, NAMESPACE_SCAN_CHARS).includes(XHTML_NAMESPACE);
-}
-
-function escapeText(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** The HTML that parses to the tree the XHTML document `html` describes (see the header). */

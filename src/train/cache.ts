@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { featureSchema } from "../pipeline/features-adapter.ts";
-import { hasGold, loadDataset, type Dataset } from "../io/dataset.ts";
+import { hasGold, loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import { makeDirsSync } from "../io/make-dirs.ts";
 import { writeAtomicSync } from "../io/write-atomic.ts";
 import type { RenderMode } from "../types.ts";
@@ -175,8 +175,7 @@ export interface LoadOptions {
 const RENDER_REPORT_EVERY = 100;
 
 /** Renders the set's pages with gold into the snapshot cache; returns the ids that have a snapshot and, for the others, why not. */
-async function chromiumSnapshots(ds: Dataset): Promise<{ ok: Set<string>; failed: Map<string, string> }> {
-  const pages = ds.pages.filter((p) => hasGold(ds, p));
+async function chromiumSnapshots(ds: Dataset, pages: readonly DatasetPage[]): Promise<{ ok: Set<string>; failed: Map<string, string> }> {
   const started = performance.now();
   const result = await ensureSnapshots(ds, pages, {
     onPage: (done, total) => {
@@ -210,7 +209,7 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
     const missing = ds.pages.filter((p) => !hasGold(ds, p)).map((p) => p.id);
     process.stderr.write(`${ds.name}: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`);
   }
-  const chromium = mode === "chromium" ? await chromiumSnapshots(ds) : null;
+  const chromium = mode === "chromium" ? await chromiumSnapshots(ds, labeled) : null;
   const rendered = chromium?.ok ?? null;
   const source = fingerprint(ds.dir, mode);
   const cached = options.rebuild ? null : readCache(ds, mode, source);
