@@ -332,6 +332,17 @@ test("text and markdown: inline pieces of one line chosen one by one (text besid
   assert.deepEqual(out(withoutLink), { text: "Version 2.0 is twice as fast on large\n, and more.\nThanks to all.", md: "Version 2.0 is **twice as fast** on large\n\n, and *more*.\n\nThanks to all." });
 });
 
+test("text and markdown: a chosen inline element that holds a block (a card link around its heading) breaks the line around it, as a browser shows it", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><div>Loose text <a href="https://x.org/c"><h3>Card title</h3></a>after the card, <span><p>a block</p> then inline</span> and the end.<p>P.</p></div></body></html>`, "card"));
+  const tree = buildTree(page);
+  const div = page.nodes.findIndex((n) => n.tag === "div");
+  const pieces = Array.from({ length: tree.n }, (_, i) => i).filter((i) => tree.parent[i] === div);
+  const md = formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: pieces, scores: pieces.map(() => 1), trace: [] });
+  assert.equal(textOf(page, tree, pieces), "Loose text\nCard title\nafter the card,\na block\nthen inline and the end.\nP.");
+  assert.equal(textOf(page, tree, pieces), textOf(page, tree, [div]));
+  assert.match(md, /^Loose text\n\n### \[Card title\]\(https:\/\/x\.org\/c\)\n\nafter the card,\n\na block\n\nthen inline and the end\.\n\nP\.$/);
+});
+
 test("html: text pieces chosen one by one keep what separated them: a <br> between them, a space", () => {
   const page = staticSnapshot(pageFromHtml(`<html><body><div>First line here.<br>Second <b>bold</b> <i>line</i>.<p>Para.</p></div></body></html>`, "gap"));
   const tree = buildTree(page);

@@ -163,7 +163,34 @@ function inlineSiblings(page: PageSnapshot, tree: Tree, a: number, b: number): b
 export function continuesLine(page: PageSnapshot, tree: Tree, a: number, b: number): boolean {
   if (!inlineSiblings(page, tree, a, b)) return false;
   for (let i = tree.end[a] as number; i < b; i = tree.end[i] as number) if (showsContent(page, tree, i)) return false;
-  return true;
+  return !lineBreakAtEdge(page, tree, a, "end") && !lineBreakAtEdge(page, tree, b, "start");
+}
+
+/**
+ * Whether an inline element's subtree ends (or starts) with a block or <br>, with no shown text
+ * after (before) it: a block inside an inline element (`<a><h3>Card</h3></a>`) breaks the line
+ * around it, so what follows the element starts a new line.
+ */
+function lineBreakAtEdge(page: PageSnapshot, tree: Tree, i: number, edge: "start" | "end"): boolean {
+  const end = tree.end[i] as number;
+  let breakSeen = false;
+  for (let k = i + 1; k < end; k++) {
+    const n = page.nodes[k] as SnapshotNode;
+    if (!n.visible || (n.type === 1 && NON_CONTENT_TAGS.has(n.tag))) {
+      k = (tree.end[k] as number) - 1;
+      continue;
+    }
+    if (n.type === 1) {
+      if (!breaksLine(n)) continue;
+      if (edge === "start") return true;
+      breakSeen = true;
+      k = (tree.end[k] as number) - 1; // text inside the block is before its end
+    } else if ((n.text ?? "").trim() !== "") {
+      if (edge === "start") return false;
+      breakSeen = false;
+    }
+  }
+  return breakSeen;
 }
 
 /**
