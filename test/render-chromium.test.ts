@@ -16,6 +16,7 @@ import { BROWSER_NOT_FOUND_MESSAGE, BrowserNotFoundError, findChromium } from ".
 import { IN_PAGE_WALK_SOURCE, walkConfig, walkExpression } from "../src/render/in-page.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { buildTree } from "../src/dom/tree.ts";
+import { textOf as readerText } from "../src/dom/text.ts";
 import { formatExtraction } from "../src/output/index.ts";
 import type { PageInput, PageSnapshot, SnapshotNode } from "../src/types.ts";
 import { eventually } from "./helpers.ts";
@@ -314,6 +315,17 @@ describe("ChromiumRenderer", () => {
     assert.deepEqual(chromium, ["def", " ", "f", "():\n    ", "return", " ", "1", "\n\n", "f", "()", "a", "\n", "b", "x", " ", "y"]);
     // static mode has no CSS: the same except the styled div
     assert.deepEqual(texts(staticSnapshot(page("pre", html))), chromium.map((t, i) => (i === 11 ? " " : t)));
+  });
+
+  test("MathML: a formula's text reads as in static mode (one text child, inline unless display=block); annotations are not text", async () => {
+    const html = `<p>It states that <math><msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup>
+    <mo>+</mo><mn>1</mn><mo>=</mo><mn>0</mn></math>, linking five constants.</p>
+<math display="block"><semantics><mrow><mi>a</mi><mtext>  for  all </mtext><mi>b</mi><mspace/></mrow><annotation encoding="application/x-tex">a \\text{ for all } b</annotation></semantics></math>
+<span style="display:none"><math><mi>hidden</mi></math></span><p>After <math></math>the end.</p>`;
+    const texts = (snap: PageSnapshot) => snap.nodes.filter((n) => n.type === 3 && n.text?.trim()).map((n) => [snap.nodes[n.parent]?.tag, n.text?.trim(), n.visible]);
+    const chromium = await renderer.render(page("math", html));
+    assert.deepEqual(texts(chromium), texts(staticSnapshot(page("math", html))));
+    assert.equal(readerText(chromium, buildTree(chromium), [0]), "It states that eiπ+1=0, linking five constants.\na for all b\nAfter the end.");
   });
 
   test("<xmp> text (raw, shown as preformatted) is page text in both modes, markup inside it unparsed", async () => {

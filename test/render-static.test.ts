@@ -277,3 +277,17 @@ test("declarative shadow DOM: a host's shadow template is page text under #shado
   assert.equal(s.nodes[s.nodes[footer]?.parent ?? -1]?.tag, "body");
   assert.match(textOf(s, buildTree(s), [0]), /The Ridgeline 25 is a light daypack[^]*Made from recycled nylon[^]*Copyright Ridgeline Outdoor/);
 });
+
+test("MathML: a formula is one text child of <math> as a browser shows it; annotations, layout whitespace and hidden copies are not text", () => {
+  const html = `<p>It states that <math><msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup>
+    <mo>+</mo><mn>1</mn><mo>=</mo><mn>0</mn></math>, linking five constants.</p>
+<math display="block"><semantics><mrow><mi>a</mi><mtext>  for  all </mtext><mi>b</mi><mspace/></mrow><annotation encoding="application/x-tex">a \\text{ for all } b</annotation></semantics></math>
+<span style="display:none"><math><mi>hidden</mi></math></span><p>After <math></math>the end.</p>`;
+  const snap = staticSnapshot(pageFromHtml(html, "math"));
+  const maths = snap.nodes.map((n, i) => [n, i] as const).filter(([n]) => n.tag === "math");
+  assert.equal(maths.length, 4);
+  const childTexts = maths.map(([, i]) => snap.nodes.filter((n) => n.parent === i).map((n) => [n.type, n.text, n.visible]));
+  assert.deepEqual(childTexts, [[[3, "eiπ+1=0", true]], [[3, "a for all b", true]], [[3, "hidden", false]], []]);
+  assert.equal(textOf(snap, buildTree(snap), [0]), "It states that eiπ+1=0, linking five constants.\na for all b\nAfter the end.");
+  snap.nodes.forEach((n, i) => assert.ok(n.parent < i));
+});

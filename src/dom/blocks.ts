@@ -15,16 +15,23 @@ export const BLOCK_TAGS: ReadonlySet<string> = new Set([
 /** Elements whose whitespace is content (a browser's default `white-space: pre`): code and preformatted text. */
 export const PREFORMATTED_TAGS: ReadonlySet<string> = new Set(["pre", "listing", "plaintext", "textarea", "xmp"]);
 
-/** Elements whose subtree is never main text, whatever the renderer says about visibility. */
+/**
+ * Elements whose subtree is never main text, whatever the renderer says about visibility. Not
+ * `<math>`: both renderers give a formula its text as one child (src/render/math-text.ts).
+ */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
-  "script", "style", "template", "head", "title", "meta", "link", "base", "svg", "math", "canvas", "select", "option",
+  "script", "style", "template", "head", "title", "meta", "link", "base", "svg", "canvas", "select", "option",
   "optgroup", "button", "input", "textarea", "iframe", "object", "embed", "noembed", "noframes",
 ]);
 
-/** In Chromium mode the computed display decides; statically the tag table does. */
+/**
+ * In Chromium mode the computed display decides; statically the tag table does. `math` is what
+ * Chromium computes for an inline formula (MathML Core's `inline math`); a display formula
+ * computes `block math`.
+ */
 export function isBlockDisplay(tag: string, display: string | undefined): boolean {
   if (display !== undefined) {
-    return display !== "inline" && display !== "contents" && display !== "none" && !display.startsWith("inline");
+    return display !== "inline" && display !== "contents" && display !== "none" && display !== "math" && !display.startsWith("inline");
   }
   return BLOCK_TAGS.has(tag);
 }

@@ -17,10 +17,12 @@ import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
 import { keptValue, MAX_ATTRIBUTE_LENGTH } from "./attributes.ts";
 import { SHADOW_ROOT_TAG } from "./shadow-root.ts";
 import { withoutControls } from "./control-chars.ts";
+import { MATH_SPACED_TAGS, MATH_UNRENDERED_TAGS } from "./math-text.ts";
 
 /**
  * Elements whose children are not walked (the element itself is kept). Script/style/template
- * bodies are not page text; svg/math subtrees are drawings and formulas; the others hold raw
+ * bodies are not page text; svg subtrees are drawings; a <math> formula gets its text as one text
+ * child (math-text.ts: the walk's mathText applies the same rule as the static renderer); the others hold raw
  * text (same list as the static renderer's raw-text tags, so both modes agree; `<xmp>`, raw text
  * that a browser shows as preformatted, is walked like a `<pre>`).
  */
@@ -44,6 +46,9 @@ export interface WalkConfig {
   marker: string;
   /** Tag of the element that stands for a shadow root (SHADOW_ROOT_TAG). */
   shadowTag: string;
+  /** MathML elements a browser does not render, and text runs whose spaces it shows (math-text.ts). */
+  mathUnrendered: readonly string[];
+  mathSpaced: readonly string[];
 }
 
 /**
@@ -82,6 +87,8 @@ export function walkConfig(javascript: boolean): WalkConfig {
     skipNoscript: javascript,
     marker: INJECTED_MARKER,
     shadowTag: SHADOW_ROOT_TAG,
+    mathUnrendered: MATH_UNRENDERED_TAGS,
+    mathSpaced: MATH_SPACED_TAGS,
   };
 }
 
@@ -154,6 +161,25 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
     S.push(intern("contents|" + cs.visibility + "|static|" + cs.fontSize + "|" + cs.fontWeight));
     return idx;
   }
+  var MATH_SKIP = new Set(cfg.mathUnrendered), MATH_SPACED = new Set(cfg.mathSpaced);
+  // a formula's text, as math-text.ts's MathText builds it statically: one text child of <math>
+  // (an explicit stack, not a TreeWalker: a filter callback is "no longer runnable" after document.write)
+  function mathText(el, idx) {
+    var out = "", todo = [[el.firstChild, 0]]; // [next sibling to read, inside a spaced run]
+    while (todo.length) {
+      var cur = todo[todo.length - 1], m = cur[0];
+      if (!m) { todo.pop(); continue; }
+      cur[0] = m.nextSibling;
+      if (m.nodeType === 3) out += cur[1] ? m.data.replace(/\s+/g, " ") : m.data.replace(/\s+/g, " ").trim();
+      else if (m.nodeType === 1 && !MATH_SKIP.has(m.localName) && m.firstChild) {
+        todo.push([m.firstChild, cur[1] || MATH_SPACED.has(m.localName) ? 1 : 0]);
+      }
+    }
+    out = out.trim();
+    if (!out) return;
+    P.push(idx); K.push(-1); R.push(R[idx]); X.push(out); V.push(V[idx]);
+    if (R[idx] === 1) pushBox(el.getBoundingClientRect()); else B.push(0, 0, 0, 0);
+  }
   var root = document.documentElement;
   // sibling cursors: [next node to visit, its parent's index]; the top one is walked first
   var stack = root ? [[root, -1]] : [];
@@ -165,7 +191,10 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
       if (n.hasAttribute(MARKER)) continue;
       var idx = P.length;
       var tag = element(n, parent);
-      if (SKIP.has(tag)) continue;
+      if (SKIP.has(tag)) {
+        if (tag === "math") mathText(n, idx);
+        continue;
+      }
       var sr = n.shadowRoot;
       var sidx = sr ? shadowRoot(idx) : -1;
       if (n.firstChild) stack.push([n.firstChild, idx]);

@@ -30,6 +30,7 @@ import { canHostShadow, isShadowRootMode, SHADOW_ROOT_TAG } from "./shadow-root.
 import { PREFORMATTED_TAGS } from "../dom/blocks.ts";
 import { inheritedBits } from "../dom/tree.ts";
 import { withoutControls } from "./control-chars.ts";
+import { MathText } from "./math-text.ts";
 
 /**
  * Elements whose text content is not page text. `<xmp>` is raw text too, but a browser shows it
@@ -37,7 +38,10 @@ import { withoutControls } from "./control-chars.ts";
  * its text is kept; htmlparser2 leaves the markup inside it unparsed, as a browser does.
  */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "iframe", "noembed", "noframes"]);
-/** Subtrees whose descendants are dropped (the element itself is kept), as in the Chromium walk. */
+/**
+ * Subtrees whose descendant elements are dropped (the element itself is kept), as in the Chromium
+ * walk. A `<math>` formula keeps its text as one text child (math-text.ts).
+ */
 const OPAQUE_TAGS = new Set(["svg", "math"]);
 
 /**
@@ -94,6 +98,8 @@ interface BuildState {
   /** Depth of open raw-text / opaque elements (text inside is dropped). */
   skipText: number;
   opaqueDepth: number;
+  /** The outermost open <math> element and its formula's text so far (math-text.ts), or null. */
+  math: { index: number; text: MathText } | null;
   /** The <body> element once opened or implied. */
   body: number | null;
   title: string;
@@ -177,6 +183,7 @@ function openTag(state: BuildState, name: string): void {
   const tag = name.toLowerCase();
   if (state.opaqueDepth > 0) {
     state.opaqueDepth++;
+    state.math?.text.open(tag);
     return;
   }
   if (!HEAD_CONTENT_TAGS.has(tag) && state.stack.length > 1 && state.nodes[top(state)]?.tag === "head") leaveHead(state);
@@ -197,6 +204,7 @@ function openTag(state: BuildState, name: string): void {
   state.open = { tag, attrs, index, merge: false };
   if (tag === "body") state.body = index;
   if (OPAQUE_TAGS.has(tag)) state.opaqueDepth++;
+  if (tag === "math") state.math = { index, text: new MathText() };
   if (RAW_TEXT_TAGS.has(tag)) state.skipText++;
   if (tag === "title") state.inTitle = true;
 }
@@ -251,12 +259,16 @@ function closeTag(state: BuildState, name: string): void {
   const tag = name.toLowerCase();
   if (state.opaqueDepth > 1) {
     state.opaqueDepth--;
+    state.math?.text.close(tag);
     return;
   }
   if (tag === "template") return closeTemplate(state);
   if (RAW_TEXT_TAGS.has(tag) && state.skipText > 0) state.skipText--;
   if (tag === "title") state.inTitle = false;
-  if (OPAQUE_TAGS.has(tag) && state.opaqueDepth === 1) state.opaqueDepth = 0;
+  if (OPAQUE_TAGS.has(tag) && state.opaqueDepth === 1) {
+    state.opaqueDepth = 0;
+    closeMath(state);
+  }
   popTo(state, tag);
 }
 
@@ -285,12 +297,24 @@ function closeTemplate(state: BuildState): void {
   if (state.skipText > 0 && state.nodes[closed]?.tag !== SHADOW_ROOT_TAG) state.skipText--;
 }
 
+/** The formula's text becomes the <math> element's one child (its descendants were not kept). */
+function closeMath(state: BuildState): void {
+  const math = state.math;
+  if (math === null) return;
+  state.math = null;
+  const text = math.text.result();
+  if (text === "") return;
+  const visible = (state.nodes[math.index] as SnapshotNode).visible;
+  state.nodes.push({ parent: math.index, type: 3, tag: "#text", text, visible });
+}
+
 const WHITESPACE_ONLY = /^\s+$/;
 
 function addText(state: BuildState, raw: string): void {
   finishStartTag(state);
   const data = withoutControls(raw);
   if (state.inTitle) state.title += data;
+  if (state.opaqueDepth > 0 && state.skipText === 0) state.math?.text.add(data);
   if (state.skipText > 0 || state.opaqueDepth > 0) return;
   if (state.stack.length > 1 && state.nodes[top(state)]?.tag === "head" && !WHITESPACE_ONLY.test(data)) leaveHead(state);
   if (!WHITESPACE_ONLY.test(data) && data) implyBody(state);
@@ -322,7 +346,7 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
 export function staticSnapshot(input: PageInput, options: Pick<RenderOptions, "declaredMeta"> = {}): PageSnapshot {
   const started = performance.now();
   const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
-  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
+  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, math: null, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
   const parser = new SnapshotParser(
     () => finishStartTag(state),
     {

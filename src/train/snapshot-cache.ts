@@ -33,7 +33,7 @@ import type { PageSnapshot } from "../types.ts";
 import { cacheDir, codeKey, datasetCacheName } from "./cache-dir.ts";
 
 /** Files whose change alters a chromium snapshot. */
-const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../render/xhtml.ts", "../types.ts"];
+const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../render/xhtml.ts", "../render/math-text.ts", "../types.ts"];
 
 /**
  * Environment variable that pins the key for a whole run: the first thread to compute it sets
