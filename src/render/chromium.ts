@@ -28,6 +28,7 @@
  * background, the tab is closed and the browser killed if it stopped answering. A crashed or
  * disconnected browser is relaunched for the next page.
  */
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -443,6 +444,7 @@ class BrowserHandle {
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
+      ignorePipeResets(browser.process());
       return new BrowserHandle(browser, await browser.target().createCDPSession(), tempDir, network);
     } catch (err) {
       releaseBrowser(tempDir);
@@ -502,6 +504,17 @@ class BrowserHandle {
     await withTimeout(this.browser.close(), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
     releaseBrowser(this.tempDir, tree);
   }
+}
+
+/**
+ * Chromium's ends of the CDP pipes (and its stdio) reset when it exits. Puppeteer listens for
+ * errors on them only while connected, so a reset that arrives after it let go (closing the
+ * browser after a failed render: 1 run in 6) was an uncaught 'error' event that printed a stack
+ * trace and killed the process. The browser's exit is already handled through Puppeteer's
+ * 'disconnected' and the next render relaunches it, so these errors carry nothing to report.
+ */
+function ignorePipeResets(proc: ChildProcess | null): void {
+  for (const stream of proc?.stdio ?? []) stream?.on("error", () => undefined);
 }
 
 /**
