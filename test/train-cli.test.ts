@@ -39,12 +39,23 @@ test("options train would silently ignore are usage errors (exit 2) before anyth
     [["--folds", "2.5", "--out", out], /--folds expects 0 .* got "2\.5"$/],
     [["--model-dir", dir, "--out", out], /^pith: train: --model-dir places a --domain model when --out is not given/],
     [["--model-dir", dir], /^pith: train: --model-dir places a --domain model when --out is not given/],
+    // options another option makes meaningless: the model would be the same without them
+    [["--borrow", "--no-types", "--out", out], /^pith: train: --borrow does nothing with --no-types: it lends pages to the per-type models, and --no-types trains none$/],
+    [["--borrow", "--domain", "alpha.example", "--out", out], /^pith: train: --borrow does nothing with --domain: .*a --domain model has none$/],
+    [["--no-types", "--domain", "alpha.example", "--out", out], /^pith: train: --no-types does nothing with --domain: a --domain model is one general model already$/],
+    [["--no-context", "--domain", "alpha.example", "--out", out], /^pith: train: --no-context does nothing with --domain: a --domain model has no context stage already$/],
+    [["--no-context", "--folds", "0", "--out", out], /^pith: train: --no-context does nothing with --folds 0: the context stage trains on cross-validation scores/],
+    [["--json", "--folds", "0", "--out", out], /^pith: train: --json does nothing with --folds 0: it prints the cross-validation report, and --folds 0 makes none$/],
   ];
   try {
     for (const [args, message] of cases) assertUsage(await pith(["train", "--data", set.dir, ...args]), message);
     assertUsage(await pith(["train", "--prepare"]), /^pith: train: --prepare needs --data SETS$/);
     assertUsage(await pith(["train", "--prepare", "--data", join(dir, "no-such-set")]), /^pith: train: no dataset at /);
     assert.deepEqual(readdirSync(dir), [], "no model was written");
+    // each of them where it does something is no error
+    const ok = await pith(["train", "--data", set.dir, "--borrow", "--no-context", "--json", "--folds", "2", "--workers", "1", "--out", out]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(JSON.parse(readFileSync(out, "utf8")).hyperParameters.borrow, true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -45,18 +45,22 @@ Options:
                      data/cache/snapshots/chromium/, then trains on the rendered pages; the
                      model only loads in pith extract --mode chromium
   --folds K          site-grouped CV folds: 0 (no CV) or ≥ 2 (default ${DEFAULT_FOLDS})
-  --no-types         no per-type models and no router (one general model)
+  --no-types         no per-type models and no router (one general model; not with --domain,
+                     whose model is one already)
   --borrow           page types with few pages also train on other types' pages (npm run
-                     train:default does; src/train/fit.ts BORROW_*)
+                     train:default does; src/train/fit.ts BORROW_*); not with --no-types or
+                     --domain, which train no per-type model
   --no-segment       no segment classifier
   --no-context       no context stage (a second classifier that rescores each leaf from the
                      first one's scores around it, trained on the CV's out-of-fold scores;
-                     on by default except with --domain; needs --folds ≥ 2)
+                     on by default except with --domain); not with --domain or --folds 0,
+                     which train none
   --seed N           random seed (default ${DEFAULT_SEED})
   --workers N        threads for feature extraction, classifier fits and evaluation (default:
                      all cores; with 1, classifiers fit in this thread, using less memory)
   --name NAME        model name shown by pith extract (default: the --out file's base name)
   --json             print the report as JSON, with every held-out page's word F1 per variant
+                     (not with --folds 0, which makes no report)
   --domain-experiment N
                      instead of training: for every domain with ≥ 1.5N pages (with --domain: that
                      domain; with --genre: pages of those types), fit a per-domain model on N
@@ -73,6 +77,7 @@ A labeled page whose HTML is missing or unreadable (or has no chromium render) i
 one whose held-out end-to-end evaluation fails counts in no figure; each is reported on stderr
 as error<TAB>set/page<TAB>stage<TAB>reason (stage features or evaluate), also when its set's
 features come from the cache. Pages without a gold file are left out and named, as in evaluate.
+An option that the others make meaningless (one the run would ignore) is a usage error.
 Exit codes: 0 every labeled page was used, 1 some pages were skipped or failed (the model, the
 report, the cache or the experiment's table is still written), 2 usage error, 3 fatal.`;
 
@@ -131,6 +136,28 @@ export function reportFailures(failures: readonly PageFailure[]): number {
 const PREPARE_OPTIONS = ["prepare", "data", "mode", "workers"];
 /** What --domain-experiment reads (static renders, gbdt, no model written). */
 const EXPERIMENT_OPTIONS = ["domain-experiment", "data", "baseline", "seed", "domain", "genre", "workers"];
+
+/**
+ * Options that another option makes meaningless (src/train/train.ts: a --domain model has no
+ * per-type models and no context stage; the context stage and the report come from the
+ * cross-validation): [option, the option that voids it, why]. Each would be silently ignored
+ * (--borrow would still be recorded in the model's hyper-parameters), so the pair is a usage error.
+ */
+const VOIDED: readonly (readonly [option: string, by: string, why: string])[] = [
+  ["borrow", "no-types", "it lends pages to the per-type models, and --no-types trains none"],
+  ["borrow", "domain", "it lends pages to the per-type models, and a --domain model has none"],
+  ["no-types", "domain", "a --domain model is one general model already"],
+  ["no-context", "domain", "a --domain model has no context stage already"],
+  ["no-context", "folds 0", "the context stage trains on cross-validation scores, and --folds 0 runs no cross-validation"],
+  ["json", "folds 0", "it prints the cross-validation report, and --folds 0 makes none"],
+];
+
+/** A usage error for the first option given that another given option makes meaningless (VOIDED). */
+function refuseVoided(values: Record<string, unknown>, folds: number): void {
+  const given = (flag: string): boolean => (flag === "folds 0" ? folds === 0 : Boolean(values[flag]));
+  const voided = VOIDED.find(([option, by]) => given(option) && given(by));
+  if (voided) throw new UsageError(`train: --${voided[0]} does nothing with --${voided[1]}: ${voided[2]}`);
+}
 
 /** A usage error naming every option given that `job` does not read (it would be silently ignored). */
 function refuseUnread(values: Record<string, unknown>, reads: readonly string[], job: string, why: string): void {
@@ -195,6 +222,7 @@ async function runTrain(argv: string[]): Promise<number> {
   const folds = intOption("train", "folds", values.folds, DEFAULT_FOLDS);
   // one fold would hold out every site and train on none
   if (!Number.isInteger(folds) || folds < 0 || folds === 1) throw new UsageError(`train: --folds expects 0 (no cross-validation) or a whole number ≥ 2, got "${values.folds}"`);
+  refuseVoided(values, folds);
   await checkOutputFile("train", "--out", out); // before minutes of training, not after
   const bar = progress("features", 0);
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
