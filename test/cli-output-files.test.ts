@@ -1,7 +1,7 @@
 /** `--out DIR`: one file per page that no other page of the run overwrites, written whole, and `--skip-existing` to resume. */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -99,9 +99,32 @@ test("two inputs with one output name: the second is an error record and the fir
   const out = join(dir, "out");
   const res = await pith(["extract", dir, "--method", "cnr", "--out", out]);
   assert.equal(res.status, 1, res.stderr);
-  assert.match(res.stderr, /^error\tpage\.html\twrite\toutput page\.txt was already written by another input of this run/m);
+  assert.match(res.stderr, /^error\tpage\.html\twrite\toutput page\.txt belongs to another input of this run \(two inputs with one name\), so this page's output is not written$/m);
   assert.match(res.stderr, /extracted 1 page\(s\) with cnr, 1 error\(s\)/);
   assert.match(readFileSync(join(out, "page.txt"), "utf8"), /rivers flood/, "page.htm comes first in sorted order and keeps its output");
+});
+
+test("--skip-existing resuming a batch with two inputs of one output name: the first is skipped, the second is still an error record, not skipped as if done", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-clash-resume-"));
+  mkdirSync(join(dir, "in"));
+  copyFileSync(ARTICLE, join(dir, "in", "page.html"));
+  writeFileSync(join(dir, "in", "page.htm"), fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"));
+  copyFileSync(ARTICLE, join(dir, "in", "other.html"));
+  const out = join(dir, "out");
+  // a first run that stopped after page.htm, the first of the two in sorted order: page.html and other.html never ran
+  mkdirSync(out);
+  writeFileSync(join(out, "page.txt"), "page.htm's output\n");
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(join(out, "page.txt"), old, old);
+  // resumed in this thread (other.html is done now), then again on workers (it is skipped too)
+  for (const [workers, summary] of [["0", "extracted 1 page(s) with cnr, 1 error(s), 1 skipped"], ["2", "extracted 0 page(s) with cnr, 1 error(s), 2 skipped"]] as const) {
+    const res = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out, "--skip-existing", "--workers", workers]);
+    assert.equal(res.status, 1, res.stderr);
+    assert.match(res.stderr, /^error\tpage\.html\twrite\toutput page\.txt belongs to another input of this run \(two inputs with one name\)/m, workers);
+    assert.ok(res.stderr.includes(`${summary} (output already there)`), res.stderr);
+    assert.equal(readFileSync(join(out, "page.txt"), "utf8"), "page.htm's output\n", "the first input's output is neither rewritten nor overwritten");
+    assert.deepEqual(filesBelow(out), ["other.txt", "page.txt"]);
+  }
 });
 
 test("--skip-existing without --out is a usage error, for extract and render", async () => {

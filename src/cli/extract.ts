@@ -39,7 +39,9 @@ ${INPUT_HELP}
                      a batch (several inputs, a directory, a WARC) puts a "==> id <==" line
                      before each page's text, Markdown or HTML, and JSON is one object per line
   --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;
-                     outputs are written whole or not at all, so a file found is a finished page)
+                     outputs are written whole or not at all, so a file found is a finished page).
+                     A file kept gets this run's modification time and is the first input's of its
+                     name: a second input with that name is an error record, as without the flag
   --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
   --model-dir DIR    where per-domain models are looked up (default: models/)
   --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or

@@ -16,10 +16,14 @@
  * counts as this run's when it was modified since the run began (a stat per page, so a batch of
  * millions holds no list of names); an older file, from an earlier run, is replaced.
  * Files are written whole or not at all (src/io/write-atomic.ts), so an interrupted batch leaves
- * no truncated output, and `--skip-existing` can trust any output it finds.
+ * no truncated output, and `--skip-existing` can trust any output it finds. The output it keeps
+ * becomes this run's (its modification time is set to now), so a resumed batch treats the
+ * second input with its name as the first run did, an error record, instead of skipping it as if
+ * its output were there.
  */
 import { createHash } from "node:crypto";
-import { access, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { firstLine } from "../errors.ts";
 import { UsageError } from "./command.ts";
@@ -63,6 +67,10 @@ export class OutputDir {
    * first second looks older and a clash there is missed: a replaced file, never a false error.)
    */
   private readonly since = Date.now();
+  /** Names --skip-existing kept whose time it could not set (a file of another owner): rare, so held here. */
+  private readonly keptUntouched = new Set<string>();
+  /** The --skip-existing decisions, one after the other in the order they are asked (input order). */
+  private decided: Promise<unknown> = Promise.resolve();
   private constructor(
     readonly root: string,
     private readonly extension: string,
@@ -86,21 +94,36 @@ export class OutputDir {
     return join(this.root, outputName(id, this.extension));
   }
 
-  /** True when the page's output file is already there (from an earlier run): `--skip-existing`. */
-  async exists(id: string): Promise<boolean> {
-    return access(this.pathOf(id)).then(
-      () => true,
-      () => false,
-    );
+  /**
+   * The ReadOptions.skip of `--skip-existing`: true (and `onSkip`) for a page whose output an
+   * earlier run wrote, which this run then keeps. Not for one whose output is already this run's
+   * (written or kept for another input with its name): that page is extracted and write() refuses
+   * the name. Decided in the order asked, one at a time (URLs are asked ahead of their fetch), so
+   * the first input with a name keeps it, as the first writes it in a run without the flag.
+   */
+  skipDone(onSkip: (id: string) => void): (id: string) => Promise<boolean> {
+    return (id) => {
+      const kept = this.decided.then(() => this.keep(id));
+      this.decided = kept.catch(() => {});
+      return kept.then((skip) => {
+        if (skip) onSkip(id);
+        return skip;
+      });
+    };
   }
 
-  /** The ReadOptions.skip of `--skip-existing`: true (and `onSkip`) for a page whose output is there. */
-  skipDone(onSkip: (id: string) => void): (id: string) => Promise<boolean> {
-    return async (id) => {
-      if (!(await this.exists(id))) return false;
-      onSkip(id);
-      return true;
-    };
+  /** Whether an earlier run's output of the page is there; if so it becomes this run's. */
+  private async keep(id: string): Promise<boolean> {
+    const name = outputName(id, this.extension);
+    const path = join(this.root, name);
+    const found = await stat(path).catch(() => null);
+    if (!found || this.isThisRuns(name, found)) return false;
+    await utimes(path, found.atime, new Date()).catch(() => this.keptUntouched.add(name));
+    return true;
+  }
+
+  private isThisRuns(name: string, file: Stats): boolean {
+    return file.mtimeMs >= this.since || this.keptUntouched.has(name);
   }
 
   /** Writes one page's output; an error record (stage "write") when the name is taken or the write fails. */
@@ -108,7 +131,7 @@ export class OutputDir {
     const name = outputName(id, this.extension);
     const path = join(this.root, name);
     const existing = await stat(path).catch(() => null);
-    if (existing && existing.mtimeMs >= this.since) return { id, source, stage: "write", reason: `output ${name} was already written by another input of this run (two inputs with one name)` };
+    if (existing && this.isThisRuns(name, existing)) return { id, source, stage: "write", reason: `output ${name} belongs to another input of this run (two inputs with one name), so this page's output is not written` };
     try {
       await writeAtomic(path, data);
       return null;

@@ -20,7 +20,8 @@ ${INPUT_HELP}
 ${RENDER_HELP}
   --out DIR          write one <page>.snapshot.json per page under DIR (default: JSON lines on stdout),
                      named as pith extract --out names its files (see pith extract --help)
-  --skip-existing    with --out: leave out pages whose snapshot file is already there
+  --skip-existing    with --out: leave out pages whose snapshot file is already there, as pith
+                     extract --skip-existing does (see pith extract --help)
   --gzip             gzip the files written with --out (.snapshot.json.gz)
   --summary          print one summary line per page instead of the snapshot
   -h, --help         this help
