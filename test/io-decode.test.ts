@@ -53,6 +53,18 @@ test("an XML declaration's encoding is a declared charset (an XHTML chapter in w
   assert.match(decodeHtml(Buffer.concat([head, body, Buffer.from("</p></body></html>")])).html, /Привет, мир/);
 });
 
+test("undeclared Cyrillic pages (windows-1251, KOI8-R) are detected, not read as windows-1252 mojibake; undeclared Latin-1 stays Latin-1", async () => {
+  const iconv = (await import("iconv-lite")).default;
+  const text = "Сегодня в Москве ожидается облачная погода с прояснениями, температура воздуха около десяти градусов.";
+  for (const [encoding, label] of [["win1251", "windows-1251"], ["koi8-r", "koi8-r"]] as const) {
+    const d = decodeHtml(iconv.encode(`<html><head><title>Погода</title></head><body><h1>Погода в Москве</h1><p>${text}</p></body></html>`, encoding));
+    assert.match(d.html, /Погода в Москве/);
+    assert.equal(d.encoding, `${label} (detected)`);
+  }
+  const latin = decodeHtml(Buffer.from("<html><body><p>El niño comió una manzana en el jardín mientras su mamá leía un libro.</p></body></html>", "latin1"));
+  assert.match(latin.html, /El niño comió una manzana en el jardín/);
+});
+
 test("gzip input is transparently decompressed", () => {
   assert.equal(decodeHtml(gzipSync(Buffer.from("<p>zipped</p>"))).html, "<p>zipped</p>");
 });

@@ -9,7 +9,8 @@
  *      <meta http-equiv content="…charset=…"> in the first PRESCAN_BYTES bytes, then an XML
  *      declaration's encoding, `<?xml version="1.0" encoding="windows-1251"?>`, at the start);
  *   4. bytes that are valid UTF-8 are UTF-8;
- *   5. otherwise chardet's statistical detection, when it is confident enough;
+ *   5. otherwise chardet's statistical detection, when it is confident enough or its guess
+ *      clearly leads the others (MIN_DETECT_CONFIDENCE, DETECT_LEAD);
  *   6. fallback: windows-1252 (the web's de-facto default for undeclared legacy pages).
  * A declared charset that contradicts valid multi-byte UTF-8 loses to UTF-8: mislabelled
  * pages are far more common than genuine legacy pages that happen to be valid UTF-8. The reverse
@@ -29,8 +30,17 @@ const BINARY_NUL_SHARE = 0.01;
 /** Share of C0 control bytes other than tab, LF, FF, CR and ESC above which the input is binary. */
 const BINARY_CONTROL_SHARE = 0.05;
 const BINARY_PROBE_BYTES = 4096;
-/** chardet confidence (0..100) required to trust its guess. */
+/** chardet confidence (0..100) at which its guess is trusted outright. */
 const MIN_DETECT_CONFIDENCE = 30;
+/**
+ * A lower confidence is trusted when the guess leads the runner-up by DETECT_LEAD times. chardet's
+ * single-byte Cyrillic models report low figures on plain Cyrillic text: 17-32 for Russian,
+ * Ukrainian and Bulgarian sentences in windows-1251, KOI8-R and ISO-8859-5 (runner-up 1-14), so
+ * an undeclared Russian page fell back to windows-1252 ("Ïîãîäà â Ìîñêâå"); Latin-1 text in
+ * German, French, Spanish, Portuguese and English gets 37-98 (checked with chardet 2.x).
+ */
+const MIN_LEADING_CONFIDENCE = 15;
+const DETECT_LEAD = 1.5;
 /** Largest page pith accepts after decompression (bytes). */
 export const MAX_PAGE_BYTES = 64 * 1024 * 1024;
 
@@ -131,7 +141,10 @@ function decodeWith(bytes: Uint8Array, encoding: string): string | null {
 function detect(bytes: Uint8Array): string | null {
   const guesses = chardet.analyse(bytes.subarray(0, 65536));
   const best = guesses[0];
-  return best && best.confidence >= MIN_DETECT_CONFIDENCE ? normaliseLabel(best.name) : null;
+  if (!best) return null;
+  const runnerUp = guesses[1]?.confidence ?? 0;
+  const leads = best.confidence >= MIN_LEADING_CONFIDENCE && best.confidence >= DETECT_LEAD * runnerUp;
+  return best.confidence >= MIN_DETECT_CONFIDENCE || leads ? normaliseLabel(best.name) : null;
 }
 
 function isUtf8Label(label: string): boolean {
