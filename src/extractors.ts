@@ -3,8 +3,14 @@
  * can run, by name. Each paper's system registers here from its own file in src/algorithms/;
  * the learned pipeline registers as "ml"; the oracle (labels check) as "oracle".
  * Keep one line per extractor so parallel work does not collide.
+ *
+ * runExtractor is the one way a command runs a method on a page (`pith extract`,
+ * `pith evaluate`): the page-level checks (a feed or a sitemap, a page without visible text;
+ * src/render/no-text.ts) are made there once, so every method gives the same empty extraction
+ * and reason for such a page, and an extractor's own code only sees pages with words.
  */
-import type { Extractor } from "./types.ts";
+import { pageEmptyReason } from "./render/no-text.ts";
+import type { Extraction, Extractor, ExtractorContext, PageSnapshot } from "./types.ts";
 
 const REGISTRY = new Map<string, Extractor>();
 
@@ -22,6 +28,18 @@ export function checkParamNames(extractor: Extractor, params: Readonly<Record<st
   if (!known) return;
   const unknown = Object.keys(params).filter((k) => !known.includes(k) && !internal.includes(k));
   if (unknown.length) throw new Error(`unknown --param ${unknown.map((k) => `"${k}"`).join(", ")} for ${extractor.name}; known: ${known.filter((k) => !internal.includes(k)).join(", ")}`);
+}
+
+/**
+ * `extractor` on one page, after the page-level checks: a document that is no page, or a page
+ * that shows no word in the snapshot the method reads (Extractor.view), is an empty extraction
+ * with the reason, the same for every method, and the method does not run.
+ */
+export async function runExtractor(extractor: Extractor, page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
+  const view = extractor.view ? await extractor.view(page, context) : page;
+  const reason = pageEmptyReason(page, view);
+  if (reason !== null) return { method: extractor.name, text: "", nodes: [], trace: [], emptyReason: reason };
+  return extractor.extract(page, context);
 }
 
 export function getExtractor(name: string): Extractor {

@@ -10,7 +10,7 @@ export { loadDataset, readDatasetPage, readGold } from "./io/dataset.ts";
 export { buildTree, type Tree } from "./dom/tree.ts";
 export { textOf, words } from "./dom/text.ts";
 export { nodePath } from "./dom/path.ts";
-export { getExtractor, extractorNames, registerExtractor } from "./extractors.ts";
+export { getExtractor, extractorNames, registerExtractor, runExtractor } from "./extractors.ts";
 export { equalTopDownMapping, occurrenceCounts, prepareForMapping, DEFAULT_EQUALITY, type EqualityMode, type MappedPage } from "./site/mapping.ts";
 export { getBlockSet, DEFAULT_TAG_SET, PAPER_TAG_SET, type BlockSet } from "./site/block-set.ts";
 export { blockIbdf, nodeIbdf, indexBlocks, type BlockIbdf } from "./site/ibdf.ts";

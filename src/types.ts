@@ -242,5 +242,16 @@ export interface Extractor {
   checkParams?(params: NonNullable<ExtractorContext["params"]>): void;
   /** Every param the method reads, when it declares them: a command running it alone refuses other names (a typo). */
   readonly knownParams?: readonly string[];
+  /**
+   * The snapshot the method reads when it is not the page as rendered (the learned pipeline's
+   * static models also read markup-hidden text, src/pipeline/hidden-text.ts): runExtractor looks
+   * for visible words in it. Default: the page.
+   */
+  view?(page: PageSnapshot, context: ExtractorContext): PageSnapshot | Promise<PageSnapshot>;
+  /**
+   * The method on one page. Commands call it through runExtractor (src/extractors.ts), which has
+   * already turned a feed, a sitemap or a page without visible words into an empty extraction;
+   * called directly it must still give an empty extraction with a reason there, never throw.
+   */
   extract(page: PageSnapshot, context?: ExtractorContext): Extraction | Promise<Extraction>;
 }

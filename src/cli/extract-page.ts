@@ -1,10 +1,12 @@
 /**
  * One page of `pith extract`, from its snapshot to the text that gets written: run the
- * extractor, then format the extraction. The same function serves the in-thread batch and the
+ * extractor (through src/extractors.ts runExtractor, as `pith evaluate` does), then format the
+ * extraction. The same function serves the in-thread batch and the
  * worker threads (extract-pool.ts), so both write byte-identical outputs.
  */
 import { buildTree } from "../dom/tree.ts";
 import { firstLine } from "../errors.ts";
+import { runExtractor } from "../extractors.ts";
 import { DEFAULT_OUTPUT, formatExtraction, type Format, type OutputOptions } from "../output/index.ts";
 import type { Extraction, Extractor, ExtractorContext, PageResult, PageSnapshot } from "../types.ts";
 
@@ -25,10 +27,10 @@ function modelChoice(model: string): string {
   return model.replace(/, [^,()]*\)$/, ")");
 }
 
-/** The extraction of one rendered page, or an error record (stage "extract") that names it. */
-export async function runExtractor(extractor: Extractor, page: PageSnapshot, context: ExtractorContext): Promise<PageResult<Extraction>> {
+/** The extraction of one rendered page (through runExtractor's page-level checks), or an error record (stage "extract") that names it. */
+async function extractOrError(extractor: Extractor, page: PageSnapshot, context: ExtractorContext): Promise<PageResult<Extraction>> {
   try {
-    return { ok: true, value: await extractor.extract(page, context) };
+    return { ok: true, value: await runExtractor(extractor, page, context) };
   } catch (e) {
     return { ok: false, error: { id: page.id, source: page.source, stage: "extract", reason: firstLine(e, "extraction failed") } };
   }
@@ -56,7 +58,7 @@ export async function pageOutput(
   output: OutputOptions = DEFAULT_OUTPUT,
 ): Promise<PageResult<PageOutput>> {
   if (!rendered.ok) return rendered;
-  const extraction = await runExtractor(extractor, rendered.value, context);
+  const extraction = await extractOrError(extractor, rendered.value, context);
   if (!extraction.ok) return extraction;
   try {
     return { ok: true, value: formatPage(format, rendered.value, extraction.value, output) };

@@ -9,7 +9,7 @@
 import { firstLine } from "../errors.ts";
 import "../algorithms/index.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
-import { getExtractor } from "../extractors.ts";
+import { getExtractor, runExtractor } from "../extractors.ts";
 import { loadDataset, readDatasetPage, readGold, readGoldHtml, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import { createRenderer, renderPage } from "../render/index.ts";
 import type { ExtractorContext, PageInput, PageSnapshot, RenderMode, RenderOptions, Renderer, SiteContext } from "../types.ts";
@@ -184,7 +184,7 @@ async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string,
     const extractor = getExtractor(method);
     const params = method === "oracle" ? { ...job.params, gold } : job.params;
     const context: ExtractorContext = site && extractor.needsSite ? { params, site } : { params };
-    const e = await extractor.extract(l.snapshot, context);
+    const e = await runExtractor(extractor, l.snapshot, context);
     const ms = performance.now() - started + l.snapshot.ms;
     return { text: e.text, nodes: e.nodes, ms, ...(e.emptyReason ? { emptyReason: e.emptyReason } : {}) };
   } catch (e) {

@@ -16,9 +16,9 @@
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
 import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
-import { cachedModel, resolveModelFile } from "./resolve.ts";
-import { BIASES, GENERAL, METHOD, runPipeline, type Bias, type RunOptions } from "./run.ts";
-import { REFINER_NAMES, type RefinerName } from "./model.ts";
+import { cachedModel, resolveModelFile, type Resolution } from "./resolve.ts";
+import { BIASES, GENERAL, METHOD, modelView, runPipeline, type Bias, type RunOptions } from "./run.ts";
+import { REFINER_NAMES, type PipelineModel, type RefinerName } from "./model.ts";
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
@@ -55,6 +55,15 @@ export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>):
   return options;
 }
 
+/** The page's model (resolve.ts: --model, a per-domain model, or the bundled default for the render mode), loaded once. */
+async function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>): Promise<{ choice: Resolution; loaded: PipelineModel }> {
+  const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
+  const model = str(params["model"]);
+  const modelDir = str(params["modelDir"]);
+  const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
+  return { choice, loaded: await cachedModel(choice.file, mode) };
+}
+
 export const mlExtractor: Extractor = {
   name: METHOD,
   knownParams: ML_PARAMS,
@@ -72,13 +81,14 @@ export const mlExtractor: Extractor = {
   checkParams(params: NonNullable<ExtractorContext["params"]>): void {
     runOptionsFrom(params);
   },
+  /** The snapshot the page's model reads: with markup-hidden text for a static model (run.ts modelView). */
+  async view(page: PageSnapshot, context: ExtractorContext): Promise<PageSnapshot> {
+    const params = context.params ?? {};
+    return modelView((await modelFor(page, params)).loaded, page, runOptionsFrom(params));
+  },
   async extract(page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
     const params = context.params ?? {};
-    const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
-    const model = str(params["model"]);
-    const modelDir = str(params["modelDir"]);
-    const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
-    const loaded = await cachedModel(choice.file, mode);
+    const { choice, loaded } = await modelFor(page, params);
     const { extraction, pageType: used } = runPipeline(loaded, page, runOptionsFrom(params));
     const which = loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
     extraction.model = `${loaded.name} (${choice.why}, ${which})`;

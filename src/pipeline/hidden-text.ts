@@ -29,6 +29,8 @@ export const HIDDEN_TEXT_CANDIDATES = "candidates";
 
 /** Views made here: revealing one again is a no-op. */
 const VIEWS = new WeakSet<PageSnapshot>();
+/** The view made of each snapshot: runExtractor's check and the pipeline read one view, built once. */
+const REVEALED = new WeakMap<PageSnapshot, PageSnapshot>();
 
 /** Does a model trained on `mode` snapshots read markup-hidden text? (Static: yes.) */
 export function readsHiddenText(mode: PageSnapshot["mode"]): boolean {
@@ -36,11 +38,13 @@ export function readsHiddenText(mode: PageSnapshot["mode"]): boolean {
 }
 
 /**
- * The snapshot with markup-hidden text visible (a new snapshot; nodes whose visibility does not
- * change are shared with the input). Chromium snapshots are returned as they are.
+ * The snapshot with markup-hidden text visible (a new snapshot, made once per input; nodes whose
+ * visibility does not change are shared with the input). Chromium snapshots are returned as they are.
  */
 export function revealMarkupHidden(page: PageSnapshot): PageSnapshot {
   if (!readsHiddenText(page.mode) || VIEWS.has(page)) return page;
+  const made = REVEALED.get(page);
+  if (made) return made;
   const nodes = page.nodes;
   const visible = new Uint8Array(nodes.length);
   const out: SnapshotNode[] = new Array(nodes.length);
@@ -52,5 +56,6 @@ export function revealMarkupHidden(page: PageSnapshot): PageSnapshot {
   }
   const view = { ...page, nodes: out };
   VIEWS.add(view);
+  REVEALED.set(page, view);
   return view;
 }

@@ -7,7 +7,12 @@
  * whether its scripts ran. A document whose top element is a feed's or a sitemap's (a URL that
  * was not a page) says so instead, and a frameset (or, without scripts, a page that only embeds
  * others in iframes) names the frames that hold its content.
+ *
+ * These are page-level facts, the same for every method: runExtractor (src/extractors.ts) asks
+ * pageEmptyReason once before any extractor runs, for `pith extract` and `pith evaluate` alike.
  */
+import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { nextWordStart } from "../dom/text.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** `<script type>` values that hold code a browser runs (absent or empty: JavaScript). */
@@ -86,4 +91,31 @@ export function noVisibleTextReason(page: PageSnapshot): string {
   if (scripts > 0) return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
   const iframes = frameSources(page, "iframe");
   return iframes.length ? framesReason(iframes) : "the page has no visible text";
+}
+
+/**
+ * Does the page show a word (dom/text.ts WORD: a letter or digit) in a visible text node outside
+ * the elements no extractor reads as content (dom/blocks.ts NON_CONTENT_TAGS: script, form
+ * controls, svg, …)? The learned pipeline's own test of an empty page (its word ownership,
+ * src/pipeline/own-text.ts), asked here for every method. Stops at the first word.
+ */
+export function hasVisibleWords(page: PageSnapshot): boolean {
+  const silent = new Uint8Array(page.nodes.length);
+  for (let i = 0; i < page.nodes.length; i++) {
+    const node = page.nodes[i] as SnapshotNode;
+    const p = node.parent;
+    silent[i] = (p >= 0 && silent[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
+    if (silent[i] === 0 && node.type === 3 && node.text && nextWordStart(node.text, 0) >= 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Why no method should extract from the page, or null: the document is no page (a feed, a
+ * sitemap), or `view` shows no word. `view` is the snapshot the method reads: the page itself,
+ * or the page with its markup-hidden text revealed for a model that reads that text
+ * (src/pipeline/hidden-text.ts). The reason is about the page as rendered in both cases.
+ */
+export function pageEmptyReason(page: PageSnapshot, view: PageSnapshot = page): string | null {
+  return notAPageReason(page) ?? (hasVisibleWords(view) ? null : noVisibleTextReason(page));
 }
