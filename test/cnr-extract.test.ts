@@ -67,6 +67,8 @@ test("no text, a single node, or only link text: empty result with a reason", ()
     assert.equal(r.text, "");
     assert.ok(r.emptyReason, `empty reason for ${JSON.stringify(html)}`);
   }
+  // the page shows "Only links": not a page without visible text (runExtractor's reason) but text CNR does not count
+  assert.match(cnrExtract(staticSnapshot(pageFromHtml(`<html><body><nav><a href="/">Only links</a></nav></body></html>`))).emptyReason ?? "", /^no text outside links, menus and media/);
 });
 
 test("10,000-level nesting and 100,000 nodes: no overflow (speed is measured by the benchmarks, not here)", () => {

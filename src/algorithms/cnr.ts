@@ -27,7 +27,6 @@ import { buildTree, childrenOf, outermost, type Tree } from "../dom/tree.ts";
 import { registerExtractor } from "../extractors.ts";
 import { pathNamer, TRACE_TEXT_CHARS } from "../refine/blocks.ts";
 import type { Extraction, ExtractorContext, PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
-import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
 export const METHOD = "cnr";
 /** Default selection threshold: nodes whose CNR reaches this fraction of the page's largest CNR. */
@@ -206,11 +205,9 @@ export function cnrExtract(page: PageSnapshot, context: ExtractorContext = {}): 
   const opts = cnrOptions(context);
   const model = `cnr top=${opts.top} minSiblings=${opts.minSiblings} levels=${opts.levels}`;
   if (page.nodes.length <= 1) return empty("page has a single node", model);
-  const notAPage = notAPageReason(page);
-  if (notAPage) return empty(notAPage, model);
   const tree = buildTree(page);
   const table = computeCnr(page, tree);
-  if ((table.textLength[0] as number) <= 0) return empty(noVisibleTextReason(page), model);
+  if ((table.textLength[0] as number) <= 0) return empty("no text outside links, menus and media, which CNR leaves out (CNR_NON_CONTENT_TAGS)", model);
   const selected = selectTopRated(page, tree, table, opts.top);
   const merged = mergeBlocks(tree, selected, opts.minSiblings);
   const best = mostText(merged.blocks, table);

@@ -17,7 +17,6 @@ import { largestBlock } from "../refine/largest-block.ts";
 import { lengthSmoothing, SLS_DEFAULTS } from "../refine/length-smoothing.ts";
 import { tablePattern, TP_DEFAULTS } from "../refine/table-pattern.ts";
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot, SnapshotNode } from "../types.ts";
-import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
 type Params = NonNullable<ExtractorContext["params"]>;
 
@@ -37,12 +36,10 @@ function choiceParam<T extends string>(method: string, params: Params, key: stri
 function wholePage(method: string, page: PageSnapshot, model: string, refine: (view: BlockView) => RefineResult): Extraction {
   const empty = (reason: string): Extraction => ({ method, text: "", nodes: [], model, trace: [], emptyReason: reason });
   if (page.nodes.length <= 1) return empty("page has a single node");
-  const notAPage = notAPageReason(page);
-  if (notAPage) return empty(notAPage);
   const tree = buildTree(page);
   const body = page.nodes.findIndex((n: SnapshotNode) => n.type === 1 && n.tag === "body");
   const view = textBlocks(page, tree, [body >= 0 ? body : 0]);
-  if (!view.blocks.length) return empty(noVisibleTextReason(page));
+  if (!view.blocks.length) return empty("no text block in the page's <body>");
   const r = refine(view);
   if (!r.nodes.length) return { ...empty(`${method} kept no block`), trace: r.trace };
   return { method, text: textOf(page, tree, r.nodes, { preformatted: true }), nodes: r.nodes, model, trace: r.trace };

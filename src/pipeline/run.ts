@@ -31,7 +31,7 @@ import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./fallback.ts";
 import { coalesce } from "./select.ts";
 import { keepLineGaps } from "./line-gaps.ts";
 import { traceTarget } from "./trace.ts";
-import { codeScripts, notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
+import { codeScripts } from "../render/no-text.ts";
 
 export const METHOD = "ml";
 export { TRACE_TEXT_CHARS } from "./trace.ts";
@@ -114,6 +114,9 @@ export function mostLikelyType(types: readonly string[], probability: (k: number
   return best;
 }
 
+/** Why a snapshot run here directly (runPipeline, training's evaluation) without a word to classify is empty. */
+const NO_WORDS = "no visible word to classify";
+
 function empty(reason: string, model: string): Extraction {
   return { method: METHOD, text: "", nodes: [], scores: [], model, trace: [], emptyReason: reason };
 }
@@ -182,7 +185,7 @@ export function modelView(model: PipelineModel, page: PageSnapshot, options: Run
   return model.hiddenText && options.hiddenText !== false ? revealMarkupHidden(page) : page;
 }
 
-/** Runs the pipeline on one snapshot with a loaded model. */
+/** Runs the pipeline on one snapshot with a loaded model (a command runs it through src/extractors.ts runExtractor, with the page-level checks). */
 export function runPipeline(model: PipelineModel, snapshot: PageSnapshot, options: RunOptions = {}): RunResult {
   const page = modelView(model, snapshot, options);
   const tree = buildTree(page);
@@ -206,8 +209,8 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const nCols = table.nCols;
   const own = ownership(page, tree, table.nodes);
   const n = table.nodes.length;
-  const notAPage = notAPageReason(page);
-  if (notAPage || own.totalWords === 0 || n === 0) return { extraction: empty(notAPage ?? noVisibleTextReason(page), model.name), pageType: GENERAL, scores: new Float32Array(n) };
+  // runExtractor (src/extractors.ts) has already turned a feed or a page without a visible word into an empty extraction
+  if (own.totalWords === 0 || n === 0) return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
   const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content.classifier, table.values, nCols, own), table, own, nCols);

@@ -8,7 +8,6 @@ import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import { textOf, words } from "../dom/text.ts";
 import { nodePath } from "../dom/path.ts";
 import { outermost, type Tree } from "../dom/tree.ts";
-import { notAPageReason, noVisibleTextReason } from "../render/no-text.ts";
 
 /** Characters of text kept in a trace entry. */
 export const TRACE_TEXT_CHARS = 80;
@@ -139,13 +138,14 @@ export function positiveIntParam(method: string, name: string, value: unknown, f
   return n;
 }
 
-/** Why a page cannot be processed at all (no nodes / no text), or null. */
+/**
+ * Why a page cannot be processed at all (no nodes, no content node), or null. Through
+ * runExtractor (src/extractors.ts) a page without a visible word never gets here; called directly,
+ * an extractor still gives an empty result for it.
+ */
 export function unusablePage(page: PageSnapshot, tree: Tree): string | null {
   if (tree.n <= 1) return "the page has a single node or none";
-  const notAPage = notAPageReason(page);
-  if (notAPage) return notAPage;
-  const mask = contentMask(page, tree);
-  return mask[0] === 1 ? null : noVisibleTextReason(page);
+  return contentMask(page, tree)[0] === 1 ? null : "no node holds visible text or media";
 }
 
 /**
