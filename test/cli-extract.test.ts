@@ -177,6 +177,24 @@ test("a feed or a sitemap given as a page is an empty extraction that says what 
   assert.match((await pith(["extract", join(dir, "icon.html")])).stderr, /\tthe page has no visible text$/m);
 });
 
+test("every method of pith extract gives a feed, a sitemap, an image-only or a punctuation-only page the learned pipeline's empty extraction and reason", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-feed-all-"));
+  writeFileSync(join(dir, "feed.xml"), `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`);
+  writeFileSync(join(dir, "sitemap.xml"), `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`);
+  writeFileSync(join(dir, "image.html"), `<html><body><div><img src="a.png" alt="A photo"></div></body></html>`);
+  writeFileSync(join(dir, "dashes.html"), `<html><body><p>— · —</p></body></html>`);
+  const inputs = ["feed.xml", "sitemap.xml", "image.html", "dashes.html"].map((f) => join(dir, f));
+  const reasons = (stderr: string): string[] => stderr.split("\n").filter((l) => l.startsWith("empty\t")).map((l) => l.replace(/^empty\t.*\//, ""));
+  const ml = await pith(["extract", ...inputs, "--workers", "0"]);
+  assert.deepEqual(reasons(ml.stderr), ["feed.xml\tnot an HTML page: the document is an RSS feed", "sitemap.xml\tnot an HTML page: the document is a sitemap", "image.html\tthe page has no visible text", "dashes.html\tthe page has no visible text"]);
+  for (const method of ["cnr", "content-extractor", "feature-extractor", "k-feature-extractor", "lbs", "sls", "tp", "site"]) {
+    const run = await pith(["extract", ...inputs, "--method", method, "--workers", "0", "--format", "json"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(reasons(run.stderr), reasons(ml.stderr), method);
+    assert.deepEqual(run.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { text: string }).text), ["", "", "", ""], method);
+  }
+});
+
 test("a frameset, or a page that only embeds another in an iframe, names the frames that hold its content; a hidden tracking iframe beside scripts does not hide the scripts hint", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-frames-"));
   writeFileSync(join(dir, "frames.html"), `<html><head><title>Old site</title></head><frameset cols="20%,80%"><frame src="menu.html"><frame src="main.html"></frameset></html>`);
