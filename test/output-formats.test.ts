@@ -184,6 +184,25 @@ test("markdown images: the chosen content's images as ![alt](src) (a linked imag
   assert.doesNotMatch(rendered, /spacer|data:|javascript|in code|none|split/);
 });
 
+test("markdown and html, with and without images: a link holding only an image left out (--no-images, decorative alt=\"\", a data: source) or an icon is not written as an empty link; its alt text does not replace it", () => {
+  const page = staticSnapshot(pageFromHtml(`<html><body><p>Logo <a href="/x"><img src="a.png" alt=""></a> then <a href="/y"><img src="b.png" alt="A bridge"></a> and <a href="/z"><img src="data:image/png;base64,AAAA" alt="lazy"></a> and <a href="/w"><img src="c.png" alt="icon"> Word</a> and <a href="/i"><i class="icon"></i></a><a href="/s"> <svg><path d="M0"/></svg> </a> end.</p></body></html>`, "empty-links", "https://e.org/"));
+  const tree = buildTree(page);
+  const p = page.nodes.findIndex((n) => n.tag === "p");
+  const out = (format: "markdown" | "html", images: boolean) => formatExtraction(format, page, tree, { method: "test", text: "", nodes: [p], scores: [1], trace: [] }, { images });
+  assert.equal(out("markdown", false), "Logo then and and [Word](https://e.org/w) and end.");
+  assert.equal(out("html", false), `<article><p>Logo  then  and  and <a href="https://e.org/w"> Word</a> and <i></i>   end.</p></article>`);
+  assert.equal(out("markdown", true), "Logo then [![A bridge](https://e.org/b.png)](https://e.org/y) and and [![icon](https://e.org/c.png) Word](https://e.org/w) and end.", "decorative and data: images leave no link behind either");
+  const html = out("html", true);
+  assert.match(html, /<a href="https:\/\/e.org\/x"><img src="https:\/\/e.org\/a.png" alt=""><\/a>/, "HTML keeps a decorative image, so its link");
+  assert.match(html, / and <i><\/i> {3}end\./, "an icon's link (an empty <i>, an <svg>) is not written");
+  for (const format of ["markdown", "html"] as const) {
+    for (const images of [true, false]) {
+      const rendered = format === "html" ? out(format, images) : new MarkdownIt().render(out(format, images));
+      assert.doesNotMatch(rendered, /<a [^>]*>\s*(?:<i><\/i>\s*)?<\/a>|\[\]\(/, `${format}, images ${images}: no empty link`);
+    }
+  }
+});
+
 test("html: an image with an empty source keeps no src (made absolute, it would name the page itself)", () => {
   const page = staticSnapshot(pageFromHtml(`<html><body><p><img src=" " alt="a"> text</p></body></html>`, "e", "https://e.org/p"));
   const tree = buildTree(page);

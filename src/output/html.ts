@@ -67,13 +67,36 @@ const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
 /** Elements left out with their content when images are not wanted. */
 const IMAGE_TAGS = new Set(["img", "picture"]);
 
+/**
+ * Elements that show something without any text: a link holding one of them is not empty. A
+ * link around nothing else that shows (its image left out by --no-images, an icon font's empty
+ * <i>, an <svg> icon, which is no content) is written without its <a> tags, its content kept:
+ * an empty link is nothing a reader can see or click. Its image's alt text is not put in its
+ * place: it is not text the page shows, and the text and Markdown outputs leave it out too.
+ */
+const SHOWN_WITHOUT_TEXT = new Set(["img", "video"]);
+
+interface Close {
+  end: number;
+  tag: string;
+  /** Index in the output of the element's open tag. */
+  at: number;
+  /** Texts and images written before the element opened (none since: an empty link). */
+  shown: number;
+}
+
 export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[], options: OutputOptions = DEFAULT_OUTPUT): string {
   const out: string[] = ["<article>"];
-  const closeAt: { end: number; tag: string; at: number }[] = [];
+  const closeAt: Close[] = [];
   const base = baseUrl(page);
   const articles = new Map<number, number>(); // output index of an <article>'s open tag → of its close tag
+  let shown = 0; // texts (not only spaces) and images written so far
   const close = (): void => {
-    const c = closeAt.pop() as { tag: string; at: number };
+    const c = closeAt.pop() as Close;
+    if (c.tag === "a" && c.shown === shown) {
+      out[c.at] = ""; // an empty link (SHOWN_WITHOUT_TEXT): no <a> tags
+      return;
+    }
     if (c.tag === "article") articles.set(c.at, out.length);
     out.push(`</${c.tag}>`);
   };
@@ -104,11 +127,14 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
         continue;
       }
       if (node.type === 3) {
-        out.push(escapeText(node.text ?? ""));
+        const text = node.text ?? "";
+        if (text.trim() !== "") shown++;
+        out.push(escapeText(text));
         continue;
       }
       if (WRAPPER_TAGS.has(node.tag)) continue;
-      if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length });
+      if (SHOWN_WITHOUT_TEXT.has(node.tag)) shown++;
+      if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length, shown });
       out.push(openTag(node, base));
     }
     while (closeAt.length) close();

@@ -100,7 +100,9 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
  * An image as `![alt](src)`, or null for one Markdown leaves out: no source, or a source that may
  * not be shown (safeUrl) or is a `data:` URL (a lazy loader's placeholder, or kilobytes of
  * base64 in the text), and a decorative image, which HTML marks with an empty `alt=""` (a
- * spacer, an icon beside its label). An image without alt is kept with empty brackets.
+ * spacer, an icon beside its label). An image without alt is kept with empty brackets. A link
+ * around an image left out (here or by --no-images) leaves nothing (closeInline), not the alt
+ * text as its link text: alt text is not text the page shows, and the text output leaves it out.
  */
 function markdownImage(node: SnapshotNode, base: string | null): string | null {
   const src = node.attrs?.["src"]?.trim();
