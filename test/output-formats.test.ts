@@ -381,6 +381,32 @@ test("markdown: a syntax-highlighted code block keeps its lines and indentation 
   assert.equal(md, "```\ndef f():\n    return 1\n\nf()\n```\n\nA paragraph collapses.");
 });
 
+test("text and markdown: a code block holds the lines a browser shows of a highlighter's line elements: an empty line <div> adds none, a blank one (<br>, a line break) stays once", () => {
+  const blocks = {
+    "empty line <div>s show no line": [`<div class="line">a = 1</div><div class="line"></div><div class="line"><span></span></div><div class="line">b = 2</div>`, "a = 1\nb = 2"],
+    "a line <div> ending in <br>, a blank line as <div><br></div>": [`<div class="cm-line">a = 1<br></div><div class="cm-line"><br></div><div class="cm-line">b = 2<br></div>`, "a = 1\n\nb = 2"],
+    "a line <div> ending in a line break, a blank line as <div>\\n</div>": [`<div>a = 1\n</div><div>\n</div><div> </div><div>b = 2\n</div>`, "a = 1\n\n\nb = 2"],
+    "a line break between line <div>s is a line of its own": [`<div>a = 1</div>\n<div>b = 2</div>`, "a = 1\n\nb = 2"],
+    "line <span>s joined by line breaks, a blank one empty": [`<span class="line">a = 1</span>\n<span class="line"></span>\n<span class="line">b = 2</span>`, "a = 1\n\nb = 2"],
+    "blank lines in the code's text": [`a = 1\n\n\nb = 2\n`, "a = 1\n\n\nb = 2"],
+  };
+  for (const [what, [code, lines]] of Object.entries(blocks)) {
+    const page = staticSnapshot(pageFromHtml(`<html><body><pre><code>${code}</code></pre></body></html>`, "lines"));
+    const tree = buildTree(page);
+    const pre = page.nodes.findIndex((n) => n.tag === "pre");
+    assert.equal(textOf(page, tree, [pre], { preformatted: true }), lines, `text: ${what}`);
+    assert.equal(formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [pre], scores: [1], trace: [] }), "```\n" + lines + "\n```", `markdown: ${what}`);
+  }
+  // Chromium: a display:grid <code> makes its line <span>s blocks, and a browser lays out no whitespace-only text between grid items
+  const page = staticSnapshot(pageFromHtml(`<html><body><pre><code><span>a = 1</span>\n<span> </span>\n<span>b = 2</span></code></pre></body></html>`, "grid"));
+  const style = (display: string) => ({ display, visibility: "visible", position: "static", fontSize: 16, fontWeight: 400 });
+  for (const n of page.nodes) if (n.type === 1) n.style = style(n.tag === "code" ? "grid" : n.tag === "pre" || n.tag === "span" ? "block" : "inline");
+  const tree = buildTree(page);
+  const pre = page.nodes.findIndex((n) => n.tag === "pre");
+  assert.equal(textOf(page, tree, [pre], { preformatted: true }), "a = 1\n\nb = 2");
+  assert.equal(formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [pre], scores: [1], trace: [] }), "```\na = 1\n\nb = 2\n```");
+});
+
 test("<xmp> (raw text a browser shows as preformatted): text keeps it line by line, Markdown fences it, HTML writes it as an escaped <pre>", () => {
   const html = `<body><p>Put this in your file:</p><xmp># Your <b>SSID</b> &amp; key\nssid: "x"\n  indent: y</xmp><p>Then install.</p></body>`;
   const page = staticSnapshot(pageFromHtml(html, "xmp"));

@@ -211,9 +211,35 @@ export function inlineGap(page: PageSnapshot, tree: Tree, a: number, b: number):
   return space ? " " : "";
 }
 
-/** A preformatted element's text as lines: each right-trimmed, blank lines kept inside, none at the ends. */
-function pushPreformatted(lines: string[], text: string): void {
-  const own = text.split(/\r\n|\r|\n/).map((l) => l.trimEnd());
+/**
+ * Displays whose children are items (CSS Flexbox §4, CSS Grid §6.1): a browser lays out no text
+ * of only whitespace straight inside them, preformatted or not (a highlighter's "\n" between the
+ * line <span>s of a `display: grid` <code>).
+ */
+const ITEM_CONTAINERS: ReadonlySet<string> = new Set(["flex", "inline-flex", "grid", "inline-grid"]);
+
+/** Whether text node `i` is only whitespace straight inside a flex or grid container (Chromium mode: computed display), which shows nothing. */
+export function unrenderedWhitespace(page: PageSnapshot, tree: Tree, i: number): boolean {
+  const display = page.nodes[tree.parent[i] as number]?.style?.display;
+  return display !== undefined && ITEM_CONTAINERS.has(display) && (page.nodes[i]?.text ?? "").trim() === "";
+}
+
+/**
+ * The lines a browser shows for a run of preformatted text (its text and <br>s as line breaks)
+ * between two block boundaries inside a <pre> (a highlighter's line <div>s): none for an empty
+ * run (an empty line <div> takes no height), one per line break otherwise, a line break at the
+ * run's end ending its last line rather than opening an empty one (`<div>a = 1\n</div>` is one
+ * line, `<div>\n</div>` and `<div><br></div>` a blank one). Lines are right-trimmed.
+ */
+function preformattedRun(lines: string[], run: string): void {
+  if (run === "") return;
+  const own = run.split(/\r\n|\r|\n/);
+  if (own.length > 1 && own[own.length - 1] === "") own.pop();
+  for (const l of own) lines.push(l.trimEnd());
+}
+
+/** A preformatted element's lines, without the blank lines at its ends (the source's indentation around its code). */
+function pushPreformatted(lines: string[], own: readonly string[]): void {
   let from = 0;
   let to = own.length;
   while (from < to && !own[from]) from++;
@@ -226,17 +252,21 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
   const visibleOnly = options.visibleOnly ?? true;
   const lines: string[] = [];
   let current = "";
-  let preLine = false; // the current line is a preformatted element's text (options.preformatted)
+  let preLines: string[] | null = null; // lines of the preformatted element being read (options.preformatted)
   const flush = (): void => {
-    if (preLine) pushPreformatted(lines, current);
+    if (preLines) preformattedRun(preLines, current);
     else {
       const line = collapseSpaces(current);
       if (line) lines.push(line);
     }
-    preLine = false;
     current = "";
     last = "";
     prevParent = -1;
+  };
+  const endPre = (): void => {
+    flush();
+    pushPreformatted(lines, preLines ?? []);
+    preLines = null;
   };
   const blockEnds: number[] = []; // ends of the open block elements, innermost last
   let prevParent = -1; // parent of the last text appended to the current line
@@ -251,6 +281,7 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
         blockEnds.pop();
         flush();
       }
+      if (preLines && i >= preEnd) endPre();
       const node = page.nodes[i] as SnapshotNode;
       if ((visibleOnly && !node.visible) || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) || options.exclude?.has(i)) {
         i = (tree.end[i] as number) - 1; // skip the subtree
@@ -258,22 +289,28 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
       }
       if (node.type === 3) {
         const text = node.text ?? "";
-        if (!text) continue;
+        if (!text || (preLines && unrenderedWhitespace(page, tree, i))) continue;
         const parent = tree.parent[i] as number;
         if (i >= verbatimEnd && needsSeparator(tree, last, prevParent, parent, text)) current += " ";
         current += text;
-        if (i < preEnd) preLine = true;
         last = text.charAt(text.length - 1);
         prevParent = parent;
+      } else if (preLines && node.tag === "br") {
+        current += "\n"; // a line break of the code, not a block boundary (preformattedRun)
       } else {
         if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
-        if (options.preformatted && PREFORMATTED_TAGS.has(node.tag) && i >= preEnd) preEnd = tree.end[i] as number;
+        if (options.preformatted && PREFORMATTED_TAGS.has(node.tag) && !preLines) {
+          flush(); // a preformatted element's lines are lines of their own
+          preLines = [];
+          preEnd = tree.end[i] as number;
+        }
         if (breaksLine(node)) {
           flush();
           blockEnds.push(tree.end[i] as number);
         }
       }
     }
+    if (preLines) endPre();
     blockEnds.length = 0;
     const next = roots[r + 1];
     if (next === undefined || !continuesLine(page, tree, root, next)) flush();

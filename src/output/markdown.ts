@@ -11,7 +11,7 @@
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
-import { collapseSpaces, continuesLine, needsSeparator, VERBATIM_TAGS } from "../dom/text.ts";
+import { collapseSpaces, continuesLine, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRows, markdownTable } from "./markdown-table.ts";
@@ -128,6 +128,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   let line = "";
   let prefix = "";
   let inPre = 0;
+  let runStart = 0; // in a code block: where the text since its last block boundary starts (endRun)
   let inCode = 0;
   const out = new MarkdownBlocks(page, tree);
   let lastChar = ""; // last character of the text on the line (textOf's separator rule)
@@ -166,6 +167,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
           .join(prefix || oneLine ? " " : "\\\n"); // a heading (a table cell) is one line: its <br> is a space
     if (inPre ? text.trim() : text) out.write(inPre ? fenced(text) : prefix + text); // no empty code block
     line = "";
+    runStart = 0;
     prefix = "";
     lastChar = "";
     prevParent = -1;
@@ -173,6 +175,15 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       o.at = -1;
       pending.push(o);
     }
+  };
+  /**
+   * A block boundary inside a code block (a highlighter's line <div>): the text since the last one
+   * ends its line, as in the text output (preformattedRun): an empty line <div> adds no line, and
+   * text that ends with a line break (`<div>a\n</div>`, `<div><br></div>`) has ended it already.
+   */
+  const endRun = (): void => {
+    if (line.length > runStart && !/[\r\n]$/.test(line.slice(-1))) line += "\n";
+    runStart = line.length;
   };
   // a link or emphasis around nothing visible (an image link, an icon) leaves no "[ ](…)" or "** **" behind
   function closeInline(o: Open): void {
@@ -221,9 +232,9 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (!o.block) closeInline(o);
         if (o.tag === "pre") {
           if (inPre === 1) flush(); // the outermost preformatted element ends its code block
-          else line += "\n";
+          else endRun();
           inPre--;
-        } else if (o.tag === IN_PRE) line += "\n";
+        } else if (o.tag === IN_PRE) endRun();
         else if (o.block) flush();
         if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close(); // each block li / blockquote opened one
       }
@@ -234,6 +245,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       }
       if (node.type === 3) {
         const text = node.text ?? "";
+        if (inPre && unrenderedWhitespace(page, tree, i)) continue;
         if (!inPre && pending.length && text.trim()) reopen();
         // sibling inline elements' texts are two words, as in the text output (textOf), unless verbatim
         const parent = tree.parent[i] as number;
@@ -276,7 +288,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       }
       if (isBlockDisplay(node.tag, node.style?.display) && inPre) {
         // a block inside a code block (a highlighter's line <div>, an <xmp> in a <pre>) starts a line of the same block
-        if (line && !line.endsWith("\n")) line += "\n";
+        endRun();
         if (PREFORMATTED_TAGS.has(node.tag)) inPre++;
         open.push({ end: tree.end[i] as number, tag: PREFORMATTED_TAGS.has(node.tag) ? "pre" : IN_PRE, suffix: "", block: true, at: -1, opening: "" });
         continue;
