@@ -324,6 +324,14 @@ test("markdown: a code block holding a ``` fence is fenced by a longer run of ba
   assert.equal(md, "````\nWrite:\n```js\nx()\n```\n````\n\nAfter.");
 });
 
+test("markdown: a code block of a page with CR LF line breaks starts and ends with its code, as the text output does (no blank line from the CR after <pre>)", () => {
+  const page = staticSnapshot(pageFromHtml("<html><body><pre>\r\nfirst\r\n\r\nsecond\r\n</pre></body></html>", "crlf"));
+  const tree = buildTree(page);
+  const pre = page.nodes.findIndex((n) => n.tag === "pre");
+  assert.equal(textOf(page, tree, [pre], { preformatted: true }), "first\n\nsecond");
+  assert.equal(formatExtraction("markdown", page, tree, { method: "test", text: "", nodes: [pre], scores: [1], trace: [] }), "```\nfirst\n\nsecond\n```");
+});
+
 test("markdown: a chosen <pre> is one code block and the chosen blocks after it are not (a docs page's code then prose)", () => {
   const page = staticSnapshot(pageFromHtml(`<html><body><pre>port = 9000\n</pre><p>Keys are <a href="https://x.org/k">case-sensitive</a>.</p><ol><li>one</li></ol></body></html>`, "pre"));
   const tree = buildTree(page);

@@ -159,7 +159,10 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     const split = inPre ? [] : open.filter((o) => o.opening && o.at >= 0);
     for (let k = split.length - 1; k >= 0; k--) closeInline(split[k] as Open);
     const text = inPre
-      ? line.replace(/^(?:[ \t]*\n)+|(?:\n[ \t]*)+$/g, "").replace(/[ \t]+$/, "") // blank lines at its ends (the source's indentation around a nested <xmp>) are not code
+      ? line
+          .replace(/\r\n?/g, "\n") // a page's CR LF line breaks, as a browser reads them (a CR left in would keep a blank line below)
+          .replace(/^(?:[ \t]*\n)+|(?:\n[ \t]*)+$/g, "")
+          .replace(/[ \t]+$/, "") // blank lines at its ends (the source's indentation around a nested <xmp>) are not code
       : collapseSpaces(line)
           .split(BREAK)
           .map((part) => escapeLineStart(part.trim()))
