@@ -162,6 +162,15 @@ test("markdown: a link or emphasis around nothing visible (a decorative image's 
   assert.equal(md.trim(), "Read [*more*](https://x.org/more) here.");
 });
 
+test("markdown: a quote stays one where a quote nested in it starts and ends (its citation after the nested quote is still quoted); two quotes in a row stay two", () => {
+  const md = markdownOf(`<body><blockquote><p>One.</p><blockquote><p>Inner.</p></blockquote><p>Two.</p><footer>— <cite>Ana</cite></footer></blockquote><blockquote><p>Other quote.</p></blockquote>
+<ul><li><p>Item.</p><blockquote><p>Q1</p><blockquote><p>Q2</p></blockquote></blockquote></li></ul></body>`);
+  assert.equal(md, "> One.\n>\n> > Inner.\n>\n> Two.\n>\n> — Ana\n\n> Other quote.\n\n- Item.\n\n  > Q1\n  >\n  > > Q2");
+  const rendered = new MarkdownIt().render(md);
+  assert.equal((rendered.match(/<blockquote>/g) ?? []).length, 5, "the outer quote, its nested one, the other quote, the list item's two");
+  assert.match(rendered, /^<blockquote>\n<p>One.<\/p>\n<blockquote>\n<p>Inner.<\/p>\n<\/blockquote>\n<p>Two.<\/p>\n<p>— Ana<\/p>\n<\/blockquote>/);
+});
+
 test("markdown images: the chosen content's images as ![alt](src) (a linked image stays linked), as HTML output keeps them; decorative (alt=\"\"), data: and script sources and images in code are left out", () => {
   const md = markdownOf(`<html><body><article><p>Before <img src="/a.png" alt="A [big] *chart*
  of sales"> after.</p><figure><a href="/full.jpg"><img src="/t.jpg" alt="Bridge"></a><figcaption>The bridge</figcaption></figure>

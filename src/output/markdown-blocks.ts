@@ -4,7 +4,8 @@
  * list item starts with its marker and the others, and a nested list, are indented to the item's
  * content column (the marker's width), so nesting survives. Items of one list follow each other
  * without a blank line (a tight list); blocks of one quote are joined by a quoted blank line, so
- * the quote stays one. An ordered list's items are numbered from its `start`.
+ * the quote stays one, also where a quote nested in it starts or ends (the line between carries
+ * the containers both blocks are in). An ordered list's items are numbered from its `start`.
  */
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
@@ -29,7 +30,8 @@ export class MarkdownBlocks {
   /** Next number of each ordered list, by its node index. */
   private readonly counters = new Map<number, number>();
   private lastInList = false;
-  private lastQuote: Container | null = null;
+  /** The containers the last block is in, outermost first. */
+  private lastContainers: readonly Container[] = [];
   /** Key of the outermost container of the last block. */
   private lastOuter = -1;
 
@@ -64,14 +66,18 @@ export class MarkdownBlocks {
     let first = "";
     let rest = "";
     let newItem = false;
-    let quote: Container | null = null;
-    for (const c of this.containers) {
+    let shared = ""; // the line prefix of the containers this block shares with the last one
+    let sharedQuote = false;
+    this.containers.forEach((c, k) => {
       const indent = c.quote ? c.marker : " ".repeat(c.marker.length);
+      if (this.lastContainers[k] === c && shared.length === rest.length) {
+        shared += indent;
+        sharedQuote ||= c.quote;
+      }
       first += c.quote || c.used ? indent : c.marker;
       rest += indent;
-      if (c.quote) quote = c;
-      else if (!c.used) newItem = c.used = true;
-    }
+      if (!c.quote && !c.used) newItem = c.used = true;
+    });
     const block = text
       .split("\n")
       .map((l, k) => ((k === 0 ? first : rest) + l).trimEnd())
@@ -79,10 +85,10 @@ export class MarkdownBlocks {
     const outer = this.containers[0]?.key ?? -1;
     const last = this.blocks.length - 1;
     if (last >= 0 && newItem && this.lastInList && outer === this.lastOuter) this.blocks[last] += "\n" + block;
-    else if (last >= 0 && quote !== null && quote === this.lastQuote) this.blocks[last] += `\n${rest.trimEnd()}\n${block}`;
+    else if (last >= 0 && sharedQuote) this.blocks[last] += `\n${shared.trimEnd()}\n${block}`;
     else this.blocks.push(block);
     this.lastInList = this.containers.some((c) => !c.quote);
-    this.lastQuote = quote;
+    this.lastContainers = [...this.containers];
     this.lastOuter = outer;
   }
 
