@@ -171,6 +171,16 @@ test("markdown: a quote stays one where a quote nested in it starts and ends (it
   assert.match(rendered, /^<blockquote>\n<p>One.<\/p>\n<blockquote>\n<p>Inner.<\/p>\n<\/blockquote>\n<p>Two.<\/p>\n<p>— Ana<\/p>\n<\/blockquote>/);
 });
 
+test("markdown: lists in a row stay separate lists (a list after another of its kind takes the other bullet or delimiter, which CommonMark reads as a new list)", () => {
+  const md = markdownOf(`<body><ul><li>a</li></ul><ul><li>b</li></ul><ul><li>c</li></ul><ol><li>one</li></ol><ol><li>two</li><li>three</li></ol>
+<ul><li>x<ul><li>y</li></ul><ul><li>z</li></ul></li></ul><p>Between.</p><ul><li>after</li></ul></body>`);
+  assert.equal(md, "- a\n\n* b\n\n- c\n\n1. one\n\n1) two\n2) three\n\n- x\n  - y\n  * z\n\nBetween.\n\n- after");
+  const rendered = new MarkdownIt().render(md);
+  assert.equal((rendered.match(/<ul>/g) ?? []).length, 7);
+  assert.equal((rendered.match(/<ol>/g) ?? []).length, 2);
+  assert.doesNotMatch(rendered, /<li>\s*<p>/, "no list turned loose by a list merged into it");
+});
+
 test("markdown images: the chosen content's images as ![alt](src) (a linked image stays linked), as HTML output keeps them; decorative (alt=\"\"), data: and script sources and images in code are left out", () => {
   const md = markdownOf(`<html><body><article><p>Before <img src="/a.png" alt="A [big] *chart*
  of sales"> after.</p><figure><a href="/full.jpg"><img src="/t.jpg" alt="Bridge"></a><figcaption>The bridge</figcaption></figure>

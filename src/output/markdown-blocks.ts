@@ -6,6 +6,9 @@
  * without a blank line (a tight list); blocks of one quote are joined by a quoted blank line, so
  * the quote stays one, also where a quote nested in it starts or ends (the line between carries
  * the containers both blocks are in). An ordered list's items are numbered from its `start`.
+ * A list that follows another of its kind at the same place (two <ul>s in a row, or with what
+ * was between them not chosen) takes the other bullet ("*" after "-") or delimiter (")" after
+ * "."): CommonMark would continue the first list across the blank line, as one loose list.
  */
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
@@ -19,7 +22,13 @@ interface Container {
   quote: boolean;
   /** A list item's marker was written (its later blocks are indented instead). */
   used: boolean;
+  /** A list item's bullet ("-", "*") or ordered delimiter (".", ")"); "" for a quote. */
+  delimiter: string;
 }
+
+/** Bullets (or ordered delimiters) a list takes, the second after a list whose items took the first. */
+const BULLETS = ["-", "*"] as const;
+const DELIMITERS = [".", ")"] as const;
 
 /** Numbers ordered lists' items must not pass (a hostile `start`). */
 const MAX_START = 1e9;
@@ -29,6 +38,8 @@ export class MarkdownBlocks {
   private readonly containers: Container[] = [];
   /** Next number of each ordered list, by its node index. */
   private readonly counters = new Map<number, number>();
+  /** Bullet or delimiter of each list, by its node index. */
+  private readonly delimiters = new Map<number, string>();
   private lastInList = false;
   /** The containers the last block is in, outermost first. */
   private lastContainers: readonly Container[] = [];
@@ -43,12 +54,13 @@ export class MarkdownBlocks {
   /** A list item (node `item`) opens: its blocks get its marker. */
   openItem(item: number): void {
     const list = this.tree.parent[item] as number;
-    this.containers.push({ key: list, marker: this.itemMarker(list), quote: false, used: false });
+    const delimiter = this.listDelimiter(list);
+    this.containers.push({ key: list, marker: this.itemMarker(list, delimiter), quote: false, used: false, delimiter });
   }
 
   /** A block quote (node `quote`) opens. */
   openQuote(quote: number): void {
-    this.containers.push({ key: quote, marker: "> ", quote: true, used: false });
+    this.containers.push({ key: quote, marker: "> ", quote: true, used: false, delimiter: "" });
   }
 
   /** The innermost open item or quote closes. */
@@ -92,12 +104,29 @@ export class MarkdownBlocks {
     this.lastOuter = outer;
   }
 
-  /** A list item's marker: "- ", or its number in an ordered list (counted per list, from its `start`). */
-  private itemMarker(list: number): string {
-    if (this.page.nodes[list]?.tag !== "ol") return "- ";
+  /**
+   * A list's bullet or delimiter, chosen at its first item: the other one of its kind when the
+   * last block written was an item of another list of the same kind at the same place (inside
+   * the same containers), which CommonMark would continue.
+   */
+  private listDelimiter(list: number): string {
+    const known = this.delimiters.get(list);
+    if (known !== undefined) return known;
+    const [one, other] = this.page.nodes[list]?.tag === "ol" ? DELIMITERS : BULLETS;
+    const before = this.lastContainers[this.containers.length];
+    const sameContainers = this.containers.every((c, k) => this.lastContainers[k] === c);
+    const follows = sameContainers && before !== undefined && before.key !== list && (before.delimiter === one || before.delimiter === other);
+    const delimiter = follows && before.delimiter === one ? other : one;
+    this.delimiters.set(list, delimiter);
+    return delimiter;
+  }
+
+  /** A list item's marker: its bullet, or its number in an ordered list (counted per list, from its `start`) and delimiter. */
+  private itemMarker(list: number, delimiter: string): string {
+    if (this.page.nodes[list]?.tag !== "ol") return `${delimiter} `;
     const start = Number.parseInt(this.page.nodes[list]?.attrs?.["start"] ?? "1", 10);
     const n = this.counters.get(list) ?? (Number.isFinite(start) && start >= 0 && start < MAX_START ? start : 1);
     this.counters.set(list, n + 1);
-    return `${n}. `;
+    return `${n}${delimiter} `;
   }
 }
