@@ -181,6 +181,12 @@ test("markdown: lists in a row stay separate lists (a list after another of its 
   assert.doesNotMatch(rendered, /<li>\s*<p>/, "no list turned loose by a list merged into it");
 });
 
+test("markdown: a heading whose text ends in a run of # after a space keeps it (CommonMark would drop it as the closing sequence)", () => {
+  const md = markdownOf(`<body><h2>Issue #</h2><h3>Top ##</h3><h2>#</h2><h2>C# and F#</h2><h2>Tag <span>#</span></h2><p>Issue #</p></body>`);
+  assert.equal(md, "## Issue \\#\n\n### Top \\#\\#\n\n## \\#\n\n## C# and F#\n\n## Tag \\#\n\nIssue #");
+  assert.equal(new MarkdownIt().render(md), "<h2>Issue #</h2>\n<h3>Top ##</h3>\n<h2>#</h2>\n<h2>C# and F#</h2>\n<h2>Tag #</h2>\n<p>Issue #</p>\n");
+});
+
 test("markdown images: the chosen content's images as ![alt](src) (a linked image stays linked), as HTML output keeps them; decorative (alt=\"\"), data: and script sources and images in code are left out", () => {
   const md = markdownOf(`<html><body><article><p>Before <img src="/a.png" alt="A [big] *chart*
  of sales"> after.</p><figure><a href="/full.jpg"><img src="/t.jpg" alt="Bridge"></a><figcaption>The bridge</figcaption></figure>

@@ -30,6 +30,14 @@ const LINE_START_RULES: readonly (readonly [RegExp, string])[] = [
   [/^([-=])(?=[-=\s]*$)/, "\\$1"],
 ];
 
+/** A run of `#` at the end of a heading's text, after a space (or alone): CommonMark reads it as the heading's optional closing sequence and drops it. */
+const HEADING_CLOSE = /(^|[ \t])(#+)([ \t]*)$/;
+
+/** A heading's text (escaped page text) with a closing-sequence-like run of `#` at its end escaped ("Issue #" stays "Issue #"). */
+export function escapeHeadingEnd(text: string): string {
+  return text.replace(HEADING_CLOSE, (_, space: string, hashes: string, trail: string) => space + hashes.replace(/#/g, "\\#") + trail);
+}
+
 /** A line of escaped page text with the block syntax its start would open escaped too. */
 export function escapeLineStart(line: string): string {
   for (const [rule, replacement] of LINE_START_RULES) if (rule.test(line)) return line.replace(rule, replacement);

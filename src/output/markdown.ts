@@ -12,7 +12,7 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import { collapseSpaces, continuesLine, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
-import { escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
+import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRows, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
@@ -168,7 +168,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
           .join(prefix || oneLine ? " " : "\\\n"); // a heading (a table cell) is one line: its <br> is a space
-    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text) : prefix + text); // no empty code block
+    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text) : prefix ? prefix + escapeHeadingEnd(text) : text); // no empty code block
     line = "";
     runStart = 0;
     prefix = "";
