@@ -187,6 +187,14 @@ test("markdown: a heading whose text ends in a run of # after a space keeps it (
   assert.equal(new MarkdownIt().render(md), "<h2>Issue #</h2>\n<h3>Top ##</h3>\n<h2>#</h2>\n<h2>C# and F#</h2>\n<h2>Tag #</h2>\n<p>Issue #</p>\n");
 });
 
+test("markdown: emphasis CommonMark would not read (punctuation at its inner edge against a letter: Japanese bold, a label without a space) is left out, not shown as asterisks", () => {
+  const md = markdownOf(`<body><p>これは<strong>「重要」</strong>です。<b>重要です。</b>次に</p><p><b>Name:</b>Ana, a<em>(b)</em>, <b><i>x.</i></b>y, <b>ok</b>, <b>Note:</b> text, x<b>y</b>z, <b>Starts @ $7<i>/hour</i></b></p></body>`);
+  assert.equal(md, "これは「重要」です。重要です。次に\n\nName:Ana, a(b), x.y, **ok**, **Note:** text, x**y**z, **Starts @ $7/hour**");
+  const rendered = new MarkdownIt().render(md);
+  assert.doesNotMatch(rendered, /\*/, "no asterisk left on screen");
+  assert.equal((rendered.match(/<strong>/g) ?? []).length, 4);
+});
+
 test("markdown images: the chosen content's images as ![alt](src) (a linked image stays linked), as HTML output keeps them; decorative (alt=\"\"), data: and script sources and images in code are left out", () => {
   const md = markdownOf(`<html><body><article><p>Before <img src="/a.png" alt="A [big] *chart*
  of sales"> after.</p><figure><a href="/full.jpg"><img src="/t.jpg" alt="Bridge"></a><figcaption>The bridge</figcaption></figure>

@@ -16,6 +16,7 @@ import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownU
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRows, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
+import { dropUnflanked, type EmphasisPair } from "./emphasis.ts";
 import { DEFAULT_OUTPUT, type OutputOptions } from "./options.ts";
 
 const HEADING = /^h([1-6])$/;
@@ -137,6 +138,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const open: Open[] = [];
   /** Inline marks closed at a block boundary inside their element, reopened when content follows. */
   const pending: Open[] = [];
+  /** Emphasis written on the line (left out at its end where CommonMark would not read it: emphasis.ts). */
+  const emphasis: EmphasisPair[] = [];
   /** An opening mark; "!" right before a link's "[" would make it an image, so it is escaped. */
   const appendMark = (mark: string): void => {
     if (mark === "[" && line.endsWith("!")) line = line.slice(0, -1) + "\\!";
@@ -158,6 +161,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const flush = (): void => {
     const split = inPre ? [] : open.filter((o) => o.opening && o.at >= 0);
     for (let k = split.length - 1; k >= 0; k--) closeInline(split[k] as Open);
+    if (emphasis.length) line = dropUnflanked(line, emphasis);
+    emphasis.length = 0;
     const text = inPre
       ? line
           .replace(/\r\n?/g, "\n") // a page's CR LF line breaks, as a browser reads them (a CR left in would keep a blank line below)
@@ -205,7 +210,9 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       // spaces (and line breaks) inside the marks go outside them: "**Note: **text" is no emphasis in CommonMark, "**Note:** text" is
       const lead = (EDGE_SPACE_START.exec(inner) as RegExpExecArray)[0];
       const trail = (EDGE_SPACE_END.exec(inner) as RegExpExecArray)[0];
-      line = before + lead + mark + inner.slice(lead.length, inner.length - trail.length) + o.suffix + trail;
+      const content = inner.slice(lead.length, inner.length - trail.length);
+      if (mark !== "[") emphasis.push({ open: before.length + lead.length, close: before.length + lead.length + mark.length + content.length, size: mark.length });
+      line = before + lead + mark + content + o.suffix + trail;
     }
   }
   const list = [...roots];
