@@ -12,6 +12,8 @@
  *
  * `--no-borrow`: small page-type models train on their own pages only (src/train/fit.ts BORROW_*).
  * `--no-context`: no context stage (src/pipeline/context.ts).
+ * `--no-tree-floor`: the final fit's GBDTs stop early on their own holdouts alone, as before
+ * session 27, instead of keeping at least the fold models' mean tree count (src/train/final-trees.ts).
  * `--bags N`: every GBDT averages N boosters (src/ml/gbdt.ts `bags`; not the shipped recipe:
  * docs/learned-pipeline.md has what 3 bags cost and gained).
  *
@@ -22,7 +24,7 @@
  * seeds 42, 7 and 1 with nothing changed: all sets 0.915-0.917, a wcxb-dev page type up to 0.03
  * apart, so a change is compared under more than one seed (docs/learned-pipeline.md).
  *
- * Usage: npm run train:default -- [--mode static|chromium] [--seed S] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--no-context] [--bags N] [--out FILE] [--pages FILE]
+ * Usage: npm run train:default -- [--mode static|chromium] [--seed S] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--no-context] [--no-tree-floor] [--bags N] [--out FILE] [--pages FILE]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -45,13 +47,13 @@ export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 
 const USAGE = `Usage: npm run train:default -- [--mode static|chromium] [--seed S] [--folds K] [--no-cv] [--sets A,B]
-                              [--general-sets A,B] [--no-borrow] [--no-context] [--bags N] [--out FILE] [--pages FILE]
+                              [--general-sets A,B] [--no-borrow] [--no-context] [--no-tree-floor] [--bags N] [--out FILE] [--pages FILE]
 
 Rebuilds the bundled default model (models/default-<mode>.json and its .cv.txt) from $PITH_DATA
 (default ../shared/data), with site-grouped cross-validation. Defaults: --mode static --seed ${DEFAULT_SEED}
 --folds ${DEFAULT_FOLDS}, sets ${DEFAULT_SETS.join(",")}. Exits 1 (after writing the model) when a page was
 skipped or failed its held-out evaluation, each named on stderr as in pith train.`;
-const values = scriptArgs(USAGE, { mode: { type: "string" }, seed: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } });
+const values = scriptArgs(USAGE, { mode: { type: "string" }, seed: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, "no-tree-floor": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } });
 const mode = (values.mode ?? "static") as RenderMode;
 if (mode !== "static" && mode !== "chromium") usageError(USAGE, `--mode must be static or chromium, not "${String(values.mode)}"`);
 const datasets = values.sets ? values.sets.split(",") : DEFAULT_SETS;
@@ -63,6 +65,7 @@ const result = await train({
   datasets, mode, kind: "gbdt", params: bags > 1 ? { bags } : {}, seed,
   folds: values["no-cv"] ? 0 : intOption(USAGE, "folds", values.folds, DEFAULT_FOLDS, 2), perType: true, segment: true, borrow: !values["no-borrow"], ...(values["no-context"] ? { context: false } : {}), genres: [], domain: null,
   ...(generalSets.length ? { generalSets } : {}),
+  ...(values["no-tree-floor"] ? { finalTrees: false } : {}),
   name: `default-${mode}`, log: (s) => void process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`),
   onReport: (r) => void process.stderr.write(`${formatReport(r)}\n`),
 });

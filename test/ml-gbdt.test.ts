@@ -69,6 +69,25 @@ describe("gbdt", () => {
     assert.equal(last, m.nTrees);
   });
 
+  it("minEstimators is a floor for early stopping (the final fit's, from the folds: src/train/final-trees.ts), not a cap", () => {
+    const d = makeSyntheticData({ nRows: 6000, nCols: 20, seed: 6, noise: 2 });
+    const params = { nEstimators: 400, learningRate: 0.3, earlyStoppingRounds: 10 };
+    const free = new GradientBoostedTrees(params);
+    free.fit(d.X, d.y, { seed: 1, groups: d.groups });
+    const floor = free.nTrees + 25;
+    const floored = new GradientBoostedTrees({ ...params, minEstimators: floor });
+    let last = 0;
+    floored.fit(d.X, d.y, { seed: 1, groups: d.groups, onProgress: (done) => { last = done; } });
+    assert.equal(floored.nTrees, floor);
+    assert.equal(last, floor);
+    const low = new GradientBoostedTrees({ ...params, minEstimators: 2 });
+    low.fit(d.X, d.y, { seed: 1, groups: d.groups });
+    assert.equal(low.nTrees, free.nTrees, "a floor below the stopping point changes nothing");
+    const capped = new GradientBoostedTrees({ ...params, nEstimators: 10, minEstimators: 50 });
+    capped.fit(d.X, d.y, { seed: 1, groups: d.groups });
+    assert.equal(capped.nTrees, 10);
+  });
+
   it("falls back to a row holdout when every row has the same group (per-domain models)", () => {
     const d = makeToyData("threshold", 2000, 7);
     const m = new GradientBoostedTrees(FAST);

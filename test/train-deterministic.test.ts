@@ -65,3 +65,22 @@ test("pith train --bags: bad values are usage errors; bagged training records th
   const text = runPipeline(model, staticSnapshot({ id: "y", source: "y", url: null, html, encoding: "utf-8", remote: false })).extraction.text;
   assert.ok(text.includes((gold.split("\n")[1] as string).slice(0, 40)), `article paragraph kept:\n${text}`);
 });
+
+test("the final fit keeps at least the fold models' mean tree count (src/train/final-trees.ts); --no-tree-floor leaves it to early stopping", async () => {
+  const logged: string[] = [];
+  const four = syntheticSetFixture("train-cv", [...SITES, "delta.example"], 3);
+  const cv = options({ datasets: [four.dir], folds: 2, context: false, params: { nEstimators: 30, minSamplesLeaf: 2 }, log: (s) => logged.push(s) });
+  const floored = await train(cv);
+  const foldLines = logged.filter((l) => /^fold \d\/2 trees: /.test(l));
+  assert.equal(foldLines.length, 2, logged.join("\n"));
+  const foldTrees = (key: string) => foldLines.map((l) => Number(new RegExp(`\\b${key} (\\d+)`).exec(l)?.[1]));
+  const mean = (xs: number[]) => Math.max(1, Math.round(xs.reduce((a, b) => a + b, 0) / xs.length));
+  for (const key of ["content", "segment"]) {
+    const clf = floored.artifact.classifiers[key] as { params: Record<string, number>; trees: { roots: number[] } };
+    assert.equal(clf.params["minEstimators"], mean(foldTrees(key)), key);
+    assert.ok(clf.trees.roots.length >= mean(foldTrees(key)), `${key}: ${clf.trees.roots.length} trees`);
+  }
+  assert.ok(logged.some((l) => l.includes("at least the folds' mean trees: content")), logged.join("\n"));
+  const free = await train({ ...cv, finalTrees: false, log: () => {} });
+  assert.equal((free.artifact.classifiers["content"] as { params: Record<string, number> }).params["minEstimators"], 0);
+});

@@ -46,6 +46,12 @@ export interface GbdtParams {
   /** Stop after this many rounds without validation log-loss improvement; 0 = never. Default 20. */
   earlyStoppingRounds: number;
   /**
+   * Early stopping keeps at least this many trees (fewer only when nEstimators is lower): the
+   * floor the final fit takes from the cross-validation's fold models (src/train/final-trees.ts).
+   * Default 0.
+   */
+  minEstimators: number;
+  /**
    * Boosters averaged (bagging, Breiman 1996): each draws its own early-stopping holdout, bins
    * and samples from its own seed, and the model predicts their mean log-odds. Default 1.
    */
@@ -55,7 +61,7 @@ export interface GbdtParams {
 export const GBDT_DEFAULTS: Readonly<GbdtParams> = {
   nEstimators: 300, learningRate: 0.1, maxLeaves: 31, maxDepth: 8, minSamplesLeaf: 20, minChildWeight: 1e-3,
   l2: 1, minGain: 0, subsample: 1, colsample: 1, maxBins: 255, binSampleRows: 200_000, validationFraction: 0.1,
-  earlyStoppingRounds: 20, bags: 1,
+  earlyStoppingRounds: 20, minEstimators: 0, bags: 1,
 };
 
 /** Fewer rows than this: no early-stopping holdout (it would be too noisy to help). */
@@ -282,7 +288,7 @@ function sampleRows(rows: Uint32Array, n: number, rate: number, rng: Rng): numbe
   return m;
 }
 
-/** Runs the boosting rounds; returns the trees up to the best validation round. */
+/** Runs the boosting rounds; returns the trees up to the best validation round (at least minEstimators). */
 function boost(s: BoostState, p: GbdtParams, base: number, rng: Rng, onProgress?: (done: number, total: number) => void): GrownTree[] {
   const n = s.trainData.nRows;
   const nCols = s.trainData.nCols;
@@ -305,14 +311,15 @@ function boost(s: BoostState, p: GbdtParams, base: number, rng: Rng, onProgress?
       addTreeBinned(tree, s.valData, Fval);
       const loss = logLoss(Fval, s.yVal, s.wVal);
       if (loss < best.loss - 1e-12) best = { loss, trees: trees.length };
-      if (trees.length - best.trees >= p.earlyStoppingRounds) break;
+      if (trees.length - best.trees >= p.earlyStoppingRounds && trees.length >= p.minEstimators) break;
     } else {
       best = { loss: NaN, trees: trees.length };
     }
     onProgress?.(trees.length, p.nEstimators);
   }
-  onProgress?.(best.trees, best.trees);
-  return trees.slice(0, best.trees);
+  const kept = Math.max(best.trees, Math.min(p.minEstimators, trees.length));
+  onProgress?.(kept, kept);
+  return trees.slice(0, kept);
 }
 
 export interface GbdtJSON {

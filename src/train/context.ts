@@ -16,7 +16,8 @@ import { MIN_HEADING_SITES } from "../pipeline/heading-lexicon.ts";
 import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
-import { fitAll, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { fitAll, treeFloor, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { meanTrees } from "./final-trees.ts";
 import { trainable } from "./label-quality.ts";
 import { buildRowIndex, TRAINING_LEAF_ROWS, type RowSet } from "./matrix.ts";
 import type { PageRecord } from "./page-record.ts";
@@ -97,7 +98,7 @@ export interface FittedContext {
  * lexicon of the other folds' pages (the one its fold's context stage carries), and the final
  * stage carries the lexicon of every page.
  */
-export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, log: (s: string) => void = () => {}): Promise<FittedContext> {
+export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, log: (s: string) => void = () => {}, finalTrees = true): Promise<FittedContext> {
   const foldOf = foldOfRows(folds, records.length);
   const lexicons = folds.map((_, f) => lexiconOf(records, "classTokens", (p) => foldOf[p] !== f));
   const headingLexicons = folds.map((_, f) => lexiconOf(records, "headingTokens", (p) => foldOf[p] !== f));
@@ -109,10 +110,20 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
   const jobs = folds.map((_, f) => subset(rows, (p) => foldOf[p] !== f));
   jobs.forEach((train, f) => log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`));
-  log(`context stage: final fit on ${rows.y.length} leaf segments`);
-  const fitted = await fitAll([...jobs, rows], config); // the final fit needs no fold result: all four side by side
-  const classifiers = fitted.slice(0, folds.length);
-  const final = fitted[folds.length] as ContextModel["classifier"];
+  let classifiers: ContextModel["classifier"][];
+  let final: ContextModel["classifier"];
+  if (finalTrees && config.kind === "gbdt") {
+    // the final stage keeps at least as many trees as the fold stages stopped at (final-trees.ts), so it waits for them
+    classifiers = await fitAll(jobs, config);
+    const n = meanTrees(classifiers.map((c) => new Map([["context", c]])))["context"];
+    log(`context stage: final fit on ${rows.y.length} leaf segments${n === undefined ? "" : `, at least ${n} trees (the folds' mean)`}`);
+    [final] = (await fitAll([rows], config, [n === undefined ? undefined : treeFloor(n)])) as [ContextModel["classifier"]];
+  } else {
+    log(`context stage: final fit on ${rows.y.length} leaf segments`);
+    const fitted = await fitAll([...jobs, rows], config); // the final fit needs no fold result: all four side by side
+    classifiers = fitted.slice(0, folds.length);
+    final = fitted[folds.length] as ContextModel["classifier"];
+  }
   for (const [f, fold] of folds.entries()) {
     const classifier = classifiers[f] as ContextModel["classifier"];
     for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {}, lexicon: null, headingLexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as PageLexicons)).scores;

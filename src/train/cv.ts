@@ -31,7 +31,8 @@ import { GENERAL } from "../pipeline/run.ts";
 import type { RenderMode } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
 import type { PageEvaluation, Variant } from "./evaluate-page.ts";
-import { fitPipeline, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { fitPipeline, pipelineClassifiers, type FitConfig, type FittedPipeline } from "./fit.ts";
+import { formatTrees, meanTrees } from "./final-trees.ts";
 import { buildRows, LEAF_ROWS, type RowSet } from "./matrix.ts";
 import { fitContextStage, routedStageOne, type RoutedScores } from "./context.ts";
 import type { ContextModel } from "../pipeline/context.ts";
@@ -102,6 +103,8 @@ export interface CvOptions {
   log?: (s: string) => void;
   /** Train and evaluate the context stage (context.ts; default false); "always": it ships even when it lost. */
   context?: boolean | "always";
+  /** The final context stage keeps at least the fold stages' mean tree count (final-trees.ts; default true). */
+  finalTrees?: boolean;
 }
 
 export interface CvReport {
@@ -184,6 +187,8 @@ export interface CvResult {
   failed: PageFailure[];
   /** The final model's context stage (trained on every page's out-of-fold scores); report.context says whether it should ship. */
   context: ContextModel | null;
+  /** Mean tree count of the fold models per classifier ("content", "segment", "content:TYPE"): the final fit's floor (FitConfig.trees). */
+  trees: Record<string, number>;
 }
 
 /** Runs the cross-validation (see the header). */
@@ -198,25 +203,27 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   for (const [f, fold] of folds.entries()) {
     log(`fold ${f + 1}/${folds.length}: ${fold.train.length} training pages, ${fold.test.length} held-out pages`);
     const fit = await fitPipeline(Array.from(fold.train, (i) => records[i] as PageRecord), options.nCols, options.config, log);
+    log(`fold ${f + 1}/${folds.length} trees: ${formatTrees(meanTrees([pipelineClassifiers(fit)]))}`);
     predictFold(fit, rows, records, new Set(fold.test), oof);
     if (options.context) routedStageOne(fit, records, Array.from(fold.test), options.nCols).forEach((r, j) => (routed[fold.test[j] as number] = r));
     fitted.push(fit);
   }
+  const trees = meanTrees(fitted.map(pipelineClassifiers));
   const thresholds = tuneAll(records, rows, oof);
   const m = binaryMetrics(rows.y, oof.general, { threshold: thresholds["general"] as number, weights: rows.w });
   log(`out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`);
-  const context = options.context ? await fitContextStage(records, routed, thresholds, folds, options.nCols, options.config, log) : null;
+  const context = options.context ? await fitContextStage(records, routed, thresholds, folds, options.nCols, options.config, log, options.finalTrees !== false) : null;
   const tests = folds.map((f) => f.test);
   const failed = new Map<number, PageFailure>(); // by record: a page failing both passes is one failure
   const evals = await evaluateFolds(records, tests, fitted, context?.folds ?? null, thresholds, variants, options, log, failed);
   const content = { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc };
   const summary = (e: (PageEvaluation | null)[], v: Variant[]): CvReport => summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, content, e, v);
   const report = summary(evals, variants);
-  if (!context) return { report, context: null, failed: [...failed.values()] };
+  if (!context) return { report, context: null, failed: [...failed.values()], trees };
   const shipped = options.context === "always" || (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
   if (shipped) {
     report.context = { thresholds: context.final.thresholds, shipped };
-    return { report, context: context.final, failed: [...failed.values()] };
+    return { report, context: context.final, failed: [...failed.values()], trees };
   }
   // The model ships without the stage, so its refiner, general-model, segment-blend and router
   // choices, and the shipped column, must be made on the pipeline without it: the fold models run
@@ -228,7 +235,7 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   const again = await evaluateFolds(records, tests, fitted, null, thresholds, without, options, log, failed);
   const noContext = summary(withContextColumn(evals, again), [...without, { name: WITH_CONTEXT, refiners: {} }]);
   noContext.context = { thresholds: context.final.thresholds, shipped };
-  return { report: noContext, context: context.final, failed: [...failed.values()] };
+  return { report: noContext, context: context.final, failed: [...failed.values()], trees };
 }
 
 /**

@@ -68,6 +68,25 @@ export interface FitConfig {
    * worker. Without it every fit runs in this thread, one after the other. Same model either way.
    */
   pool?: WorkerPool;
+  /**
+   * Fewest trees per classifier ("content", "segment", "content:TYPE"; pipelineClassifiers) that
+   * early stopping may keep: the final fit's floor, the cross-validation's fold models' mean
+   * (final-trees.ts). A classifier not named stops early as usual.
+   */
+  trees?: Readonly<Record<string, number>>;
+}
+
+/** The GBDT parameters of a final fit whose fold models stopped at `n` trees on average: early stopping keeps at least `n` (final-trees.ts). */
+export function treeFloor(n: number): Record<string, unknown> {
+  return { minEstimators: Math.max(1, Math.round(n)) };
+}
+
+/** The classifiers of a fitted pipeline by key ("content", "segment", "content:TYPE"): what FitConfig.trees names. */
+export function pipelineClassifiers(fitted: FittedPipeline): Map<string, Classifier> {
+  const out = new Map<string, Classifier>([["content", fitted.content]]);
+  if (fitted.segment) out.set("segment", fitted.segment);
+  for (const [t, clf] of fitted.byType) out.set(`content:${t}`, clf);
+  return out;
 }
 
 export interface FittedPipeline {
@@ -77,9 +96,9 @@ export interface FittedPipeline {
   router: { types: string[]; classifiers: Classifier[] } | null;
 }
 
-/** Fits a classifier of the config's kind on `rows`, on the config's pool when it has one. */
-export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">): Promise<Classifier> {
-  const params = config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params } : config.params;
+/** Fits a classifier of the config's kind on `rows`, on the config's pool when it has one; `extra` overrides the config's params. */
+export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, extra: Record<string, unknown> = {}): Promise<Classifier> {
+  const params = config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params, ...extra } : config.params;
   if (config.pool) return fitOnPool(config.pool, rows, config.kind, params, config.seed);
   const clf = await createClassifier(config.kind, params);
   await clf.fit(rows.X, rows.y, { weights: rows.w, seed: config.seed, groups: rows.groups });
@@ -90,10 +109,10 @@ export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "pa
  * Fits every row set, largest first (a free worker then takes the next largest, so the stage
  * ends with small fits), and returns the classifiers in the order of `jobs`.
  */
-export function fitAll(jobs: readonly RowSet[], config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">): Promise<Classifier[]> {
+export function fitAll(jobs: readonly RowSet[], config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, extra: readonly (Record<string, unknown> | undefined)[] = []): Promise<Classifier[]> {
   const order = jobs.map((_, i) => i).sort((a, b) => (jobs[b] as RowSet).X.data.length - (jobs[a] as RowSet).X.data.length);
   const fits = new Array<Promise<Classifier>>(jobs.length);
-  for (const i of order) fits[i] = fitRows(jobs[i] as RowSet, config);
+  for (const i of order) fits[i] = fitRows(jobs[i] as RowSet, config, extra[i]);
   return Promise.all(fits);
 }
 
@@ -155,12 +174,14 @@ export async function fitRouter(records: readonly PageRecord[], nCols: number, s
 export async function fitPipeline(records: readonly PageRecord[], nCols: number, config: FitConfig, log: (s: string) => void = () => {}): Promise<FittedPipeline> {
   const generalRecords = config.generalSets?.length ? records.filter((r) => config.generalSets?.includes(r.dataset)) : records;
   const jobs: RowSet[] = [buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main")];
+  const keys = ["content"];
   log(`content classifier: ${(jobs[0] as RowSet).X.nRows} leaf segments from ${generalRecords.length} pages`);
   if ((jobs[0] as RowSet).X.nRows === 0) throw new TrainError(`the ${records.length} trainable page(s) hold no leaf segment to train the content classifier on: give more labeled pages`);
   // the segment classifier samples one structural node in SEGMENT_ROW_STRIDE: a handful of tiny pages may give it none
   const segment = config.segment ? buildRows(records, nCols, SEGMENT_ROWS, "good") : null;
   if (segment && segment.X.nRows > 0) {
     jobs.push(segment);
+    keys.push("segment");
     log(`segment classifier: ${segment.X.nRows} structural nodes`);
   } else if (segment) log("segment classifier: no structural node sampled from so few pages; the model has none");
   const withSegment = segment !== null && segment.X.nRows > 0;
@@ -169,8 +190,11 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
     const { pages, weights, borrowed } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
     log(`content classifier for ${t}: ${pages.length} pages (${borrowed} borrowed)`);
     jobs.push(buildRows(pages, nCols, TRAINING_LEAF_ROWS, "main", true, weights));
+    keys.push(`content:${t}`);
   }
-  const [routerFit, fitted] = await Promise.all([config.perType ? fitRouter(records, nCols, config.seed) : null, fitAll(jobs, config)]);
+  const trees = config.kind === "gbdt" && config.trees ? config.trees : {};
+  const extra = keys.map((k) => (trees[k] === undefined ? undefined : treeFloor(trees[k] as number)));
+  const [routerFit, fitted] = await Promise.all([config.perType ? fitRouter(records, nCols, config.seed) : null, fitAll(jobs, config, extra)]);
   const content = fitted[0] as Classifier;
   const segmentClassifier = withSegment ? (fitted[1] as Classifier) : null;
   const byType = new Map(types.map((t, i) => [t, fitted[(withSegment ? 2 : 1) + i] as Classifier]));

@@ -18,6 +18,7 @@ import { loadRecords } from "./cache.ts";
 import { crossValidate, type CvReport } from "./cv.ts";
 import type { ContextModel } from "../pipeline/context.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
+import { formatTrees } from "./final-trees.ts";
 import { MIN_ALIGNED_GOLD_SHARE, trainable } from "./label-quality.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
@@ -56,6 +57,11 @@ export interface TrainOptions {
   onPage?: (dataset: string, done: number, total: number) => void;
   /** Called with the cross-validation report before the final fit. */
   onReport?: (report: CvReport) => void;
+  /**
+   * The final fit's GBDTs keep at least the fold models' mean tree count (final-trees.ts;
+   * default true); false: each stops early on its own holdout alone, as before session 27.
+   */
+  finalTrees?: boolean;
 }
 
 export { TrainError };
@@ -173,9 +179,11 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
   let report: CvReport | null = null;
   let context: ContextModel | null = null;
   let failures: PageFailure[] = [];
+  let trees: Record<string, number> = {};
+  const finalTrees = options.finalTrees !== false;
   const withContext = options.context === undefined ? !options.domain : options.context !== false;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
-    ({ report, context, failed: failures } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext && options.context === "always" ? "always" : withContext, ...(options.workers ? { workers: options.workers } : {}) }));
+    ({ report, context, failed: failures, trees } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext && options.context === "always" ? "always" : withContext, finalTrees, ...(options.workers ? { workers: options.workers } : {}) }));
     onReport(report);
     if (report.context && !report.context.shipped) {
       log("the context stage lost to the pipeline without it on held-out pages: not shipped");
@@ -183,8 +191,9 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
     }
   } else if (options.folds >= 2) log(`cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`);
   if (withContext && !report) log("no context stage: it trains on cross-validation scores (--folds ≥ 2)");
-  log(`final fit on ${records.length} pages from ${sites} sites`);
-  const fitted = await fitPipeline(records, nCols, config, log);
+  const fixed = finalTrees && Object.keys(trees).length > 0;
+  log(`final fit on ${records.length} pages from ${sites} sites${fixed ? `; at least the folds' mean trees: ${formatTrees(trees)}` : ""}`);
+  const fitted = await fitPipeline(records, nCols, fixed ? { ...config, trees } : config, log);
   for (const t of report?.generalFor ?? []) {
     fitted.byType.delete(t); // its routed pages do better on the general model (cv.ts chooseGeneralFor)
     log(`pages routed to ${t} use the general model (it scored higher on their held-out pages)`);
