@@ -6,7 +6,8 @@
  *
  * What it has caught (session 21, before → after): one 15 MB text node 97 s → 2.5 s (the
  * language sample, src/features/stats.ts), 40,000 inline links in one block 35 s → 1.3 s
- * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (src/render/open-elements.ts).
+ * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (src/render/open-elements.ts);
+ * session 27: a word of 100,000 digits 41 s → 1 s (the price pattern, src/features/region.ts).
  *
  * Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
  */
@@ -31,6 +32,10 @@ const CASES: Record<string, () => string> = {
   "200,000 class tokens": () => `<html><body><div class="${Array.from({ length: 200_000 }, (_, i) => `c${i}`).join(" ")}"><p>${"word ".repeat(200)}</p></div></body></html>`,
   "10 MB inline script": () => `<html><body><script>var x="${"a".repeat(10_000_000)}";</script><p>${"word ".repeat(300)}</p></body></html>`,
   "10 MB comment": () => `<html><body><!--${"c".repeat(10_000_000)}--><p>${"word ".repeat(300)}</p></body></html>`,
+  // a price pattern tried from every digit of a run read to its end was O(N²): 41 s for 100,000 digits (src/features/region.ts PRICE)
+  "one word of 200,000 digits": () => `<html><body><p>Number: ${"1".repeat(200_000)} and ${"1,".repeat(50_000)} end.</p></body></html>`,
+  // one text child built from every token (src/render/math-text.ts), nested 10,000 levels deep
+  "MathML formula of 200,000 tokens in 10,000 nested rows": () => `<html><body><p>Formula: <math>${"<mrow><mi>x</mi><mo>+</mo>".repeat(10_000)}${"</mrow>".repeat(10_000)}${"<mn>1</mn>".repeat(200_000)}</math> end.</p></body></html>`,
 };
 
 const USAGE = `Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
