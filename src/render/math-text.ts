@@ -7,11 +7,13 @@
  * give it one text child: the formula as the browser shows it.
  *
  * Choices (no paper covers this):
- * - The text is the concatenation of the formula's text nodes, as a browser copies it and as its
- *   innerText reads: `e^{iπ}+1=0` comes out `eiπ+1=0`, `x²` as `x2`. Whitespace-only text between
- *   tokens is layout, not text, and is dropped; whitespace inside a token collapses to one space
- *   and is trimmed at the token's edges, except inside `<mtext>` and `<ms>` (text runs whose
- *   spaces are shown), where it is kept collapsed.
+ * - The text is the concatenation of the formula's text nodes on one line: `e^{iπ}+1=0` comes
+ *   out `eiπ+1=0`, `x²` as `x2`. Chromium 156's innerText differs: a line per token, and a
+ *   one-letter `<mi>` as its mathematical italic (`𝑒`, U+1D452); pith keeps the formula inside its
+ *   sentence and its letters as the source wrote them, so they stay words a search finds.
+ *   Whitespace-only text between tokens is layout, not text, and is dropped; whitespace inside a
+ *   token collapses to one space and is trimmed at the token's edges, except inside `<mtext>` and
+ *   `<ms>` (text runs whose spaces are shown), where it is kept collapsed.
  * - `<annotation>` and `<annotation-xml>` (the TeX source or content markup a `<semantics>`
  *   element carries beside the rendered formula) are not shown by a browser and are left out.
  * - A formula the markup hides (Wikipedia's MathML copy sits in a display:none span beside an
