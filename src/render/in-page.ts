@@ -170,7 +170,10 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
       var cur = todo[todo.length - 1], m = cur[0];
       if (!m) { todo.pop(); continue; }
       cur[0] = m.nextSibling;
-      if (m.nodeType === 3) out += cur[1] ? m.data.replace(/\s+/g, " ") : m.data.replace(/\s+/g, " ").trim();
+      if (m.nodeType === 3) {
+        var piece = m.data.replace(/\s+/g, " "); // math-text.ts mathPiece
+        out += cur[1] ? piece : piece.trim();
+      }
       else if (m.nodeType === 1 && !MATH_SKIP.has(m.localName) && m.firstChild) {
         todo.push([m.firstChild, cur[1] || MATH_SPACED.has(m.localName) ? 1 : 0]);
       }

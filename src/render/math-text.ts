@@ -4,7 +4,7 @@
  * dropping it whole, as pith did up to now, left holes in the sentences around it ("It states
  * that , linking five constants"). Both renderers keep the `<math>` element without its
  * descendants (the snapshot stays as small as before, and features see one inline element) and
- * give it one text child: the formula as the browser shows it.
+ * give it one text child: the formula's rendered tokens on one line (below).
  *
  * Choices (no paper covers this):
  * - The text is the concatenation of the formula's text nodes on one line: `e^{iπ}+1=0` comes

@@ -13,6 +13,7 @@
  */
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import { nextWordStart } from "../dom/text.ts";
+import { inheritedBits } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** `<script type>` values that hold code a browser runs (absent or empty: JavaScript). */
@@ -97,17 +98,11 @@ export function noVisibleTextReason(page: PageSnapshot): string {
  * Does the page show a word (dom/text.ts WORD: a letter or digit) in a visible text node outside
  * the elements no extractor reads as content (dom/blocks.ts NON_CONTENT_TAGS: script, form
  * controls, svg, …)? The learned pipeline's own test of an empty page (its word ownership,
- * src/pipeline/own-text.ts), asked here for every method. Stops at the first word.
+ * src/pipeline/own-text.ts), asked here for every method.
  */
 export function hasVisibleWords(page: PageSnapshot): boolean {
-  const silent = new Uint8Array(page.nodes.length);
-  for (let i = 0; i < page.nodes.length; i++) {
-    const node = page.nodes[i] as SnapshotNode;
-    const p = node.parent;
-    silent[i] = (p >= 0 && silent[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
-    if (silent[i] === 0 && node.type === 3 && node.text && nextWordStart(node.text, 0) >= 0) return true;
-  }
-  return false;
+  const silent = inheritedBits(page.nodes, (n) => (!n.visible || (n.type === 1 && NON_CONTENT_TAGS.has(n.tag)) ? 1 : 0));
+  return page.nodes.some((n, i) => silent[i] === 0 && n.type === 3 && !!n.text && nextWordStart(n.text, 0) >= 0);
 }
 
 /**
