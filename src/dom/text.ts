@@ -4,6 +4,7 @@
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts";
+import { silencesSubtree } from "./silent.ts";
 import type { Tree } from "./tree.ts";
 
 const SPACES = /\s+/g;
@@ -137,7 +138,7 @@ function showsContent(page: PageSnapshot, tree: Tree, i: number): boolean {
   const end = tree.end[i] as number;
   for (let k = i; k < end; k++) {
     const n = page.nodes[k] as SnapshotNode;
-    if (!n.visible || (n.type === 1 && NON_CONTENT_TAGS.has(n.tag))) {
+    if (silencesSubtree(n)) {
       k = (tree.end[k] as number) - 1;
       continue;
     }
@@ -176,7 +177,7 @@ function lineBreakAtEdge(page: PageSnapshot, tree: Tree, i: number, edge: "start
   let breakSeen = false;
   for (let k = i + 1; k < end; k++) {
     const n = page.nodes[k] as SnapshotNode;
-    if (!n.visible || (n.type === 1 && NON_CONTENT_TAGS.has(n.tag))) {
+    if (silencesSubtree(n)) {
       k = (tree.end[k] as number) - 1;
       continue;
     }

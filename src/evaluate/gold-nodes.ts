@@ -16,6 +16,7 @@
  */
 import { staticSnapshot } from "../render/static.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { silencesSubtree } from "../dom/silent.ts";
 import { outermost, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { wcxbTokens } from "./metrics.ts";
@@ -79,7 +80,7 @@ function pageWords(page: PageSnapshot, tree: Tree, vocab: Map<string, number>): 
   const tag: number[] = [];
   for (let i = 0; i < page.nodes.length; i++) {
     const node = page.nodes[i] as SnapshotNode;
-    if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
+    if (silencesSubtree(node)) {
       i = (tree.end[i] as number) - 1;
       continue;
     }

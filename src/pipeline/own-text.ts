@@ -5,7 +5,7 @@
  * `textOf` with roots (kept rows under no kept row) and exclusions (dropped rows under a
  * kept row). Linear, no recursion: snapshot nodes are pre-order with parents first.
  */
-import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { silentMask } from "../dom/silent.ts";
 import { wordCount } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
@@ -29,7 +29,7 @@ export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array): Ow
   const rowOf = new Int32Array(n).fill(-1);
   for (let r = 0; r < nodes.length; r++) rowOf[nodes[r] as number] = r;
   const ownerRow = new Int32Array(n).fill(-1);
-  const silent = new Uint8Array(n);
+  const silent = silentMask(page.nodes);
   const ownWords = new Int32Array(nodes.length);
   let totalWords = 0;
   for (let i = 0; i < n; i++) {
@@ -38,7 +38,6 @@ export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array): Ow
     if (!node) continue;
     const own = rowOf[i] as number;
     ownerRow[i] = own >= 0 ? own : p >= 0 ? (ownerRow[p] as number) : -1;
-    silent[i] = (p >= 0 && silent[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
     if (node.type !== 3 || silent[i] === 1 || !node.text) continue;
     const count = wordCount(node.text);
     totalWords += count;

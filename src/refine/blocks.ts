@@ -13,7 +13,8 @@
  * Refiners return block positions (`kept`) and the snapshot nodes that cover exactly the kept
  * blocks (`nodes`, see `nodesForBlocks`), plus a trace entry per block.
  */
-import { isBlockDisplay, NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { isBlockDisplay } from "../dom/blocks.ts";
+import { silencesSubtree } from "../dom/silent.ts";
 import { textOf } from "../dom/text.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
@@ -70,9 +71,6 @@ export interface RefineResult {
   trace: TraceEntry[];
 }
 
-function skipped(node: SnapshotNode): boolean {
-  return !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag));
-}
 
 /** hasBlock[i]: i's subtree (i excluded, skipped subtrees excluded) holds a block-level element. */
 function blockDescendants(page: PageSnapshot, tree: Tree, roots: readonly number[]): Uint8Array {
@@ -80,7 +78,7 @@ function blockDescendants(page: PageSnapshot, tree: Tree, roots: readonly number
   for (const root of roots) {
     for (let i = (tree.end[root] as number) - 1; i > root; i--) {
       const node = page.nodes[i] as SnapshotNode;
-      if (skipped(node)) continue;
+      if (silencesSubtree(node)) continue;
       const p = tree.parent[i] as number;
       if (has[i] || (node.type === 1 && isBlockDisplay(node.tag, node.style?.display))) has[p] = 1;
     }
@@ -134,7 +132,7 @@ function scan(b: Builder, root: number): void {
     }
     const c = kids[frame.k++] as number;
     const node = page.nodes[c] as SnapshotNode;
-    if (skipped(node)) continue;
+    if (silencesSubtree(node)) continue;
     const block = node.type === 1 && isBlockDisplay(node.tag, node.style?.display);
     if (!block && !b.hasBlock[c]) {
       b.run.push(c);
@@ -154,7 +152,7 @@ export function textBlocks(page: PageSnapshot, tree: Tree, roots: readonly numbe
   const b: Builder = { view, hasBlock: blockDescendants(page, tree, outer), gap: 0, run: [] };
   for (const root of outer) {
     const node = page.nodes[root] as SnapshotNode;
-    if (skipped(node)) continue;
+    if (silencesSubtree(node)) continue;
     if (STRUCTURAL_TAGS.has(node.tag)) b.gap++;
     if (b.hasBlock[root]) scan(b, root);
     else emit(b, root, [root]);

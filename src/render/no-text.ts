@@ -11,9 +11,8 @@
  * These are page-level facts, the same for every method: runExtractor (src/extractors.ts) asks
  * pageEmptyReason once before any extractor runs, for `pith extract` and `pith evaluate` alike.
  */
-import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import { nextWordStart } from "../dom/text.ts";
-import { inheritedBits } from "../dom/tree.ts";
+import { silentMask } from "../dom/silent.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** `<script type>` values that hold code a browser runs (absent or empty: JavaScript). */
@@ -101,7 +100,7 @@ export function noVisibleTextReason(page: PageSnapshot): string {
  * src/pipeline/own-text.ts), asked here for every method.
  */
 export function hasVisibleWords(page: PageSnapshot): boolean {
-  const silent = inheritedBits(page.nodes, (n) => (!n.visible || (n.type === 1 && NON_CONTENT_TAGS.has(n.tag)) ? 1 : 0));
+  const silent = silentMask(page.nodes);
   return page.nodes.some((n, i) => silent[i] === 0 && n.type === 3 && !!n.text && nextWordStart(n.text, 0) >= 0);
 }
 

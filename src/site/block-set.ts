@@ -16,7 +16,7 @@
  * text tags (h1-h6), style sheets / inline styles, tables.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
-import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { silentMask } from "../dom/silent.ts";
 import { words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 
@@ -84,7 +84,7 @@ export function getBlockSet(page: PageSnapshot, tree: Tree, tags: readonly strin
   const n = tree.n;
   const blockOf = new Int32Array(n);
   const roots: number[] = [];
-  const hidden = new Uint8Array(n); // inside a non-content / invisible subtree: no text counted
+  const silent = silentMask(page.nodes); // no text counted there
   for (let i = 0; i < n; i++) {
     const node = page.nodes[i] as SnapshotNode;
     const p = tree.parent[i] as number;
@@ -92,7 +92,6 @@ export function getBlockSet(page: PageSnapshot, tree: Tree, tags: readonly strin
       blockOf[i] = roots.length;
       roots.push(i);
     } else blockOf[i] = blockOf[p] as number;
-    hidden[i] = (p >= 0 && hidden[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
   }
   const nf = BLOCK_FEATURES.length;
   const features = new Float64Array(roots.length * nf);
@@ -101,7 +100,7 @@ export function getBlockSet(page: PageSnapshot, tree: Tree, tags: readonly strin
     const node = page.nodes[i] as SnapshotNode;
     const b = blockOf[i] as number;
     if (node.type === 1) countElement(node, features, b * nf);
-    else if (hidden[i] === 0 && node.text) {
+    else if (silent[i] === 0 && node.text) {
       const ws = words(node.text.toLowerCase());
       features[b * nf + F.text] = (features[b * nf + F.text] as number) + ws.length;
       const list = termLists[b] as number[];

@@ -4,7 +4,7 @@
  * with a reason, and turning chosen blocks into outermost snapshot subtrees.
  */
 import type { Extraction, PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
-import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { silencesSubtree, silentMask } from "../dom/silent.ts";
 import { textOf, words } from "../dom/text.ts";
 import { nodePath } from "../dom/path.ts";
 import { outermost, type Tree } from "../dom/tree.ts";
@@ -20,15 +20,10 @@ export const MEDIA_TAGS: ReadonlySet<string> = new Set(["img", "picture", "video
  */
 export function contentMask(page: PageSnapshot, tree: Tree): Uint8Array {
   const n = tree.n;
-  const hidden = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const node = page.nodes[i] as SnapshotNode;
-    const p = tree.parent[i] as number;
-    hidden[i] = (p >= 0 && hidden[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
-  }
+  const silent = silentMask(page.nodes);
   const mask = new Uint8Array(n);
   for (let i = n - 1; i >= 0; i--) {
-    if (hidden[i] === 1) continue;
+    if (silent[i] === 1) continue;
     const node = page.nodes[i] as SnapshotNode;
     if (node.type === 3 ? /\S/.test(node.text ?? "") : MEDIA_TAGS.has(node.tag)) mask[i] = 1;
     const p = tree.parent[i] as number;
@@ -43,7 +38,7 @@ export function excerpt(page: PageSnapshot, tree: Tree, node: number): string {
   const end = tree.end[node] as number;
   for (let i = node; i < end && out.length < TRACE_TEXT_CHARS * 2; i++) {
     const n = page.nodes[i] as SnapshotNode;
-    if (!n.visible || (n.type === 1 && NON_CONTENT_TAGS.has(n.tag))) {
+    if (silencesSubtree(n)) {
       i = (tree.end[i] as number) - 1;
       continue;
     }
@@ -55,13 +50,11 @@ export function excerpt(page: PageSnapshot, tree: Tree, node: number): string {
 /** Per node: visible words in its subtree (outside non-content elements). Two linear passes. */
 export function subtreeWords(page: PageSnapshot, tree: Tree): Float64Array {
   const n = tree.n;
-  const hidden = new Uint8Array(n);
+  const silent = silentMask(page.nodes);
   const count = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const node = page.nodes[i] as SnapshotNode;
-    const p = tree.parent[i] as number;
-    hidden[i] = (p >= 0 && hidden[p] === 1) || !node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag)) ? 1 : 0;
-    if (hidden[i] === 0 && node.type === 3 && node.text) count[i] = words(node.text).length;
+    if (silent[i] === 0 && node.type === 3 && node.text) count[i] = words(node.text).length;
   }
   for (let i = n - 1; i > 0; i--) {
     const p = tree.parent[i] as number;

@@ -14,7 +14,8 @@
  *   inline elements (`<span>Publisher</span><span>Acme</span>`), where textOf puts a space. The metric tokenises textOf's output, so
  *   labels and the oracle see the same words the evaluation counts.
  */
-import { NON_CONTENT_TAGS, isBlockDisplay } from "../dom/blocks.ts";
+import { isBlockDisplay } from "../dom/blocks.ts";
+import { silencesSubtree } from "../dom/silent.ts";
 import { siblingInlineTexts, VERBATIM_TAGS, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
@@ -55,7 +56,7 @@ export function pageTokens(page: PageSnapshot, tree: Tree): PageTokens {
       boundary = true;
     }
     const node = page.nodes[i] as SnapshotNode;
-    if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
+    if (silencesSubtree(node)) {
       i = (tree.end[i] as number) - 1;
       continue;
     }
