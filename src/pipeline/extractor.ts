@@ -55,13 +55,30 @@ export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>):
   return options;
 }
 
+interface ModelChoice {
+  choice: Resolution;
+  loaded: PipelineModel;
+}
+
+/**
+ * The last model choice per snapshot, with the params that made it: runExtractor asks `view`
+ * and then `extract` for one page, and the choice (an existsSync per candidate domain) is made
+ * once for both.
+ */
+const CHOSEN = new WeakMap<PageSnapshot, { key: string; choice: Promise<ModelChoice> }>();
+
 /** The page's model (resolve.ts: --model, a per-domain model, or the bundled default for the render mode), loaded once. */
-async function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>): Promise<{ choice: Resolution; loaded: PipelineModel }> {
+function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>): Promise<ModelChoice> {
   const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
   const model = str(params["model"]);
   const modelDir = str(params["modelDir"]);
+  const key = [mode, model ?? "", modelDir ?? ""].join("\u0000");
+  const memo = CHOSEN.get(page);
+  if (memo?.key === key) return memo.choice;
   const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
-  return { choice, loaded: await cachedModel(choice.file, mode) };
+  const chosen = cachedModel(choice.file, mode).then((loaded) => ({ choice, loaded }));
+  CHOSEN.set(page, { key, choice: chosen });
+  return chosen;
 }
 
 export const mlExtractor: Extractor = {
