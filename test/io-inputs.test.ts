@@ -80,6 +80,29 @@ test("a corrupt WARC gives one error record, not a crash", async () => {
   assert.ok(pages.every((p) => !p.ok && p.error.stage === "read" && /bad WARC/.test(p.error.reason)));
 });
 
+test("a WARC record whose HTTP header has no fields (a revisit's 'HTTP/1.1 200 OK' and blank line, a 204 response) does not eat the next record, gzipped per record or not", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-warc-fieldless-"));
+  /** A record written by hand: a block that is only an HTTP status line and the blank line, and no Content-Type WARC header. */
+  const fieldless = (type: string, url: string, block: string, gzip: boolean) => {
+    const head = `WARC/1.1\r\nWARC-Type: ${type}\r\nWARC-Target-URI: ${url}\r\nWARC-Record-ID: <urn:uuid:${type}-1>\r\nWARC-Date: 2024-01-02T03:04:05Z\r\n` +
+      (type === "revisit" ? "WARC-Profile: http://netpreserve.org/warc/1.1/revisit/identical-payload-digest\r\nWARC-Refers-To-Target-URI: https://example.org/a\r\n" : "") +
+      `Content-Length: ${Buffer.byteLength(block)}\r\n\r\n`;
+    const record = Buffer.from(`${head}${block}\r\n\r\n`);
+    return gzip ? gzipSync(record) : record;
+  };
+  for (const gzip of [true, false]) {
+    const name = join(dir, gzip ? "revisit.warc.gz" : "revisit.warc");
+    writeFileSync(name, Buffer.concat([
+      await warcResponse("https://example.org/a", "<p>page a</p>", "text/html", gzip),
+      fieldless("revisit", "https://example.org/a", "HTTP/1.1 200 OK\r\n\r\n", gzip),
+      fieldless("response", "https://example.org/empty", "HTTP/1.1 204 No Content\r\n\r\n", gzip),
+      await warcResponse("https://example.org/b", "<p>page b</p>", "text/html", gzip),
+    ]));
+    const got = (await collect([name])).map((p) => (p.ok ? `ok ${p.value.id.split("#")[1]} ${p.value.url} ${p.value.html}` : `error: ${p.error.reason}`));
+    assert.deepEqual(got, ["ok 1 https://example.org/a <p>page a</p>", "ok 2 https://example.org/b <p>page b</p>"], `gzip: ${gzip}`);
+  }
+});
+
 test("a WARC cut short reports what it lost: an error record after its last whole record, gzipped or not; trailing newlines are fine", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-warc-cut-"));
   const body = `<html><body>${"<p>a paragraph of the second page</p>".repeat(40)}</body></html>`;

@@ -1,11 +1,21 @@
 /**
  * WARC input (gzipped or not): every `response` record with an HTML payload becomes a page, and
  * every `resource` record of an HTML content type (a page stored without its HTTP exchange, as
- * archiving tools store local files and captured DOMs).
+ * archiving tools store local files and captured DOMs). Other records (requests, revisits,
+ * metadata, warcinfo) are read past.
+ *
+ * A response's HTTP header is read by pith (readHttpHeader), not by warcio's parser: warcio looks
+ * for the header's end (CRLF CRLF) in the file's stream after the status line, unbounded by the
+ * record, so a header without fields (`HTTP/1.1 200 OK` and the blank line, as revisit records and
+ * 204 responses hold) ended only at the next CRLF CRLF: the blank line and the first of the two
+ * CRLFs that close the record, 2 bytes past its block. In a WARC gzipped per record the parser
+ * then read the second CRLF as the first and skipped 2 more bytes, "WA" of the next record (its
+ * header line read "RC/1.1"), and the rest of the WARC was one error (`not a WARC record
+ * header`); uncompressed WARCs survived by luck (there the parser skips blank lines one by one).
  */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { LimitReader, WARCParser, type WARCRecord } from "warcio";
+import { AsyncIterReader, concatChunks, LimitReader, StatusAndHeadersParser, WARCParser, type StatusAndHeaders, type WARCRecord } from "warcio";
 import type { PageResult } from "../types.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
@@ -24,10 +34,11 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   let n = 0;
   let records = 0;
   try {
-    const parser = new WARCParser(createReadStream(path));
+    const parser = new WARCParser(createReadStream(path), { parseHttp: false });
     /** The page a record holds (an HTML response or resource, not skipped by the caller), or null. */
     const pageOf = async (record: WARCRecord): Promise<{ id: string; url: string | null; type: string } | null> => {
       if (record.warcType !== "response" && record.warcType !== "resource") return null;
+      if (record.warcType === "response") record.httpHeaders = await readHttpHeader(record);
       const type = (record.warcType === "response" ? record.httpHeaders?.headers.get("content-type") : record.warcContentType) ?? "";
       if (!HTML_CONTENT_TYPE.test(type)) return null;
       const id = `${name}#${++n}`;
@@ -88,6 +99,33 @@ async function drain(record: WARCRecord): Promise<{ cut: boolean }> {
   for await (const chunk of reader) void chunk;
   record.consumed = "skipped";
   return { cut: isCut(reader) };
+}
+
+/**
+ * A response record's HTTP header (status line and fields, up to and with the blank line that ends
+ * them), read line by line from the record's own block, so never past it; the record's reader is
+ * left at the payload, as warcio's parser leaves it. The lines are parsed by warcio's header
+ * parser (folded lines, latin-1 values). Null when the block is not an HTTP header (it begins with
+ * a blank line or is empty): the record then has no content type and is not a page.
+ */
+async function readHttpHeader(record: WARCRecord): Promise<StatusAndHeaders | null> {
+  const reader = record.reader;
+  if (!(reader instanceof LimitReader)) return null; // warcio's parser gives every record one
+  const lines: Uint8Array[] = [];
+  let size = 0;
+  for (let line = await reader.readlineRaw(); line; line = await reader.readlineRaw()) {
+    lines.push(line);
+    size += line.length;
+    if (isBlankLine(line)) break;
+  }
+  if (lines.length === 0) return null;
+  const header = new AsyncIterReader([concatChunks(lines, size)], null);
+  return new StatusAndHeadersParser().parse(header, { headersClass: Headers });
+}
+
+/** A line holding only its line end (CRLF, or LF as lenient readers accept). */
+function isBlankLine(line: Uint8Array): boolean {
+  return (line.length === 2 && line[0] === 0x0d && line[1] === 0x0a) || (line.length === 1 && line[0] === 0x0a);
 }
 
 /** Whether a record's reader, read to its end, stopped before the record's Content-Length. */
