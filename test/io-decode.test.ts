@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
 import { DecodeError, decodeHtml } from "../src/io/decode.ts";
+import { looksThai, thaiEvidence } from "../src/io/thai.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/inputs/${name}`, import.meta.url));
 
@@ -86,4 +87,30 @@ test("UTF-16 without a byte-order mark is told by its NUL bytes (LE and BE), not
   // NUL runs (padding in a binary format) fall on even and odd bytes alike: still binary
   const padded = Buffer.concat([Buffer.alloc(2048), Buffer.from("<p>text after padding</p>")]);
   assert.throws(() => decodeHtml(padded), (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message));
+});
+
+test("undeclared Thai (TIS-620, windows-874) is recognised, not read as EUC-KR or windows-1252 mojibake; undeclared Korean stays EUC-KR", async () => {
+  const iconv = (await import("iconv-lite")).default;
+  const thai = "กรุงเทพมหานครเป็นเมืองหลวงและเมืองที่มีประชากรมากที่สุดของประเทศไทย ตั้งอยู่บนฝั่งแม่น้ำเจ้าพระยา ใกล้กับอ่าวไทย";
+  const page = (title: string, text: string) => `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+  for (const encoding of ["tis620", "windows874"]) {
+    // windows-874 adds punctuation in 0x80-0x9F (the quotes, dash and ellipsis here)
+    const html = page("ข่าววันนี้", encoding === "tis620" ? thai : `“${thai}” – ต่อ…`);
+    assert.deepEqual(decodeHtml(iconv.encode(html, encoding)), { html, encoding: "windows-874 (detected)" }, encoding);
+  }
+  const korean = "서울은 대한민국의 수도이자 최대 도시이다. 한강이 도시를 가로질러 흐르며, 약 천만 명의 인구가 살고 있다.";
+  const html = page("오늘의 뉴스", korean);
+  assert.deepEqual(decodeHtml(iconv.encode(html, "euc-kr")), { html, encoding: "euc-kr (detected)" });
+});
+
+test("text that keeps Thai spelling when read as windows-874 is still not Thai: Korean in EUC-KR (its marks are all second bytes of pairs), lower-case Ukrainian in KOI8-U (no tone marks or leading vowels)", async () => {
+  const iconv = (await import("iconv-lite")).default;
+  const korean = iconv.encode("잘못된 문자열: 정규식 패턴과 일치해야 합니다. 유효하지 않은 인자입니다. 옵션의 조합이 잘못되었습니다. 알 수 없는 인자들입니다.", "euc-kr");
+  const k = thaiEvidence(korean);
+  assert.ok(k.letters >= 100 && k.misspelt === 0 && k.marks > 10 && k.evenMarks === 0, JSON.stringify(k));
+  assert.equal(looksThai(korean), false);
+  const ukrainian = iconv.encode("символів матиме байтів матиме елементів матиме елементів матиме байтів", "koi8-u");
+  const u = thaiEvidence(ukrainian);
+  assert.ok(u.letters >= 60 && u.misspelt <= 1 && u.evenMarks >= u.marks / 2 && u.core === 0, JSON.stringify(u));
+  assert.equal(looksThai(ukrainian), false);
 });

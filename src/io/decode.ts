@@ -9,8 +9,11 @@
  *      <meta http-equiv content="…charset=…"> in the first PRESCAN_BYTES bytes, then an XML
  *      declaration's encoding, `<?xml version="1.0" encoding="windows-1251"?>`, at the start);
  *   4. bytes that are valid UTF-8 are UTF-8;
- *   5. otherwise chardet's statistical detection, when it is confident enough or its guess
- *      clearly leads the others (MIN_DETECT_CONFIDENCE, DETECT_LEAD);
+ *   5. otherwise Thai (TIS-620 / windows-874) when the bytes read as Thai spelling (thai.ts:
+ *      chardet scores Thai below the Korean, Chinese and Japanese encodings whose byte range
+ *      Thai fills, so undeclared Thai came out as EUC-KR or windows-1252 mojibake), then
+ *      chardet's statistical detection, when it is confident enough or its guess clearly leads
+ *      the others (MIN_DETECT_CONFIDENCE, DETECT_LEAD); both look at the first DETECT_BYTES;
  *   6. fallback: windows-1252 (the web's de-facto default for undeclared legacy pages).
  * A declared charset that contradicts valid multi-byte UTF-8 loses to UTF-8: mislabelled
  * pages are far more common than genuine legacy pages that happen to be valid UTF-8. The reverse
@@ -22,6 +25,7 @@
 import { gunzipSync } from "node:zlib";
 import chardet from "chardet";
 import iconv from "iconv-lite";
+import { looksThai } from "./thai.ts";
 
 /** How far into the document <meta charset> is looked for (HTML spec: 1024; real pages need more). */
 const PRESCAN_BYTES = 8192;
@@ -30,6 +34,8 @@ const BINARY_NUL_SHARE = 0.01;
 /** Share of C0 control bytes other than tab, LF, FF, CR and ESC above which the input is binary. */
 const BINARY_CONTROL_SHARE = 0.05;
 const BINARY_PROBE_BYTES = 4096;
+/** How much of the page encoding detection (step 5) looks at. */
+const DETECT_BYTES = 65536;
 /** chardet confidence (0..100) at which its guess is trusted outright. */
 const MIN_DETECT_CONFIDENCE = 30;
 /**
@@ -139,7 +145,9 @@ function decodeWith(bytes: Uint8Array, encoding: string): string | null {
 }
 
 function detect(bytes: Uint8Array): string | null {
-  const guesses = chardet.analyse(bytes.subarray(0, 65536));
+  const head = bytes.subarray(0, DETECT_BYTES);
+  if (looksThai(head)) return "windows-874";
+  const guesses = chardet.analyse(head);
   const best = guesses[0];
   if (!best) return null;
   const runnerUp = guesses[1]?.confidence ?? 0;
