@@ -80,7 +80,7 @@ test("a corrupt WARC gives one error record, not a crash", async () => {
   assert.ok(pages.every((p) => !p.ok && p.error.stage === "read" && /bad WARC/.test(p.error.reason)));
 });
 
-test("a WARC record whose HTTP header has no fields (a revisit's 'HTTP/1.1 200 OK' and blank line, a 204 response) does not eat the next record, gzipped per record or not", async () => {
+test("a WARC record whose HTTP header has no fields (a revisit's 'HTTP/1.1 200 OK' and blank line, a 204 response) or is no header (2 MB without a line end) does not eat the next record, gzipped per record or not", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-warc-fieldless-"));
   /** A record written by hand: a block that is only an HTTP status line and the blank line, and no Content-Type WARC header. */
   const fieldless = (type: string, url: string, block: string, gzip: boolean) => {
@@ -96,6 +96,7 @@ test("a WARC record whose HTTP header has no fields (a revisit's 'HTTP/1.1 200 O
       await warcResponse("https://example.org/a", "<p>page a</p>", "text/html", gzip),
       fieldless("revisit", "https://example.org/a", "HTTP/1.1 200 OK\r\n\r\n", gzip),
       fieldless("response", "https://example.org/empty", "HTTP/1.1 204 No Content\r\n\r\n", gzip),
+      fieldless("response", "https://example.org/no-header", "x".repeat(2 * 1024 * 1024), gzip), // no line end: read up to the header cap, not a page
       await warcResponse("https://example.org/b", "<p>page b</p>", "text/html", gzip),
     ]));
     const got = (await collect([name])).map((p) => (p.ok ? `ok ${p.value.id.split("#")[1]} ${p.value.url} ${p.value.html}` : `error: ${p.error.reason}`));

@@ -101,22 +101,28 @@ async function drain(record: WARCRecord): Promise<{ cut: boolean }> {
   return { cut: isCut(reader) };
 }
 
+/** Longest HTTP header read (status line and fields); servers refuse far shorter ones (8-64 KiB). */
+const MAX_HTTP_HEADER_BYTES = 1024 * 1024;
+
 /**
  * A response record's HTTP header (status line and fields, up to and with the blank line that ends
  * them), read line by line from the record's own block, so never past it; the record's reader is
  * left at the payload, as warcio's parser leaves it. The lines are parsed by warcio's header
  * parser (folded lines, latin-1 values). Null when the block is not an HTTP header (it begins with
- * a blank line or is empty): the record then has no content type and is not a page.
+ * a blank line, is empty, or runs past MAX_HTTP_HEADER_BYTES without a blank line): the record
+ * then has no content type and is not a page.
  */
 async function readHttpHeader(record: WARCRecord): Promise<StatusAndHeaders | null> {
   const reader = record.reader;
   if (!(reader instanceof LimitReader)) return null; // warcio's parser gives every record one
   const lines: Uint8Array[] = [];
   let size = 0;
-  for (let line = await reader.readlineRaw(); line; line = await reader.readlineRaw()) {
+  const next = () => reader.readlineRaw(MAX_HTTP_HEADER_BYTES + 1 - size); // a line never runs past the cap
+  for (let line = await next(); line; line = await next()) {
     lines.push(line);
     size += line.length;
     if (isBlankLine(line)) break;
+    if (size > MAX_HTTP_HEADER_BYTES) return null; // no HTTP header: the block is something else
   }
   if (lines.length === 0) return null;
   const header = new AsyncIterReader([concatChunks(lines, size)], null);
