@@ -16,6 +16,7 @@ import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownU
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRows, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
+import { MarkdownLine } from "./markdown-line.ts";
 import { dropUnflanked, type EmphasisPair } from "./emphasis.ts";
 import { DEFAULT_OUTPUT, type OutputOptions } from "./options.ts";
 
@@ -30,8 +31,9 @@ interface Open {
   suffix: string;
   block: boolean;
   /**
-   * Inline marks: length of the line right after the opening mark (-1 while a block boundary has
-   * closed the mark and no content has reopened it: flush closes every open mark on its line).
+   * Inline marks: where the content after the opening mark starts in the line (MarkdownLine.openMark;
+   * -1 while a block boundary has closed the mark and no content has reopened it: flush closes
+   * every open mark on its line).
    */
   at: number;
   /** The opening mark ("[", "**", "`"; "" for none), written again when content follows a block boundary inside the element. */
@@ -126,7 +128,7 @@ interface Setting {
 function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, setting: Setting, oneLine = false): string[] {
   const { base } = setting;
   const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" "); // a table cell as one root: its pieces are one line
-  let line = "";
+  const line = new MarkdownLine();
   let prefix = "";
   let inPre = 0;
   let runStart = 0; // in a code block: where the text since its last block boundary starts (endRun)
@@ -140,16 +142,19 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const pending: Open[] = [];
   /** Emphasis written on the line (left out at its end where CommonMark would not read it: emphasis.ts). */
   const emphasis: EmphasisPair[] = [];
-  /** An opening mark; "!" right before a link's "[" would make it an image, so it is escaped. */
-  const appendMark = (mark: string): void => {
-    if (mark === "[" && line.endsWith("!")) line = line.slice(0, -1) + "\\!";
-    line += mark;
+  /** Before a link's "[": a "!" right before it would make it an image, so it is escaped. */
+  const escapeBang = (mark: string): void => {
+    if (mark === "[" && line.lastChar() === "!") line.replaceLastChar("\\!");
+  };
+  /** An opening mark (see Open.at). */
+  const openMark = (mark: string): number => {
+    escapeBang(mark);
+    return line.openMark(mark);
   };
   const reopen = (): void => {
     for (const o of pending) {
       if (o.tag === "code") inCode++;
-      appendMark(o.opening);
-      o.at = line.length;
+      o.at = openMark(o.opening);
     }
     pending.length = 0;
   };
@@ -161,20 +166,19 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const flush = (): void => {
     const split = inPre ? [] : open.filter((o) => o.opening && o.at >= 0);
     for (let k = split.length - 1; k >= 0; k--) closeInline(split[k] as Open);
-    if (emphasis.length) line = dropUnflanked(line, emphasis);
+    const written = emphasis.length ? dropUnflanked(line.take(), emphasis) : line.take();
     emphasis.length = 0;
     const text = inPre
-      ? line
+      ? written
           .replace(/\r\n?/g, "\n") // a page's CR LF line breaks, as a browser reads them (a CR left in would keep a blank line below)
           .replace(/^(?:[ \t]*\n)+|(?:\n[ \t]*)+$/g, "")
           .replace(/[ \t]+$/, "") // blank lines at its ends (the source's indentation around a nested <xmp>) are not code
-      : collapseSpaces(line)
+      : collapseSpaces(written)
           .split(BREAK)
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
           .join(prefix || oneLine ? " " : "\\\n"); // a heading (a table cell) is one line: its <br> is a space
     if (inPre ? text.trim() : text) out.write(inPre ? fenced(text) : prefix ? prefix + escapeHeadingEnd(text) : text); // no empty code block
-    line = "";
     runStart = 0;
     prefix = "";
     lastChar = "";
@@ -190,7 +194,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
    * text that ends with a line break (`<div>a\n</div>`, `<div><br></div>`) has ended it already.
    */
   const endRun = (): void => {
-    if (line.length > runStart && !/[\r\n]$/.test(line.slice(-1))) line += "\n";
+    if (line.length > runStart && !/[\r\n]/.test(line.lastChar())) line.append("\n");
     runStart = line.length;
   };
   // a link or emphasis around nothing visible (an image link, an icon) leaves no "[ ](…)" or "** **" behind
@@ -202,17 +206,17 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     const mark = o.opening;
     if (!mark) return; // an element without marks (a span)
     if (o.tag === "code") inCode--;
-    const before = line.slice(0, o.at - mark.length);
-    const inner = line.slice(o.at);
-    if (inner.replaceAll(BREAK, "").trim() === "") line = before + inner;
-    else if (o.tag === "code") line = before + codeSpan(inner);
+    const inner = line.closeMark(o.at);
+    if (inner.replaceAll(BREAK, "").trim() === "") line.append(inner);
+    else if (o.tag === "code") line.append(codeSpan(inner));
     else {
       // spaces (and line breaks) inside the marks go outside them: "**Note: **text" is no emphasis in CommonMark, "**Note:** text" is
       const lead = (EDGE_SPACE_START.exec(inner) as RegExpExecArray)[0];
       const trail = (EDGE_SPACE_END.exec(inner) as RegExpExecArray)[0];
       const content = inner.slice(lead.length, inner.length - trail.length);
-      if (mark !== "[") emphasis.push({ open: before.length + lead.length, close: before.length + lead.length + mark.length + content.length, size: mark.length });
-      line = before + lead + mark + content + o.suffix + trail;
+      const start = line.length + lead.length; // where the opening mark goes
+      if (mark !== "[") emphasis.push({ open: start, close: start + mark.length + content.length, size: mark.length });
+      line.append(lead + mark + content + o.suffix + trail);
     }
   }
   const list = [...roots];
@@ -259,8 +263,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (!inPre && pending.length && text.trim()) reopen();
         // sibling inline elements' texts are two words, as in the text output (textOf), unless verbatim
         const parent = tree.parent[i] as number;
-        if (i >= verbatimEnd && text && needsSeparator(tree, lastChar, prevParent, parent, text)) line += " ";
-        line += inPre || inCode ? text : escapeMarkdown(text);
+        if (i >= verbatimEnd && text && needsSeparator(tree, lastChar, prevParent, parent, text)) line.append(" ");
+        line.append(inPre || inCode ? text : escapeMarkdown(text));
         if (text) {
           lastChar = text.charAt(text.length - 1);
           prevParent = parent;
@@ -268,7 +272,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         continue;
       }
       if (node.tag === "br") {
-        line += inPre ? "\n" : BREAK;
+        line.append(inPre ? "\n" : BREAK);
         lastChar = "";
         continue;
       }
@@ -276,7 +280,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         const image = inPre || inCode || !setting.images ? null : markdownImage(node, base);
         if (image) {
           if (pending.length) reopen();
-          appendMark(image); // the text around it keeps its own separators: an image is no word of the text output
+          line.append(image); // the text around it keeps its own separators: an image is no word of the text output
         }
         continue;
       }
@@ -326,8 +330,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (inCode > 0) marks = NO_MARKS; // a code span reopened around this element
       }
       if (node.tag === "code" && marks.prefix) inCode++;
-      appendMark(marks.prefix);
-      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: line.length, opening: marks.prefix });
+      open.push({ end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: openMark(marks.prefix), opening: marks.prefix });
     }
     while (open.length) {
       const o = open.pop() as Open;
