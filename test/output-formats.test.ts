@@ -4,6 +4,7 @@ import MarkdownIt from "markdown-it";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { formatExtraction } from "../src/output/index.ts";
+import { MarkdownLine } from "../src/output/markdown-line.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { Extraction } from "../src/types.ts";
 import { pageFromHtml } from "./helpers.ts";
@@ -350,6 +351,38 @@ test("markdown: a table of 210,000 rows (past the engine's argument limit for a 
   const md = markdownOf(`<html><body><table>${"<tr><td>k</td><td>v</td></tr>".repeat(rows)}</table></body></html>`, "table", "https://a.org/t");
   assert.equal(md.split("\n").length, rows + 1);
   assert.ok(md.endsWith("| k | v |"));
+});
+
+test("markdown at scale: a paragraph of 24,000 inline elements and a code block of 20,000 line <div>s are written whole, every mark closed, checked and escaped where it stands (`npm run bench:pathological` times both)", () => {
+  const group = `<b>x</b> Hi!<a href="https://x.org/l">link</a> a<em>(b)</em>, <b><i>y</i></b> <code>c</code> `; // six inline elements
+  const groupMd = "**x** Hi\\![link](https://x.org/l) a(b), ***y*** `c`";
+  assert.equal(markdownOf(`<body><p>${group.repeat(4_000)}</p></body>`, "p"), Array(4_000).fill(groupMd).join(" "));
+  const lines = "<div>one</div><div>two\n</div><div></div><div><span>three</span> <i>3</i></div>"; // four line <div>s, one empty
+  assert.equal(markdownOf(`<body><pre><code>${lines.repeat(5_000)}</code></pre></body>`, "pre"), `\`\`\`\n${Array(5_000).fill("one\ntwo\nthree 3").join("\n")}\n\`\`\``);
+});
+
+test("MarkdownLine: closing a mark takes its opening mark and content out of the line and returns the content; the line before it, its length and last character stay right", () => {
+  const line = new MarkdownLine();
+  line.append("Hi!");
+  assert.equal(line.lastChar(), "!");
+  line.replaceLastChar("\\!");
+  const outer = line.openMark("[");
+  line.append("a ");
+  const inner = line.openMark("**");
+  assert.equal(line.lastChar(), "*");
+  line.append("b");
+  line.append(" ");
+  assert.equal(line.length, "Hi\\![a **b ".length);
+  assert.equal(line.closeMark(inner), "b ");
+  assert.equal(line.length, "Hi\\![a ".length);
+  line.append("**b** ");
+  assert.equal(line.closeMark(outer), "a **b** ");
+  assert.equal(line.lastChar(), "!");
+  line.append("");
+  assert.equal(line.lastChar(), "!", "an empty piece changes nothing");
+  assert.equal(line.take(), "Hi\\!");
+  assert.equal(line.length, 0);
+  assert.equal(line.lastChar(), "");
 });
 
 test("markdown: a code block holding a ``` fence is fenced by a longer run of backticks, so it stays one block", () => {
