@@ -1,13 +1,16 @@
 /**
  * `npm run bench:pathological`: time and peak memory of `extract` (static, learned pipeline) on
- * generated worst-case pages, one fresh process each, so that a page shape that makes some stage
- * superlinear shows up as a number, not as a hung batch. Each case is sized to take about a
- * second when every stage is linear; a case over --limit seconds is reported as such.
+ * generated worst-case pages, one fresh process each, and the time to write its extraction as
+ * Markdown, so that a page shape that makes some stage superlinear shows up as a number, not as
+ * a hung batch. Each case is sized to take about a second when every stage is linear; a case
+ * over --limit seconds is reported as such.
  *
  * What it has caught (session 21, before → after): one 15 MB text node 97 s → 2.5 s (the
  * language sample, src/features/stats.ts), 40,000 inline links in one block 35 s → 1.3 s
  * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (src/render/open-elements.ts);
- * session 27: a word of 100,000 digits 41 s → 1 s (the price pattern, src/features/region.ts).
+ * session 27: a word of 100,000 digits 41 s → 1 s (the price pattern, src/features/region.ts);
+ * the Markdown writer (the line rebuilt at every mark, src/output/markdown-line.ts): 40,000 <b> in
+ * one paragraph 3.8 s → 0.2 s, a code block of 80,000 line <div>s 27 s → 0.15 s (markdown s).
  *
  * Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
  */
@@ -36,28 +39,38 @@ const CASES: Record<string, () => string> = {
   "one word of 200,000 digits": () => `<html><body><p>Number: ${"1".repeat(200_000)} and ${"1,".repeat(50_000)} end.</p></body></html>`,
   // one text child built from every token (src/render/math-text.ts), nested 10,000 levels deep
   "MathML formula of 200,000 tokens in 10,000 nested rows": () => `<html><body><p>Formula: <math>${"<mrow><mi>x</mi><mo>+</mo>".repeat(10_000)}${"</mrow>".repeat(10_000)}${"<mn>1</mn>".repeat(200_000)}</math> end.</p></body></html>`,
+  // the Markdown writer rebuilt its line at every closing mark, and read the last character of a code block's line (flattening it) at every line <div>
+  "40,000 <b> in one paragraph": () => `<html><body><p>${"<b>x</b> ".repeat(40_000)}</p></body></html>`,
+  "code block of 80,000 highlighter line <div>s": () => `<html><body><pre><code>${Array.from({ length: 80_000 }, (_, i) => `<div>line ${i}</div>`).join("")}</code></pre></body></html>`,
 };
 
 const USAGE = `Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
 
-Time and peak memory of pith extract on generated worst-case pages, one fresh process each
-(--limit: seconds before a case is stopped, default 120; --only: cases whose name contains NAME).`;
+Time and peak memory of pith extract on generated worst-case pages, one fresh process each, and
+the time to write the extraction as Markdown (--limit: seconds before a case is stopped, default
+120; --only: cases whose name contains NAME).`;
 const values = scriptArgs(USAGE, { limit: { type: "string" }, only: { type: "string" }, one: { type: "string" } });
 
 if (values.one) {
   // child: extract one page in this fresh process and report
   const { staticSnapshot } = await import("../src/render/static.ts");
   const { mlExtractor } = await import("../src/pipeline/extractor.ts");
+  const { buildTree } = await import("../src/dom/tree.ts");
+  const { formatExtraction } = await import("../src/output/index.ts");
   const html = readFileSync(values.one, "utf8");
   await mlExtractor.extract(staticSnapshot({ id: "warm", source: "warm", url: null, html: "<p>warm up the model</p>", encoding: "utf-8", remote: false }), { params: { mode: "static", trace: false } });
   const t = performance.now();
-  const e = await mlExtractor.extract(staticSnapshot({ id: "p", source: values.one, url: null, html, encoding: "utf-8", remote: false }), { params: { mode: "static", trace: false } });
-  process.stdout.write(JSON.stringify({ ms: performance.now() - t, rssMb: process.resourceUsage().maxRSS / 1024, chars: e.text.length }) + "\n");
+  const page = staticSnapshot({ id: "p", source: values.one, url: null, html, encoding: "utf-8", remote: false });
+  const e = await mlExtractor.extract(page, { params: { mode: "static", trace: false } });
+  const ms = performance.now() - t;
+  const m = performance.now(); // Markdown as pith extract --format markdown writes it
+  formatExtraction("markdown", page, buildTree(page), e);
+  process.stdout.write(JSON.stringify({ ms, mdMs: performance.now() - m, rssMb: process.resourceUsage().maxRSS / 1024, chars: e.text.length }) + "\n");
 } else {
   const limit = intOption(USAGE, "limit", values.limit, 120);
   const dir = mkdtempSync(join(tmpdir(), "pith-pathological-"));
   try {
-    console.log("| page | HTML MB | extract s | peak RSS MB | text chars |\n|---|---:|---:|---:|---:|");
+    console.log("| page | HTML MB | extract s | markdown s | peak RSS MB | text chars |\n|---|---:|---:|---:|---:|---:|");
     for (const [name, make] of Object.entries(CASES)) {
       if (values.only && !name.includes(values.only)) continue;
       const file = join(dir, "page.html");
@@ -66,11 +79,11 @@ if (values.one) {
       const r = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename, "--one", file], { encoding: "utf8", timeout: limit * 1000 });
       const mb = (Buffer.byteLength(html) / 1e6).toFixed(1);
       if (r.error || r.status !== 0) {
-        console.log(`| ${name} | ${mb} | ${r.error ? `> ${limit} (stopped)` : `failed: ${r.stderr.trim().split("\n").pop()}`} | | |`);
+        console.log(`| ${name} | ${mb} | ${r.error ? `> ${limit} (stopped)` : `failed: ${r.stderr.trim().split("\n").pop()}`} | | | |`);
         continue;
       }
-      const out = JSON.parse(r.stdout) as { ms: number; rssMb: number; chars: number };
-      console.log(`| ${name} | ${mb} | ${(out.ms / 1000).toFixed(2)} | ${out.rssMb.toFixed(0)} | ${out.chars} |`);
+      const out = JSON.parse(r.stdout) as { ms: number; mdMs: number; rssMb: number; chars: number };
+      console.log(`| ${name} | ${mb} | ${(out.ms / 1000).toFixed(2)} | ${(out.mdMs / 1000).toFixed(2)} | ${out.rssMb.toFixed(0)} | ${out.chars} |`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
