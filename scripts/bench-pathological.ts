@@ -10,7 +10,8 @@
  * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (src/render/open-elements.ts);
  * session 27: a word of 100,000 digits 41 s → 1 s (the price pattern, src/features/region.ts);
  * the Markdown writer (the line rebuilt at every mark, src/output/markdown-line.ts): 40,000 <b> in
- * one paragraph 3.8 s → 0.2 s, a code block of 80,000 line <div>s 27 s → 0.15 s (markdown s).
+ * one paragraph 3.8 s → 0.2 s, a code block of 80,000 line <div>s 27 s → 0.15 s, and 200,000
+ * spaces inside one <b> 15.6 s → 0.01 s (src/output/markdown.ts trailingSpace) (markdown s).
  *
  * Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
  */
@@ -42,6 +43,8 @@ const CASES: Record<string, () => string> = {
   // the Markdown writer rebuilt its line at every closing mark, and read the last character of a code block's line (flattening it) at every line <div>
   "40,000 <b> in one paragraph": () => `<html><body><p>${"<b>x</b> ".repeat(40_000)}</p></body></html>`,
   "code block of 80,000 highlighter line <div>s": () => `<html><body><pre><code>${Array.from({ length: 80_000 }, (_, i) => `<div>line ${i}</div>`).join("")}</code></pre></body></html>`,
+  // the spaces at the end of a mark's content were found by a pattern tried from every character (src/output/markdown.ts trailingSpace)
+  "200,000 spaces inside one <b>": () => `<html><body><p>Some words <b>bold${" ".repeat(200_000)}text${" ".repeat(200_000)}</b> and more words.</p></body></html>`,
 };
 
 const USAGE = `Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]

@@ -353,12 +353,13 @@ test("markdown: a table of 210,000 rows (past the engine's argument limit for a 
   assert.ok(md.endsWith("| k | v |"));
 });
 
-test("markdown at scale: a paragraph of 24,000 inline elements and a code block of 20,000 line <div>s are written whole, every mark closed, checked and escaped where it stands (`npm run bench:pathological` times both)", () => {
+test("markdown at scale: a paragraph of 24,000 inline elements and a code block of 20,000 line <div>s are written whole, every mark closed, checked and escaped where it stands; 40,000 spaces at the end of a mark's content go after it (`npm run bench:pathological` times these)", () => {
   const group = `<b>x</b> Hi!<a href="https://x.org/l">link</a> a<em>(b)</em>, <b><i>y</i></b> <code>c</code> `; // six inline elements
   const groupMd = "**x** Hi\\![link](https://x.org/l) a(b), ***y*** `c`";
   assert.equal(markdownOf(`<body><p>${group.repeat(4_000)}</p></body>`, "p"), Array(4_000).fill(groupMd).join(" "));
   const lines = "<div>one</div><div>two\n</div><div></div><div><span>three</span> <i>3</i></div>"; // four line <div>s, one empty
   assert.equal(markdownOf(`<body><pre><code>${lines.repeat(5_000)}</code></pre></body>`, "pre"), `\`\`\`\n${Array(5_000).fill("one\ntwo\nthree 3").join("\n")}\n\`\`\``);
+  assert.equal(markdownOf(`<body><p><b>a${" ".repeat(20_000)}b${" \n".repeat(20_000)}</b>c</p></body>`, "p"), "**a b** c", "the spaces at the end of a mark's content go after it");
 });
 
 test("MarkdownLine: closing a mark takes its opening mark and content out of the line and returns the content; the line before it, its length and last character stay right", () => {
