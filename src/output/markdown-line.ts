@@ -34,7 +34,7 @@ export class MarkdownLine {
     this.length += text.length - 1;
   }
 
-  /** Appends an opening mark (not empty); returns where its content starts, for closeMark. */
+  /** Appends an opening mark; returns where its content starts, for closeMark (of a mark that is not empty: "" appends nothing). */
   openMark(mark: string): number {
     this.append(mark);
     return this.pieces.length;

@@ -6,7 +6,9 @@
  * pre-order walk; block elements close their line (an <hr> is a thematic break), list items and quotes nest
  * (markdown-blocks.ts). Page text is escaped wherever CommonMark would read it as syntax
  * (escape.ts), and a link or emphasis around blocks is repeated in each block, so that rendered
- * Markdown says what the text output says (`npm run check:markdown`).
+ * Markdown says what the text output says (`npm run check:markdown`). The line being written is a
+ * list of pieces (markdown-line.ts), so that closing a mark reads only the mark's own content:
+ * linear time in the length of a paragraph or a code block.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
@@ -154,13 +156,9 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const pending: Open[] = [];
   /** Emphasis written on the line (left out at its end where CommonMark would not read it: emphasis.ts). */
   const emphasis: EmphasisPair[] = [];
-  /** Before a link's "[": a "!" right before it would make it an image, so it is escaped. */
-  const escapeBang = (mark: string): void => {
-    if (mark === "[" && line.lastChar() === "!") line.replaceLastChar("\\!");
-  };
-  /** An opening mark (see Open.at). */
+  /** Appends an opening mark, returns where its content starts (Open.at); "!" right before a link's "[" would make it an image, so it is escaped. */
   const openMark = (mark: string): number => {
-    escapeBang(mark);
+    if (mark === "[" && line.lastChar() === "!") line.replaceLastChar("\\!");
     return line.openMark(mark);
   };
   const reopen = (): void => {
