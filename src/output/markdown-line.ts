@@ -7,8 +7,9 @@
  * the last character is read from the last piece. Writing a paragraph of N inline elements, or a
  * code block of N lines, thus takes time linear in its length (times the depth of nested marks).
  * The line kept as one string was rebuilt at every closing mark, and reading its last character
- * flattened it (V8 keeps a string built by `+=` as a tree until it is read): quadratic, 13 s for
- * 40,000 <b> in one paragraph, 25 s for a code block of 80,000 line <div>s.
+ * flattened it (V8 keeps a string built by `+=` as a tree until it is read): quadratic, `pith
+ * extract --format markdown` took 3.6 s for 40,000 <b> in one paragraph and 23 s for a code block of
+ * 80,000 line <div>s, against 0.9 s and 2.2 s for the text output (1.1 s and 2.3 s now).
  */
 export class MarkdownLine {
   private readonly pieces: string[] = [];
