@@ -196,6 +196,13 @@ test("markdown: emphasis CommonMark would not read (punctuation at its inner edg
   assert.equal((rendered.match(/<strong>/g) ?? []).length, 4);
 });
 
+test("markdown: struck-out text (<del>, <s>, <strike>) is ~~struck out~~ where GFM reads it, plain where it would not (punctuation at its inner edge against a letter); its text stays", () => {
+  const md = markdownOf(`<body><p>Was <del>$99</del>, now $79. <s>Old claim</s> gone; <strike>~a~ b</strike>; x<del>(y)</del>z; <del> </del>end</p></body>`);
+  assert.equal(md, "Was ~~$99~~, now $79. ~~Old claim~~ gone; ~~\\~a\\~ b~~; x(y)z; end");
+  const rendered = new MarkdownIt().render(md);
+  assert.equal(rendered, "<p>Was <s>$99</s>, now $79. <s>Old claim</s> gone; <s>~a~ b</s>; x(y)z; end</p>\n");
+});
+
 test("markdown images: the chosen content's images as ![alt](src) (a linked image stays linked), as HTML output keeps them; decorative (alt=\"\"), data: and script sources and images in code are left out", () => {
   const md = markdownOf(`<html><body><article><p>Before <img src="/a.png" alt="A [big] *chart*
  of sales"> after.</p><figure><a href="/full.jpg"><img src="/t.jpg" alt="Bridge"></a><figcaption>The bridge</figcaption></figure>

@@ -1,7 +1,7 @@
 /**
  * Markdown output from the chosen subtrees: headings (#), paragraphs, list items (- / 1.),
  * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
- * urls.ts), images (![alt](src), markdownImage), emphasis, line breaks (a backslash at the line's end), and data tables as
+ * urls.ts), images (![alt](src), markdownImage), emphasis, strikethrough (~~), line breaks (a backslash at the line's end), and data tables as
  * GitHub-flavoured tables (markdown-table.ts; a layout table's cells are blocks). One iterative
  * pre-order walk; block elements close their line (an <hr> is a thematic break), list items and quotes nest
  * (markdown-blocks.ts). Page text is escaped wherever CommonMark would read it as syntax
@@ -103,12 +103,19 @@ function codeSpan(code: string): string {
 }
 
 const NO_MARKS = { prefix: "", suffix: "" } as const;
+/**
+ * Struck-out text (an old price, a retracted sentence): GitHub-flavoured Markdown's `~~`, whose
+ * delimiter runs flank as emphasis's do (GFM spec, §6.5), so emphasis.ts leaves out the pairs it
+ * would not read. Its text stays in the output, as in the text output.
+ */
+const STRUCK_TAGS: ReadonlySet<string> = new Set(["del", "s", "strike"]);
 
 function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string; suffix: string } {
   const href = node.tag === "a" ? node.attrs?.["href"] : undefined;
   if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(absoluteUrl(href, base))})` };
   if (node.tag === "strong" || node.tag === "b") return { prefix: "**", suffix: "**" };
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
+  if (STRUCK_TAGS.has(node.tag)) return { prefix: "~~", suffix: "~~" };
   if (node.tag === "code") return { prefix: "`", suffix: "`" };
   return NO_MARKS;
 }
