@@ -71,7 +71,6 @@ export interface RefineResult {
   trace: TraceEntry[];
 }
 
-
 /** hasBlock[i]: i's subtree (i excluded, skipped subtrees excluded) holds a block-level element. */
 function blockDescendants(page: PageSnapshot, tree: Tree, roots: readonly number[]): Uint8Array {
   const has = new Uint8Array(tree.n);
