@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
@@ -17,6 +17,24 @@ import { PITH, warcResponse } from "./helpers.ts";
 async function collect(specs: string[]): Promise<PageResult<PageInput>[]> {
   const out: PageResult<PageInput>[] = [];
   for await (const r of readInputs(specs)) out.push(r);
+  return out;
+}
+
+/** A local HTTP server for one test: its base URL, and close(), which also drops the connections still open. */
+async function serve(handler: RequestListener): Promise<{ base: string; close: () => void }> {
+  const server = createServer(handler);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const close = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+}
+
+/** Each input's outcome in a line: "ok <page url>" or "<stage>: <reason>". */
+async function outcomes(specs: string[], timeoutMs = 5_000): Promise<string[]> {
+  const out: string[] = [];
+  for await (const r of readInputs(specs, { fetchTimeoutMs: timeoutMs })) out.push(r.ok ? `ok ${r.value.url}` : `${r.error.stage}: ${r.error.reason}`);
   return out;
 }
 
@@ -401,5 +419,45 @@ test("pages past MAX_PAGE_BYTES are refused before they are held: a file by its 
   } finally {
     server.closeAllConnections();
     server.close();
+  }
+});
+
+test("redirects are followed to the page, whose URL is the last one (the base its links resolve against); a loop, too many, one to another scheme or one without a Location is an error record that says so", async () => {
+  const { base, close } = await serve((req, res) => {
+    const path = req.url ?? "";
+    const redirect = (status: number, location?: string) => {
+      res.writeHead(status, location === undefined ? {} : { location });
+      res.end();
+    };
+    const chain = /^\/chain\/(\d+)$/.exec(path);
+    if (chain) return Number(chain[1]) > 0 ? redirect(302, `/chain/${Number(chain[1]) - 1}`) : void res.end("<p>end of the chain</p>");
+    if (path === "/moved") return redirect(301, "/dir/final");
+    if (path === "/found") return redirect(302, "dir/final"); // relative to /found: /dir/final
+    if (path === "/temporary") return redirect(307, "/dir/final");
+    if (path === "/permanent") return redirect(308, `${base}/dir/final`);
+    if (path === "/see-other") return redirect(303, "/dir/final");
+    if (path === "/accented") return redirect(302, Buffer.from("/dir/caf\u00e9", "utf8").toString("latin1")); // a Location header in raw UTF-8
+    if (path === "/loop-a") return redirect(302, "/loop-b");
+    if (path === "/loop-b") return redirect(302, "/loop-a");
+    if (path === "/to-file") return redirect(302, "file:///etc/passwd");
+    if (path === "/to-script") return redirect(302, "javascript:alert(1)");
+    if (path === "/nowhere") return redirect(302);
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<p>page at ${path}</p>`);
+  });
+  try {
+    const got = await outcomes(["moved", "found", "temporary", "permanent", "see-other", "accented", "chain/20", "chain/21", "loop-a", "to-file", "to-script", "nowhere"].map((p) => `${base}/${p}`));
+    assert.deepEqual(got, [
+      ...Array(5).fill(`ok ${base}/dir/final`),
+      `ok ${base}/dir/caf%C3%A9`,
+      `ok ${base}/chain/0`,
+      `fetch: more than 20 redirects (the next was to ${base}/chain/0)`,
+      `fetch: redirect loop: ${base}/loop-b redirects back to ${base}/loop-a (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`,
+      "fetch: redirected to a file: URL, which pith does not follow (only http and https)",
+      "fetch: redirected to a javascript: URL, which pith does not follow (only http and https)",
+      "fetch: HTTP 302 Found without a Location header to go to",
+    ]);
+  } finally {
+    close();
   }
 });

@@ -3,6 +3,7 @@
  * results. Every failure becomes a PageError record for that page; a batch never stops on one.
  * Reading and decoding are two steps: readRawInputs gives each page's bytes as read (PageBytes),
  * decodePage turns them into text, so a batch on worker threads decodes there (src/cli/extract-pool.ts).
+ * A URL is fetched by src/io/fetch.ts.
  */
 import { createReadStream } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,20 +13,13 @@ import { join, relative, resolve } from "node:path";
 import { firstLine } from "../errors.ts";
 import type { PageError, PageInput, PageResult } from "../types.ts";
 import { DecodeError, decodeHtml, MAX_PAGE_BYTES } from "./decode.ts";
+import { FETCH_TIMEOUT_MS, fetchBytes } from "./fetch.ts";
+import { readCapped, tooLarge } from "./read-capped.ts";
 import { readWarc } from "./warc.ts";
 
 /** File names treated as HTML pages when a directory is walked. */
 export const PAGE_FILE = /\.(x?html?|xht)(\.gz)?$/i;
 export const WARC_FILE = /\.warc(\.gz)?$/i;
-/** Time limit for fetching one URL (ms). */
-export const FETCH_TIMEOUT_MS = 20_000;
-export const FETCH_USER_AGENT = "pith/0.1 (+main-content extraction)";
-/**
- * Content types a fetched URL may have: HTML, XHTML/XML, plain text, or none declared. Anything
- * else (images, PDFs, archives, video) is an error record before its body is read.
- */
-const PAGE_CONTENT_TYPE = /^\s*(text\/|application\/(xhtml\+)?xml|application\/[\w.+-]*\+xml|$)/i;
-const tooLarge = () => `page is larger than ${MAX_PAGE_BYTES} bytes`;
 
 export function isUrl(spec: string): boolean {
   return /^https?:\/\//i.test(spec);
@@ -120,58 +114,6 @@ async function readPageBytes(path: string, id: string, url: string | null): Prom
 
 export async function fetchPage(url: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<PageResult<PageInput>> {
   return decoded(await fetchBytes(url, timeoutMs));
-}
-
-async function fetchBytes(url: string, timeoutMs: number): Promise<PageResult<PageBytes>> {
-  let res: Response | null = null;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": FETCH_USER_AGENT } });
-    if (!res.ok) return fail(url, url, "fetch", `HTTP ${res.status} ${res.statusText}`);
-    const type = res.headers.get("content-type") ?? "";
-    if (!PAGE_CONTENT_TYPE.test(type)) {
-      await res.body?.cancel();
-      return fail(url, url, "fetch", `not an HTML page (content-type ${type.split(";")[0]})`);
-    }
-    const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
-    const bytes = await cappedBody(res);
-    if (!bytes) return fail(url, url, "fetch", tooLarge());
-    return { ok: true, value: { id: url, source: url, url: res.url || url, remote: true, charset, bytes } };
-  } catch (e) {
-    return fail(url, url, "fetch", fetchErrorReason(e, timeoutMs, res));
-  }
-}
-
-/**
- * Why a fetch failed, in a few words: no answer at all ("unreachable: …"), a body still coming
- * when the time limit ended it, or a body whose Content-Encoding does not decode.
- */
-function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): string {
-  const err = e as Error & { cause?: { code?: string; message?: string } };
-  const code = err.cause?.code ?? (err as { code?: string }).code;
-  if (err.name === "TimeoutError") return res ? `the page was still arriving after ${timeoutMs} ms (the time limit)` : `unreachable: no answer within ${timeoutMs} ms`;
-  if (res && code && /^(Z_|ERR_(BROTLI|ZLIB))/.test(code)) return `its ${res.headers.get("content-encoding") ?? "compressed"} body does not decode (${code})`;
-  return `unreachable: ${code ?? err.cause?.message ?? err.message}`;
-}
-
-/** A response's body, or null once it passes MAX_PAGE_BYTES (the rest is not downloaded). */
-async function cappedBody(res: Response): Promise<Uint8Array | null> {
-  if (Number(res.headers.get("content-length") ?? 0) > MAX_PAGE_BYTES) {
-    await res.body?.cancel();
-    return null;
-  }
-  return res.body ? readCapped(res.body as unknown as AsyncIterable<Uint8Array>) : new Uint8Array();
-}
-
-/** A stream's bytes, or null once they pass MAX_PAGE_BYTES (leaving the loop stops the stream). */
-async function readCapped(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array | null> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.byteLength;
-    if (size > MAX_PAGE_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 async function readStdin(): Promise<PageResult<PageBytes>> {

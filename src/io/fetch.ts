@@ -1,0 +1,135 @@
+/**
+ * Fetching a URL input: the page's bytes (PageBytes) or an error record (stage "fetch") that says
+ * what went wrong in words a user can act on.
+ *
+ * - One time limit covers the whole fetch: every redirect, the headers and the body.
+ * - Redirects (301, 302, 303, 307, 308) are followed by hand, up to MAX_REDIRECTS, as browsers
+ *   do; the page's URL is the last one, so its links resolve against the page actually read.
+ *   fetch's own following would hide why it stopped ("redirect count exceeded" for a loop, "URL
+ *   scheme must be a HTTP(S) scheme" for a redirect to file:), so a loop, too many redirects, a
+ *   redirect to another scheme and one without a Location each get a reason of their own.
+ * - A status other than 2xx is an error record naming it; a body over MAX_PAGE_BYTES is one
+ *   too, and is not downloaded past the cap. A content type that is no page (an image, a PDF)
+ *   is refused before its body is read.
+ */
+import type { PageError, PageResult } from "../types.ts";
+import { MAX_PAGE_BYTES } from "./decode.ts";
+import type { PageBytes } from "./inputs.ts";
+import { readCapped, tooLarge } from "./read-capped.ts";
+
+/** Time limit for fetching one URL (ms). */
+export const FETCH_TIMEOUT_MS = 20_000;
+export const FETCH_USER_AGENT = "pith/0.1 (+main-content extraction)";
+/** Redirects followed for one URL (Chromium and Firefox stop at 20 too, and so does fetch's own following). */
+export const MAX_REDIRECTS = 20;
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/**
+ * Content types a fetched URL may have: HTML, XHTML/XML, plain text, or none declared. Anything
+ * else (images, PDFs, archives, video) is an error record before its body is read.
+ */
+const PAGE_CONTENT_TYPE = /^\s*(text\/|application\/(xhtml\+)?xml|application\/[\w.+-]*\+xml|$)/i;
+
+/** A fetch that ends without a page, for a reason this file words (not an exception of fetch's own). */
+class FetchFailure extends Error {
+  override name = "FetchFailure";
+}
+
+function failed(url: string, reason: string): { ok: false; error: PageError } {
+  return { ok: false, error: { id: url, source: url, stage: "fetch", reason } };
+}
+
+/** Fetches one URL input: its bytes and final URL, or the error record that says why not. */
+export async function fetchBytes(url: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<PageResult<PageBytes>> {
+  let res: Response | null = null;
+  try {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const reached = await getFollowingRedirects(new URL(url), signal);
+    res = reached.response;
+    if (!res.ok) {
+      await res.body?.cancel();
+      return failed(url, `HTTP ${res.status} ${res.statusText}`);
+    }
+    const type = res.headers.get("content-type") ?? "";
+    if (!PAGE_CONTENT_TYPE.test(type)) {
+      await res.body?.cancel();
+      return failed(url, `not an HTML page (content-type ${type.split(";")[0]})`);
+    }
+    const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
+    const bytes = await cappedBody(res);
+    if (!bytes) return failed(url, tooLarge());
+    return { ok: true, value: { id: url, source: url, url: reached.url.href, remote: true, charset, bytes } };
+  } catch (e) {
+    return failed(url, fetchErrorReason(e, timeoutMs, res));
+  }
+}
+
+/**
+ * GETs `start`, following redirects (header): the response that is not a redirect, and its URL
+ * (without a fragment, which names a part of the page, not another page).
+ */
+async function getFollowingRedirects(start: URL, signal: AbortSignal): Promise<{ response: Response; url: URL }> {
+  const visited = new Set<string>();
+  let url = start;
+  url.hash = "";
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetch(url, { signal, redirect: "manual", headers: { "user-agent": FETCH_USER_AGENT } });
+    if (!REDIRECT_STATUSES.has(response.status)) return { response, url };
+    await response.body?.cancel();
+    const next = redirectTarget(response, url);
+    visited.add(url.href);
+    if (visited.has(next.href)) throw new FetchFailure(`redirect loop: ${url.href} redirects back to ${next.href} (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`);
+    if (redirects === MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects (the next was to ${next.href})`);
+    url = next;
+  }
+}
+
+/** Where a redirect response leads (its Location, relative to `from`), if that is an http(s) URL. */
+function redirectTarget(response: Response, from: URL): URL {
+  const location = response.headers.get("location");
+  const status = `HTTP ${response.status} ${response.statusText}`.trim();
+  if (location === null) throw new FetchFailure(`${status} without a Location header to go to`);
+  let next: URL;
+  try {
+    next = new URL(headerText(location), from);
+  } catch {
+    throw new FetchFailure(`${status} to a Location that is not a URL`);
+  }
+  if (next.protocol !== "http:" && next.protocol !== "https:") throw new FetchFailure(`redirected to a ${next.protocol} URL, which pith does not follow (only http and https)`);
+  next.hash = "";
+  return next;
+}
+
+/**
+ * A header value as its sender meant it: fetch gives each byte as one character (latin-1), and a
+ * Location with raw UTF-8 (`/café` sent unescaped, as many servers do) is UTF-8, as browsers read it.
+ */
+function headerText(value: string): string {
+  if (!/[^\x00-\x7f]/.test(value)) return value;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(value, "latin1"));
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Why a fetch failed, in a few words: no answer at all ("unreachable: …"), a body still coming
+ * when the time limit ended it, or a body whose Content-Encoding does not decode.
+ */
+function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): string {
+  if (e instanceof FetchFailure) return e.message;
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  const code = err.cause?.code ?? (err as { code?: string }).code;
+  if (err.name === "TimeoutError") return res ? `the page was still arriving after ${timeoutMs} ms (the time limit)` : `unreachable: no answer within ${timeoutMs} ms`;
+  if (res && code && /^(Z_|ERR_(BROTLI|ZLIB))/.test(code)) return `its ${res.headers.get("content-encoding") ?? "compressed"} body does not decode (${code})`;
+  return `unreachable: ${code ?? err.cause?.message ?? err.message}`;
+}
+
+/** A response's body, or null once it passes MAX_PAGE_BYTES (the rest is not downloaded). */
+async function cappedBody(res: Response): Promise<Uint8Array | null> {
+  if (Number(res.headers.get("content-length") ?? 0) > MAX_PAGE_BYTES) {
+    await res.body?.cancel();
+    return null;
+  }
+  return res.body ? readCapped(res.body as unknown as AsyncIterable<Uint8Array>) : new Uint8Array();
+}
