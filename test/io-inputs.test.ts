@@ -12,7 +12,7 @@ import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
 import { inputList, readInputs } from "../src/io/inputs.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
 import { WARCRecord, WARCSerializer } from "warcio";
-import { PITH, warcResponse } from "./helpers.ts";
+import { PITH, pith, warcResponse } from "./helpers.ts";
 
 async function collect(specs: string[]): Promise<PageResult<PageInput>[]> {
   const out: PageResult<PageInput>[] = [];
@@ -460,4 +460,41 @@ test("redirects are followed to the page, whose URL is the last one (the base it
   } finally {
     close();
   }
+});
+
+test("a URL's user name and password go to its own host as Basic authorization, never to a host a redirect leads to, and are shown nowhere: not in page ids, error records, outputs or --out names", async () => {
+  const seen: string[] = [];
+  const other = await serve((req, res) => {
+    seen.push(`other ${req.url} ${req.headers.authorization ?? "no authorization"}`);
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end("<html><body><article><p>The page another host serves, with enough words to be its main content.</p></article></body></html>");
+  });
+  const { base, close } = await serve((req, res) => {
+    seen.push(`own ${req.url} ${req.headers.authorization ?? "no authorization"}`);
+    if (req.url === "/elsewhere") res.writeHead(302, { location: `${other.base}/landing` });
+    else if (req.url === "/missing") res.writeHead(404, { "content-type": "text/html" });
+    else res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<html><body><article><p>The members' page at ${req.url}, with enough words to be its main content.</p></article></body></html>`);
+  });
+  const withCredentials = (path: string) => base.replace("http://", "http://ann:s%40cret@") + path;
+  const pages: string[] = [];
+  try {
+    for await (const r of readInputs(["/members", "/elsewhere", "/missing"].map(withCredentials))) pages.push(r.ok ? `ok ${r.value.id} ${r.value.source} ${r.value.url}` : `${r.error.id} ${r.error.source}: ${r.error.reason}`);
+    const dir = mkdtempSync(join(tmpdir(), "pith-credentials-"));
+    const cli = await pith(["extract", "--format", "json", "--out", dir, withCredentials("/members"), withCredentials("/missing")]); // not spawnSync: this process serves the pages
+    const written = spawnSync("bash", ["-c", `cd "$1" && find . -type f -exec echo {} \\; -exec cat {} \\;`, "bash", dir], { encoding: "utf8" }).stdout;
+    assert.equal(cli.status, 1, cli.stderr);
+    for (const text of [cli.stdout, cli.stderr, written]) assert.doesNotMatch(text, /ann|s%40cret|s@cret/);
+    assert.match(written, /members' page at \/members/);
+  } finally {
+    close();
+    other.close();
+  }
+  const basic = `Basic ${Buffer.from("ann:s@cret").toString("base64")}`;
+  assert.deepEqual(pages, [
+    `ok ${base}/members ${base}/members ${base}/members`,
+    `ok ${base}/elsewhere ${base}/elsewhere ${other.base}/landing`,
+    `${base}/missing ${base}/missing: HTTP 404 Not Found`,
+  ]);
+  assert.deepEqual(seen.slice(0, 4), [`own /members ${basic}`, `own /elsewhere ${basic}`, "other /landing no authorization", `own /missing ${basic}`]);
 });

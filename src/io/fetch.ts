@@ -8,6 +8,10 @@
  *   fetch's own following would hide why it stopped ("redirect count exceeded" for a loop, "URL
  *   scheme must be a HTTP(S) scheme" for a redirect to file:), so a loop, too many redirects, a
  *   redirect to another scheme and one without a Location each get a reason of their own.
+ * - A user name and password in the URL (`http://ann:secret@host/`) are sent as Basic
+ *   authorization (as curl and wget do; fetch itself refuses such a URL), to that origin only:
+ *   a redirect to another origin drops them, as browsers do. They are shown nowhere: the page's
+ *   id, source and URL, its error records, outputs and --out file names use shownUrl().
  * - A status other than 2xx is an error record naming it; a body over MAX_PAGE_BYTES is one
  *   too, and is not downloaded past the cap. A content type that is no page (an image, a PDF)
  *   is refused before its body is read.
@@ -29,6 +33,14 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
  */
 const PAGE_CONTENT_TYPE = /^\s*(text\/|application\/(xhtml\+)?xml|application\/[\w.+-]*\+xml|$)/i;
 
+/** A URL's user name and password: everything up to the last @ of its authority (up to the first /, ?, # or \). */
+const USERINFO = /^(https?:\/\/)[^/?#\\]*@/i;
+
+/** An http(s) input as it is shown (page id, error records, outputs): as given, less any user name and password. */
+export function shownUrl(spec: string): string {
+  return spec.replace(USERINFO, "$1");
+}
+
 /** A fetch that ends without a page, for a reason this file words (not an exception of fetch's own). */
 class FetchFailure extends Error {
   override name = "FetchFailure";
@@ -39,11 +51,13 @@ function failed(url: string, reason: string): { ok: false; error: PageError } {
 }
 
 /** Fetches one URL input: its bytes and final URL, or the error record that says why not. */
-export async function fetchBytes(url: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<PageResult<PageBytes>> {
+export async function fetchBytes(spec: string, timeoutMs = FETCH_TIMEOUT_MS): Promise<PageResult<PageBytes>> {
+  const url = shownUrl(spec);
   let res: Response | null = null;
   try {
     const signal = AbortSignal.timeout(timeoutMs);
-    const reached = await getFollowingRedirects(new URL(url), signal);
+    const { start, authorization } = fetchTarget(spec);
+    const reached = await getFollowingRedirects(start, authorization, signal);
     res = reached.response;
     if (!res.ok) {
       await res.body?.cancel();
@@ -64,18 +78,42 @@ export async function fetchBytes(url: string, timeoutMs = FETCH_TIMEOUT_MS): Pro
 }
 
 /**
- * GETs `start`, following redirects (header): the response that is not a redirect, and its URL
- * (without a fragment, which names a part of the page, not another page).
+ * The URL to GET, without its user name, password and fragment (a part of the page, not another
+ * page), and the Basic authorization its user name and password make, if it has them.
  */
-async function getFollowingRedirects(start: URL, signal: AbortSignal): Promise<{ response: Response; url: URL }> {
+function fetchTarget(spec: string): { start: URL; authorization: string | null } {
+  const start = new URL(spec);
+  const credentials = start.username || start.password ? `${percentDecoded(start.username)}:${percentDecoded(start.password)}` : null;
+  start.username = "";
+  start.password = "";
+  start.hash = "";
+  return { start, authorization: credentials === null ? null : `Basic ${Buffer.from(credentials).toString("base64")}` };
+}
+
+/** A URL part with its percent-escapes decoded (`s%40cret` is the password `s@cret`), or as it is when they are broken. */
+function percentDecoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * GETs `start`, following redirects (header): the response that is not a redirect, and its URL.
+ * `authorization` goes with each request until a redirect leaves the start's origin.
+ */
+async function getFollowingRedirects(start: URL, authorization: string | null, signal: AbortSignal): Promise<{ response: Response; url: URL }> {
   const visited = new Set<string>();
   let url = start;
-  url.hash = "";
+  let credentials = authorization;
   for (let redirects = 0; ; redirects++) {
-    const response = await fetch(url, { signal, redirect: "manual", headers: { "user-agent": FETCH_USER_AGENT } });
+    const headers: Record<string, string> = { "user-agent": FETCH_USER_AGENT, ...(credentials ? { authorization: credentials } : {}) };
+    const response = await fetch(url, { signal, redirect: "manual", headers });
     if (!REDIRECT_STATUSES.has(response.status)) return { response, url };
     await response.body?.cancel();
     const next = redirectTarget(response, url);
+    if (next.origin !== url.origin) credentials = null;
     visited.add(url.href);
     if (visited.has(next.href)) throw new FetchFailure(`redirect loop: ${url.href} redirects back to ${next.href} (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`);
     if (redirects === MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects (the next was to ${next.href})`);
@@ -95,6 +133,8 @@ function redirectTarget(response: Response, from: URL): URL {
     throw new FetchFailure(`${status} to a Location that is not a URL`);
   }
   if (next.protocol !== "http:" && next.protocol !== "https:") throw new FetchFailure(`redirected to a ${next.protocol} URL, which pith does not follow (only http and https)`);
+  next.username = ""; // credentials in a Location are not used, and not shown
+  next.password = "";
   next.hash = "";
   return next;
 }

@@ -13,7 +13,7 @@ import { join, relative, resolve } from "node:path";
 import { firstLine } from "../errors.ts";
 import type { PageError, PageInput, PageResult } from "../types.ts";
 import { DecodeError, decodeHtml, MAX_PAGE_BYTES } from "./decode.ts";
-import { FETCH_TIMEOUT_MS, fetchBytes } from "./fetch.ts";
+import { FETCH_TIMEOUT_MS, fetchBytes, shownUrl } from "./fetch.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
 import { readWarc } from "./warc.ts";
 
@@ -218,7 +218,7 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
   const timeoutMs = options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
   // fetches started in input order, not yet yielded (null: skipped); never more than `ahead`
   const fetching: Promise<PageResult<PageBytes> | null>[] = [];
-  const fetchOrSkip = async (url: string) => ((await options.skip?.(url)) ? null : fetchBytes(url, timeoutMs));
+  const fetchOrSkip = async (url: string) => ((await options.skip?.(shownUrl(url))) ? null : fetchBytes(url, timeoutMs));
   for await (const spec of specs) {
     const url = isUrl(spec);
     if (url) fetching.push(fetchOrSkip(spec));
