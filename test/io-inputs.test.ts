@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { createServer, type RequestListener } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -497,4 +498,53 @@ test("a URL's user name and password go to its own host as Basic authorization, 
     `${base}/missing ${base}/missing: HTTP 404 Not Found`,
   ]);
   assert.deepEqual(seen.slice(0, 4), [`own /members ${basic}`, `own /elsewhere ${basic}`, "other /landing no authorization", `own /missing ${basic}`]);
+});
+
+test("a fetch that gets no page says why in words: a connection closed without an answer or in the middle of the body, an answer that is not HTTP, a body whose br does not decode, a status with no page, a refused connection, a blocked port, a bad URL, an untrusted certificate", async (t) => {
+  const { base, close } = await serve((req, res) => {
+    const raw = (text: string) => {
+      res.socket?.end(text);
+    };
+    if (req.url === "/hang-up") return void res.socket?.destroy();
+    if (req.url === "/cut") return raw("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000\r\n\r\n<p>the first part of a page");
+    if (req.url === "/not-http") return raw("SSH-2.0-OpenSSH_9.6\r\n\r\n");
+    if (req.url === "/bare-status") return raw("HTTP/1.1 404 \r\nContent-Length: 0\r\n\r\n");
+    if (req.url === "/bad-br") {
+      res.writeHead(200, { "content-type": "text/html", "content-encoding": "br" });
+      return void res.end("<p>these bytes are not brotli</p>");
+    }
+    res.writeHead(Number(req.url?.slice(1)), { "content-type": "text/html" });
+    res.end(req.url === "/204" ? undefined : "<p>the server's own error page</p>");
+  });
+  const refused = await serve(() => {});
+  refused.close(); // its port now refuses connections
+  try {
+    const got = await outcomes([...["hang-up", "cut", "not-http", "bare-status", "bad-br", "204", "410", "503"].map((p) => `${base}/${p}`), `${refused.base}/`, "http://127.0.0.1:1/", "http://exa mple.org/"]);
+    assert.deepEqual(got.map((r) => r.replace(/\(ERR_[A-Z_]+\)$/, "(ERR_…)")), [
+      "fetch: the server closed the connection without an answer (UND_ERR_SOCKET)",
+      "fetch: the connection closed before the whole page came (UND_ERR_SOCKET)",
+      "fetch: the server's answer is not HTTP (HPE_INVALID_CONSTANT)",
+      "fetch: HTTP 404",
+      "fetch: its br body does not decode (ERR_…)",
+      "fetch: HTTP 204 No Content: the server sent no page",
+      "fetch: HTTP 410 Gone",
+      "fetch: HTTP 503 Service Unavailable",
+      "fetch: unreachable: connection refused (ECONNREFUSED)",
+      "fetch: unreachable: fetch does not connect to that port (the fetch standard blocks the ports of other protocols)",
+      "fetch: not a valid URL",
+    ]);
+  } finally {
+    close();
+  }
+  const dir = mkdtempSync(join(tmpdir(), "pith-tls-"));
+  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-subj", "/CN=localhost", "-days", "1"]);
+  if (made.status !== 0) return t.skip("no openssl to make a self-signed certificate");
+  const tls = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (_req, res) => res.end("<p>secret</p>"));
+  await new Promise<void>((done) => tls.listen(0, "127.0.0.1", done));
+  try {
+    assert.deepEqual(await outcomes([`https://127.0.0.1:${(tls.address() as AddressInfo).port}/`]), ["fetch: unreachable: its TLS certificate is not accepted (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate)"]);
+  } finally {
+    tls.closeAllConnections();
+    tls.close();
+  }
 });

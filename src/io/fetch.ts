@@ -12,7 +12,8 @@
  *   authorization (as curl and wget do; fetch itself refuses such a URL), to that origin only:
  *   a redirect to another origin drops them, as browsers do. They are shown nowhere: the page's
  *   id, source and URL, its error records, outputs and --out file names use shownUrl().
- * - A status other than 2xx is an error record naming it; a body over MAX_PAGE_BYTES is one
+ * - A status other than 2xx is an error record naming it, and so is 204 / 205 (no content); a
+ *   failure before or during the answer says which (fetchErrorReason). A body over MAX_PAGE_BYTES is one
  *   too, and is not downloaded past the cap. A content type that is no page (an image, a PDF)
  *   is refused before its body is read.
  */
@@ -27,6 +28,8 @@ export const FETCH_USER_AGENT = "pith/0.1 (+main-content extraction)";
 /** Redirects followed for one URL (Chromium and Firefox stop at 20 too, and so does fetch's own following). */
 export const MAX_REDIRECTS = 20;
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** Success statuses that say there is no content (a beacon, a form's target): no page to extract. */
+const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205]);
 /**
  * Content types a fetched URL may have: HTML, XHTML/XML, plain text, or none declared. Anything
  * else (images, PDFs, archives, video) is an error record before its body is read.
@@ -59,9 +62,10 @@ export async function fetchBytes(spec: string, timeoutMs = FETCH_TIMEOUT_MS): Pr
     const { start, authorization } = fetchTarget(spec);
     const reached = await getFollowingRedirects(start, authorization, signal);
     res = reached.response;
-    if (!res.ok) {
+    const noPage = noPageStatus(res);
+    if (noPage) {
       await res.body?.cancel();
-      return failed(url, `HTTP ${res.status} ${res.statusText}`);
+      return failed(url, noPage);
     }
     const type = res.headers.get("content-type") ?? "";
     if (!PAGE_CONTENT_TYPE.test(type)) {
@@ -75,6 +79,18 @@ export async function fetchBytes(spec: string, timeoutMs = FETCH_TIMEOUT_MS): Pr
   } catch (e) {
     return failed(url, fetchErrorReason(e, timeoutMs, res));
   }
+}
+
+/** A response's status line, "HTTP 404 Not Found" ("HTTP 404" when the server gave no reason phrase). */
+function statusLine(res: Response): string {
+  return `HTTP ${res.status} ${res.statusText}`.trim();
+}
+
+/** Why a response's status gives no page (an error status, or 204 / 205, which have no body), or null. */
+function noPageStatus(res: Response): string | null {
+  if (!res.ok) return statusLine(res);
+  if (NO_CONTENT_STATUSES.has(res.status)) return `${statusLine(res)}: the server sent no page`;
+  return null;
 }
 
 /**
@@ -124,7 +140,7 @@ async function getFollowingRedirects(start: URL, authorization: string | null, s
 /** Where a redirect response leads (its Location, relative to `from`), if that is an http(s) URL. */
 function redirectTarget(response: Response, from: URL): URL {
   const location = response.headers.get("location");
-  const status = `HTTP ${response.status} ${response.statusText}`.trim();
+  const status = statusLine(response);
   if (location === null) throw new FetchFailure(`${status} without a Location header to go to`);
   let next: URL;
   try {
@@ -152,17 +168,41 @@ function headerText(value: string): string {
   }
 }
 
+/** Connection errors (an error's code) in words, each after "unreachable: ". */
+const UNREACHABLE: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be looked up",
+  EHOSTUNREACH: "no route to the host",
+  ENETUNREACH: "no route to the host's network",
+  ETIMEDOUT: "the connection timed out",
+  UND_ERR_CONNECT_TIMEOUT: "the connection timed out",
+};
+/** Codes of TLS certificate errors (an expired, self-signed or misnamed certificate, an unknown issuer). */
+const CERTIFICATE_ERROR = /CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
+
 /**
- * Why a fetch failed, in a few words: no answer at all ("unreachable: …"), a body still coming
- * when the time limit ended it, or a body whose Content-Encoding does not decode.
+ * Why a fetch failed, in words: before any answer (unreachable: a refused connection, an unknown
+ * host, a certificate not accepted, no answer within the time limit; or a server that closed
+ * the connection, or answered with something that is not HTTP), or while the body came (the
+ * time limit, a connection closed before the end, a Content-Encoding that does not decode).
+ * `res` is the final response when its headers had come.
  */
 function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): string {
   if (e instanceof FetchFailure) return e.message;
-  const err = e as Error & { cause?: { code?: string; message?: string } };
-  const code = err.cause?.code ?? (err as { code?: string }).code;
+  const err = e as Error & { code?: string; cause?: { code?: string; errno?: number; message?: string } };
   if (err.name === "TimeoutError") return res ? `the page was still arriving after ${timeoutMs} ms (the time limit)` : `unreachable: no answer within ${timeoutMs} ms`;
-  if (res && code && /^(Z_|ERR_(BROTLI|ZLIB))/.test(code)) return `its ${res.headers.get("content-encoding") ?? "compressed"} body does not decode (${code})`;
-  return `unreachable: ${code ?? err.cause?.message ?? err.message}`;
+  if (err.code === "ERR_INVALID_URL" || err.cause?.code === "ERR_INVALID_URL") return "not a valid URL";
+  const cause = err.cause ?? {};
+  const code = cause.code ?? err.code ?? "";
+  // zlib's errors carry an errno; a socket's do not
+  if (res && typeof cause.errno === "number" && res.headers.has("content-encoding")) return `its ${res.headers.get("content-encoding")} body does not decode (${code})`;
+  if (code === "UND_ERR_SOCKET" || code === "ECONNRESET") return res ? `the connection closed before the whole page came (${code})` : `the server closed the connection without an answer (${code})`;
+  if (code.startsWith("HPE_")) return res ? `the body breaks HTTP (${code})` : `the server's answer is not HTTP (${code})`;
+  if (UNREACHABLE[code]) return `unreachable: ${UNREACHABLE[code]} (${code})`;
+  if (CERTIFICATE_ERROR.test(code)) return `unreachable: its TLS certificate is not accepted (${code}: ${cause.message})`;
+  if (cause.message === "bad port") return "unreachable: fetch does not connect to that port (the fetch standard blocks the ports of other protocols)";
+  return `unreachable: ${code || cause.message || err.message}`;
 }
 
 /** A response's body, or null once it passes MAX_PAGE_BYTES (the rest is not downloaded). */
