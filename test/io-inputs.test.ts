@@ -548,3 +548,43 @@ test("a fetch that gets no page says why in words: a connection closed without a
     tls.close();
   }
 });
+
+test("a URL's Content-Type decides how its body is read: an HTTP charset (quoted or not) over a <meta> one, XHTML and no type as markup, text/plain as text (as a browser shows it, unless it is plainly an HTML document), a stylesheet or a script is no page", async () => {
+  const iconv = (await import("iconv-lite")).default;
+  const russian = "<html><head>META</head><body><p>Погода в Москве</p></body></html>";
+  const bodies: Record<string, [string, string | Uint8Array]> = {
+    "/cyrillic": ["text/html; charset=windows-1251", iconv.encode(russian.replace("META", ""), "windows-1251")],
+    "/quoted": ['text/html; charset="windows-1251"', iconv.encode(russian.replace("META", ""), "windows-1251")],
+    "/conflict": ["text/html; charset=windows-1251", iconv.encode(russian.replace("META", '<meta charset="iso-8859-1">'), "windows-1251")],
+    "/japanese": ["text/html;charset=Shift_JIS", iconv.encode("<p>東京の天気は晴れです</p>", "shift_jis")],
+    "/xhtml": ["application/xhtml+xml", '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>xhtml</p></body></html>'],
+    "/untyped": ["", "<p>no content type</p>"],
+    "/plain": ["text/plain; charset=utf-8", "Notes & plans\n\n  <b>not bold</b>, kept as typed\n"],
+    "/mislabelled": ["text/plain", "\n<!DOCTYPE html>\n<html><body><p>an HTML page served as text/plain</p></body></html>"],
+    "/style": ["text/css", "body { color: red }"],
+    "/script": ["text/javascript; charset=utf-8", "console.log('hi')"],
+  };
+  const { base, close } = await serve((req, res) => {
+    const [type, body] = bodies[req.url ?? ""] ?? ["text/html", ""];
+    if (type) res.setHeader("content-type", type);
+    res.end(body);
+  });
+  try {
+    const got: string[] = [];
+    for await (const r of readInputs(Object.keys(bodies).map((p) => base + p))) got.push(r.ok ? `${r.value.encoding}: ${r.value.html.replace(/<\/?(html|head|body)>/g, "")}` : `${r.error.stage}: ${r.error.reason}`);
+    assert.deepEqual(got, [
+      "windows-1251 (http): <p>Погода в Москве</p>",
+      "windows-1251 (http): <p>Погода в Москве</p>",
+      'windows-1251 (http): <meta charset="iso-8859-1"><p>Погода в Москве</p>',
+      "shift_jis (http): <p>東京の天気は晴れです</p>",
+      'utf-8: <?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><p>xhtml</p>',
+      "utf-8: <p>no content type</p>",
+      "utf-8: <!DOCTYPE html><pre>\nNotes &amp; plans\n\n  &lt;b&gt;not bold&lt;/b&gt;, kept as typed\n</pre>",
+      "utf-8: \n<!DOCTYPE html>\n<p>an HTML page served as text/plain</p>",
+      "fetch: not an HTML page (content-type text/css)",
+      "fetch: not an HTML page (content-type text/javascript)",
+    ]);
+  } finally {
+    close();
+  }
+});

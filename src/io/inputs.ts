@@ -15,6 +15,7 @@ import type { PageError, PageInput, PageResult } from "../types.ts";
 import { DecodeError, decodeHtml, MAX_PAGE_BYTES } from "./decode.ts";
 import { FETCH_TIMEOUT_MS, fetchBytes, shownUrl } from "./fetch.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
+import { escapeText } from "../output/escape.ts";
 import { readWarc } from "./warc.ts";
 
 /** File names treated as HTML pages when a directory is walked. */
@@ -64,6 +65,8 @@ export interface PageBytes {
   remote: boolean;
   /** The charset an HTTP Content-Type declared, if any. */
   charset: string | null;
+  /** Set when the bytes are plain text, not markup (a URL served as text/plain): see plainTextPage. */
+  plainText?: boolean;
   bytes: Uint8Array;
 }
 
@@ -75,14 +78,28 @@ export function decodePage(raw: PageBytes): PageResult<PageInput> {
 /** Decode bytes into a PageInput (or an error record). */
 export function pageFromBytes(
   bytes: Uint8Array,
-  meta: { id: string; source: string; url: string | null; remote: boolean; charset?: string | null },
+  meta: { id: string; source: string; url: string | null; remote: boolean; charset?: string | null; plainText?: boolean },
 ): PageResult<PageInput> {
   try {
-    const { html, encoding } = decodeHtml(bytes, meta.charset ?? null);
+    const { html: text, encoding } = decodeHtml(bytes, meta.charset ?? null);
+    const html = meta.plainText ? plainTextPage(text) : text;
     return { ok: true, value: { id: meta.id, source: meta.source, url: meta.url, html, encoding, remote: meta.remote } };
   } catch (e) {
     return fail(meta.id, meta.source, "decode", readErrorReason(e));
   }
+}
+
+/** The start of an HTML document (comments, then a doctype or an <html> tag), which a server may still label text/plain. */
+const HTML_DOCUMENT_START = /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html[\s>])/i;
+
+/**
+ * Plain text as the document a browser makes of it: the text in a <pre>, escaped, its lines and
+ * spaces kept (the newline after <pre> is the one the HTML parser drops, so a first blank line
+ * stays). Text that starts as an HTML document does is a mislabelled page and stays markup.
+ */
+export function plainTextPage(text: string): string {
+  if (HTML_DOCUMENT_START.test(text)) return text;
+  return `<!DOCTYPE html><pre>\n${escapeText(text)}</pre>`;
 }
 
 /** The decoded page, or its error record; `decodePage` of `raw` when it was read. */
