@@ -588,3 +588,20 @@ test("a URL's Content-Type decides how its body is read: an HTTP charset (quoted
     close();
   }
 });
+
+test("an HTTP charset that names no known encoding is passed over for the page's <meta charset>, as browsers do", async () => {
+  const iconv = (await import("iconv-lite")).default;
+  const czech = iconv.encode('<html><head><meta charset="windows-1250"></head><body><p>Příliš žluťoučký kůň úpěl ďábelské ódy.</p></body></html>', "windows-1250");
+  const { base, close } = await serve((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=x-no-such-encoding" });
+    res.end(czech);
+  });
+  try {
+    const [page] = await collect([`${base}/`]);
+    assert.ok(page?.ok, JSON.stringify(page));
+    assert.equal(page.value.encoding, "windows-1250 (meta)");
+    assert.match(page.value.html, /Příliš žluťoučký kůň úpěl ďábelské ódy/);
+  } finally {
+    close();
+  }
+});

@@ -5,7 +5,8 @@
  *      bytes: mostly-ASCII markup in UTF-16 LE has a NUL in nearly every odd byte and in no even
  *      one (BE the reverse), a pattern no binary format or 8-bit text has over kilobytes
  *      (browsers would show such a file as mojibake; pith reads it);
- *   3. a declared charset (HTTP Content-Type given by the caller, then <meta charset> /
+ *   3. a declared charset (HTTP Content-Type given by the caller, unless it names no encoding
+ *      iconv-lite knows, then <meta charset> /
  *      <meta http-equiv content="…charset=…"> in the first PRESCAN_BYTES bytes, then an XML
  *      declaration's encoding, `<?xml version="1.0" encoding="windows-1251"?>`, at the start);
  *   4. bytes that are valid UTF-8 are UTF-8;
@@ -124,6 +125,13 @@ function normaliseLabel(label: string): string {
   return l;
 }
 
+/** An HTTP charset label if it names an encoding pith can decode; an unknown one is passed over (WHATWG), so <meta> decides. */
+function knownLabel(label: string | null | undefined): string | null {
+  if (!label) return null;
+  const l = normaliseLabel(label);
+  return iconv.encodingExists(l) ? l : null;
+}
+
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 
 function decodeUtf8Strict(bytes: Uint8Array): string | null {
@@ -197,13 +205,14 @@ export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Deco
   if (utf16) return { html: decodeWith(bytes, utf16) ?? "", encoding: `${utf16} (no bom)` };
   if (looksBinary(bytes)) throw new DecodeError("binary data, not an HTML page");
   const utf8 = decodeUtf8Strict(bytes);
-  const declared = httpCharset ? normaliseLabel(httpCharset) : declaredCharset(bytes);
+  const http = knownLabel(httpCharset);
+  const declared = http ?? declaredCharset(bytes);
   if (utf8 !== null && (declared === null || declared === "utf-8" || declared === "utf8" || hasNonAscii(bytes))) {
     return { html: utf8, encoding: declared && declared !== "utf-8" && declared !== "utf8" ? "utf-8 (valid, overrides declared)" : "utf-8" };
   }
   if (declared && !(utf8 === null && isUtf8Label(declared) && mostlyNotUtf8(bytes))) {
     const text = decodeWith(bytes, declared);
-    if (text !== null) return { html: text, encoding: `${declared} (${httpCharset ? "http" : "meta"})` };
+    if (text !== null) return { html: text, encoding: `${declared} (${http ? "http" : "meta"})` };
   }
   if (utf8 !== null) return { html: utf8, encoding: "utf-8" };
   const guessed = detect(bytes);
