@@ -37,6 +37,15 @@ test("output names: files keep their path, WARC records and URL queries get a fi
   assert.notEqual(long, outputName(`https://x.org/search?q=${"ä".repeat(401)}`, ".txt"), "two long names that share a prefix stay apart");
 });
 
+test("output names of URLs: a host without a path is its index page, as with the slash; percent-escapes are read, so a non-ASCII path keeps its letters (and its length), and an escaped '/' or '..' stays inside its segment", () => {
+  assert.equal(outputName("https://x.org", ".txt"), outputName("https://x.org/", ".txt"));
+  assert.equal(outputName("https://x.org?lang=en", ".txt"), "x.org/index_lang_en.txt");
+  assert.equal(outputName("https://ru.x.org/wiki/%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0", ".txt"), "ru.x.org/wiki/Москва.txt");
+  assert.equal(outputName("https://x.org/caf%C3%A9?q=cr%C3%A8me%20br%C3%BBl%C3%A9e", ".txt"), "x.org/café_q_crème_brûlée.txt");
+  assert.equal(outputName("https://x.org/a%2Fb/%2E%2E/c", ".txt"), "x.org/a_b/_/c.txt");
+  assert.equal(outputName("https://x.org/100%25/%E2%28", ".txt"), "x.org/100_/_E2_28.txt", "an escape that is not UTF-8 stays as written");
+});
+
 test("a WARC with --out: one file per HTML record, in a folder named after the WARC", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pith-warc-out-"));
   const records = [

@@ -7,7 +7,8 @@
  * - A WARC record is `<warc without .warc(.gz)>/<record number>`: `crawl.warc.gz#3` →
  *   `DIR/crawl/3.txt` (the number counts the HTML responses, as the page id does).
  * - A URL keeps host, path and query: `https://x.org/list?page=2` → `DIR/x.org/list_page_2.txt`,
- *   `https://x.org/` → `DIR/x.org/index.txt`; the fragment is dropped (same document).
+ *   `https://x.org/` (or `https://x.org`) → `DIR/x.org/index.txt`; the fragment is dropped (same
+ *   document), percent-escapes are read (`/caf%C3%A9` → `café.txt`).
  * - A path segment longer than MAX_SEGMENT bytes is cut and suffixed with a hash of the whole
  *   segment, so long query strings stay under the file system's 255-byte name limit.
  *
@@ -39,15 +40,43 @@ const URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** The output file name (relative to --out) of the page with this id. */
 export function outputName(id: string, extension: string): string {
+  return nameSegments(id).map(safeSegment).join("/") + extension;
+}
+
+/** The segments of a page id's output name, before they are made safe (header). */
+function nameSegments(id: string): string[] {
   const warc = WARC_RECORD.exec(id);
-  let base: string;
-  if (warc) base = `${warc[1]}/${warc[2]}`;
-  else if (URL.test(id)) {
-    const [path = "", query] = id.replace(URL, "").replace(/#.*$/, "").split(/\?(.*)$/s, 2);
-    base = path.replace(PAGE_EXTENSION, "").replace(/\/$/, "/index") + (query ? `_${query}` : "");
-  } else base = id.replace(PAGE_EXTENSION, "");
-  const segments = base.split("/").filter((s) => s !== "").map(safeSegment);
-  return segments.join("/") + extension;
+  if (warc) return pathSegments(`${warc[1]}/${warc[2]}`);
+  if (URL.test(id)) return urlSegments(id);
+  return pathSegments(id.replace(PAGE_EXTENSION, ""));
+}
+
+function pathSegments(path: string): string[] {
+  return path.split("/").filter((s) => s !== "");
+}
+
+/**
+ * A URL's host, path and query as name segments, its percent-escapes read: `https://x.org` and
+ * `https://x.org/` are both `x.org/index`, `https://x.org/list?p=2` is `x.org`, `list_p=2`.
+ */
+function urlSegments(url: string): string[] {
+  const [hostAndPath = "", query] = url.replace(URL, "").replace(/#.*$/s, "").split(/\?(.*)$/s, 2);
+  const path = hostAndPath.includes("/") ? hostAndPath : `${hostAndPath}/`;
+  const base = path.replace(PAGE_EXTENSION, "").replace(/\/$/, "/index") + (query ? `_${query}` : "");
+  return pathSegments(base).map(unescaped);
+}
+
+/**
+ * A URL segment with its percent-escapes read (`caf%C3%A9` → `café`), so a non-ASCII path is
+ * named in its letters, not three bytes of `_C3_A9` each; one whose escapes are not UTF-8 stays
+ * as written. An escaped `/` stays in its segment (safeSegment makes it `_`).
+ */
+function unescaped(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function safeSegment(segment: string): string {
