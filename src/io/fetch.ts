@@ -217,6 +217,7 @@ function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): 
   // zlib's errors carry an errno; a socket's do not
   if (res && typeof cause.errno === "number" && res.headers.has("content-encoding")) return `its ${res.headers.get("content-encoding")} body does not decode (${code})`;
   if (code === "UND_ERR_SOCKET" || code === "ECONNRESET") return res ? `the connection closed before the whole page came (${code})` : `the server closed the connection without an answer (${code})`;
+  if (code === "UND_ERR_HEADERS_OVERFLOW") return `the server's headers are larger than fetch accepts (${code}: 16 KB by default, node's --max-http-header-size)`;
   if (code.startsWith("HPE_")) return res ? `the body breaks HTTP (${code})` : `the server's answer is not HTTP (${code})`;
   if (UNREACHABLE[code]) return `unreachable: ${UNREACHABLE[code]} (${code})`;
   if (CERTIFICATE_ERROR.test(code)) return `unreachable: its TLS certificate is not accepted (${code}: ${cause.message})`;
