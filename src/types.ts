@@ -32,6 +32,11 @@ export interface PageInput {
   encoding: string;
   /** True when this input was fetched from the network (URL input). */
   remote: boolean;
+  /**
+   * Set when an HTTP Content-Type says the page is XHTML (application/xhtml+xml): a browser
+   * parses it as XML even without an XML declaration (src/render/xhtml.ts).
+   */
+  xhtml?: boolean;
 }
 
 export interface Box {

@@ -11,6 +11,7 @@ import test from "node:test";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
 import { inputList, readInputs } from "../src/io/inputs.ts";
+import { staticSnapshot } from "../src/render/static.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
 import { WARCRecord, WARCSerializer } from "warcio";
 import { PITH, pith, warcResponse } from "./helpers.ts";
@@ -603,6 +604,26 @@ test("an HTTP charset that names no known encoding is passed over for the page's
     assert.ok(page?.ok, JSON.stringify(page));
     assert.equal(page.value.encoding, "windows-1250 (meta)");
     assert.match(page.value.html, /Příliš žluťoučký kůň úpěl ďábelské ódy/);
+  } finally {
+    close();
+  }
+});
+
+test("a page served as application/xhtml+xml is XML even without an XML declaration, as browsers parse it (a self-closed <script/> does not swallow the page), from a URL and from a WARC", async () => {
+  const xhtml = '<html xmlns="http://www.w3.org/1999/xhtml"><head><script src="a.js"/></head><body><div class="note"/><p>The text of an XHTML page.</p></body></html>';
+  const { base, close } = await serve((req, res) => {
+    res.writeHead(200, { "content-type": req.url === "/as-html" ? "text/html" : "application/xhtml+xml; charset=utf-8" });
+    res.end(xhtml);
+  });
+  const dir = mkdtempSync(join(tmpdir(), "pith-xhtml-"));
+  writeFileSync(join(dir, "crawl.warc.gz"), await warcResponse("https://example.org/x", xhtml, "application/xhtml+xml"));
+  try {
+    const texts: string[] = [];
+    for await (const r of readInputs([`${base}/as-xhtml`, join(dir, "crawl.warc.gz"), `${base}/as-html`])) {
+      assert.ok(r.ok, r.ok ? "" : r.error.reason);
+      texts.push(staticSnapshot(r.value).nodes.flatMap((n) => (n.type === 3 && n.text?.trim() ? [n.text] : [])).join(" | "));
+    }
+    assert.deepEqual(texts, ["The text of an XHTML page.", "The text of an XHTML page.", ""], "served as text/html, it is HTML, where <script/> opens a script, as a browser reads it");
   } finally {
     close();
   }

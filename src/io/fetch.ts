@@ -15,12 +15,13 @@
  * - A status other than 2xx is an error record naming it, and so is 204 / 205 (no content); a
  *   failure before or during the answer says which (fetchErrorReason). A body over MAX_PAGE_BYTES is one
  *   too, and is not downloaded past the cap.
- * - The Content-Type decides how the body is read (bodyKind): HTML, XHTML, XML or none as
- *   markup; text/plain and other text as plain text (decodePage shows it as a browser does);
- *   a stylesheet, a script or any other type (an image, a PDF) is refused before its body is
- *   read. Its charset parameter goes to decoding (src/io/decode.ts).
+ * - The Content-Type decides how the body is read (src/io/content-type.ts): HTML, XML or none
+ *   as HTML, XHTML as XML, text/plain and other text as plain text (decodePage shows it as a
+ *   browser does); a stylesheet, a script or any other type (an image, a PDF) is refused before
+ *   its body is read. Its charset parameter goes to decoding (src/io/decode.ts).
  */
 import type { PageError, PageResult } from "../types.ts";
+import { bodyKind, contentTypeCharset, mediaType } from "./content-type.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
@@ -33,13 +34,6 @@ export const MAX_REDIRECTS = 20;
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** Success statuses that say there is no content (a beacon, a form's target): no page to extract. */
 const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205]);
-/** Media types read as markup: HTML, XHTML, XML, or none declared (a browser sniffs those as HTML). */
-const MARKUP_TYPE = /^(|text\/html|application\/xhtml\+xml|(application|text)\/xml|application\/[\w.+-]+\+xml)$/;
-/** Text types of a page's resources, never a page: stylesheets and scripts. */
-const RESOURCE_TEXT_TYPE = /^text\/(css|javascript|ecmascript|x-javascript|x-ecmascript|jscript|livescript)$/;
-/** A Content-Type's charset parameter, quoted or not: `charset=utf-8`, `charset="windows-1251"`. */
-const CHARSET_PARAMETER = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]+))/i;
-
 /** A URL's user name and password: everything up to the last @ of its authority (up to the first /, ?, # or \). */
 const USERINFO = /^(https?:\/\/)[^/?#\\]*@/i;
 
@@ -77,27 +71,15 @@ export async function fetchBytes(spec: string, timeoutMs = FETCH_TIMEOUT_MS): Pr
       await res.body?.cancel();
       return failed(url, `not an HTML page (content-type ${mediaType(type)})`);
     }
-    const charsetMatch = CHARSET_PARAMETER.exec(type);
-    const charset = charsetMatch ? (charsetMatch[1] ?? charsetMatch[2] ?? null) : null;
     const bytes = await cappedBody(res);
     if (!bytes) return failed(url, tooLarge());
-    return { ok: true, value: { id: url, source: url, url: reached.url.href, remote: true, charset, bytes, ...(kind === "text" ? { plainText: true } : {}) } };
+    const page: PageBytes = { id: url, source: url, url: reached.url.href, remote: true, charset: contentTypeCharset(type), bytes };
+    if (kind === "text") page.plainText = true;
+    if (kind === "xhtml") page.xhtml = true;
+    return { ok: true, value: page };
   } catch (e) {
     return failed(url, fetchErrorReason(e, timeoutMs, res));
   }
-}
-
-/** A Content-Type's media type, without parameters, in lower case ("" when there is none). */
-function mediaType(contentType: string): string {
-  return (contentType.split(";")[0] ?? "").trim().toLowerCase();
-}
-
-/** How a body of this Content-Type is read: as markup, as plain text, or not at all (null: no page). */
-function bodyKind(contentType: string): "markup" | "text" | null {
-  const type = mediaType(contentType);
-  if (MARKUP_TYPE.test(type)) return "markup";
-  if (type.startsWith("text/") && !RESOURCE_TEXT_TYPE.test(type)) return "text";
-  return null;
 }
 
 /** A response's status line, "HTTP 404 Not Found" ("HTTP 404" when the server gave no reason phrase). */

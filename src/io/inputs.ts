@@ -67,6 +67,8 @@ export interface PageBytes {
   charset: string | null;
   /** Set when the bytes are plain text, not markup (a URL served as text/plain): see plainTextPage. */
   plainText?: boolean;
+  /** Set when an HTTP Content-Type says XHTML (application/xhtml+xml): PageInput.xhtml. */
+  xhtml?: boolean;
   bytes: Uint8Array;
 }
 
@@ -78,12 +80,14 @@ export function decodePage(raw: PageBytes): PageResult<PageInput> {
 /** Decode bytes into a PageInput (or an error record). */
 export function pageFromBytes(
   bytes: Uint8Array,
-  meta: { id: string; source: string; url: string | null; remote: boolean; charset?: string | null; plainText?: boolean },
+  meta: { id: string; source: string; url: string | null; remote: boolean; charset?: string | null; plainText?: boolean; xhtml?: boolean },
 ): PageResult<PageInput> {
   try {
     const { html: text, encoding } = decodeHtml(bytes, meta.charset ?? null);
     const html = meta.plainText ? plainTextPage(text) : text;
-    return { ok: true, value: { id: meta.id, source: meta.source, url: meta.url, html, encoding, remote: meta.remote } };
+    const page: PageInput = { id: meta.id, source: meta.source, url: meta.url, html, encoding, remote: meta.remote };
+    if (meta.xhtml) page.xhtml = true;
+    return { ok: true, value: page };
   } catch (e) {
     return fail(meta.id, meta.source, "decode", readErrorReason(e));
   }

@@ -18,6 +18,7 @@ import { open } from "node:fs/promises";
 import { AsyncIterReader, concatChunks, LimitReader, StatusAndHeadersParser, WARCParser, type StatusAndHeaders, type WARCRecord } from "warcio";
 import type { PageResult } from "../types.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
+import { bodyKind, contentTypeCharset } from "./content-type.ts";
 import type { PageBytes } from "./inputs.ts";
 
 /** HTML and XHTML; a crawl's feeds and sitemaps (application/rss+xml, application/xml) are not pages. */
@@ -69,8 +70,9 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
         continue;
       }
       const bytes = await record.readFully(true); // then decoded (chunked, gzip content encoding) from those bytes
-      const charset = /charset=([^;]+)/i.exec(type)?.[1] ?? null;
-      yield { ok: true, value: { id, source: `${path}#${url ?? n}`, url, remote: false, charset, bytes } };
+      const value: PageBytes = { id, source: `${path}#${url ?? n}`, url, remote: false, charset: contentTypeCharset(type), bytes };
+      if (bodyKind(type) === "xhtml") value.xhtml = true;
+      yield { ok: true, value };
     }
     const rest = await unreadTail(path, parser.offset);
     if (records > 0 && rest) throw new Error(`truncated or corrupt after record ${records}: ${rest} byte(s) from offset ${parser.offset} hold no whole record`);

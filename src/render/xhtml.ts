@@ -1,6 +1,7 @@
 /**
  * XHTML files read as browsers read them. A `.xhtml` file (an e-book chapter, a saved XHTML
- * page) or a document that opens with an XML declaration and the XHTML namespace is XML: `<tag/>`
+ * page), a page served as application/xhtml+xml (a URL, a WARC response: PageInput.xhtml) or a
+ * document that opens with an XML declaration and the XHTML namespace is XML: `<tag/>`
  * closes any element and `<![CDATA[…]]>` is text. Both renderers parse HTML, where a
  * self-closed `<script src="x.js"/>` or `<style/>` stays open and swallows the rest of the page
  * (the whole chapter came out empty) and CDATA is a bogus comment. So such a document is first
@@ -29,8 +30,8 @@ const CDATA = /(?:(\/\/|\/\*)[ \t]*)?<!\[CDATA\[([\s\S]*?)\]\]>/g;
 /** An end tag of a void element (`<br></br>` is one element in XML, two breaks in HTML). */
 const VOID_END_TAG = new RegExp(`<\\/(?:${[...VOID_TAGS].join("|")})\\s*>`, "gi");
 
-export function isXhtml(input: Pick<PageInput, "source" | "html">): boolean {
-  if (XHTML_FILE.test(input.source)) return true;
+export function isXhtml(input: Pick<PageInput, "source" | "html" | "xhtml">): boolean {
+  if (input.xhtml === true || XHTML_FILE.test(input.source)) return true;
   return XML_PROLOG.test(input.html) && input.html.slice(0, NAMESPACE_SCAN_CHARS).includes(XHTML_NAMESPACE);
 }
 
