@@ -501,7 +501,7 @@ test("a URL's user name and password go to its own host as Basic authorization, 
   assert.deepEqual(seen.slice(0, 4), [`own /members ${basic}`, `own /elsewhere ${basic}`, "other /landing no authorization", `own /missing ${basic}`]);
 });
 
-test("a fetch that gets no page says why in words: a connection closed without an answer or in the middle of the body, an answer that is not HTTP, a body whose br does not decode, headers too large, a status with no page, a refused connection, a blocked port, a bad URL, an untrusted certificate", async (t) => {
+test("a fetch that gets no page says why in words: a connection closed without an answer or in the middle of the body (a gzipped one too), an answer that is not HTTP, a body whose br does not decode, headers too large, a status with no page, a refused connection, a blocked port, a bad URL, an untrusted certificate", async (t) => {
   const { base, close } = await serve((req, res) => {
     const raw = (text: string) => {
       res.socket?.end(text);
@@ -511,6 +511,13 @@ test("a fetch that gets no page says why in words: a connection closed without a
     if (req.url === "/not-http") return raw("SSH-2.0-OpenSSH_9.6\r\n\r\n");
     if (req.url === "/bare-status") return raw("HTTP/1.1 404 \r\nContent-Length: 0\r\n\r\n");
     if (req.url === "/huge-header") return raw(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Padding: ${"a".repeat(70_000)}\r\nContent-Length: 0\r\n\r\n`);
+    if (req.url === "/reset-gzip") {
+      // half a gzip body, then a reset connection: a cut page, not one whose gzip is broken
+      const gzip = gzipSync("<p>a long page</p>".repeat(2_000));
+      res.socket?.write(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: ${gzip.length}\r\n\r\n`);
+      res.socket?.write(gzip.subarray(0, gzip.length >> 1), () => setTimeout(() => res.socket?.resetAndDestroy(), 50));
+      return;
+    }
     if (req.url === "/bad-br") {
       res.writeHead(200, { "content-type": "text/html", "content-encoding": "br" });
       return void res.end("<p>these bytes are not brotli</p>");
@@ -521,10 +528,11 @@ test("a fetch that gets no page says why in words: a connection closed without a
   const refused = await serve(() => {});
   refused.close(); // its port now refuses connections
   try {
-    const got = await outcomes([...["hang-up", "cut", "not-http", "bare-status", "huge-header", "bad-br", "204", "410", "503"].map((p) => `${base}/${p}`), `${refused.base}/`, "http://127.0.0.1:1/", "http://exa mple.org/"]);
+    const got = await outcomes([...["hang-up", "cut", "reset-gzip", "not-http", "bare-status", "huge-header", "bad-br", "204", "410", "503"].map((p) => `${base}/${p}`), `${refused.base}/`, "http://127.0.0.1:1/", "http://exa mple.org/"]);
     assert.deepEqual(got.map((r) => r.replace(/\(ERR_[A-Z_]+\)$/, "(ERR_…)")), [
       "fetch: the server closed the connection without an answer (UND_ERR_SOCKET)",
       "fetch: the connection closed before the whole page came (UND_ERR_SOCKET)",
+      "fetch: the connection closed before the whole page came (ECONNRESET)",
       "fetch: the server's answer is not HTTP (HPE_INVALID_CONSTANT)",
       "fetch: HTTP 404",
       "fetch: the server's headers are larger than fetch accepts (UND_ERR_HEADERS_OVERFLOW: 16 KB by default, node's --max-http-header-size)",

@@ -13,8 +13,8 @@
  *   a redirect to another origin drops them, as browsers do. They are shown nowhere: the page's
  *   id, source and URL, its error records, outputs and --out file names use shownUrl().
  * - A status other than 2xx is an error record naming it, and so is 204 / 205 (no content); a
- *   failure before or during the answer says which (fetchErrorReason). A body over MAX_PAGE_BYTES is one
- *   too, and is not downloaded past the cap.
+ *   failure before or during the answer says which (fetchErrorReason). A body over
+ *   MAX_PAGE_BYTES is one too, and is not downloaded past the cap.
  * - The Content-Type decides how the body is read (src/io/content-type.ts): HTML, XML or none
  *   as HTML, XHTML as XML, text/plain and other text as plain text (decodePage shows it as a
  *   browser does); a stylesheet, a script or any other type (an image, a PDF) is refused before
@@ -179,6 +179,8 @@ const UNREACHABLE: Readonly<Record<string, string>> = {
   ETIMEDOUT: "the connection timed out",
   UND_ERR_CONNECT_TIMEOUT: "the connection timed out",
 };
+/** Codes of zlib's errors (Z_DATA_ERROR, …) and brotli's (ERR__ERROR_FORMAT_…): a body whose Content-Encoding does not decode. */
+const DECODE_ERROR = /^(Z_|ERR__ERROR_|ERR_BROTLI|ERR_ZLIB)/;
 /** Codes of TLS certificate errors (an expired, self-signed or misnamed certificate, an unknown issuer). */
 const CERTIFICATE_ERROR = /CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
 
@@ -191,13 +193,12 @@ const CERTIFICATE_ERROR = /CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
  */
 function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): string {
   if (e instanceof FetchFailure) return e.message;
-  const err = e as Error & { code?: string; cause?: { code?: string; errno?: number; message?: string } };
+  const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
   if (err.name === "TimeoutError") return res ? `the page was still arriving after ${timeoutMs} ms (the time limit)` : `unreachable: no answer within ${timeoutMs} ms`;
   if (err.code === "ERR_INVALID_URL" || err.cause?.code === "ERR_INVALID_URL") return "not a valid URL";
   const cause = err.cause ?? {};
   const code = cause.code ?? err.code ?? "";
-  // zlib's errors carry an errno; a socket's do not
-  if (res && typeof cause.errno === "number" && res.headers.has("content-encoding")) return `its ${res.headers.get("content-encoding")} body does not decode (${code})`;
+  if (res && DECODE_ERROR.test(code)) return `its ${res.headers.get("content-encoding")} body does not decode (${code})`;
   if (code === "UND_ERR_SOCKET" || code === "ECONNRESET") return res ? `the connection closed before the whole page came (${code})` : `the server closed the connection without an answer (${code})`;
   if (code === "UND_ERR_HEADERS_OVERFLOW") return `the server's headers are larger than fetch accepts (${code}: 16 KB by default, node's --max-http-header-size)`;
   if (code.startsWith("HPE_")) return res ? `the body breaks HTTP (${code})` : `the server's answer is not HTTP (${code})`;
