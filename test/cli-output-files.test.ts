@@ -4,9 +4,9 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import test from "node:test";
-import { MAX_SEGMENT, outputName } from "../src/cli/output-files.ts";
+import { MAX_NAME, MAX_SEGMENT, outputName } from "../src/cli/output-files.ts";
 import { makeDirs, makeDirsSync } from "../src/io/make-dirs.ts";
 import { writeAtomic, writeAtomicSync } from "../src/io/write-atomic.ts";
 import { fixturePath, fixtureText, pith, warcResponse } from "./helpers.ts";
@@ -35,6 +35,20 @@ test("output names: files keep their path, WARC records and URL queries get a fi
   const [, name = ""] = long.split("/");
   assert.ok(Buffer.byteLength(name) <= MAX_SEGMENT + 4, `${Buffer.byteLength(name)} bytes`);
   assert.notEqual(long, outputName(`https://x.org/search?q=${"ä".repeat(401)}`, ".txt"), "two long names that share a prefix stay apart");
+});
+
+test("output names stay under the path limit: a URL of many long segments keeps its first ones and ends in one hashed segment; two such URLs that differ deep down stay apart; a file can be written there", () => {
+  const deep = (last: string) => `https://x.org/${Array.from({ length: 25 }, (_, k) => `${k}${"s".repeat(199)}`).join("/")}/${last}`;
+  const name = outputName(deep("a"), ".txt");
+  assert.ok(Buffer.byteLength(name) <= MAX_NAME + 4, `${Buffer.byteLength(name)} bytes`);
+  assert.ok(name.startsWith(`x.org/0${"s".repeat(199)}/1${"s".repeat(199)}/`), name.slice(0, 80));
+  assert.ok(name.split("/").every((segment) => Buffer.byteLength(segment) <= MAX_SEGMENT + 4));
+  assert.notEqual(name, outputName(deep("b"), ".txt"));
+  assert.equal(outputName("https://x.org/a/b/c", ".txt"), "x.org/a/b/c.txt", "a short name is unchanged");
+  const dir = mkdtempSync(join(tmpdir(), "pith-long-name-"));
+  mkdirSync(dirname(join(dir, name)), { recursive: true });
+  writeFileSync(join(dir, name), "ok");
+  assert.equal(readFileSync(join(dir, name), "utf8"), "ok");
 });
 
 test("output names of URLs: a host without a path is its index page, as with the slash; percent-escapes are read, so a non-ASCII path keeps its letters (and its length), and an escaped '/' or '..' stays inside its segment", () => {

@@ -10,7 +10,9 @@
  *   `https://x.org/` (or `https://x.org`) → `DIR/x.org/index.txt`; the fragment is dropped (same
  *   document), percent-escapes are read (`/caf%C3%A9` → `café.txt`).
  * - A path segment longer than MAX_SEGMENT bytes is cut and suffixed with a hash of the whole
- *   segment, so long query strings stay under the file system's 255-byte name limit.
+ *   segment, so long query strings stay under the file system's 255-byte name limit, and a name
+ *   longer than MAX_NAME bytes ends in one such segment for all its deeper segments, so a URL
+ *   of many long segments stays under the 4,096-byte path limit.
  *
  * Two inputs can still map to one name (`a.html` and `a.htm`, one URL given twice): the second is
  * an error record for that page (stage "write") instead of overwriting the first's output. A file
@@ -38,9 +40,30 @@ const WARC_RECORD = /^(.*?)\.warc(?:\.gz)?#(\d+)$/i;
 const PAGE_EXTENSION = /\.(x?html?|xht)(\.gz)?$/i;
 const URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 
+/**
+ * Longest output name (relative to --out) kept whole, in UTF-8 bytes: Linux allows 4,096 for a
+ * whole path, --out included. A longer one keeps its first segments and ends in one segment of at
+ * most MAX_TAIL bytes: the start of the rest and a hash of all of it.
+ */
+export const MAX_NAME = 1024;
+const MAX_TAIL = 64;
+
 /** The output file name (relative to --out) of the page with this id. */
 export function outputName(id: string, extension: string): string {
-  return nameSegments(id).map(safeSegment).join("/") + extension;
+  return boundedName(nameSegments(id)).join("/") + extension;
+}
+
+/** The segments made safe, the ones past MAX_NAME bytes folded into one hashed segment. */
+function boundedName(segments: readonly string[]): string[] {
+  const out: string[] = [];
+  let bytes = 0;
+  for (let k = 0; k < segments.length; k++) {
+    const safe = safeSegment(segments[k] as string);
+    bytes += Buffer.byteLength(safe) + 1;
+    if (bytes > MAX_NAME - MAX_TAIL) return [...out, safeSegment(segments.slice(k).join("/"), MAX_TAIL)];
+    out.push(safe);
+  }
+  return out;
 }
 
 /** The segments of a page id's output name, before they are made safe (header). */
@@ -79,13 +102,14 @@ function unescaped(segment: string): string {
   }
 }
 
-function safeSegment(segment: string): string {
+/** A name segment of letters, digits, `.`, `_` and `-`; one longer than `max` bytes is cut and ends in a hash of the whole. */
+function safeSegment(segment: string, max = MAX_SEGMENT): string {
   const clean = segment.replace(/[^\p{L}\p{N}._-]+/gu, "_");
   if (/^\.+$/.test(clean)) return "_"; // "." and ".." would climb out of --out
-  if (Buffer.byteLength(clean) <= MAX_SEGMENT) return clean;
+  if (Buffer.byteLength(clean) <= max) return clean;
   const hash = createHash("sha1").update(segment).digest("hex").slice(0, 12);
-  let cut = clean.slice(0, MAX_SEGMENT - 13);
-  while (Buffer.byteLength(cut) > MAX_SEGMENT - 13) cut = cut.slice(0, -1);
+  let cut = clean.slice(0, max - 13);
+  while (Buffer.byteLength(cut) > max - 13) cut = cut.slice(0, -1);
   return `${cut}-${hash}`;
 }
 
