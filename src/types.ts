@@ -108,6 +108,8 @@ export interface PageMeta {
   schemaTypes: string[];
   /** What the page states about itself (src/render/declared-meta.ts); absent in snapshots written before it. */
   declared?: DeclaredMeta;
+  /** Where a `<meta http-equiv="refresh" content="0; url=…">` sends the browser, as written; absent when the page has none. */
+  refreshUrl?: string;
 }
 
 /** Metadata a page declares in <meta> tags and JSON-LD; null when it does not say. */

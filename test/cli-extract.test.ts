@@ -1,6 +1,8 @@
 /** `pith extract` as a user runs it: files, directories, stdin, formats, exit codes. */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -204,6 +206,29 @@ test("a frameset, or a page that only embeds another in an iframe, names the fra
   assert.match(run.stderr, /^empty\t.*frames\.html\tthe page has no visible text of its own: its content is in 2 frames \(menu\.html, main\.html\); extract those pages$/m);
   assert.match(run.stderr, /^empty\t.*embed\.html\tthe page has no visible text of its own: its content is in 1 frame \(https:\/\/example\.org\/article\.html\); extract those pages$/m);
   assert.match(run.stderr, /^empty\t.*shell\.html\tthe page has no visible text, but 1 script that may build it/m);
+});
+
+test("a page that only sends the browser on (<meta http-equiv=refresh>) names where, made absolute against a URL input's address; every method says so; a plain reload is no target", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pith-refresh-"));
+  writeFileSync(join(dir, "moved.html"), `<html><head><meta http-equiv="Refresh" content="0; URL='new/place.html?a=1&amp;b=2'"><script>location.href = "new/place.html"</script></head><body></body></html>`);
+  writeFileSync(join(dir, "reload.html"), `<html><head><meta http-equiv="refresh" content="30"></head><body></body></html>`);
+  for (const method of ["ml", "cnr"]) {
+    const run = await pith(["extract", join(dir, "moved.html"), join(dir, "reload.html"), "--method", method]);
+    assert.match(run.stderr, /^empty\t.*moved\.html\tthe page has no visible text: it sends the browser to new\/place\.html\?a=1&b=2 \(<meta http-equiv="refresh">\); extract that page$/m, method);
+    assert.match(run.stderr, /^empty\t.*reload\.html\tthe page has no visible text$/m, method);
+  }
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<meta http-equiv="refresh" content="0;url=/next">`);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const run = await pith(["extract", `http://127.0.0.1:${port}/dir/old`]);
+    assert.match(run.stderr, new RegExp(`it sends the browser to http://127\\.0\\.0\\.1:${port}/next \\(`));
+  } finally {
+    server.close();
+  }
 });
 
 test("--mode chromium with the learned pipeline uses the bundled chromium model", async () => {

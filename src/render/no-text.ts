@@ -5,8 +5,10 @@
  * how to: Chromium with JavaScript on (and network, which a local file does not get unless
  * asked). Scripts are counted in static snapshots only: a Chromium snapshot does not record
  * whether its scripts ran. A document whose top element is a feed's or a sitemap's (a URL that
- * was not a page) says so instead, and a frameset (or, without scripts, a page that only embeds
- * others in iframes) names the frames that hold its content.
+ * was not a page) says so instead, a page that only sends the browser on (`<meta
+ * http-equiv="refresh" content="0; url=…">`, which pith does not follow) names where, and a
+ * frameset (or, without scripts, a page that only embeds others in iframes) names the frames
+ * that hold its content.
  *
  * These are page-level facts, the same for every method: runExtractor (src/extractors.ts) asks
  * pageEmptyReason once before any extractor runs, for `pith extract` and `pith evaluate` alike.
@@ -81,12 +83,23 @@ function framesReason(frames: readonly string[]): string {
   return `the page has no visible text of its own: its content is in ${frames.length} frame${frames.length === 1 ? "" : "s"} (${named}); extract those pages`;
 }
 
+/** A refresh target made absolute against the page's URL when it has one (a saved file's stays as written). */
+function refreshTarget(target: string, base: string | null): string {
+  try {
+    return base ? new URL(target, base).href : target;
+  } catch {
+    return target;
+  }
+}
+
 /** The empty-extraction reason of a page without visible text. */
 export function noVisibleTextReason(page: PageSnapshot): string {
   const notAPage = notAPageReason(page);
   if (notAPage) return notAPage;
   const frameset = frameSources(page, "frame");
   if (frameset.length) return framesReason(frameset);
+  const refresh = page.meta?.refreshUrl;
+  if (refresh) return `the page has no visible text: it sends the browser to ${refreshTarget(refresh, page.url)} (<meta http-equiv="refresh">); extract that page`;
   const scripts = page.mode === "static" ? codeScripts(page) : 0;
   if (scripts > 0) return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
   const iframes = frameSources(page, "iframe");

@@ -12,6 +12,7 @@
  */
 
 import type { PageMeta } from "../types.ts";
+import { decodeHTMLAttribute } from "entities";
 import { DeclaredMetaReader } from "./declared-meta.ts";
 
 export type { PageMeta };
@@ -77,6 +78,17 @@ function attributes(tag: string): Map<string, string> {
   return out;
 }
 
+/** A refresh's delay and target: `0; url=/next`, `5;URL='x.html'`, `0, https://x.org/` (HTML's "shared declarative refresh steps", simplified). */
+const REFRESH = /^\s*(?:\d+\.?\d*|\.\d+)\s*[;,]?\s*(?:url\s*=\s*)?(["']?)(.*?)\1\s*$/is;
+
+/** The URL a refresh's content sends the browser to, or null for a plain reload (`30`). */
+function refreshTarget(content: string): string | null {
+  const url = REFRESH.exec(content)?.[2]?.trim();
+  return url ? url.slice(0, MAX_REFRESH_URL_CHARS) : null;
+}
+/** A refresh target longer than this is cut (it is only shown in a reason). */
+const MAX_REFRESH_URL_CHARS = 2048;
+
 /** "https://schema.org/NewsArticle" or "schema:NewsArticle" → "NewsArticle". */
 function typeName(raw: string): string {
   const t = raw.trim();
@@ -103,6 +115,7 @@ export function pageMeta(html: string, options: { declared?: boolean } = {}): Pa
   let ogType: string | null = null;
   let ogUrl: string | null = null;
   let canonical: string | null = null;
+  let refreshUrl: string | null = null;
   const types: string[] = [];
   const declared = options.declared ? new DeclaredMetaReader() : null;
   const add = (raw: string): void => {
@@ -125,6 +138,7 @@ export function pageMeta(html: string, options: { declared?: boolean } = {}): Pa
       const a = attributes(text);
       const key = (a.get("property") ?? a.get("name") ?? a.get("itemprop") ?? "").toLowerCase();
       declared?.meta(key, a.get("content"));
+      if ((a.get("http-equiv") ?? "").trim().toLowerCase() === "refresh") refreshUrl ??= refreshTarget(decodeHTMLAttribute(a.get("content") ?? ""));
       if (key === "og:type") ogType ??= (a.get("content") ?? "").trim().toLowerCase() || null;
       else if (key === "og:url") ogUrl ??= absolute(a.get("content"));
     } else if (tag === "link") {
@@ -142,5 +156,5 @@ export function pageMeta(html: string, options: { declared?: boolean } = {}): Pa
       for (const t of (m[3] ?? m[4] ?? m[5] ?? "").split(/\s+/)) if (t) add(t);
     }
   }
-  return { canonicalUrl: canonical ?? ogUrl, ogType, schemaTypes: types, ...(declared ? { declared: declared.result() } : {}) };
+  return { canonicalUrl: canonical ?? ogUrl, ogType, schemaTypes: types, ...(declared ? { declared: declared.result() } : {}), ...(refreshUrl ? { refreshUrl } : {}) };
 }
