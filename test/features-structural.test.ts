@@ -51,3 +51,21 @@ test("structural: containers own no text, so the leaves tile the page's words", 
     assert.equal(inLeaves, words(textOf(page, tree, [i])).length, `container ${page.nodes[i]!.tag} holds only its leaves' words`);
   }
 });
+
+test("textOf with maxChars: the same start as the whole text, whole lines only, and it stops reading (a trace excerpt of a 5,000-paragraph subtree reads two lines)", () => {
+  const html = `<body><div><h2>Title of <b>the</b> list</h2>${Array.from({ length: 5000 }, (_, k) => `<p>Paragraph ${k} with <i>some</i> words in it.</p>`).join("")}<pre>a
+  b</pre></div></body>`;
+  const page = staticSnapshot({ id: "t", source: "t", url: null, html, encoding: "utf-8", remote: false });
+  const tree = buildTree(page);
+  const div = page.nodes.findIndex((n) => n.tag === "div");
+  const full = textOf(page, tree, [div]);
+  for (const maxChars of [0, 10, 60, 61, 200]) {
+    const cut = textOf(page, tree, [div], { maxChars });
+    assert.equal(cut.slice(0, maxChars), full.slice(0, maxChars), `maxChars ${maxChars}`);
+    assert.ok(full.startsWith(cut), "whole lines of the full text");
+    assert.ok(cut.split("\n").length <= Math.ceil(maxChars / 20) + 1, `${cut.split("\n").length} lines for maxChars ${maxChars}`);
+  }
+  assert.equal(textOf(page, tree, [div], { maxChars: Infinity }), full);
+  assert.equal(textOf(page, tree, [div], { maxChars: full.length }), full, "a limit the text does not pass changes nothing");
+  assert.equal(textOf(page, tree, [div], { preformatted: true, maxChars: 1e9 }), textOf(page, tree, [div], { preformatted: true }));
+});

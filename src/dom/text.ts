@@ -93,6 +93,12 @@ export interface TextOptions {
    * For output text; features, labels and refiners read the collapsed lines (default false).
    */
   preformatted?: boolean;
+  /**
+   * Stop reading once the text's whole lines hold more than this many characters: the text is
+   * then those lines, and its first `maxChars` characters are the full text's (a trace entry's
+   * excerpt of a large subtree reads no further than it shows).
+   */
+  maxChars?: number;
 }
 
 /** Elements whose text is kept verbatim: no separator is inserted between their inline pieces. */
@@ -251,14 +257,19 @@ function pushPreformatted(lines: string[], own: readonly string[]): void {
 /** Text of the subtrees rooted at `roots` (in document order), one line per block. */
 export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[], options: TextOptions = {}): string {
   const visibleOnly = options.visibleOnly ?? true;
+  const limit = options.maxChars ?? Infinity;
   const lines: string[] = [];
+  let produced = 0; // characters of `lines`, with a line end after each
   let current = "";
   let preLines: string[] | null = null; // lines of the preformatted element being read (options.preformatted)
   const flush = (): void => {
     if (preLines) preformattedRun(preLines, current);
     else {
       const line = collapseSpaces(current);
-      if (line) lines.push(line);
+      if (line) {
+        lines.push(line);
+        produced += line.length + 1;
+      }
     }
     current = "";
     last = "";
@@ -266,7 +277,9 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
   };
   const endPre = (): void => {
     flush();
+    const before = lines.length;
     pushPreformatted(lines, preLines ?? []);
+    for (let k = before; k < lines.length; k++) produced += (lines[k] as string).length + 1;
     preLines = null;
   };
   const blockEnds: number[] = []; // ends of the open block elements, innermost last
@@ -274,10 +287,10 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
   let last = ""; // the current line's last character (needsSeparator)
   let verbatimEnd = -1; // inside a VERBATIM_TAGS element until this index
   let preEnd = -1; // inside a PREFORMATTED_TAGS element until this index (options.preformatted)
-  for (let r = 0; r < roots.length; r++) {
+  for (let r = 0; r < roots.length && produced <= limit; r++) {
     const root = roots[r] as number;
     const end = tree.end[root] as number;
-    for (let i = root; i < end; i++) {
+    for (let i = root; i < end && produced <= limit; i++) {
       while (blockEnds.length && (blockEnds[blockEnds.length - 1] as number) <= i) {
         blockEnds.pop();
         flush();
@@ -311,6 +324,7 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
         }
       }
     }
+    if (produced > limit) break; // whole lines hold more than asked: the line being read is not needed
     if (preLines) endPre();
     blockEnds.length = 0;
     const next = roots[r + 1];
