@@ -435,6 +435,26 @@ describe("ChromiumRenderer", () => {
     assert.ok(server.hits.includes("/hang.png") && server.hits.includes("/hang.js"), "the online cases did try");
   });
 
+  test("a page that sends the browser elsewhere (script, meta refresh, JS on and off, offline and with network) is read as it stood; pith does not follow", async () => {
+    server.hits.length = 0;
+    const text = "the page as written";
+    const pages = [
+      `<p>${text}</p><script>location.href = "${server.base}/away-script"</script>`,
+      `<meta http-equiv="refresh" content="0; url=${server.base}/away-refresh"><p>${text}</p>`,
+      `<p>${text}</p><script>location.href = "other-page.html"</script>`,
+    ];
+    const optionSets = [{ javascript: true }, {}, { network: true, javascript: true }, { network: true }];
+    const lost: string[] = [];
+    for (const options of optionSets) {
+      for (const [i, html] of pages.entries()) {
+        const snap = await renderer.render(page(`away-${i}`, html, { url: `${server.base}/dir/page.html` }), { ...options, timeoutMs: 5_000 });
+        if (!snap.nodes.some((n) => n.text === text)) lost.push(`${JSON.stringify(options)} page ${i}: ${JSON.stringify(textOf(snap).slice(0, 60))}`);
+      }
+    }
+    assert.deepEqual(lost, [], "every page read as written");
+    assert.deepEqual(server.hits.filter((h) => h.includes("away") || h.includes("other-page")), [], "no navigation request left the browser");
+  });
+
   test("a killed browser is relaunched for the next page", async () => {
     const pids = renderer.processIds();
     assert.ok(pids.length > 0);

@@ -19,6 +19,8 @@
  *   Scripts, stylesheets, XHR/fetch go out only when JavaScript is on (what the page needs to
  *   build its DOM); images, media and fonts only with `loadResources`. Chromium's Local Network
  *   Access checks stay on: a public page cannot reach 127.0.0.1 or private addresses.
+ * A page that sends the browser elsewhere (script, meta refresh) stays: the navigation is aborted
+ * and the page read as it stood (stayOnWrittenDocument).
  * Blink's image switch and the offline network ban are launch flags, so each combination in
  * use gets its own browser, launched on first use.
  *
@@ -253,6 +255,22 @@ function loadWaitMs(timeoutMs: number): number {
 }
 
 /**
+ * A page that sends the browser elsewhere (`location.href = …`, `<meta http-equiv=refresh>`, a
+ * form submitted by script) is read as it stood, as in static mode: pith does not follow. The
+ * block list alone would fail such a navigation with net::ERR_BLOCKED_BY_CLIENT, and Chromium then
+ * replaces the page with its (textless) error page, so an article came out empty. A navigation
+ * that fails as "aborted" commits nothing and leaves the page in place. Every document request of
+ * an offline tab (navigations, iframes: the written page itself is no request) is aborted here,
+ * before the block list sees it.
+ */
+async function stayOnWrittenDocument(session: CDPSession): Promise<void> {
+  session.on("Fetch.requestPaused", (event) => {
+    session.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "Aborted" }).catch(() => undefined);
+  });
+  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }] });
+}
+
+/**
  * A tab for pages that may not use the network, driven over a bare CDP session rather than a
  * Puppeteer Page: Puppeteer's Page enables its network tracking, and every (blocked) subresource
  * then costs two events through the browser into Node. Measured on wcxb pages: 125 vs 143 CPU
@@ -282,6 +300,7 @@ class OfflineTab implements Tab {
     await session.send("Network.enable");
     await session.send("Network.setBlockedURLs", { urlPatterns: OFFLINE_BLOCK_PATTERNS });
     await session.send("Emulation.setDeviceMetricsOverride", { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
+    await stayOnWrittenDocument(session);
     return new OfflineTab(control, targetId, session);
   }
 
@@ -338,6 +357,10 @@ class OfflineTab implements Tab {
   }
 }
 
+/** How Chromium names a navigation that failed as "aborted" (see stayOnWrittenDocument). */
+const ABORTED_NAVIGATION = "net::ERR_ABORTED";
+const DOCUMENT_COMPLETE = "document.readyState === 'complete'";
+
 /**
  * A tab for pages that may use the network: a Puppeteer Page with request interception (the
  * policy in allowRequest). The page is loaded by a navigation to its own URL whose document
@@ -351,8 +374,8 @@ class NetworkTab implements Tab {
   dirty = false;
   private policy: RequestPolicy = { network: true, javascript: false, loadResources: false };
   private javascript = true;
-  /** While navigating: the document to answer the main-frame request for `url` with. */
-  private document: { url: string; html: string } | null = null;
+  /** While navigating: the document to answer the main-frame request for `url` with, and whether it was. */
+  private document: { url: string; html: string; served: boolean } | null = null;
 
   private constructor(private readonly page: Page) {}
 
@@ -372,9 +395,18 @@ class NetworkTab implements Tab {
       this.javascript = policy.javascript;
     }
     this.policy = policy;
-    this.document = { url: documentUrl(input.url), html: policy.javascript ? input.html : closeSelfClosedIframes(input.html) };
+    const doc = { url: documentUrl(input.url), html: policy.javascript ? input.html : closeSelfClosedIframes(input.html), served: false };
+    const loadDeadline = performance.now() + loadWaitMs(timeoutMs);
+    this.document = doc;
     try {
-      await untilLoadedOrLate(this.page.goto(this.document.url, { waitUntil: "load", timeout: loadWaitMs(timeoutMs) }));
+      await untilLoadedOrLate(this.page.goto(doc.url, { waitUntil: "load", timeout: loadWaitMs(timeoutMs) }));
+    } catch (err) {
+      // Puppeteer's goto takes a later navigation of the frame for its own: when the page sends
+      // the browser elsewhere, that navigation is aborted (onRequest) and goto rejects with
+      // net::ERR_ABORTED although the page stands. Wait for its load as goto would have.
+      if (!(doc.served && firstLine(err).includes(ABORTED_NAVIGATION))) throw err;
+      const timeout = Math.max(1, loadDeadline - performance.now());
+      await untilLoadedOrLate(this.page.waitForFunction(DOCUMENT_COMPLETE, { timeout, polling: READY_POLL_MS }));
     } finally {
       this.document = null;
     }
@@ -385,11 +417,13 @@ class NetworkTab implements Tab {
     if (req.isInterceptResolutionHandled()) return;
     const doc = this.document;
     if (doc && req.isNavigationRequest() && req.frame() === this.page.mainFrame() && req.url() === doc.url) {
+      doc.served = true;
       await req.respond({ status: 200, contentType: "text/html; charset=utf-8", body: doc.html });
       return;
     }
     if (allowRequest(this.policy, req.url(), req.resourceType())) await req.continue();
-    else await req.abort("blockedbyclient");
+    // A navigation away (or an iframe) fails as "aborted": the page stays (stayOnWrittenDocument).
+    else await req.abort(req.resourceType() === "document" ? "aborted" : "blockedbyclient");
   }
 
   async close(): Promise<void> {
