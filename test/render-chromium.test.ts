@@ -455,6 +455,39 @@ describe("ChromiumRenderer", () => {
     assert.deepEqual(server.hits.filter((h) => h.includes("away") || h.includes("other-page")), [], "no navigation request left the browser");
   });
 
+  test("a crashed tab (its renderer killed, as an out-of-memory page's is) fails its page at once as a crash, not at the time limit; the next page renders", async () => {
+    const own = await ChromiumRenderer.launch({ concurrency: 1 });
+    try {
+      for (const options of [{ javascript: true }, { javascript: true, network: true }]) {
+        let settled: string | undefined;
+        void own.render(page("crash", "<p>x</p><script>for (;;) {}</script>"), { ...options, timeoutMs: 30_000 }).then(
+          () => (settled = "rendered"),
+          (err: unknown) => (settled = String(err)),
+        );
+        // Kill the browser's renderer processes until the render settles (a tab opened after a
+        // kill gets a new renderer, which the next round kills).
+        while (settled === undefined) {
+          own.processIds().filter(isRenderer).forEach(killQuietly);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        assert.match(settled, /^Error: render failed for crash: the tab crashed/, JSON.stringify(options));
+        const next = await own.render(page("after-crash-tab", "<p>next page</p>"), options);
+        assert.ok(next.nodes.some((n) => n.text === "next page"), JSON.stringify(options));
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
+  test("a page that closes its own window (window.close()) fails as one, saying so; the next page renders", async () => {
+    await assert.rejects(
+      renderer.render(page("closer", "<p>x</p><script>window.close()</script>"), { javascript: true, timeoutMs: 5_000 }),
+      /^Error: render failed for closer: the page closed its own window \(window\.close\(\)\)$/,
+    );
+    const next = await renderer.render(page("after-closer", "<p>next page</p>"), { javascript: true });
+    assert.ok(next.nodes.some((n) => n.text === "next page"));
+  });
+
   test("a killed browser is relaunched for the next page", async () => {
     const pids = renderer.processIds();
     assert.ok(pids.length > 0);
@@ -490,6 +523,24 @@ describe("ChromiumRenderer", () => {
     assert.deepEqual(reports.at(-1), [], "closing reports no browser left");
   });
 });
+
+/** True when `pid` is a Chromium renderer process (one tab's, or several's). */
+function isRenderer(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("--type=renderer");
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL to `pid`, which may have exited already. */
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // gone
+  }
+}
 
 /** True while `pid` exists and is not a zombie. */
 function running(pid: number): boolean {

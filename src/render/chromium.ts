@@ -254,6 +254,35 @@ function loadWaitMs(timeoutMs: number): number {
   return Math.max(1, Math.floor(timeoutMs * LOAD_WAIT_SHARE));
 }
 
+/** Why a tab ended under its page, as the page's error record says it. */
+const TAB_CRASHED = "the tab crashed (its Chromium renderer process died: out of memory, or killed)";
+const WINDOW_CLOSED = "the page closed its own window (window.close())";
+
+/**
+ * The end of a tab under its page: its renderer crashed (a memory bomb) or the page closed its
+ * window. A render races its work against it, so such a page fails at once saying what
+ * happened; without it a crashed tab's pending calls never answered and the page failed at its
+ * time limit as a "timeout", and a closed one as "Protocol error: Target closed".
+ */
+class TabEnd {
+  private fail: (err: Error) => void = () => undefined;
+  private readonly ended = new Promise<never>((_, reject) => {
+    this.fail = reject;
+  });
+
+  constructor() {
+    this.ended.catch(() => undefined); // no render may be waiting
+  }
+
+  end(reason: string): void {
+    this.fail(new Error(reason));
+  }
+
+  race<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.ended]);
+  }
+}
+
 /**
  * A page that sends the browser elsewhere (`location.href = …`, `<meta http-equiv=refresh>`, a
  * form submitted by script) is read as it stood, as in static mode: pith does not follow. The
@@ -281,12 +310,20 @@ class OfflineTab implements Tab {
   dirty = false;
   private javascript: boolean | null = null;
   private dialogsHandled = false;
+  private readonly end = new TabEnd();
+  /** Control-session listener: the page closed its window (our own close() detaches it first). */
+  private readonly onDetached = (event: { sessionId: string }): void => {
+    if (event.sessionId === this.session.id()) this.end.end(WINDOW_CLOSED);
+  };
 
   private constructor(
     private readonly control: CDPSession,
     private readonly targetId: string,
     private readonly session: CDPSession,
-  ) {}
+  ) {
+    session.on("Inspector.targetCrashed", () => this.end.end(TAB_CRASHED));
+    control.on("Target.detachedFromTarget", this.onDetached);
+  }
 
   /** `control` is a browser-level session (Target domain). */
   static async open(control: CDPSession): Promise<OfflineTab> {
@@ -304,7 +341,11 @@ class OfflineTab implements Tab {
     return new OfflineTab(control, targetId, session);
   }
 
-  async render(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
+  render(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
+    return this.end.race(this.writeAndWalk(input, policy, timeoutMs));
+  }
+
+  private async writeAndWalk(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
     await this.setJavaScript(policy.javascript);
     this.dirty = policy.javascript;
     const html = injectBase(policy.javascript ? input.html : closeSelfClosedIframes(input.html), input.url);
@@ -353,6 +394,7 @@ class OfflineTab implements Tab {
   }
 
   async close(): Promise<void> {
+    this.control.off("Target.detachedFromTarget", this.onDetached);
     await this.control.send("Target.closeTarget", { targetId: this.targetId });
   }
 }
@@ -377,6 +419,8 @@ class NetworkTab implements Tab {
   /** While navigating: the document to answer the main-frame request for `url` with, and whether it was. */
   private document: { url: string; html: string; served: boolean } | null = null;
 
+  private readonly end = new TabEnd();
+
   private constructor(private readonly page: Page) {}
 
   static async open(browser: Browser): Promise<NetworkTab> {
@@ -385,11 +429,15 @@ class NetworkTab implements Tab {
     await page.setRequestInterception(true);
     page.on("request", (req: HTTPRequest) => void tab.onRequest(req).catch(() => undefined));
     page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
-    page.on("error", () => undefined); // tab crash: the pending call rejects and the tab is discarded
+    page.on("error", () => tab.end.end(TAB_CRASHED)); // Puppeteer's "Page crashed!"
     return tab;
   }
 
-  async render(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
+  render(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
+    return this.end.race(this.loadAndWalk(input, policy, timeoutMs));
+  }
+
+  private async loadAndWalk(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
     if (this.javascript !== policy.javascript) {
       await this.page.setJavaScriptEnabled(policy.javascript);
       this.javascript = policy.javascript;
