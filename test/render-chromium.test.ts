@@ -488,6 +488,27 @@ describe("ChromiumRenderer", () => {
     assert.ok(next.nodes.some((n) => n.text === "next page"));
   });
 
+  test("popups a page opens (window.open, many, noopener ones running scripts) are closed: the browser keeps only its own tabs", async () => {
+    const own = await ChromiumRenderer.launch({ concurrency: 1 });
+    try {
+      const modes = [{ javascript: true }, { javascript: true, network: true }];
+      for (const options of modes) await own.render(page("plain", "<p>plain</p><script>void 0</script>"), options);
+      const tabs = await own.openTabs(); // the browsers' own
+      const spinner = "URL.createObjectURL(new Blob(['<p>popup</p><script>for (;;) {}<\\/script>'], { type: 'text/html' }))";
+      const html = `<p>opener</p><script>for (let i = 0; i < 20; i++) window.open("about:blank#" + i); window.open(${spinner}, "_blank", "noopener");</script>`;
+      for (const options of modes) {
+        const snap = await own.render(page("popups", html), options);
+        assert.ok(snap.nodes.some((n) => n.text === "opener"));
+      }
+      let open = await own.openTabs();
+      // Closing takes a moment: wait for it, up to a bound that only a leak reaches.
+      for (const end = Date.now() + 5_000; open > tabs && Date.now() < end; open = await own.openTabs()) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(open <= tabs, `${open} tabs open, ${tabs} before the popups`);
+    } finally {
+      await own.close();
+    }
+  });
+
   test("a killed browser is relaunched for the next page", async () => {
     const pids = renderer.processIds();
     assert.ok(pids.length > 0);

@@ -488,6 +488,8 @@ function firstLine(err: unknown): string {
 class BrowserHandle {
   private idle: Tab[] = [];
   alive = true;
+  /** Tabs that pages opened and that are still open (watchPopups). */
+  readonly popups = new Set<string>();
 
   private constructor(
     readonly browser: Browser,
@@ -527,7 +529,10 @@ class BrowserHandle {
         handleSIGHUP: false,
       });
       ignorePipeResets(browser.process());
-      return new BrowserHandle(browser, await browser.target().createCDPSession(), tempDir, network);
+      const control = await browser.target().createCDPSession();
+      const handle = new BrowserHandle(browser, control, tempDir, network);
+      await watchPopups(control, handle.popups);
+      return handle;
     } catch (err) {
       releaseBrowser(tempDir);
       throw new Error(`Chromium failed to start (${executablePath}): ${firstLine(err)}`);
@@ -558,6 +563,20 @@ class BrowserHandle {
     await withTimeout(tab.close(), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
   }
 
+  /** Close the tabs pages opened (watchPopups); nothing to do, and no call, on most pages. */
+  async closePopups(): Promise<void> {
+    const targets = [...this.popups];
+    this.popups.clear();
+    const close = (targetId: string) => this.control.send("Target.closeTarget", { targetId });
+    await Promise.all(targets.map((id) => withTimeout(close(id), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined)));
+  }
+
+  /** Page targets of this browser: our tabs, its first blank tab and any popups still open. */
+  async openTabs(): Promise<number> {
+    const { targetInfos } = await this.control.send("Target.getTargets");
+    return targetInfos.filter((t) => t.type === "page").length;
+  }
+
   async responsive(): Promise<boolean> {
     if (!this.alive || !this.browser.connected) return false;
     try {
@@ -586,6 +605,22 @@ class BrowserHandle {
     await withTimeout(this.browser.close(), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
     releaseBrowser(this.tempDir, tree);
   }
+}
+
+/**
+ * Records the tabs pages open (window.open: page targets with an opener; ours have none) in
+ * `popups` while they exist. Headless Chromium blocks no popup, and a popup outlives its opener's
+ * tab: 200 window.open calls left 200 tabs, and a noopener one running a script loop a renderer
+ * spinning, until the browser closed at the end of the batch. BrowserHandle.closePopups closes
+ * them after each render. (Closing them as they appear hung the opener's navigation under
+ * Puppeteer, which attaches to every new tab.)
+ */
+async function watchPopups(control: CDPSession, popups: Set<string>): Promise<void> {
+  control.on("Target.targetCreated", ({ targetInfo }) => {
+    if (targetInfo.type === "page" && targetInfo.openerId !== undefined) popups.add(targetInfo.targetId);
+  });
+  control.on("Target.targetDestroyed", ({ targetId }) => popups.delete(targetId));
+  await control.send("Target.setDiscoverTargets", { discover: true });
 }
 
 /**
@@ -672,6 +707,7 @@ export class ChromiumRenderer implements Renderer {
     try {
       const result = await withTimeout(work, timeoutMs, `timeout: ${input.id} did not render within ${timeoutMs} ms`);
       if (attempt.handle && attempt.tab) attempt.handle.giveTab(attempt.tab);
+      if (attempt.handle?.popups.size) await attempt.handle.closePopups();
       this.slots.release();
       return this.snapshot(input, result, started, options.declaredMeta === true);
     } catch (err) {
@@ -693,6 +729,7 @@ export class ChromiumRenderer implements Renderer {
     const { handle, tab } = attempt;
     if (!handle) return;
     if (tab) await handle.discardTab(tab);
+    await handle.closePopups();
     if (tab && (await handle.responsive())) return;
     await this.retire(handle);
   }
@@ -752,6 +789,12 @@ export class ChromiumRenderer implements Renderer {
       () => this.browsers.get(key) === launching && this.browsers.delete(key),
     );
     return launching;
+  }
+
+  /** Tabs open in the running browsers, popups included (for leak checks). */
+  async openTabs(): Promise<number> {
+    const counts = await Promise.all([...this.live].map((h) => (h.alive ? h.openTabs() : 0)));
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   /** Process ids of the running browsers and all their children (for memory accounting). */
