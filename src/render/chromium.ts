@@ -444,21 +444,33 @@ class NetworkTab implements Tab {
     }
     this.policy = policy;
     const doc = { url: documentUrl(input.url), html: policy.javascript ? input.html : closeSelfClosedIframes(input.html), served: false };
-    const loadDeadline = performance.now() + loadWaitMs(timeoutMs);
     this.document = doc;
     try {
-      await untilLoadedOrLate(this.page.goto(doc.url, { waitUntil: "load", timeout: loadWaitMs(timeoutMs) }));
-    } catch (err) {
-      // Puppeteer's goto takes a later navigation of the frame for its own: when the page sends
-      // the browser elsewhere, that navigation is aborted (onRequest) and goto rejects with
-      // net::ERR_ABORTED although the page stands. Wait for its load as goto would have.
-      if (!(doc.served && firstLine(err).includes(ABORTED_NAVIGATION))) throw err;
-      const timeout = Math.max(1, loadDeadline - performance.now());
-      await untilLoadedOrLate(this.page.waitForFunction(DOCUMENT_COMPLETE, { timeout, polling: READY_POLL_MS }));
+      await this.load(doc, performance.now() + loadWaitMs(timeoutMs));
     } finally {
       this.document = null;
     }
     return (await this.page.evaluate(walkExpression(walkConfig(policy.javascript)))) as WalkResult;
+  }
+
+  /**
+   * Navigate to the page (onRequest answers its document request) and wait for its load until
+   * `deadline`, then carry on as it stands. A navigation away that the page starts is aborted
+   * (onRequest) and Puppeteer's goto, which takes it for its own, rejects with net::ERR_ABORTED
+   * though the page stands: wait for the load as goto would have. One that the tab's previous
+   * page started (its meta refresh firing as this page began: 2 runs in 40) aborts ours before
+   * our document was served: navigate once more.
+   */
+  private async load(doc: { url: string; served: boolean }, deadline: number, retried = false): Promise<void> {
+    const timeout = () => Math.max(1, deadline - performance.now());
+    try {
+      await untilLoadedOrLate(this.page.goto(doc.url, { waitUntil: "load", timeout: timeout() }));
+    } catch (err) {
+      if (!firstLine(err).includes(ABORTED_NAVIGATION)) throw err;
+      if (doc.served) await untilLoadedOrLate(this.page.waitForFunction(DOCUMENT_COMPLETE, { timeout: timeout(), polling: READY_POLL_MS }));
+      else if (!retried) await this.load(doc, deadline, true);
+      else throw err;
+    }
   }
 
   private async onRequest(req: HTTPRequest): Promise<void> {
