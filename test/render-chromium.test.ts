@@ -509,6 +509,15 @@ describe("ChromiumRenderer", () => {
     }
   });
 
+  test("a page whose beforeunload handler asks to stay does not break the next page (JS on, offline and with network)", async () => {
+    const stay = `<p>stay</p><script>addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = "stay?"; })</script>`;
+    for (const options of [{ javascript: true }, { javascript: true, network: true }]) {
+      assert.ok((await renderer.render(page("stay", stay), options)).nodes.some((n) => n.text === "stay"), JSON.stringify(options));
+      const next = await renderer.render(page("after-stay", "<p>next page</p><script>void 0</script>"), options);
+      assert.ok(next.nodes.some((n) => n.text === "next page"), JSON.stringify(options));
+    }
+  });
+
   test("a killed browser is relaunched for the next page", async () => {
     const pids = renderer.processIds();
     assert.ok(pids.length > 0);

@@ -428,7 +428,10 @@ class NetworkTab implements Tab {
     const tab = new NetworkTab(page);
     await page.setRequestInterception(true);
     page.on("request", (req: HTTPRequest) => void tab.onRequest(req).catch(() => undefined));
-    page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
+    // alert()/confirm()/prompt() are dismissed. A beforeunload prompt (a page asking to stay) is
+    // accepted: dismissing it made the next page's navigation, in a new tab, fail with
+    // net::ERR_ABORTED (every time at --concurrency 1).
+    page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
     page.on("error", () => tab.end.end(TAB_CRASHED)); // Puppeteer's "Page crashed!"
     return tab;
   }
