@@ -464,16 +464,37 @@ describe("ChromiumRenderer", () => {
           () => (settled = "rendered"),
           (err: unknown) => (settled = String(err)),
         );
-        // Kill the browser's renderer processes until the render settles (a tab opened after a
-        // kill gets a new renderer, which the next round kills).
+        // Kill the renderer that runs the page's loop: one seen running (not sleeping) at
+        // BUSY_POLLS polls in a row. Killing renderers at any moment also hit tabs being opened or
+        // navigated, where no crash is reported for the page (it then timed out, under load).
+        const busy = new Map<number, number>();
         while (settled === undefined) {
-          own.processIds().filter(isRenderer).forEach(killQuietly);
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          for (const pid of own.processIds().filter(isRenderer)) {
+            busy.set(pid, isRunning(pid) ? (busy.get(pid) ?? 0) + 1 : 0);
+            if ((busy.get(pid) ?? 0) >= BUSY_POLLS) killQuietly(pid);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100));
         }
         assert.match(settled, /^Error: render failed for crash: the tab crashed/, JSON.stringify(options));
         const next = await own.render(page("after-crash-tab", "<p>next page</p>"), options);
         assert.ok(next.nodes.some((n) => n.text === "next page"), JSON.stringify(options));
       }
+    } finally {
+      await own.close();
+    }
+  });
+
+  test("an idle tab whose renderer died (killed between pages) is not reused: the next page renders", async () => {
+    const own = await ChromiumRenderer.launch({ concurrency: 1 });
+    try {
+      await own.render(page("before-kill", "<p>x</p>")); // JS off: its tab is kept for the next page
+      const renderers = own.processIds().filter(isRenderer);
+      assert.ok(renderers.length > 0);
+      renderers.forEach(killQuietly);
+      await eventually(() => !renderers.some(running), "the renderers ended");
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the crash event follows the exit
+      const next = await own.render(page("after-kill", "<p>next page</p>"));
+      assert.ok(next.nodes.some((n) => n.text === "next page"));
     } finally {
       await own.close();
     }
@@ -558,6 +579,19 @@ describe("ChromiumRenderer", () => {
 function isRenderer(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("--type=renderer");
+  } catch {
+    return false;
+  }
+}
+
+/** Polls in a row (100 ms apart) at which a renderer is found running before it counts as busy. */
+const BUSY_POLLS = 3;
+
+/** True when `pid` is running or runnable (state R), not sleeping. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] === "R";
   } catch {
     return false;
   }

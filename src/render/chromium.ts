@@ -246,6 +246,8 @@ interface Tab {
    * document.write()-inserted external scripts in that tab, net::ERR_FAILED.)
    */
   dirty: boolean;
+  /** The tab crashed or closed (TabEnd): it cannot render another page. */
+  readonly ended: boolean;
   render(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult>;
   close(): Promise<void>;
 }
@@ -265,6 +267,7 @@ const WINDOW_CLOSED = "the page closed its own window (window.close())";
  * time limit as a "timeout", and a closed one as "Protocol error: Target closed".
  */
 class TabEnd {
+  over = false;
   private fail: (err: Error) => void = () => undefined;
   private readonly ended = new Promise<never>((_, reject) => {
     this.fail = reject;
@@ -275,6 +278,7 @@ class TabEnd {
   }
 
   end(reason: string): void {
+    this.over = true;
     this.fail(new Error(reason));
   }
 
@@ -311,6 +315,9 @@ class OfflineTab implements Tab {
   private javascript: boolean | null = null;
   private dialogsHandled = false;
   private readonly end = new TabEnd();
+  get ended(): boolean {
+    return this.end.over;
+  }
   /** Control-session listener: the page closed its window (our own close() detaches it first). */
   private readonly onDetached = (event: { sessionId: string }): void => {
     if (event.sessionId === this.session.id()) this.end.end(WINDOW_CLOSED);
@@ -420,6 +427,9 @@ class NetworkTab implements Tab {
   private document: { url: string; html: string; served: boolean } | null = null;
 
   private readonly end = new TabEnd();
+  get ended(): boolean {
+    return this.end.over;
+  }
 
   private constructor(private readonly page: Page) {}
 
@@ -558,9 +568,13 @@ class BrowserHandle {
     return this.browser.process()?.pid;
   }
 
+  /** An idle tab, or a new one; an idle tab whose renderer died meanwhile is closed, not reused. */
   async takeTab(): Promise<Tab> {
-    const tab = this.idle.pop();
-    return tab ?? (await this.newTab());
+    for (let tab = this.idle.pop(); tab; tab = this.idle.pop()) {
+      if (!tab.ended) return tab;
+      void this.discardTab(tab);
+    }
+    return this.newTab();
   }
 
   giveTab(tab: Tab): void {
