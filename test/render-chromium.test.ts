@@ -492,7 +492,7 @@ describe("ChromiumRenderer", () => {
       assert.ok(renderers.length > 0);
       renderers.forEach(killQuietly);
       await eventually(() => !renderers.some(running), "the renderers ended");
-      await new Promise((resolve) => setTimeout(resolve, 200)); // the crash event follows the exit
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // the crash event follows the exit (ms later; a margin for a loaded machine)
       const next = await own.render(page("after-kill", "<p>next page</p>"));
       assert.ok(next.nodes.some((n) => n.text === "next page"));
     } finally {
