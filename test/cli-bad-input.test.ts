@@ -3,16 +3,15 @@
  * each page yields a snapshot or one error line naming the page and the reason.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
-import { deeplyNested, fixturePath, hugePage, pith } from "./helpers.ts";
+import { deeplyNested, fixturePath, hugePage, pith, tempDir } from "./helpers.ts";
 
 function badPagesDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pith-bad-"));
+  const dir = tempDir("pith-bad-");
   writeFileSync(join(dir, "empty.html"), "");
   writeFileSync(join(dir, "huge.html"), hugePage(10 * 1024 * 1024));
   writeFileSync(join(dir, "deep.html"), deeplyNested(10_000));

@@ -1,17 +1,16 @@
 /** `pith extract` on worker threads: the same outputs as one thread, and a page past its deadline fails alone. */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
 import { ExtractPool } from "../src/cli/extract-pool.ts";
 import { DEFAULT_OUTPUT } from "../src/output/index.ts";
 import type { PageBytes } from "../src/io/inputs.ts";
-import { BLOG, fixturePath, fixtureText, hugePage, pith, warcResponse } from "./helpers.ts";
+import { BLOG, fixturePath, fixtureText, hugePage, pith, warcResponse, tempDir } from "./helpers.ts";
 
 /** The repository's small real pages: an article, a five-page blog, a forum thread. */
 function fixtureBatch(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pith-workers-"));
+  const dir = tempDir("pith-workers-");
   copyFileSync(fixturePath("pages/article.html"), join(dir, "article.html"));
   copyFileSync(fixturePath("refine/forum.html"), join(dir, "forum.html"));
   for (const name of BLOG) copyFileSync(fixturePath(`site/blog/${name}.html`), join(dir, `${name}.html`));
@@ -29,8 +28,8 @@ function outputs(dir: string): Map<string, string> {
 
 test("--workers 2 writes byte for byte what one thread writes (JSON with trace), and reports every page", async () => {
   const dir = fixtureBatch();
-  const inThread = mkdtempSync(join(tmpdir(), "pith-w0-"));
-  const onWorkers = mkdtempSync(join(tmpdir(), "pith-w2-"));
+  const inThread = tempDir("pith-w0-");
+  const onWorkers = tempDir("pith-w2-");
   const a = await pith(["extract", dir, "--format", "json", "--out", inThread, "--workers", "0"]);
   const b = await pith(["extract", dir, "--format", "json", "--out", onWorkers, "--workers", "2"]);
   assert.equal(a.status, 0, a.stderr);
@@ -44,7 +43,7 @@ test("--workers 2 writes byte for byte what one thread writes (JSON with trace),
 
 test("run from a directory outside pith's checkout, the workers still start (tsx resolved from pith's files)", async () => {
   const dir = fixtureBatch();
-  const elsewhere = mkdtempSync(join(tmpdir(), "pith-cwd-"));
+  const elsewhere = tempDir("pith-cwd-");
   const res = await pith(["extract", dir, "--out", join(elsewhere, "out"), "--workers", "2"], undefined, elsewhere);
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stderr, /extracted 7 page\(s\) with ml, 0 error\(s\)/);
@@ -52,11 +51,11 @@ test("run from a directory outside pith's checkout, the workers still start (tsx
 });
 
 test("a page that outruns --timeout on a worker is a timeout record; a fresh worker takes the next pages", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-slow-"));
+  const dir = tempDir("pith-slow-");
   writeFileSync(join(dir, "a-huge.html"), hugePage(20 * 1024 * 1024)); // about 6 s of parsing and extraction here
   copyFileSync(fixturePath("pages/article.html"), join(dir, "b-article.html"));
   copyFileSync(fixturePath("site/blog/bees.html"), join(dir, "c-bees.html"));
-  const out = mkdtempSync(join(tmpdir(), "pith-slow-out-"));
+  const out = tempDir("pith-slow-out-");
   const res = await pith(["extract", dir, "--workers", "1", "--timeout", "1500", "--out", out]);
   assert.equal(res.status, 1, res.stderr);
   assert.match(res.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: extraction took longer than 1500 ms$/m);
@@ -83,7 +82,7 @@ test("a page that outgrows a worker's heap is an error record for that page; a f
 });
 
 test("a WARC crawl runs on the workers by default: one JSON line per HTML response, in record order, with its URL", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-x-"));
+  const dir = tempDir("pith-warc-x-");
   const records = [
     await warcResponse("https://blog.test/posts/rivers.html", fixtureText("site/blog/rivers.html"), "text/html; charset=utf-8"),
     await warcResponse("https://blog.test/logo.png", "PNG", "image/png"),
@@ -100,7 +99,7 @@ test("a WARC crawl runs on the workers by default: one JSON line per HTML respon
 
 test("a corrupt model with workers is still one fatal error (exit 3) before the batch", async () => {
   const dir = fixtureBatch();
-  const model = join(mkdtempSync(join(tmpdir(), "pith-model-")), "broken.json");
+  const model = join(tempDir("pith-model-"), "broken.json");
   writeFileSync(model, "{ not json");
   const res = await pith(["extract", dir, "--workers", "2", "--model", model]);
   assert.equal(res.status, 3);

@@ -3,18 +3,17 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
-import { PITH, fixturePath, fixtureText, pith } from "./helpers.ts";
+import { PITH, fixturePath, fixtureText, pith, tempDir } from "./helpers.ts";
 
 const ARTICLE = fixturePath("pages/article.html");
 
 test("a directory with --out: one output per page named after the input, bad pages reported, batch goes on", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-x-"));
-  const out = mkdtempSync(join(tmpdir(), "pith-out-"));
+  const dir = tempDir("pith-x-");
+  const out = tempDir("pith-out-");
   mkdirSync(join(dir, "a"));
   copyFileSync(ARTICLE, join(dir, "a", "page.html"));
   writeFileSync(join(dir, "b.html.gz"), gzipSync(readFileSync(ARTICLE)));
@@ -29,7 +28,7 @@ test("a directory with --out: one output per page named after the input, bad pag
 });
 
 test("a directory on stdout: each page's text after a ==> id <== line, JSON one object per line; a single page has no header", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-x-"));
+  const dir = tempDir("pith-x-");
   copyFileSync(ARTICLE, join(dir, "one.html"));
   copyFileSync(ARTICLE, join(dir, "two.html"));
   const text = await pith(["extract", dir, "--method", "cnr"]);
@@ -96,7 +95,7 @@ test("usage errors exit 2 with one line naming the problem", async () => {
 });
 
 test("images: Markdown and HTML keep the content's images, --no-images leaves them out, in a worker batch as in one page; with text it is a usage error", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-img-"));
+  const dir = tempDir("pith-img-");
   const html = readFileSync(ARTICLE, "utf8").replace(/(<p[ >])/, `<p><img src="/figures/meander.png" alt="A river bend"></p>$1`);
   writeFileSync(join(dir, "one.html"), html);
   writeFileSync(join(dir, "two.html"), html);
@@ -121,7 +120,7 @@ test("images: Markdown and HTML keep the content's images, --no-images leaves th
 });
 
 test("the summary line says which models a batch used: a per-domain model beside the default", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-models-"));
+  const dir = tempDir("pith-models-");
   const models = join(dir, "models");
   mkdirSync(join(models, "domains"), { recursive: true });
   copyFileSync(fixturePath("../../models/default-static.json"), join(models, "domains", "example.org.json"));
@@ -135,7 +134,7 @@ test("the summary line says which models a batch used: a per-domain model beside
 });
 
 test("a corrupt model is one fatal error before the batch (exit 3), not one per page", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-model-"));
+  const dir = tempDir("pith-model-");
   const model = join(dir, "broken.json");
   writeFileSync(model, "{ not json");
   const res = await pith(["extract", ARTICLE, ARTICLE, "--model", model]);
@@ -146,7 +145,7 @@ test("a corrupt model is one fatal error before the batch (exit 3), not one per 
 });
 
 test("a page a script builds: static mode says it is empty and how to run the script; --mode chromium --js then extracts it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-shell-"));
+  const dir = tempDir("pith-shell-");
   const shell = join(dir, "app.html");
   const words = "The river festival drew thousands of visitors to the old harbour on Sunday, where boats were decorated with lanterns.";
   writeFileSync(shell, `<html><head><title>App</title><script type="application/ld+json">{"@type":"WebPage"}</script></head><body><div id="root"></div>
@@ -166,7 +165,7 @@ test("a page a script builds: static mode says it is empty and how to run the sc
 });
 
 test("a feed or a sitemap given as a page is an empty extraction that says what the document is", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-feed-"));
+  const dir = tempDir("pith-feed-");
   writeFileSync(join(dir, "feed.xml"), `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`);
   writeFileSync(join(dir, "atom.xml"), `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><entry><title>Post</title><content type="html">Words of the post.</content></entry></feed>`);
   writeFileSync(join(dir, "sitemap.xml"), `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`);
@@ -180,7 +179,7 @@ test("a feed or a sitemap given as a page is an empty extraction that says what 
 });
 
 test("every method of pith extract gives a feed, a sitemap, an image-only or a punctuation-only page the learned pipeline's empty extraction and reason", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-feed-all-"));
+  const dir = tempDir("pith-feed-all-");
   writeFileSync(join(dir, "feed.xml"), `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`);
   writeFileSync(join(dir, "sitemap.xml"), `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`);
   writeFileSync(join(dir, "image.html"), `<html><body><div><img src="a.png" alt="A photo"></div></body></html>`);
@@ -198,7 +197,7 @@ test("every method of pith extract gives a feed, a sitemap, an image-only or a p
 });
 
 test("a frameset, or a page that only embeds another in an iframe, names the frames that hold its content; a hidden tracking iframe beside scripts does not hide the scripts hint", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-frames-"));
+  const dir = tempDir("pith-frames-");
   writeFileSync(join(dir, "frames.html"), `<html><head><title>Old site</title></head><frameset cols="20%,80%"><frame src="menu.html"><frame src="main.html"></frameset></html>`);
   writeFileSync(join(dir, "embed.html"), `<html><body><iframe src="https://example.org/article.html" width=800 height=600></iframe></body></html>`);
   writeFileSync(join(dir, "shell.html"), `<html><head><script src="app.js"></script></head><body><noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript><div id="root"></div></body></html>`);
@@ -209,7 +208,7 @@ test("a frameset, or a page that only embeds another in an iframe, names the fra
 });
 
 test("a page that only sends the browser on (<meta http-equiv=refresh>) names where, made absolute against a URL input's address; every method says so; a plain reload is no target", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-refresh-"));
+  const dir = tempDir("pith-refresh-");
   writeFileSync(join(dir, "moved.html"), `<html><head><meta http-equiv="Refresh" content="0; URL='new/place.html?a=1&amp;b=2'"><script>location.href = "new/place.html"</script></head><body></body></html>`);
   writeFileSync(join(dir, "reload.html"), `<html><head><meta http-equiv="refresh" content="30"></head><body></body></html>`);
   for (const method of ["ml", "cnr"]) {
@@ -240,7 +239,7 @@ test("--mode chromium with the learned pipeline uses the bundled chromium model"
 });
 
 test("a reader that stops early (`pith extract dir | head -1`) ends the batch quietly with status 0", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-pipe-"));
+  const dir = tempDir("pith-pipe-");
   for (let i = 0; i < 60; i++) copyFileSync(ARTICLE, join(dir, `p${String(i).padStart(2, "0")}.html`));
   const res = await new Promise<{ status: number | null; stderr: string; firstChunk: string }>((resolve) => {
     const child = spawn("node", [PITH, "extract", dir, "--method", "cnr"], { timeout: 120_000 });
@@ -259,7 +258,7 @@ test("a reader that stops early (`pith extract dir | head -1`) ends the batch qu
 });
 
 test("--input-list: inputs from a file or stdin after the positional ones; a missing list or stdin asked twice is a usage error", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-list-x-"));
+  const dir = tempDir("pith-list-x-");
   copyFileSync(ARTICLE, join(dir, "one.html"));
   copyFileSync(ARTICLE, join(dir, "two.html"));
   writeFileSync(join(dir, "list.txt"), `# batch\n${join(dir, "two.html")}\n${join(dir, "missing.html")}\n`);

@@ -5,11 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { eventually, PITH } from "./helpers.ts";
+import { eventually, PITH, tempDir } from "./helpers.ts";
 
 /** Processes whose command line mentions `text`, from /proc. */
 function mentioning(text: string): number[] {
@@ -24,7 +23,7 @@ function mentioning(text: string): number[] {
 
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   test(`${signal} during a chromium batch: exit ${code}, the browser and its profile directory gone`, { timeout: 60_000 }, async () => {
-    const root = mkdtempSync(join(tmpdir(), "pith-interrupt-"));
+    const root = tempDir("pith-interrupt-");
     const tmp = join(root, "tmp");
     const pages = join(root, "pages");
     mkdirSync(tmp);

@@ -1,7 +1,7 @@
 /** `--out DIR`: one file per page that no other page of the run overwrites, written whole, and `--skip-existing` to resume. */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -9,7 +9,7 @@ import test from "node:test";
 import { MAX_NAME, MAX_SEGMENT, outputName } from "../src/cli/output-files.ts";
 import { makeDirs, makeDirsSync } from "../src/io/make-dirs.ts";
 import { writeAtomic, writeAtomicSync } from "../src/io/write-atomic.ts";
-import { fixturePath, fixtureText, pith, warcResponse } from "./helpers.ts";
+import { fixturePath, fixtureText, pith, warcResponse, tempDir } from "./helpers.ts";
 
 const ARTICLE = fixturePath("pages/article.html");
 
@@ -45,7 +45,7 @@ test("output names stay under the path limit: a URL of many long segments keeps 
   assert.ok(name.split("/").every((segment) => Buffer.byteLength(segment) <= MAX_SEGMENT + 4));
   assert.notEqual(name, outputName(deep("b"), ".txt"));
   assert.equal(outputName("https://x.org/a/b/c", ".txt"), "x.org/a/b/c.txt", "a short name is unchanged");
-  const dir = mkdtempSync(join(tmpdir(), "pith-long-name-"));
+  const dir = tempDir("pith-long-name-");
   mkdirSync(dirname(join(dir, name)), { recursive: true });
   writeFileSync(join(dir, name), "ok");
   assert.equal(readFileSync(join(dir, name), "utf8"), "ok");
@@ -61,7 +61,7 @@ test("output names of URLs: a host without a path is its index page, as with the
 });
 
 test("a WARC with --out: one file per HTML record, in a folder named after the WARC", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-out-"));
+  const dir = tempDir("pith-warc-out-");
   const records = [
     await warcResponse("https://news.test/list?page=1", fixtureText("pages/article.html"), "text/html"),
     await warcResponse("https://news.test/logo.png", "PNG", "image/png"),
@@ -78,7 +78,7 @@ test("a WARC with --out: one file per HTML record, in a folder named after the W
 });
 
 test("--skip-existing resumes a batch: finished outputs stay as they are, missing ones are written, skips are counted", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-resume-"));
+  const dir = tempDir("pith-resume-");
   const out = join(dir, "out");
   mkdirSync(join(dir, "in"));
   for (const n of ["a", "b", "c"]) copyFileSync(ARTICLE, join(dir, "in", `${n}.html`));
@@ -103,7 +103,7 @@ test("--skip-existing resumes a batch: finished outputs stay as they are, missin
 });
 
 test("--skip-existing does not fetch a URL whose output is there", async () => {
-  const out = mkdtempSync(join(tmpdir(), "pith-resume-url-"));
+  const out = tempDir("pith-resume-url-");
   const url = "http://127.0.0.1:9/post?id=7"; // nothing listens on port 9: a fetch would be an error record
   mkdirSync(join(out, "127.0.0.1_9"));
   writeFileSync(join(out, outputName(url, ".txt")), "done earlier\n");
@@ -116,7 +116,7 @@ test("--skip-existing does not fetch a URL whose output is there", async () => {
 });
 
 test("two inputs with one output name: the second is an error record and the first's output stays", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-clash-"));
+  const dir = tempDir("pith-clash-");
   copyFileSync(ARTICLE, join(dir, "page.html"));
   writeFileSync(join(dir, "page.htm"), fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"));
   const out = join(dir, "out");
@@ -128,7 +128,7 @@ test("two inputs with one output name: the second is an error record and the fir
 });
 
 test("--skip-existing resuming a batch with two inputs of one output name: the first is skipped, the second is still an error record, not skipped as if done", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-clash-resume-"));
+  const dir = tempDir("pith-clash-resume-");
   mkdirSync(join(dir, "in"));
   copyFileSync(ARTICLE, join(dir, "in", "page.html"));
   writeFileSync(join(dir, "in", "page.htm"), fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"));
@@ -165,7 +165,7 @@ test("--skip-existing without --out is a usage error, for extract and render", a
 });
 
 test("render --out writes each WARC record's snapshot to its own file, and --skip-existing leaves them be", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-render-out-"));
+  const dir = tempDir("pith-render-out-");
   const records = [
     await warcResponse("https://news.test/a", fixtureText("pages/article.html"), "text/html"),
     await warcResponse("https://news.test/b", fixtureText("pages/article.html"), "text/html"),
@@ -184,7 +184,7 @@ test("render --out writes each WARC record's snapshot to its own file, and --ski
 });
 
 test("an output that cannot be written is an error record for its page and the batch goes on", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-unwritable-"));
+  const dir = tempDir("pith-unwritable-");
   mkdirSync(join(dir, "in", "sub"), { recursive: true });
   copyFileSync(ARTICLE, join(dir, "in", "a.html"));
   copyFileSync(ARTICLE, join(dir, "in", "sub", "b.html"));
@@ -199,7 +199,7 @@ test("an output that cannot be written is an error record for its page and the b
 });
 
 test("an --out that cannot be a directory is one usage error (exit 2) before the batch, for extract and render", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-badout-"));
+  const dir = tempDir("pith-badout-");
   copyFileSync(ARTICLE, join(dir, "a.html"));
   copyFileSync(ARTICLE, join(dir, "b.html"));
   const file = join(dir, "taken");
@@ -215,7 +215,7 @@ test("an --out that cannot be a directory is one usage error (exit 2) before the
 });
 
 test("makeDirs: creates the missing levels, accepts what exists, and fails (never hangs) where a directory cannot be made", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-mkdirs-"));
+  const dir = tempDir("pith-mkdirs-");
   await makeDirs(join(dir, "a", "b", "c"));
   makeDirsSync(join(dir, "a", "b", "d"));
   assert.ok(existsSync(join(dir, "a", "b", "c")) && existsSync(join(dir, "a", "b", "d")));
@@ -232,7 +232,7 @@ test("makeDirs: creates the missing levels, accepts what exists, and fails (neve
 });
 
 test("writeAtomic: a regular file is replaced whole with no temporary left; a pipe or device is written in place, not replaced", { timeout: 10_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-atomic-"));
+  const dir = tempDir("pith-atomic-");
   const file = join(dir, "sub", "model.json");
   await writeAtomic(file, "one");
   writeAtomicSync(file, "two");

@@ -3,16 +3,15 @@
  * page that failed to render does, and the run goes on with a fresh worker.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { test } from "node:test";
 import { evaluateMethods, jobDeadlineMs } from "../src/evaluate/runner.ts";
-import { hugePage, writeSyntheticSet } from "./helpers.ts";
+import { hugePage, writeSyntheticSet, tempDir } from "./helpers.ts";
 
 test("a page that outruns its deadline on a worker fails alone; the other pages are scored", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-eval-deadline-"));
+  const dir = tempDir("pith-eval-deadline-");
   try {
     writeSyntheticSet(dir, ["a.test", "b.test"], 3);
     writeFileSync(join(dir, "html", "p-0-1.html.gz"), gzipSync(hugePage(20_000_000)));

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -16,7 +16,7 @@ import { DatasetError } from "../src/io/dataset.ts";
 import { registerExtractor } from "../src/extractors.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { ExtractorContext, PageSnapshot } from "../src/types.ts";
-import { fixturePath, pageFromHtml } from "./helpers.ts";
+import { fixturePath, pageFromHtml, tempDir } from "./helpers.ts";
 
 const TINY = fixturePath("evaluate/tiny");
 const close = (a: number | undefined, b: number, eps = 1e-9): void => assert.ok(a !== undefined && Math.abs(a - b) < eps, `${a} ≠ ${b}`);
@@ -92,7 +92,7 @@ describe("evaluateMethods on the tiny fixture", () => {
   });
 
   it("leaves out pages without a gold file (and says which), refuses two sets of one name and an unknown page type", async () => {
-    const root = mkdtempSync(join(tmpdir(), "pith-eval-sets-"));
+    const root = tempDir("pith-eval-sets-");
     const copy = join(root, "tiny");
     cpSync(TINY, copy, { recursive: true });
     rmSync(join(copy, "gold", "t-2.txt"));
@@ -131,7 +131,7 @@ describe("evaluateMethods on the tiny fixture", () => {
 
 describe("pith evaluate (CLI)", () => {
   it("prints a Markdown table and writes the JSON shape", async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "pith-eval-")), "run.json");
+    const out = join(tempDir("pith-eval-"), "run.json");
     const bin = new URL("../bin/pith.js", import.meta.url).pathname;
     const { stdout } = await promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "all-text", "--data", TINY, "--json", out]);
     assert.match(stdout, /^## tiny \(3 pages\)$/m);

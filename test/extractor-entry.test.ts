@@ -4,8 +4,7 @@
  * reason (src/render/no-text.ts) whatever the method, and the method itself does not run.
  */
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
@@ -16,7 +15,7 @@ import { extractorNames, getExtractor, registerExtractor, runExtractor } from ".
 import { hasVisibleWords } from "../src/render/no-text.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { ExtractorContext, PageSnapshot } from "../src/types.ts";
-import { fixturePath, pageFromHtml } from "./helpers.ts";
+import { fixturePath, pageFromHtml, tempDir } from "./helpers.ts";
 
 const RSS = `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`;
 const ATOM = `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><entry><title>Post</title><content type="html">Words of the post.</content></entry></feed>`;
@@ -90,7 +89,7 @@ test("pith extract's page path goes through the entry", async () => {
 
 test("pith evaluate's page path goes through the entry", async () => {
   const { seen } = spy("test-evaluate-spy");
-  const root = mkdtempSync(join(tmpdir(), "pith-entry-"));
+  const root = tempDir("pith-entry-");
   const set = join(root, "tiny");
   cpSync(fixturePath("evaluate/tiny"), set, { recursive: true });
   writeFileSync(join(set, "html", "t-4.html.gz"), gzipSync(RSS));

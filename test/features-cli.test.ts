@@ -1,9 +1,8 @@
 /** `pith features` table output, and the linear-time node paths it writes. */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { nodePath } from "../src/dom/path.ts";
@@ -11,7 +10,7 @@ import { buildTree } from "../src/dom/tree.ts";
 import { featureSchema, structuralNodes } from "../src/features/index.ts";
 import { nodePaths, PATH_TAIL_PARTS } from "../src/features/paths.ts";
 import { staticSnapshot } from "../src/render/static.ts";
-import { pith } from "./helpers.ts";
+import { pith, tempDir } from "./helpers.ts";
 
 const fixture = (name: string): string => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const snap = (html: string) => staticSnapshot({ id: "t", source: "t", url: null, html, encoding: "utf-8", remote: false });
@@ -34,7 +33,7 @@ test("nodePaths and nodePath: deep nodes keep only their last parts", () => {
 });
 
 test("pith features writes one JSONL row per structural node with features and no labels for plain files", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-features-"));
+  const dir = tempDir("pith-features-");
   const out = join(dir, "t.jsonl");
   execFileSync(process.execPath, ["bin/pith.js", "features", fixture("features/mixed.html"), "--out", out], { cwd: new URL("..", import.meta.url).pathname, stdio: "pipe" });
   const rows = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -50,7 +49,7 @@ test("pith features writes one JSONL row per structural node with features and n
 });
 
 test("pith features: a set folder without gold/ gets rows without labels; a long export waits for the file without leaking listeners", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-features-nogold-"));
+  const dir = tempDir("pith-features-nogold-");
   const set = join(dir, "nogold");
   mkdirSync(join(set, "html"), { recursive: true });
   const html = `<html><body>${Array.from({ length: 300 }, (_, k) => `<div class="c${k}"><p>Paragraph ${k} of the page, with a few words.</p></div>`).join("")}</body></html>`;
@@ -66,7 +65,7 @@ test("pith features: a set folder without gold/ gets rows without labels; a long
 });
 
 test("an output file that cannot be written is one usage error (exit 2) before any page is read: features --out, evaluate --json, train --out", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-outfile-"));
+  const dir = tempDir("pith-outfile-");
   const taken = join(dir, "taken");
   writeFileSync(taken, "");
   const features = await pith(["features", fixture("pages/article.html"), "--out", join(taken, "rows.jsonl")]);

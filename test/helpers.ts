@@ -25,6 +25,19 @@ export function staticRows(html: string) {
   return { page, tree, nodes, own: ownership(page, tree, nodes) };
 }
 
+/** Temporary directories made by tempDir in this test file's process, removed when it exits. */
+const TEMP_DIRS: string[] = [];
+process.on("exit", () => {
+  for (const dir of TEMP_DIRS) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory under the system's temp dir (`prefix` + random), removed when the test file's process exits. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  TEMP_DIRS.push(dir);
+  return dir;
+}
+
 /** bin/pith.js, the command a user runs. */
 export const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
 

@@ -3,7 +3,7 @@ import { createServer, type RequestListener } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,7 +14,7 @@ import { inputList, readInputs } from "../src/io/inputs.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
 import { WARCRecord, WARCSerializer } from "warcio";
-import { PITH, pith, warcResponse } from "./helpers.ts";
+import { PITH, pith, warcResponse, tempDir } from "./helpers.ts";
 
 async function collect(specs: string[]): Promise<PageResult<PageInput>[]> {
   const out: PageResult<PageInput>[] = [];
@@ -41,7 +41,7 @@ async function outcomes(specs: string[], timeoutMs = 5_000): Promise<string[]> {
 }
 
 test("a directory is walked recursively; .html and .html.gz pages, other files ignored, ids are relative paths", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-in-"));
+  const dir = tempDir("pith-in-");
   mkdirSync(join(dir, "a"));
   writeFileSync(join(dir, "a", "one.html"), "<p>one</p>");
   writeFileSync(join(dir, "two.html.gz"), gzipSync("<p>two</p>"));
@@ -54,7 +54,7 @@ test("a directory is walked recursively; .html and .html.gz pages, other files i
 });
 
 test("a WARC file yields its HTML responses with their URLs and skips other records", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-"));
+  const dir = tempDir("pith-warc-");
   const parts = [
     await warcResponse("https://example.org/a", "<html><body><p>page a</p></body></html>", "text/html; charset=utf-8"),
     await warcResponse("https://example.org/logo.png", "PNG", "image/png"),
@@ -74,7 +74,7 @@ test("a WARC file yields its HTML responses with their URLs and skips other reco
 });
 
 test("a WARC's HTML resource records are pages too (a page stored without its HTTP exchange); a WARC without any HTML page says so", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-res-"));
+  const dir = tempDir("pith-warc-res-");
   const resource = (url: string, type: string, body: string) =>
     WARCSerializer.serialize(WARCRecord.create({ url, type: "resource", warcVersion: "WARC/1.1", warcHeaders: { "Content-Type": type } }, (async function* () { yield new TextEncoder().encode(body); })()), { gzip: true });
   const info = WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: "x.warc.gz", warcVersion: "WARC/1.1" }, { software: "test" }), { gzip: true });
@@ -93,7 +93,7 @@ test("a WARC's HTML resource records are pages too (a page stored without its HT
 });
 
 test("a corrupt WARC gives one error record, not a crash", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-"));
+  const dir = tempDir("pith-warc-");
   writeFileSync(join(dir, "bad.warc.gz"), gzipSync("this is not a warc file\r\n\r\n"));
   const pages = await collect([join(dir, "bad.warc.gz")]);
   assert.equal(pages.length, 1);
@@ -101,7 +101,7 @@ test("a corrupt WARC gives one error record, not a crash", async () => {
 });
 
 test("a WARC record whose HTTP header has no fields (a revisit's 'HTTP/1.1 200 OK' and blank line, a 204 response) or is no header (2 MB without a line end) does not eat the next record, gzipped per record or not", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-fieldless-"));
+  const dir = tempDir("pith-warc-fieldless-");
   /** A record written by hand: a block that is only an HTTP status line and the blank line, and no Content-Type WARC header. */
   const fieldless = (type: string, url: string, block: string, gzip: boolean) => {
     const head = `WARC/1.1\r\nWARC-Type: ${type}\r\nWARC-Target-URI: ${url}\r\nWARC-Record-ID: <urn:uuid:${type}-1>\r\nWARC-Date: 2024-01-02T03:04:05Z\r\n` +
@@ -125,7 +125,7 @@ test("a WARC record whose HTTP header has no fields (a revisit's 'HTTP/1.1 200 O
 });
 
 test("a WARC cut short reports what it lost: an error record after its last whole record, gzipped or not; trailing newlines are fine", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-cut-"));
+  const dir = tempDir("pith-warc-cut-");
   const body = `<html><body>${"<p>a paragraph of the second page</p>".repeat(40)}</body></html>`;
   const outcome = async (name: string, bytes: Uint8Array) => {
     writeFileSync(join(dir, name), bytes);
@@ -150,7 +150,7 @@ test("a WARC cut short reports what it lost: an error record after its last whol
 });
 
 test("a gzipped WARC record shorter than its Content-Length inside a whole gzip member (a writer bug, not a cut file) is an error record, not a partial page", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-member-"));
+  const dir = tempDir("pith-warc-member-");
   const body = `<html><body>${"<p>a paragraph of the second page</p>".repeat(40)}</body></html>`;
   const plain = Buffer.from(await warcResponse("https://example.org/b", body, "text/html", false));
   const path = join(dir, "member.warc.gz");
@@ -162,7 +162,7 @@ test("a gzipped WARC record shorter than its Content-Length inside a whole gzip 
 });
 
 test("a WARC whose last record is one pith skips (an image) cut short: an error record, and the run ends (warcio's own skip never returned)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-skip-cut-"));
+  const dir = tempDir("pith-warc-skip-cut-");
   for (const gzip of [false, true]) {
     const parts = [await warcResponse("https://example.org/a", "<p>page a has some words</p>", "text/html", gzip), await warcResponse("https://example.org/logo.png", "PNG".repeat(400), "image/png", gzip)];
     const whole = Buffer.concat(parts);
@@ -180,7 +180,7 @@ test("a WARC whose last record is one pith skips (an image) cut short: an error 
 });
 
 test("a WARC record over the page size limit is an error record, not read into memory, and the next record still comes", { timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-warc-big-"));
+  const dir = tempDir("pith-warc-big-");
   const http = Buffer.from("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n");
   const payload = Buffer.concat([http, Buffer.alloc(MAX_PAGE_BYTES + 1, 0x20)]);
   const header = Buffer.from(`WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.org/huge\r\nWARC-Record-ID: <urn:uuid:1>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: ${payload.length}\r\n\r\n`);
@@ -194,7 +194,7 @@ test("a WARC record over the page size limit is an error record, not read into m
 });
 
 test("a file whose name is not valid UTF-8 is an error record that says so, and the batch goes on", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-names-"));
+  const dir = tempDir("pith-names-");
   writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from([0xff, 0xfe]), Buffer.from("bad.html")]), "<p>latin-1 named page</p>");
   writeFileSync(join(dir, "good.html"), "<p>a page</p>");
   const pages = await collect([dir]);
@@ -204,11 +204,11 @@ test("a file whose name is not valid UTF-8 is an error record that says so, and 
 });
 
 test("a directory of symbolic links is followed: linked pages and folders count, a link cycle is walked once, a dangling link is an error record", async () => {
-  const src = mkdtempSync(join(tmpdir(), "pith-src-"));
+  const src = tempDir("pith-src-");
   writeFileSync(join(src, "one.html"), "<p>one</p>");
   mkdirSync(join(src, "sub"));
   writeFileSync(join(src, "sub", "two.html"), "<p>two</p>");
-  const dir = mkdtempSync(join(tmpdir(), "pith-links-"));
+  const dir = tempDir("pith-links-");
   symlinkSync(join(src, "one.html"), join(dir, "linked.html"));
   symlinkSync(join(src, "sub"), join(dir, "folder"));
   symlinkSync(dir, join(dir, "loop")); // a cycle back to the walked folder
@@ -222,7 +222,7 @@ test("a directory of symbolic links is followed: linked pages and folders count,
 });
 
 test("inputs that are not regular files: a named pipe in a directory is an error record (reading it would block the batch); one named on the command line is read, as process substitution gives; a device is read up to the size cap", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-fifo-"));
+  const dir = tempDir("pith-fifo-");
   writeFileSync(join(dir, "page.html"), "<p>page</p>");
   assert.equal(spawnSync("mkfifo", [join(dir, "pipe.html")]).status, 0);
   const pages = await collect([dir]);
@@ -240,7 +240,7 @@ test("inputs that are not regular files: a named pipe in a directory is an error
 });
 
 test("a file:// URL names a local file or folder (percent-escapes decoded); another scheme is an error record that says what pith reads", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith file url-"));
+  const dir = tempDir("pith file url-");
   writeFileSync(join(dir, "a page.html"), "<p>local</p>");
   const got = await collect([pathToFileURL(join(dir, "a page.html")).href, pathToFileURL(dir).href, "ftp://example.org/a.html"]);
   assert.deepEqual(got.map((p) => (p.ok ? [p.value.id, p.value.html] : [p.error.id, p.error.reason])), [
@@ -251,7 +251,7 @@ test("a file:// URL names a local file or folder (percent-escapes decoded); anot
 });
 
 test("a directory without page files gives one error record that says so", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-empty-"));
+  const dir = tempDir("pith-empty-");
   writeFileSync(join(dir, "notes.txt"), "not a page");
   const pages = await collect([dir]);
   assert.equal(pages.length, 1);
@@ -263,7 +263,7 @@ test("a directory without page files gives one error record that says so", async
 test("a directory that cannot be listed is one error record, and the rest of the tree is read", async () => {
   // a tree deeper than the OS allows a path to be (PATH_MAX 4,096 bytes): made by walking down with
   // relative paths, as a crawler writing nested folders could; the walk cannot name the deepest folders
-  const dir = mkdtempSync(join(tmpdir(), "pith-deep-"));
+  const dir = tempDir("pith-deep-");
   writeFileSync(join(dir, "top.html"), "<p>top</p>");
   const name = "d".repeat(250);
   const made = spawnSync("bash", ["-c", `cd "$1" && for i in $(seq 20); do mkdir ${name} && cd ${name}; done && echo '<p>deep</p>' > deep.html`, "bash", dir]);
@@ -286,7 +286,7 @@ test("a subdirectory without read permission: pith extract reports it and extrac
   // root reads any folder, so as root the CLI runs as an unprivileged user (nobody), which must be able to read pith's checkout
   const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
   if (spawnSync(process.execPath, [PITH, "--version"], { cwd: tmpdir(), ...asUser }).status !== 0) return t.skip("pith's checkout is not readable by an unprivileged user here (the path-too-long test covers the walk)");
-  const dir = mkdtempSync(join(tmpdir(), "pith-perm-"));
+  const dir = tempDir("pith-perm-");
   chmodSync(dir, 0o755);
   mkdirSync(join(dir, "locked"));
   writeFileSync(join(dir, "locked", "hidden.html"), "<p>unreachable</p>");
@@ -351,7 +351,7 @@ test("URLs are fetched fetchConcurrency at a time and come out in input order, a
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const { port } = server.address() as AddressInfo;
-  const dir = mkdtempSync(join(tmpdir(), "pith-fetch-"));
+  const dir = tempDir("pith-fetch-");
   writeFileSync(join(dir, "local.html"), "<p>local</p>");
   const urls = [1, 2, 3, 4, 5].map((i) => `http://127.0.0.1:${port}/${i}`);
   try {
@@ -372,7 +372,7 @@ test("URLs are fetched fetchConcurrency at a time and come out in input order, a
 });
 
 test("an input list is read line by line; blank lines and # comments are skipped", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-list-"));
+  const dir = tempDir("pith-list-");
   writeFileSync(join(dir, "a.html"), "<p>a</p>");
   writeFileSync(join(dir, "b.html"), "<p>b</p>");
   writeFileSync(join(dir, "list.txt"), `# pages to extract\n${join(dir, "a.html")}\n\n  ${join(dir, "b.html")}  \r\n`);
@@ -382,7 +382,7 @@ test("an input list is read line by line; blank lines and # comments are skipped
 });
 
 test("pages past MAX_PAGE_BYTES are refused before they are held: a file by its size, a download as it streams; a URL that is not HTML is an error record", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-big-"));
+  const dir = tempDir("pith-big-");
   const sparse = join(dir, "huge.html");
   writeFileSync(sparse, "<p>");
   truncateSync(sparse, MAX_PAGE_BYTES + 1); // a sparse file: large, nothing written
@@ -482,7 +482,7 @@ test("a URL's user name and password go to its own host as Basic authorization, 
   const pages: string[] = [];
   try {
     for await (const r of readInputs(["/members", "/elsewhere", "/missing"].map(withCredentials))) pages.push(r.ok ? `ok ${r.value.id} ${r.value.source} ${r.value.url}` : `${r.error.id} ${r.error.source}: ${r.error.reason}`);
-    const dir = mkdtempSync(join(tmpdir(), "pith-credentials-"));
+    const dir = tempDir("pith-credentials-");
     const cli = await pith(["extract", "--format", "json", "--out", dir, withCredentials("/members"), withCredentials("/missing")]); // not spawnSync: this process serves the pages
     const written = spawnSync("bash", ["-c", `cd "$1" && find . -type f -exec echo {} \\; -exec cat {} \\;`, "bash", dir], { encoding: "utf8" }).stdout;
     assert.equal(cli.status, 1, cli.stderr);
@@ -547,7 +547,7 @@ test("a fetch that gets no page says why in words: a connection closed without a
   } finally {
     close();
   }
-  const dir = mkdtempSync(join(tmpdir(), "pith-tls-"));
+  const dir = tempDir("pith-tls-");
   const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-subj", "/CN=localhost", "-days", "1"]);
   if (made.status !== 0) return t.skip("no openssl to make a self-signed certificate");
   const tls = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (_req, res) => res.end("<p>secret</p>"));
@@ -623,7 +623,7 @@ test("a page served as application/xhtml+xml is XML even without an XML declarat
     res.writeHead(200, { "content-type": req.url === "/as-html" ? "text/html" : "application/xhtml+xml; charset=utf-8" });
     res.end(xhtml);
   });
-  const dir = mkdtempSync(join(tmpdir(), "pith-xhtml-"));
+  const dir = tempDir("pith-xhtml-");
   writeFileSync(join(dir, "crawl.warc.gz"), await warcResponse("https://example.org/x", xhtml, "application/xhtml+xml"));
   try {
     const texts: string[] = [];

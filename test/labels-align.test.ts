@@ -1,7 +1,6 @@
 /** Gold-text alignment (src/train/align.ts), node labels (src/train/labels.ts) and the oracle. */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { test } from "node:test";
@@ -17,6 +16,7 @@ import { featureSchema } from "../src/pipeline/features-adapter.ts";
 import { buildRows, TRAINING_LEAF_ROWS } from "../src/train/matrix.ts";
 import { buildPageRecord, type PageRecord } from "../src/train/page-record.ts";
 import { estimatedF1 } from "../src/train/thresholds.ts";
+import { tempDir } from "./helpers.ts";
 
 function fixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
@@ -137,7 +137,7 @@ test("labels from gold-html (readability style: every gold-html word is main) ma
 
 /** The PageRecord training builds for one page with this gold (a one-page labeled set in a temp folder). */
 async function recordOf(html: string, gold: string): Promise<PageRecord> {
-  const dir = mkdtempSync(join(tmpdir(), "pith-record-"));
+  const dir = tempDir("pith-record-");
   try {
     mkdirSync(join(dir, "html"));
     mkdirSync(join(dir, "gold"));

@@ -1,12 +1,12 @@
 // Model artifacts (src/ml/artifact.ts): round trip, byte reproducibility, one-line refusals.
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { artifactClassifier, createArtifact, hashFeatureNames, loadModel, type ModelArtifact, type ModelExpectation, ModelLoadError, saveModel } from "../src/ml/artifact.ts";
 import { GradientBoostedTrees } from "../src/ml/gbdt.ts";
 import { makeToyData } from "../src/ml/synthetic.ts";
+import { tempDir } from "./helpers.ts";
 
 const NAMES = ["a", "b", "c", "d", "e"];
 const HASH = hashFeatureNames(NAMES);
@@ -24,7 +24,7 @@ function trainedArtifact(): { art: ModelArtifact; model: GradientBoostedTrees; X
 }
 
 async function tmpFile(name: string): Promise<string> {
-  return path.join(await mkdtemp(path.join(tmpdir(), "pith-ml-")), name);
+  return path.join(tempDir("pith-ml-"), name);
 }
 
 async function loadError(file: string, expected: ModelExpectation = { schemaHash: HASH, mode: "static" }): Promise<string> {

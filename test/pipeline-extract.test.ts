@@ -7,8 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
 import { ModelLoadError } from "../src/ml/artifact.ts";
@@ -26,11 +25,11 @@ import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath, domainModelPath, resolveModelFile } from "../src/pipeline/resolve.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageSnapshot } from "../src/types.ts";
-import { fixtureText, staticRows } from "./helpers.ts";
+import { fixtureText, staticRows, tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FIXTURE = join(ROOT, "test/fixtures/pages/article.html");
-const tmp = mkdtempSync(join(tmpdir(), "pith-pipeline-"));
+const tmp = tempDir("pith-pipeline-");
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function snapshot(html: string, url: string | null = null): PageSnapshot {

@@ -5,8 +5,7 @@
  * snapshot the other extractors read is left as rendered.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { oracle } from "../src/algorithms/oracle.ts";
@@ -17,7 +16,7 @@ import { computeFeatures, featureSchema } from "../src/features/index.ts";
 import { revealMarkupHidden } from "../src/pipeline/hidden-text.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { Extraction, PageSnapshot } from "../src/types.ts";
-import { fixturePath, fixtureText, pageFromHtml, pith } from "./helpers.ts";
+import { fixturePath, fixtureText, pageFromHtml, pith, tempDir } from "./helpers.ts";
 
 const HTML = `<!doctype html><html><head><title>t</title><style>.x{}</style></head><body>
 <h1>Frequently asked questions</h1>
@@ -93,7 +92,7 @@ test("the bundled static model decides on markup-hidden text; with --param hidde
   const artifact = JSON.parse(readFileSync(new URL("../models/default-static.json", import.meta.url), "utf8")) as { extra: Record<string, unknown> };
   assert.equal(artifact.extra["hiddenText"], "candidates", "the bundled static model was trained on the view");
   delete artifact.extra["hiddenText"];
-  const dir = mkdtempSync(join(tmpdir(), "pith-hidden-"));
+  const dir = tempDir("pith-hidden-");
   try {
     const file = join(dir, "no-view.json");
     writeFileSync(file, JSON.stringify(artifact));

@@ -1,11 +1,10 @@
 /** The training cache (src/train/cache.ts): a data file that does not match its header, or a set whose files changed, is rebuilt, never read stale. */
 import assert from "node:assert/strict";
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { test } from "node:test";
 import { cacheDir, loadRecords } from "../src/train/cache.ts";
-import { syntheticSetFixture } from "./helpers.ts";
+import { syntheticSetFixture, tempDir } from "./helpers.ts";
 
 const set = syntheticSetFixture("cache", ["a.example", "b.example"], 3);
 
@@ -45,7 +44,7 @@ test("an edited gold text is recomputed, not read stale; a copy of the set in an
   const after = await loadRecords(set.dir, { workers: 1, onPage: () => computed++ });
   assert.equal(computed, 6, "the set is recomputed after its gold changed");
   assert.equal((after.find((r) => r.id === first.id) as (typeof after)[number]).goldWords, 0, "the emptied gold is read");
-  const copy = join(mkdtempSync(join(tmpdir(), "pith-cache-copy-")), basename(set.dir));
+  const copy = join(tempDir("pith-cache-copy-"), basename(set.dir));
   cpSync(set.dir, copy, { recursive: true });
   writeFileSync(join(copy, "gold", `${first.id}.txt`), "Words of another gold text.");
   computed = 0;

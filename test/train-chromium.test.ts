@@ -9,11 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
+import { tempDir } from "./helpers.ts";
 
 const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
 const SITES = ["north.example", "south.example", "east.example", "west.example"];
@@ -58,7 +58,7 @@ function pith(args: string[]): Promise<{ status: number | null; stdout: string; 
 }
 
 before(async () => {
-  root = mkdtempSync(join(tmpdir(), "pith-train-chromium-"));
+  root = tempDir("pith-train-chromium-");
   data = join(root, "farms");
   cache = join(root, "cache");
   mkdirSync(join(data, "html"), { recursive: true });

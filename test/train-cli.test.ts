@@ -3,11 +3,10 @@
  * errors (exit 2, one line) before any training, and the exit code follows the README's rules.
  */
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { pith, syntheticSetFixture, writeSyntheticSet } from "./helpers.ts";
+import { pith, syntheticSetFixture, writeSyntheticSet, tempDir } from "./helpers.ts";
 
 const SITES = ["alpha.example", "beta.example", "gamma.example"];
 const PAGES_PER_SITE = 4;
@@ -28,7 +27,7 @@ test("--domain-experiment N with no domain of 1.5N pages says so and names the l
 });
 
 test("options train would silently ignore are usage errors (exit 2) before anything is read or written", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-train-cli-"));
+  const dir = tempDir("pith-train-cli-");
   const out = join(dir, "m.json");
   const cases: [string[], RegExp][] = [
     [["--domain-experiment", "2", "--model-dir", dir], /^pith: train: --domain-experiment does not take --model-dir \(/],
@@ -69,7 +68,7 @@ test("--domain-experiment with --domain runs on that domain only", async () => {
 });
 
 test("train exits 1 when a labeled page was skipped or failed its held-out evaluation, each an error line, after writing the model; the same when the features come from the cache", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-train-exit-"));
+  const dir = tempDir("pith-train-exit-");
   const data = join(dir, "set");
   const out = join(dir, "m.json");
   try {
@@ -105,7 +104,7 @@ test("train exits 1 when a labeled page was skipped or failed its held-out evalu
 });
 
 test("a set too small for every classifier trains what it can: no segment classifier from a few tiny pages, a clear error when no leaf is left (no stack trace)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pith-train-tiny-"));
+  const dir = tempDir("pith-train-tiny-");
   const tiny = join(dir, "tiny");
   cpSync(new URL("./fixtures/evaluate/tiny", import.meta.url).pathname, tiny, { recursive: true });
   const out = join(dir, "m.json");

@@ -1,12 +1,12 @@
 /** `npm run cache:prune` (src/train/prune.ts): old feature-schema and renderer folders go, the current ones stay. */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
 import { featureSchema } from "../src/pipeline/features-adapter.ts";
 import { pruneCaches } from "../src/train/prune.ts";
 import { snapshotKey } from "../src/train/snapshot-cache.ts";
+import { tempDir } from "./helpers.ts";
 
 function folder(path: string, bytes: number): string {
   mkdirSync(path, { recursive: true });
@@ -15,7 +15,7 @@ function folder(path: string, bytes: number): string {
 }
 
 test("cache prune: folders of other feature schemas and renderer keys are removed (sizes reported), the current ones kept; --dry-run removes nothing", () => {
-  const root = mkdtempSync(join(tmpdir(), "pith-cache-"));
+  const root = tempDir("pith-cache-");
   const current = folder(join(root, featureSchema().hash, "static"), 10);
   const old = folder(join(root, "0123456789abcdef", "static"), 1000);
   const snapNow = folder(join(root, "snapshots", "chromium", snapshotKey(), "wcxb-dev"), 10);
