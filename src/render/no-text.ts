@@ -15,6 +15,7 @@
  */
 import { nextWordStart } from "../dom/text.ts";
 import { silentMask } from "../dom/silent.ts";
+import { absoluteUrl, baseUrl } from "../output/urls.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** `<script type>` values that hold code a browser runs (absent or empty: JavaScript). */
@@ -83,15 +84,6 @@ function framesReason(frames: readonly string[]): string {
   return `the page has no visible text of its own: its content is in ${frames.length} frame${frames.length === 1 ? "" : "s"} (${named}); extract those pages`;
 }
 
-/** A refresh target made absolute against the page's URL when it has one (a saved file's stays as written). */
-function refreshTarget(target: string, base: string | null): string {
-  try {
-    return base ? new URL(target, base).href : target;
-  } catch {
-    return target;
-  }
-}
-
 /** The empty-extraction reason of a page without visible text. */
 export function noVisibleTextReason(page: PageSnapshot): string {
   const notAPage = notAPageReason(page);
@@ -99,7 +91,8 @@ export function noVisibleTextReason(page: PageSnapshot): string {
   const frameset = frameSources(page, "frame");
   if (frameset.length) return framesReason(frameset);
   const refresh = page.meta?.refreshUrl;
-  if (refresh) return `the page has no visible text: it sends the browser to ${refreshTarget(refresh, page.url)} (<meta http-equiv="refresh">); extract that page`;
+  // resolved as the page's links are (its URL, canonical link, <base href>); a saved file's stays as written
+  if (refresh) return `the page has no visible text: it sends the browser to ${absoluteUrl(refresh, baseUrl(page))} (<meta http-equiv="refresh">); extract that page`;
   const scripts = page.mode === "static" ? codeScripts(page) : 0;
   if (scripts > 0) return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
   const iframes = frameSources(page, "iframe");
