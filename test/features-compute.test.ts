@@ -134,10 +134,29 @@ test("every family writes every column of every row (one-hot columns may leave t
     set: (r: number, c: number) => void written.add(`${r}:${c}`),
   };
   const kb = Int32Array.from(page.nodes, (n) => keywordBits(n));
-  for (const f of FAMILIES) f.fill({ page, tree, stats, rows, site: null, keywordBits: kb }, writer);
+  for (const f of FAMILIES) f.fill({ page, tree, stats, rows, site: null, keywordBits: kb, filled: null }, writer);
   for (const [name, c] of index) {
     if (/^dom_(tag|role)_/.test(name)) continue;
     for (let r = 0; r < rows.length; r++) assert.ok(written.has(`${r}:${c}`), `${name} row ${r}`);
+  }
+});
+
+test("fillRows: the rows asked for get the full table's values, bit for bit; the others stay 0", () => {
+  const body = Array.from({ length: 8 }, (_, k) => `<section class="card c${k}"><h2>Part ${k}</h2><p>The ${k} paragraph, with <a href="/x${k}">a link</a> and some words.</p><ul><li>one $${k}.99</li><li>two</li></ul></section>`).join("");
+  const page = snap(`<html><head><title>Part 3</title></head><body><nav><a href="/">Home</a> <a href="/b">Blog</a></nav><main><h1>Part 3</h1>${body}</main><footer>© 2024</footer></body></html>`, "t", "https://example.org/news/2024/05/a-story");
+  const tree = buildTree(page);
+  const full = computeFeatures(page, tree);
+  const width = full.schema.names.length;
+  let asked: Uint8Array | null = null;
+  const part = computeFeatures(page, tree, { fillRows: (rows) => (asked = Uint8Array.from(rows, (_, r) => r % 3 === 1 ? 1 : 0)) });
+  assert.ok(asked, "fillRows was called with the rows");
+  assert.deepEqual([...part.nodes], [...full.nodes]);
+  assert.ok(full.nodes.length > 20, `${full.nodes.length} rows`);
+  for (let r = 0; r < full.nodes.length; r++) {
+    for (let c = 0; c < width; c++) {
+      const want = asked![r] === 1 ? full.values[r * width + c] : 0;
+      assert.ok(Object.is(part.values[r * width + c], want), `row ${r} ${full.schema.names[c]}: ${part.values[r * width + c]} against ${want}`);
+    }
   }
 });
 

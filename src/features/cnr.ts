@@ -5,7 +5,7 @@
  * weigh 1 and hold nothing, and every other node weighs 1 + its children's weights. Computed
  * bottom-up without recursion in stats.ts; here: the node's CNR, its parent's, and its rank.
  */
-import { def, ratio, type FeatureFamily } from "./registry.ts";
+import { def, skipRow, ratio, type FeatureFamily } from "./registry.ts";
 
 export const cnrFamily: FeatureFamily = {
   family: "cnr",
@@ -36,6 +36,7 @@ export const cnrFamily: FeatureFamily = {
     }
     const [cC, cP, cR, cM, cT] = ["cnr", "cnr_parent", "cnr_rank", "cnr_rel_max", "cnr_text_chars"].map((n) => out.col(n)) as [number, number, number, number, number];
     for (let r = 0; r < m; r++) {
+      if (skipRow(f, r)) continue;
       const i = f.rows[r] as number;
       const p = f.tree.parent[i] as number;
       out.set(r, cC, vals[r] as number);

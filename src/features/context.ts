@@ -8,7 +8,7 @@
  */
 import type { SnapshotNode } from "../types.ts";
 import { CLASS_KEYWORDS } from "./dom.ts";
-import { def, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { def, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** Distinct tags per page are far fewer than this; (parent + 1) · TAG_KEY_SPACE + tag id is exact in a double. */
 const TAG_KEY_SPACE = 1 << 20;
@@ -160,6 +160,7 @@ function fillWindow(f: PageFacts, out: ColumnWriter): void {
   const [cW, cL, cS] = ["ctx_win_words", "ctx_win_link_density", "ctx_win_sentence_leaves"].map((n) => out.col(n)) as [number, number, number];
   const sum = (arr: Float64Array, lo: number, hi: number, lo2: number, hi2: number): number => (arr[hi] as number) - (arr[lo] as number) + (arr[hi2] as number) - (arr[lo2] as number);
   for (let r = 0; r < rows.length; r++) {
+    if (skipRow(f, r)) continue;
     const lo = Math.max(0, (firstLeaf[r] as number) - NEIGHBOR_WINDOW);
     const hi = firstLeaf[r] as number;
     const lo2 = afterLast[r] as number;
@@ -187,6 +188,7 @@ export const contextFamily: FeatureFamily = {
       siblings: out.col("ctx_siblings"), sameTag: out.col("ctx_same_tag_siblings"),
     };
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;
       out.set(row, c.posText, ratio(f.stats.charsBefore[i] as number, f.stats.pageChars));
       out.set(row, c.posNode, i / n);

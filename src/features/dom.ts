@@ -5,7 +5,7 @@
  */
 import { childrenOf } from "../dom/tree.ts";
 import type { SnapshotNode } from "../types.ts";
-import { def, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { def, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 import { COUNTED } from "./stats.ts";
 
 /** Tags with their own one-hot column; everything else is dom_tag_other. */
@@ -173,6 +173,7 @@ export const domFamily: FeatureFamily = {
     const base = { tag: out.col("dom_tag_text"), role: out.col(`dom_role_${ROLES[0]}`), cls: out.col(`dom_cls_${CLASS_KEYWORDS[0]?.[0]}`) };
     const c = domCols(out);
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;
       fillCounts(f, out, row, i, c);
       fillShape(f, out, row, i, c);

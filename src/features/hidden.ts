@@ -9,7 +9,7 @@
  */
 import { HIDDEN_BY, markupHiding } from "../render/reveal.ts";
 import { inheritedBits } from "../dom/tree.ts";
-import { def, type FeatureFamily } from "./registry.ts";
+import { def, skipRow, type FeatureFamily } from "./registry.ts";
 
 
 export const hiddenFamily: FeatureFamily = {
@@ -23,6 +23,7 @@ export const hiddenFamily: FeatureFamily = {
     const bits = inheritedBits(f.page.nodes, (n) => (n.type === 1 && n.attrs ? markupHiding(n.attrs) : 0));
     const c = [out.col("hid_attr"), out.col("hid_aria"), out.col("hid_style")] as const;
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const b = bits[f.rows[row] as number] as number;
       out.set(row, c[0], b & HIDDEN_BY.attr ? 1 : 0);
       out.set(row, c[1], b & HIDDEN_BY.aria ? 1 : 0);

@@ -56,7 +56,19 @@ export function featureDefinitions() {
   return FAMILIES.flatMap((f) => f.defs.map((d) => ({ ...d, family: f.family })));
 }
 
-export function computeFeatures(page: PageSnapshot, tree: Tree, context: { site?: SiteContext; lang?: string | null } = {}): FeatureTable {
+/** What computeFeatures may be given beside the page. */
+export interface FeatureContext {
+  site?: SiteContext;
+  lang?: string | null;
+  /**
+   * Given the rows (structural nodes), which of them to fill: 1 = fill, 0 = leave at 0. Extraction
+   * reads only rows that own words (40 % of a wcxb-dev page's rows) and fills only those
+   * (pipeline/run.ts); training and `pith features` fill every row.
+   */
+  fillRows?: (rows: Int32Array) => Uint8Array;
+}
+
+export function computeFeatures(page: PageSnapshot, tree: Tree, context: FeatureContext = {}): FeatureTable {
   const schema = featureSchema();
   const index = featureIndex();
   const stats = computeStats(page, tree, context.lang);
@@ -77,7 +89,8 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: { site?
   };
   const keywordBitsAll = new Int32Array(tree.n);
   for (let i = 0; i < tree.n; i++) keywordBitsAll[i] = keywordBits(page.nodes[i] as SnapshotNode);
-  const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null, keywordBits: keywordBitsAll };
+  const filled = context.fillRows ? context.fillRows(rows) : null;
+  const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null, keywordBits: keywordBitsAll, filled };
   for (const family of FAMILIES) family.fill(facts, writer);
   return { schema, nodes: rows, values, lang: stats.lang };
 }

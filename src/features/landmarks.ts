@@ -18,7 +18,7 @@
  */
 import type { SnapshotNode } from "../types.ts";
 import { inheritedBits } from "../dom/tree.ts";
-import { def, type FeatureFamily } from "./registry.ts";
+import { def, skipRow, type FeatureFamily } from "./registry.ts";
 
 /** Sectioning elements with a column each (own or ancestor). */
 export const LANDMARK_TAGS = ["footer", "nav", "aside", "main", "article"] as const;
@@ -57,6 +57,7 @@ export const landmarkFamily: FeatureFamily = {
     const base = out.col(`lm_in_${LANDMARK_TAGS[0]}`);
     const width = LANDMARK_TAGS.length + 2;
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const b = bits[f.rows[row] as number] as number;
       for (let k = 0; k < width; k++) out.set(row, base + k, (b >> k) & 1);
     }

@@ -18,7 +18,7 @@
  * conventions, not tuned to any dataset's sites.
  */
 import type { PageSnapshot } from "../types.ts";
-import { def, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { def, skipRow, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** schema.org types grouped by the page kind they declare. */
 export const SCHEMA_KINDS: Record<string, readonly string[]> = {
@@ -130,7 +130,7 @@ export const pageFamily: FeatureFamily = {
     const values = pageKindValues(facts.page);
     for (const [name, v] of values) {
       const c = out.col(name);
-      for (let r = 0; r < facts.rows.length; r++) out.set(r, c, v);
+      for (let r = 0; r < facts.rows.length; r++) if (!skipRow(facts, r)) out.set(r, c, v);
     }
   },
 };

@@ -18,7 +18,7 @@
 import type { SnapshotNode } from "../types.ts";
 import { sameSignatureSiblings } from "../dom/records.ts";
 import { words } from "../dom/text.ts";
-import { def, ratio, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { def, skipRow, ratio, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** Ancestor levels searched for the largest repeated-sibling run (card → grid is rarely deeper). */
 export const REPEAT_LEVELS = 5;
@@ -129,6 +129,7 @@ export const regionFamily: FeatureFamily = {
     const sig = sameSignatureSiblings(f.page, f.tree);
     const prices = subtreePrices(f);
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;
       if (h >= 0 && lca) {
         const end = tree.end[i] as number;

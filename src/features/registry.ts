@@ -29,6 +29,17 @@ export interface PageFacts {
   site: SiteContext | null;
   /** Per node: bits of the id/class keyword families (dom.ts CLASS_KEYWORDS) on the node itself. */
   keywordBits: Int32Array;
+  /**
+   * Per row: 1 = write its values, 0 = leave them at 0; null = every row. Extraction fills only
+   * the rows its classifiers read (FeatureContext.fillRows). Page-wide statistics (CNR ranks and
+   * maxima, sibling counts, neighbour windows) still count every row.
+   */
+  filled: Uint8Array | null;
+}
+
+/** Whether a family leaves `row` unwritten (PageFacts.filled). */
+export function skipRow(f: PageFacts, row: number): boolean {
+  return f.filled !== null && f.filled[row] === 0;
 }
 
 /** Writes one column at a time into the row-major table. */

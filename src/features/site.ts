@@ -12,7 +12,7 @@
 import { nodeIbdf } from "../site/ibdf.ts";
 import { occurrenceCounts } from "../site/mapping.ts";
 import type { SnapshotNode } from "../types.ts";
-import { def, ratio, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { def, skipRow, ratio, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** Other pages of the site compared with each page (the first ones, in the context's order). */
 export const SITE_MAX_OTHERS = 8;
@@ -43,13 +43,14 @@ export const siteFamily: FeatureFamily = {
     const cols = NAMES.map((n) => out.col(n));
     const others = (f.site?.pages ?? []).filter((p) => p !== f.page).slice(0, SITE_MAX_OTHERS);
     if (!others.length) {
-      for (let row = 0; row < f.rows.length; row++) for (const c of cols) out.set(row, c, NaN);
+      for (let row = 0; row < f.rows.length; row++) if (!skipRow(f, row)) for (const c of cols) out.set(row, c, NaN);
       return;
     }
     const counts = occurrenceCounts(f.page, f.tree, others);
     const ibdf = nodeIbdf(f.page, f.tree, others);
     const templ = templateWordShare(f, counts);
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;
       const v = [counts[i] as number, (counts[i] as number) / others.length, ibdf[i] as number, ratio(templ[i] as number, f.stats.words[i] as number), others.length];
       for (let k = 0; k < cols.length; k++) out.set(row, cols[k] as number, v[k] as number);

@@ -4,7 +4,7 @@
  * page-language stop words of language.ts. Plus block length relative to the page's longest leaf
  * segment (MODELING-NOTES.md: the strongest non-context feature in the prototype).
  */
-import { def, ratio, type FeatureFamily } from "./registry.ts";
+import { def, skipRow, ratio, type FeatureFamily } from "./registry.ts";
 
 export const textFamily: FeatureFamily = {
   family: "text",
@@ -26,6 +26,7 @@ export const textFamily: FeatureFamily = {
     for (const i of f.rows) if (s.structure.leaf[i] === 1) maxLeaf = Math.max(maxLeaf, s.words[i] as number);
     const [cW, cS, cSR, cE, cEW, cAL, cD, cLK, cRM, cLF] = this.defs.map((d) => out.col(d.name)) as [number, number, number, number, number, number, number, number, number, number];
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;
       const w = s.words[i] as number;
       out.set(row, cW, w);

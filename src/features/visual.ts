@@ -5,7 +5,7 @@
  * use their parent element's box and style.
  */
 import type { Box, NodeStyle, PageSnapshot, SnapshotNode } from "../types.ts";
-import { def, ratio, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { def, skipRow, ratio, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 const V = "louvan";
 export const VISUAL_NAMES = [
@@ -57,13 +57,14 @@ export const visualFamily: FeatureFamily = {
     const base = out.col("vis_x");
     const cols = VISUAL_NAMES.length;
     if (f.page.mode !== "chromium" || !f.page.document) {
-      for (let row = 0; row < f.rows.length; row++) for (let k = 0; k < cols; k++) out.set(row, base + k, NaN);
+      for (let row = 0; row < f.rows.length; row++) if (!skipRow(f, row)) for (let k = 0; k < cols; k++) out.set(row, base + k, NaN);
       return;
     }
     const doc = f.page.document;
     const fold = f.page.viewport?.height ?? NaN;
     const body = bodyFontSize(f);
     for (let row = 0; row < f.rows.length; row++) {
+      if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;
       const { box, style } = boxOf(f.page, i);
       const v = box

@@ -189,10 +189,17 @@ export function modelView(model: PipelineModel, page: PageSnapshot, options: Run
 export function runPipeline(model: PipelineModel, snapshot: PageSnapshot, options: RunOptions = {}): RunResult {
   const page = modelView(model, snapshot, options);
   const tree = buildTree(page);
-  const table = computeFeatures(page, tree, options.lang ? { lang: options.lang } : {});
+  let own: Ownership | undefined;
+  // The classifiers read only the rows that own words (scoreLeaves, routePage, the context stage):
+  // only those are filled, unless a blended segment model reads every row (segmentOf).
+  const fillRows = model.segment && model.segmentBlend > 0 ? undefined : (rows: Int32Array): Uint8Array => {
+    own = ownership(page, tree, rows);
+    return Uint8Array.from(own.ownWords, (w) => (w > 0 ? 1 : 0));
+  };
+  const table = computeFeatures(page, tree, { ...(options.lang ? { lang: options.lang } : {}), ...(fillRows ? { fillRows } : {}) });
   const nCols = table.schema.names.length;
   const values = model.columns ? selectColumns(table.values, table.nodes.length, nCols, model.columns) : table.values;
-  const run = runOnTable(model, page, tree, { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols }, options);
+  const run = runOnTable(model, page, tree, { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols }, options, own);
   if (page !== snapshot) run.extraction.view = page;
   return run;
 }
@@ -205,9 +212,9 @@ export interface Table {
 }
 
 /** The pipeline after the feature stage (training-time evaluation reuses cached tables). */
-export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree, table: Table, options: RunOptions = {}): RunResult {
+export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree, table: Table, options: RunOptions = {}, known?: Ownership): RunResult {
   const nCols = table.nCols;
-  const own = ownership(page, tree, table.nodes);
+  const own = known ?? ownership(page, tree, table.nodes);
   const n = table.nodes.length;
   // runExtractor (src/extractors.ts) has already turned a feed or a page without a visible word into an empty extraction
   if (own.totalWords === 0 || n === 0) return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
