@@ -238,6 +238,8 @@ class Slots {
 
 /** A browser tab the renderer writes pages into and walks. */
 interface Tab {
+  /** The tab's CDP target id: the openerId of the popups its pages open (BrowserHandle.closePopups). */
+  readonly targetId: string;
   /** Pages rendered in this tab (see TAB_MAX_PAGES). */
   pages: number;
   /**
@@ -325,7 +327,7 @@ class OfflineTab implements Tab {
 
   private constructor(
     private readonly control: CDPSession,
-    private readonly targetId: string,
+    readonly targetId: string,
     private readonly session: CDPSession,
   ) {
     session.on("Inspector.targetCrashed", () => this.end.end(TAB_CRASHED));
@@ -431,11 +433,14 @@ class NetworkTab implements Tab {
     return this.end.over;
   }
 
-  private constructor(private readonly page: Page) {}
+  private constructor(
+    private readonly page: Page,
+    readonly targetId: string,
+  ) {}
 
   static async open(browser: Browser): Promise<NetworkTab> {
     const page = await browser.newPage();
-    const tab = new NetworkTab(page);
+    const tab = new NetworkTab(page, await pageTargetId(page));
     await page.setRequestInterception(true);
     page.on("request", (req: HTTPRequest) => void tab.onRequest(req).catch(() => undefined));
     // alert()/confirm()/prompt() are dismissed. A beforeunload prompt (a page asking to stay) is
@@ -501,6 +506,19 @@ class NetworkTab implements Tab {
 
   async close(): Promise<void> {
     await this.page.close({ runBeforeUnload: false });
+  }
+}
+
+/**
+ * A Puppeteer page's CDP target id, which Puppeteer keeps to itself: the page's own target
+ * answers Target.getTargetInfo (no target id: the session's own) on a session of its own.
+ */
+async function pageTargetId(page: Page): Promise<string> {
+  const session = await page.createCDPSession();
+  try {
+    return (await session.send("Target.getTargetInfo")).targetInfo.targetId;
+  } finally {
+    void session.detach().catch(() => undefined);
   }
 }
 
