@@ -530,6 +530,64 @@ describe("ChromiumRenderer", () => {
     }
   });
 
+  test("a page's popups (and theirs) stay open while it renders: a page finishing beside it closes only its own; none are left after both", async () => {
+    // Page B opens a popup, which opens one, and keeps rendering for HOLD_MS; once both popups
+    // are open, page A, in the other tab, opens a popup and finishes. Then B writes whether its
+    // popups are still open (and when) into its text, and finishes. Offline, B holds its walk back
+    // by reporting document.readyState "loading" until then (the renderer polls it); with network,
+    // B's load waits for a script that the server answers after HOLD_MS and that writes it.
+    const HOLD_MS = 2_000;
+    const check = `document.getElementById("s").textContent = "checked at " + Date.now() + ": popup " + (w.closed ? "closed" : "open") + ", its popup " + (w2.closed ? "closed" : "open");`;
+    const open = `<p id="s">not checked</p><script>var w = window.open("about:blank"); var w2 = w.open("about:blank");</script>`;
+    const offlineB = `${open}<script>var checked = false;
+      Object.defineProperty(document, "readyState", { get: () => (checked ? "complete" : "loading") });
+      setTimeout(() => { ${check} checked = true; }, ${HOLD_MS});</script>`;
+    const slow = createServer((req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "text/javascript" });
+        res.end(check);
+      }, HOLD_MS);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const modes = [
+      { options: { javascript: true, timeoutMs: 20_000 }, b: page("b", offlineB) },
+      { options: { javascript: true, network: true, timeoutMs: 20_000 }, b: page("b", `${open}<script async src="/check.js"></script>`, { url: `${base}/b.html`, remote: true }) },
+    ];
+    try {
+      for (const { options, b } of modes) {
+        const own = await ChromiumRenderer.launch({ concurrency: 2 });
+        try {
+          // Two idle tabs for A and B: a JS-off page's tab is kept for the next page (a network tab always is).
+          const plain = page("plain", "<p>plain</p>");
+          const warm = { ...options, javascript: false };
+          await Promise.all([own.render(plain, warm), own.render(plain, warm)]);
+          const tabs = await own.openTabs();
+          const rendering = own.render(b, options);
+          for (const end = Date.now() + 5_000; (await own.openTabs()) < tabs + 2; await new Promise((resolve) => setTimeout(resolve, 20))) {
+            assert.ok(Date.now() < end, `${JSON.stringify(options)}: B's popups did not open`);
+          }
+          const a = await own.render(page("a", `<p>a</p><script>window.open("about:blank")</script>`), options);
+          const aDone = Date.now();
+          assert.ok(a.nodes.some((n) => n.text === "a"));
+          const text = textOf(await rendering);
+          const checked = /^checked at (\d+): (.*)$/.exec(text);
+          assert.ok(checked, `${JSON.stringify(options)}: ${text}`);
+          assert.ok(Number(checked[1]) > aDone, `${JSON.stringify(options)}: B checked its popups before A finished (a loaded machine?)`);
+          assert.equal(checked[2], "popup open, its popup open", JSON.stringify(options));
+          let left = await own.openTabs();
+          // Closing takes a moment: wait for it, up to a bound that only a leak reaches.
+          for (const end = Date.now() + 5_000; left > tabs && Date.now() < end; left = await own.openTabs()) await new Promise((resolve) => setTimeout(resolve, 100));
+          assert.ok(left <= tabs, `${JSON.stringify(options)}: ${left} tabs open, ${tabs} before the popups`);
+        } finally {
+          await own.close();
+        }
+      }
+    } finally {
+      slow.close();
+    }
+  });
+
   test("a page whose beforeunload handler asks to stay does not break the next page (JS on, offline and with network)", async () => {
     const stay = `<p>stay</p><script>addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = "stay?"; })</script>`;
     for (const options of [{ javascript: true }, { javascript: true, network: true }]) {

@@ -531,8 +531,10 @@ function firstLine(err: unknown): string {
 class BrowserHandle {
   private idle: Tab[] = [];
   alive = true;
-  /** Tabs that pages opened and that are still open (watchPopups). */
-  readonly popups = new Set<string>();
+  /** Tabs that pages opened and that are still open, each with the target that opened it (watchPopups). */
+  readonly popups = new Map<string, string>();
+  /** Target ids of the tabs rendering a page now (taken, not yet given back or discarded). */
+  private readonly busy = new Set<string>();
 
   private constructor(
     readonly browser: Browser,
@@ -586,8 +588,15 @@ class BrowserHandle {
     return this.browser.process()?.pid;
   }
 
-  /** An idle tab, or a new one; an idle tab whose renderer died meanwhile is closed, not reused. */
+  /** A tab to render a page in (busy until given back or discarded). */
   async takeTab(): Promise<Tab> {
+    const tab = await this.idleOrNewTab();
+    this.busy.add(tab.targetId);
+    return tab;
+  }
+
+  /** An idle tab, or a new one; an idle tab whose renderer died meanwhile is closed, not reused. */
+  private async idleOrNewTab(): Promise<Tab> {
     for (let tab = this.idle.pop(); tab; tab = this.idle.pop()) {
       if (!tab.ended) return tab;
       void this.discardTab(tab);
@@ -596,6 +605,7 @@ class BrowserHandle {
   }
 
   giveTab(tab: Tab): void {
+    this.busy.delete(tab.targetId);
     if (!this.alive) return;
     if (tab.dirty || ++tab.pages >= TAB_MAX_PAGES) void this.discardTab(tab);
     else this.idle.push(tab);
@@ -607,15 +617,33 @@ class BrowserHandle {
 
   /** Close a tab that must not be reused; a hung tab gets CLOSE_TAB_TIMEOUT_MS. */
   async discardTab(tab: Tab): Promise<void> {
+    this.busy.delete(tab.targetId);
     await withTimeout(tab.close(), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined);
   }
 
-  /** Close the tabs pages opened (watchPopups); nothing to do, and no call, on most pages. */
+  /**
+   * Close the tabs pages opened (watchPopups), directly or through other popups, except those of
+   * pages still rendering: after a page, its popups go, and so do any whose page finished earlier
+   * (a popup opened by a timer after its page was read); another tab's page keeps its popups
+   * until it finishes itself. Nothing to do, and no call, on most pages.
+   */
   async closePopups(): Promise<void> {
-    const targets = [...this.popups];
-    this.popups.clear();
+    const targets = [...this.popups.keys()].filter((id) => !this.busy.has(this.openingTab(id)));
+    for (const id of targets) this.popups.delete(id);
     const close = (targetId: string) => this.control.send("Target.closeTarget", { targetId });
     await Promise.all(targets.map((id) => withTimeout(close(id), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined)));
+  }
+
+  /** The target at the start of a popup's chain of openers: the tab whose page opened it, or opened its opener… */
+  private openingTab(popup: string): string {
+    let id = popup;
+    // A popup's opener is opened before it, so there is no cycle; the bound is a guard.
+    for (let hops = 0; hops <= this.popups.size; hops++) {
+      const opener = this.popups.get(id);
+      if (opener === undefined) return id;
+      id = opener;
+    }
+    return id;
   }
 
   /** Page targets of this browser: our tabs, its first blank tab and any popups still open. */
@@ -656,17 +684,24 @@ class BrowserHandle {
 
 /**
  * Records the tabs pages open (window.open: page targets with an opener; ours have none) in
- * `popups` while they exist. Headless Chromium blocks no popup, and a popup outlives its opener's
+ * `popups`, with their opener's target id (a tab of ours or another popup; noopener popups have
+ * one too), while they exist. Headless Chromium blocks no popup, and a popup outlives its opener's
  * tab: 200 window.open calls left 200 tabs, and a noopener one running a script loop a renderer
  * spinning, until the browser closed at the end of the batch. BrowserHandle.closePopups closes
  * them after each render. (Closing them as they appear hung the opener's navigation under
- * Puppeteer, which attaches to every new tab.)
+ * Puppeteer, which attaches to every new tab.) When a popup closes, the popups it opened count as
+ * opened by its own opener, so that they still lead back to the tab whose page opened them.
  */
-async function watchPopups(control: CDPSession, popups: Set<string>): Promise<void> {
+async function watchPopups(control: CDPSession, popups: Map<string, string>): Promise<void> {
   control.on("Target.targetCreated", ({ targetInfo }) => {
-    if (targetInfo.type === "page" && targetInfo.openerId !== undefined) popups.add(targetInfo.targetId);
+    if (targetInfo.type === "page" && targetInfo.openerId !== undefined) popups.set(targetInfo.targetId, targetInfo.openerId);
   });
-  control.on("Target.targetDestroyed", ({ targetId }) => popups.delete(targetId));
+  control.on("Target.targetDestroyed", ({ targetId }) => {
+    const opener = popups.get(targetId);
+    if (opener === undefined) return;
+    popups.delete(targetId);
+    for (const [id, openedBy] of popups) if (openedBy === targetId) popups.set(id, opener);
+  });
   await control.send("Target.setDiscoverTargets", { discover: true });
 }
 
