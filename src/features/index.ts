@@ -87,12 +87,28 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: Feature
       values[row * width + col] = value;
     },
   };
-  const keywordBitsAll = new Int32Array(tree.n);
-  for (let i = 0; i < tree.n; i++) keywordBitsAll[i] = keywordBits(page.nodes[i] as SnapshotNode);
   const filled = context.fillRows ? context.fillRows(rows) : null;
-  const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null, keywordBits: keywordBitsAll, filled };
+  const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null, keywordBits: rowKeywordBits(page, tree, rows, filled), filled };
   for (const family of FAMILIES) family.fill(facts, writer);
   return { schema, nodes: rows, values, lang: stats.lang };
+}
+
+/**
+ * Keyword bits (dom.ts keywordBits) of the nodes the families read them on: the filled rows (dom
+ * columns) and their ancestors (context.ts inherited bits); 0 elsewhere. Inline elements inside
+ * leaf segments, a third of a page's class attributes, are never looked at.
+ */
+function rowKeywordBits(page: PageSnapshot, tree: Tree, rows: Int32Array, filled: Uint8Array | null): Int32Array {
+  const bits = new Int32Array(tree.n);
+  const done = new Uint8Array(tree.n);
+  for (let r = 0; r < rows.length; r++) {
+    if (filled !== null && filled[r] === 0) continue;
+    for (let a = rows[r] as number; a >= 0 && done[a] === 0; a = tree.parent[a] as number) {
+      done[a] = 1;
+      bits[a] = keywordBits(page.nodes[a] as SnapshotNode);
+    }
+  }
+  return bits;
 }
 
 /** One cell: table value at (row, feature name). */
