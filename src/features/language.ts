@@ -43,14 +43,31 @@ export interface StopwordChoice {
   words: ReadonlySet<string>;
   /** True when a real list for the language was used. */
   known: boolean;
+  /**
+   * UTF-16 length of the longest stop word. A longer word is none of them, without slicing and
+   * lower-casing it: lower-casing never shortens a string (U+0130 İ even grows).
+   */
+  longest: number;
+}
+
+const LONGEST = new WeakMap<ReadonlySet<string>, number>();
+
+function longestOf(words: ReadonlySet<string>): number {
+  let n = LONGEST.get(words);
+  if (n === undefined) {
+    n = 0;
+    for (const w of words) n = Math.max(n, w.length);
+    LONGEST.set(words, n);
+  }
+  return n;
 }
 
 /** `pageWords` is only called (once) when the language has no list. */
 export function stopwordSet(lang: string | null, pageWords: () => Iterable<string>): StopwordChoice {
   const list = stopwordList(lang);
-  if (list) return { words: list, known: true };
+  if (list) return { words: list, known: true, longest: longestOf(list) };
   const freq = new Map<string, number>();
   for (const w of pageWords()) freq.set(w, (freq.get(w) ?? 0) + 1);
-  const top = [...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, STOPWORD_FALLBACK_TOP).map(([w]) => w);
-  return { words: new Set(top), known: false };
+  const top = new Set([...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, STOPWORD_FALLBACK_TOP).map(([w]) => w));
+  return { words: top, known: false, longest: longestOf(top) };
 }

@@ -10,7 +10,7 @@ import { nextWordStart, wordEnd, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { analyzeStructure, nonSpaceLength, type Structure } from "./structural.ts";
-import { stopwordSet, detectLanguage } from "./language.ts";
+import { stopwordSet, detectLanguage, type StopwordChoice } from "./language.ts";
 
 /** Insa et al. §3: "nonContentNode" — no text (img), menus (nav, a) and irrelevant nodes (script, video, svg). */
 export const CNR_NON_CONTENT_TAGS: ReadonlySet<string> = new Set([...NON_CONTENT_TAGS, "a", "nav", "img", "video", "audio", "picture"]);
@@ -135,7 +135,7 @@ export function computeStats(page: PageSnapshot, tree: Tree, givenLang?: string 
   for (let i = n - 1; i >= 0; i--) {
     const node = page.nodes[i] as SnapshotNode;
     s.htmlChars[i] = (s.htmlChars[i] as number) + htmlLength(node);
-    if (node.type === 3) leafText(i, node, content[i] === 1, inA[i] === 1, stop.words, s, chars);
+    if (node.type === 3) leafText(i, node, content[i] === 1, inA[i] === 1, stop, s, chars);
     else {
       const kind = node.visible ? countedKind(node.tag) : -1;
       if (kind >= 0) s.counts[i * K + kind] = (s.counts[i * K + kind] as number) + 1;
@@ -174,7 +174,7 @@ function allocate(n: number) {
   };
 }
 
-function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: boolean, stop: ReadonlySet<string>, s: Sums, chars: Int32Array): void {
+function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: boolean, stop: StopwordChoice, s: Sums, chars: Int32Array): void {
   s.cnrWeight[i] = 1;
   if (!isContent) return;
   const c = chars[i] as number;
@@ -189,7 +189,7 @@ function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: b
     b = wordEnd(text, a);
     n++;
     wc += b - a;
-    if (stop.has(text.slice(a, b).toLowerCase())) st++;
+    if (b - a <= stop.longest && stop.words.has(text.slice(a, b).toLowerCase())) st++;
   }
   s.words[i] = n;
   s.wordChars[i] = wc;
