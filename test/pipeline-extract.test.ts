@@ -21,6 +21,8 @@ import { dropConsentBoxes } from "../src/pipeline/consent.ts";
 import { keepLineGaps } from "../src/pipeline/line-gaps.ts";
 import { dropNoticePage, FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
+import { modelView, runOnTable, runPipeline } from "../src/pipeline/run.ts";
+import { computeFeatures } from "../src/features/index.ts";
 import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath, domainModelPath, resolveModelFile } from "../src/pipeline/resolve.ts";
 import { staticSnapshot } from "../src/render/static.ts";
@@ -52,6 +54,25 @@ test("the bundled static model extracts the fixture article and drops the boiler
   }
   assert.match(e.model ?? "", /default/);
   assert.ok(e.nodes.length > 0 && e.trace.length > 0);
+});
+
+test("extraction fills only the feature rows its classifiers read, and decides as it would on the full table", async () => {
+  const model = await loadPipelineModel(defaultModelPath("static"), "static");
+  const pages = [readFileSync(FIXTURE, "utf8"), readFileSync(FIXTURE, "utf8").replace("</article>", `</article><div class="comments"><p>${"A reader's long reply to the story. ".repeat(12)}</p></div>`)];
+  for (const html of pages) {
+    const page = snapshot(html, "https://example.org/2024/05/rivers");
+    const partial = runPipeline(model, page);
+    const view = modelView(model, page);
+    const tree = buildTree(view);
+    const full = computeFeatures(view, tree);
+    const whole = runOnTable(model, view, tree, { nodes: full.nodes, values: full.values, nCols: full.schema.names.length });
+    assert.equal(partial.pageType, whole.pageType);
+    assert.deepEqual([...partial.scores], [...whole.scores]);
+    assert.deepEqual(partial.extraction.nodes, whole.extraction.nodes);
+    assert.equal(partial.extraction.text, whole.extraction.text);
+    assert.deepEqual(partial.extraction.trace, whole.extraction.trace);
+    assert.ok(partial.extraction.text.includes("Rivers rarely run straight"));
+  }
 });
 
 test("a cookie banner in the body is dropped: by the consent rule when kept, and the trace says why", async () => {
