@@ -11,6 +11,7 @@
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import type { Tree } from "./tree.ts";
+import { isBlockDisplay } from "./blocks.ts";
 
 /** A record run needs this many same-signature siblings. */
 export const MIN_RECORDS = 3;
@@ -62,27 +63,55 @@ export function signatureId(node: SnapshotNode): number {
 }
 
 /**
- * Per snapshot node: its signature id (elements), -1 for other nodes. Memoised per tree: the
- * region features, the path signatures (src/pipeline/path-signature.ts) and the records refiner
- * of one run read the same array instead of looking every element up again (signatureId was
- * 3.6 % of a static extract's CPU profile, computed twice per page).
+ * Per snapshot node: its signature id for the elements a row's features, path or record can
+ * name (elementsNearRows), -1 for other nodes. Memoised per tree: the region features, the path
+ * signatures (src/pipeline/path-signature.ts) and the records refiner of one run read the same
+ * array instead of looking every element up again (signatureId was 3.6 % of a static extract's
+ * CPU profile, computed twice per page).
  */
 export function pageSignatureIds(page: PageSnapshot, tree: Tree): Int32Array {
   let ids = IDS_OF.get(tree);
-  if (!ids) IDS_OF.set(tree, (ids = signatureIds(page)));
+  if (!ids) IDS_OF.set(tree, (ids = signatureIds(page, elementsNearRows(page, tree))));
   return ids;
 }
 
 const IDS_OF = new WeakMap<Tree, Int32Array>();
 
-/** Signature ids of a page's nodes (-1 for non-elements), in one pass: ids are stable within it. */
-export function signatureIds(page: PageSnapshot): Int32Array {
+/**
+ * The elements whose parent holds a block-level element (or that have no parent): every
+ * structural node, every ancestor of one and every sibling of those is among them, since a node
+ * without a block-level descendant has no structural descendant (src/features/structural.ts).
+ * Text-level elements inside leaf segments (their links, spans, emphasis: about a third of a
+ * wcxb-dev page's elements) are not; sibling counts, path signatures and records never ask
+ * about them.
+ */
+function elementsNearRows(page: PageSnapshot, tree: Tree): Uint8Array {
+  const holdsBlock = new Uint8Array(tree.n);
+  for (let i = tree.n - 1; i >= 0; i--) {
+    const p = tree.parent[i] as number;
+    if (p < 0 || holdsBlock[p] === 1) continue;
+    const node = page.nodes[i] as SnapshotNode;
+    if (holdsBlock[i] === 1 || (node.type === 1 && isBlockDisplay(node.tag, node.style?.display))) holdsBlock[p] = 1;
+  }
+  const near = new Uint8Array(tree.n);
+  for (let i = 0; i < tree.n; i++) {
+    const p = tree.parent[i] as number;
+    near[i] = p < 0 || holdsBlock[p] === 1 ? 1 : 0;
+  }
+  return near;
+}
+
+/**
+ * Signature ids of a page's elements (-1 for other nodes, and for elements `only` leaves out), in
+ * one pass: ids are stable within it.
+ */
+export function signatureIds(page: PageSnapshot, only?: Uint8Array): Int32Array {
   startSignaturePass();
   const n = page.nodes.length;
   const ids = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     const node = page.nodes[i];
-    if (node && node.type === 1) ids[i] = signatureId(node);
+    if (node && node.type === 1 && (!only || only[i] === 1)) ids[i] = signatureId(node);
   }
   return ids;
 }
@@ -105,7 +134,7 @@ export function sameSignatureSiblings(page: PageSnapshot, tree: Tree): Signature
 const SIBLINGS_OF = new WeakMap<Tree, SignatureSiblings>();
 
 function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSiblings {
-  const ids = pageSignatureIds(page, tree); // -1 for non-elements
+  const ids = pageSignatureIds(page, tree); // -1 for non-elements and elements no row can name
   const same = new Int32Array(tree.n);
   const elementSiblings = new Int32Array(tree.n);
   const elements = new Int32Array(tree.n); // element children per node
