@@ -8,7 +8,7 @@
  */
 import type { SnapshotNode } from "../types.ts";
 import { CLASS_KEYWORDS } from "./dom.ts";
-import { def, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import { def, inheritedAtRows, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** Distinct tags per page are far fewer than this; (parent + 1) · TAG_KEY_SPACE + tag id is exact in a double. */
 const TAG_KEY_SPACE = 1 << 20;
@@ -45,15 +45,6 @@ function contextDefs(): FeatureDef[] {
   d.push(def("ctx_win_sentence_leaves", `share of those neighbouring leaf segments that end sentences (have . ! ?)`, M));
   for (const k of INHERITED_KEYWORDS) d.push(def(`ctx_in_${k}`, `the node or an ancestor has the "${k}" id/class keyword`, "pith"));
   return d;
-}
-
-function inheritedBits(f: PageFacts): Int32Array {
-  const bits = new Int32Array(f.tree.n);
-  for (let i = 0; i < f.tree.n; i++) {
-    const p = f.tree.parent[i] as number;
-    bits[i] = (p >= 0 ? (bits[p] as number) : 0) | (f.keywordBits[i] as number);
-  }
-  return bits;
 }
 
 function linkDensity(f: PageFacts, i: number): number {
@@ -177,7 +168,7 @@ export const contextFamily: FeatureFamily = {
   defs: contextDefs(),
   fill(f, out) {
     fillWindow(f, out);
-    const bits = inheritedBits(f);
+    const bits = inheritedAtRows(f, (i) => f.keywordBits[i] as number);
     const sib = siblings(f);
     const kwIndex = INHERITED_KEYWORDS.map((k) => CLASS_KEYWORDS.findIndex(([name]) => name === k));
     const inBase = out.col(`ctx_in_${INHERITED_KEYWORDS[0]}`);

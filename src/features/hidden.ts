@@ -8,8 +8,8 @@
  * id="S:n">`) that the static renderer shows, as the bundled model was trained.
  */
 import { HIDDEN_BY, markupHiding } from "../render/reveal.ts";
-import { inheritedBits } from "../dom/tree.ts";
-import { def, skipRow, type FeatureFamily } from "./registry.ts";
+import type { SnapshotNode } from "../types.ts";
+import { def, inheritedAtRows, skipRow, type FeatureFamily } from "./registry.ts";
 
 
 export const hiddenFamily: FeatureFamily = {
@@ -20,7 +20,10 @@ export const hiddenFamily: FeatureFamily = {
     def("hid_style", "the node or an ancestor has an inline display:none / visibility:hidden", "pith"),
   ],
   fill(f, out) {
-    const bits = inheritedBits(f.page.nodes, (n) => (n.type === 1 && n.attrs ? markupHiding(n.attrs) : 0));
+    const bits = inheritedAtRows(f, (i) => {
+      const n = f.page.nodes[i] as SnapshotNode;
+      return n.type === 1 && n.attrs ? markupHiding(n.attrs) : 0;
+    });
     const c = [out.col("hid_attr"), out.col("hid_aria"), out.col("hid_style")] as const;
     for (let row = 0; row < f.rows.length; row++) {
       if (skipRow(f, row)) continue;

@@ -17,8 +17,7 @@
  * them wcxb-dev gained less under both seeds tried.
  */
 import type { SnapshotNode } from "../types.ts";
-import { inheritedBits } from "../dom/tree.ts";
-import { def, skipRow, type FeatureFamily } from "./registry.ts";
+import { def, inheritedAtRows, skipRow, type FeatureFamily } from "./registry.ts";
 
 /** Sectioning elements with a column each (own or ancestor). */
 export const LANDMARK_TAGS = ["footer", "nav", "aside", "main", "article"] as const;
@@ -53,7 +52,7 @@ export const landmarkFamily: FeatureFamily = {
     def("lm_in_dialog", "the node or an ancestor is a dialog (<dialog>, role=dialog/alertdialog, aria-modal=\"true\")", "pith"),
   ],
   fill(f, out) {
-    const bits = inheritedBits(f.page.nodes, ownBits);
+    const bits = inheritedAtRows(f, (i) => ownBits(f.page.nodes[i] as SnapshotNode));
     const base = out.col(`lm_in_${LANDMARK_TAGS[0]}`);
     const width = LANDMARK_TAGS.length + 2;
     for (let row = 0; row < f.rows.length; row++) {

@@ -42,6 +42,29 @@ export function skipRow(f: PageFacts, row: number): boolean {
   return f.filled !== null && f.filled[row] === 0;
 }
 
+/**
+ * Per node, the OR of `own` over the node and its ancestors, taken on the filled rows and their
+ * ancestors only (0 elsewhere: the text-level elements inside leaf segments are never read).
+ * Each ancestor chain is walked once, from the top down, without recursion.
+ */
+export function inheritedAtRows(f: PageFacts, own: (node: number) => number): Int32Array {
+  const bits = new Int32Array(f.tree.n);
+  const done = new Uint8Array(f.tree.n);
+  const path: number[] = [];
+  for (let row = 0; row < f.rows.length; row++) {
+    if (skipRow(f, row)) continue;
+    let a = f.rows[row] as number;
+    for (; a >= 0 && done[a] === 0; a = f.tree.parent[a] as number) path.push(a);
+    let inherited = a >= 0 ? (bits[a] as number) : 0;
+    for (let b = path.pop(); b !== undefined; b = path.pop()) {
+      inherited |= own(b);
+      bits[b] = inherited;
+      done[b] = 1;
+    }
+  }
+  return bits;
+}
+
 /** Writes one column at a time into the row-major table. */
 export interface ColumnWriter {
   /** Column index of a registered name (throws on an unknown name: a family/registry mismatch). */
