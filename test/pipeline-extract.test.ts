@@ -75,6 +75,22 @@ test("extraction fills only the feature rows its classifiers read, and decides a
   }
 });
 
+test("ownership from the feature statistics' word counts equals ownership counted afresh", () => {
+  const html = `<html><body><nav>Home · News</nav><div hidden><p>hidden words here</p></div><main><p>Visible <b>bold</b>words, ünïcödé and 日本語 text.</p><script>var not = "words";</script><p style="display:none">styled away</p><div>x<span>y</span> z</div></main></body></html>`;
+  for (const page of [snapshot(html), snapshot(readFileSync(FIXTURE, "utf8"))]) {
+    const tree = buildTree(page);
+    let fromStats: ReturnType<typeof ownership> | null = null;
+    const table = computeFeatures(page, tree, { fillRows: (rows, nodeWords) => {
+      fromStats = ownership(page, tree, rows, nodeWords);
+      return new Uint8Array(rows.length).fill(1);
+    } });
+    const afresh = ownership(page, tree, table.nodes);
+    assert.ok(fromStats);
+    assert.ok(afresh.totalWords > 5);
+    assert.deepEqual(fromStats, afresh);
+  }
+});
+
 test("a cookie banner in the body is dropped: by the consent rule when kept, and the trace says why", async () => {
   const html = readFileSync(FIXTURE, "utf8");
   const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });

@@ -63,9 +63,11 @@ export interface FeatureContext {
   /**
    * Given the rows (structural nodes), which of them to fill: 1 = fill, 0 = leave at 0. Extraction
    * reads only rows that own words (40 % of a wcxb-dev page's rows) and fills only those
-   * (pipeline/run.ts); training and `pith features` fill every row.
+   * (pipeline/run.ts); training and `pith features` fill every row. `nodeWords`: the words under
+   * each snapshot node as the text statistics counted them (a visible text node: its own words),
+   * so that the caller need not count them again.
    */
-  fillRows?: (rows: Int32Array) => Uint8Array;
+  fillRows?: (rows: Int32Array, nodeWords: Int32Array) => Uint8Array;
 }
 
 export function computeFeatures(page: PageSnapshot, tree: Tree, context: FeatureContext = {}): FeatureTable {
@@ -87,7 +89,7 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: Feature
       values[row * width + col] = value;
     },
   };
-  const filled = context.fillRows ? context.fillRows(rows) : null;
+  const filled = context.fillRows ? context.fillRows(rows, stats.words) : null;
   const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null, keywordBits: rowKeywordBits(page, tree, rows, filled), filled };
   for (const family of FAMILIES) family.fill(facts, writer);
   return { schema, nodes: rows, values, lang: stats.lang };

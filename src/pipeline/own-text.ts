@@ -23,8 +23,12 @@ export interface Ownership {
   totalWords: number;
 }
 
-/** Ownership for the rows `nodes` (structural node indices, document order). */
-export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array): Ownership {
+/**
+ * Ownership for the rows `nodes` (structural node indices, document order). `nodeWords`: each
+ * visible text node's word count when the feature statistics have counted them already (the same
+ * word scanner, the same silent nodes: src/features/stats.ts); else they are counted here.
+ */
+export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array, nodeWords?: Int32Array): Ownership {
   const n = tree.n;
   const rowOf = new Int32Array(n).fill(-1);
   for (let r = 0; r < nodes.length; r++) rowOf[nodes[r] as number] = r;
@@ -39,7 +43,7 @@ export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array): Ow
     const own = rowOf[i] as number;
     ownerRow[i] = own >= 0 ? own : p >= 0 ? (ownerRow[p] as number) : -1;
     if (node.type !== 3 || silent[i] === 1 || !node.text) continue;
-    const count = wordCount(node.text);
+    const count = nodeWords ? (nodeWords[i] as number) : wordCount(node.text);
     totalWords += count;
     const o = ownerRow[i] as number;
     if (o >= 0) ownWords[o] = (ownWords[o] as number) + count;

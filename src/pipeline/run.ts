@@ -192,8 +192,8 @@ export function runPipeline(model: PipelineModel, snapshot: PageSnapshot, option
   let own: Ownership | undefined;
   // The classifiers read only the rows that own words (scoreLeaves, routePage, the context stage):
   // only those are filled, unless a blended segment model reads every row (segmentOf).
-  const fillRows = model.segment && model.segmentBlend > 0 ? undefined : (rows: Int32Array): Uint8Array => {
-    own = ownership(page, tree, rows);
+  const fillRows = model.segment && model.segmentBlend > 0 ? undefined : (rows: Int32Array, nodeWords: Int32Array): Uint8Array => {
+    own = ownership(page, tree, rows, nodeWords);
     return Uint8Array.from(own.ownWords, (w) => (w > 0 ? 1 : 0));
   };
   const table = computeFeatures(page, tree, { ...(options.lang ? { lang: options.lang } : {}), ...(fillRows ? { fillRows } : {}) });
