@@ -310,14 +310,23 @@ function closeMath(state: BuildState): void {
 
 const WHITESPACE_ONLY = /^\s+$/;
 
+/**
+ * Text inside a raw-text or opaque element, which gets no text node: only the title and a
+ * formula read it. Script and style bodies, most of a page's text, are not cleaned of control
+ * characters (withoutControls) for nothing.
+ */
+function addUnkeptText(state: BuildState, raw: string): void {
+  if (state.inTitle) state.title += withoutControls(raw);
+  if (state.opaqueDepth > 0 && state.skipText === 0) state.math?.text.add(withoutControls(raw));
+}
+
 function addText(state: BuildState, raw: string): void {
   finishStartTag(state);
+  if (state.skipText > 0 || state.opaqueDepth > 0) return addUnkeptText(state, raw);
   const data = withoutControls(raw);
-  if (state.inTitle) state.title += data;
-  if (state.opaqueDepth > 0 && state.skipText === 0) state.math?.text.add(data);
-  if (state.skipText > 0 || state.opaqueDepth > 0) return;
-  if (state.stack.length > 1 && state.nodes[top(state)]?.tag === "head" && !WHITESPACE_ONLY.test(data)) leaveHead(state);
-  if (!WHITESPACE_ONLY.test(data) && data) implyBody(state);
+  const blank = WHITESPACE_ONLY.test(data);
+  if (!blank && state.stack.length > 1 && state.nodes[top(state)]?.tag === "head") leaveHead(state);
+  if (!blank && data) implyBody(state);
   const parent = top(state);
   const last = state.nodes[state.nodes.length - 1];
   if (last && last.type === 3 && last.parent === parent) {
