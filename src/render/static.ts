@@ -91,6 +91,37 @@ function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
   return by !== 0;
 }
 
+/**
+ * Snapshot nodes are made by constructors, not object literals. V8 follows the objects each
+ * literal makes, and when most of them outlive a young-generation collection (a page's nodes live
+ * until the page is done) it allocates that literal's objects in the old generation from then on
+ * ("pretenuring"): one process in three, depending on when its first collections fell, then ran
+ * the static renderer about 15 % slower (3.3 -> 3.8 CPU ms/page), the allocations and the old
+ * generation's collections costing more. Objects a constructor makes are not followed. The
+ * constructors' prototype is Object.prototype, so the nodes are the same plain objects as before
+ * (same properties in the same order).
+ */
+type ElementNodeConstructor = new (parent: number, tag: string, attrs: Record<string, string>, visible: boolean) => SnapshotNode;
+type TextNodeConstructor = new (parent: number, text: string, visible: boolean) => SnapshotNode;
+
+const ElementNode = function (this: SnapshotNode, parent: number, tag: string, attrs: Record<string, string>, visible: boolean) {
+  this.parent = parent;
+  this.type = 1;
+  this.tag = tag;
+  this.attrs = attrs;
+  this.visible = visible;
+} as unknown as ElementNodeConstructor;
+ElementNode.prototype = Object.prototype;
+
+const TextNode = function (this: SnapshotNode, parent: number, text: string, visible: boolean) {
+  this.parent = parent;
+  this.type = 3;
+  this.tag = "#text";
+  this.text = text;
+  this.visible = visible;
+} as unknown as TextNodeConstructor;
+TextNode.prototype = Object.prototype;
+
 interface BuildState {
   nodes: SnapshotNode[];
   /** Stack of open element indices. */
@@ -136,7 +167,7 @@ const HEAD_CONTENT_TAGS = new Set(["base", "basefont", "bgsound", "link", "meta"
 const MAX_CLOSE_SEARCH = 64;
 
 function pushElement(state: BuildState, tag: string, attrs: Record<string, string>): number {
-  state.nodes.push({ parent: top(state), type: 1, tag, attrs, visible: true });
+  state.nodes.push(new ElementNode(top(state), tag, attrs, true));
   const index = state.nodes.length - 1;
   state.stack.push(index);
   return index;
@@ -305,7 +336,7 @@ function closeMath(state: BuildState): void {
   const text = math.text.result();
   if (text === "") return;
   const visible = (state.nodes[math.index] as SnapshotNode).visible;
-  state.nodes.push({ parent: math.index, type: 3, tag: "#text", text, visible });
+  state.nodes.push(new TextNode(math.index, text, visible));
 }
 
 const WHITESPACE_ONLY = /^\s+$/;
@@ -334,7 +365,7 @@ function addText(state: BuildState, raw: string): void {
     return;
   }
   const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
-  state.nodes.push({ parent, type: 3, tag: "#text", text: data, visible: parentVisible });
+  state.nodes.push(new TextNode(parent, data, parentVisible));
 }
 
 /**
@@ -354,7 +385,7 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
 /** Parse HTML into a PageSnapshot (pure, synchronous). */
 export function staticSnapshot(input: PageInput, options: Pick<RenderOptions, "declaredMeta"> = {}): PageSnapshot {
   const started = performance.now();
-  const root: SnapshotNode = { parent: -1, type: 1, tag: "html", attrs: {}, visible: true };
+  const root = new ElementNode(-1, "html", {}, true);
   const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, math: null, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
   const parser = new SnapshotParser(
     () => finishStartTag(state),
