@@ -224,6 +224,7 @@ test("OpenElements answers as htmlparser2's top-first array does, for every oper
   assert.deepEqual(open.topFirst(), plain);
   open.length = 0;
   assert.equal(open.length, 0);
+  assert.equal(open[0], undefined);
 });
 
 test("unclosed elements: 20,000 open <b><i> pairs give the same text and depth as a browser's nesting", () => {
