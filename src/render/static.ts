@@ -19,7 +19,7 @@ import { Parser } from "htmlparser2";
 import { OpenElements } from "./open-elements.ts";
 import type { PageInput, PageSnapshot, Renderer, RenderOptions, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
-import { keptAttribute, keptValue } from "./attributes.ts";
+import { keptAttribute, keptValue, lowerCased } from "./attributes.ts";
 import { htmlOf } from "./xhtml.ts";
 import { fastTokenizer } from "./fast-tokenizer.ts";
 import { pageMeta } from "./page-meta.ts";
@@ -252,9 +252,10 @@ function openTag(state: BuildState, tag: string): void {
  * first of two same-named attributes wins, as in htmlparser2's attribute objects. Attributes with
  * no open tag (inside <svg>, or of a second <form>, which the parser ignores) are dropped.
  */
-function addAttribute(state: BuildState, name: string, value: string): void {
+function addAttribute(state: BuildState, rawName: string, value: string): void {
   const open = state.open;
   if (open === null) return;
+  const name = lowerCased(rawName); // the parser passes names as written (lowerCaseAttributeNames: false): its toLowerCase is slower
   if (name === "shadowrootmode" && open.tag === "template" && !("shadowRoot" in open)) open.shadowRoot = isShadowRootMode(value);
   if (!keptAttribute(name) || Object.hasOwn(open.attrs, name)) return;
   open.attrs[name] = keptValue(value);
@@ -401,7 +402,7 @@ export function staticSnapshot(input: PageInput, options: Pick<RenderOptions, "d
       onclosetag: (name) => closeTag(state, name),
       ontext: (data) => addText(state, data),
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false, Tokenizer: fastTokenizer() },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: false, recognizeSelfClosing: false, Tokenizer: fastTokenizer() },
   );
   parser.end(repairMarkup(htmlOf(input)));
   finishStartTag(state);
