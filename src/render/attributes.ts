@@ -2,7 +2,8 @@
 import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
 import { withoutControls } from "./control-chars.ts";
 
-const KEPT = new Set<string>(KEPT_ATTRIBUTES);
+/** Each kept name as its own (shared, internalized) string: see keptName. */
+const KEPT = new Map<string, string>(KEPT_ATTRIBUTES.map((name) => [name, name]));
 /** Longer attribute values are cut: they are read for tokens, never re-emitted verbatim. */
 export const MAX_ATTRIBUTE_LENGTH = 300;
 
@@ -20,9 +21,14 @@ export function lowerCased(name: string): string {
   return name;
 }
 
-/** Whether a snapshot keeps an attribute of this (lower-case) name. */
-export function keptAttribute(name: string): boolean {
-  return KEPT.has(name) || name.startsWith(KEPT_ATTRIBUTE_PREFIX);
+/**
+ * The name under which a snapshot keeps an attribute of this (lower-case) name, or null when it
+ * drops it: one of KEPT_ATTRIBUTES as the same shared string for every element (a name read from
+ * the page is a new string each time, which an object's property lookups must first find in V8's
+ * string table, comparing characters), or the name itself (aria-*).
+ */
+export function keptName(name: string): string | null {
+  return KEPT.get(name) ?? (name.startsWith(KEPT_ATTRIBUTE_PREFIX) ? name : null);
 }
 
 /** A kept attribute's value, cut to MAX_ATTRIBUTE_LENGTH, without control characters (control-chars.ts). */

@@ -19,7 +19,7 @@ import { Parser } from "htmlparser2";
 import { OpenElements } from "./open-elements.ts";
 import type { PageInput, PageSnapshot, Renderer, RenderOptions, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
-import { keptAttribute, keptValue, lowerCased } from "./attributes.ts";
+import { keptName, keptValue, lowerCased } from "./attributes.ts";
 import { htmlOf } from "./xhtml.ts";
 import { fastTokenizer } from "./fast-tokenizer.ts";
 import { pageMeta } from "./page-meta.ts";
@@ -257,8 +257,9 @@ function addAttribute(state: BuildState, rawName: string, value: string): void {
   if (open === null) return;
   const name = lowerCased(rawName); // the parser passes names as written (lowerCaseAttributeNames: false): its toLowerCase is slower
   if (name === "shadowrootmode" && open.tag === "template" && !("shadowRoot" in open)) open.shadowRoot = isShadowRootMode(value);
-  if (!keptAttribute(name) || Object.hasOwn(open.attrs, name)) return;
-  open.attrs[name] = keptValue(value);
+  const kept = keptName(name);
+  if (kept === null || Object.hasOwn(open.attrs, kept)) return;
+  open.attrs[kept] = keptValue(value);
 }
 
 /**
