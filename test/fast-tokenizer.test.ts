@@ -21,7 +21,7 @@ function events(html: string | string[], tokenizer: typeof Tokenizer): string[] 
       oncdatastart: () => log.push(`cdata${at()}`),
       onprocessinginstruction: (name, data) => log.push(`pi ${name} ${JSON.stringify(data)}${at()}`),
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false, Tokenizer: tokenizer },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: false, recognizeSelfClosing: false, Tokenizer: tokenizer },
   );
   for (const chunk of typeof html === "string" ? [] : html) parser.write(chunk);
   parser.end(typeof html === "string" ? html : undefined);
@@ -43,6 +43,7 @@ const PIECES = [
   "<script>", "</script>", "</script ", "<style>", "</style>", "<title>", "</title>", "<textarea>", "</textarea>",
   "<!--", "-->", "--!>", "<!-->", "<![CDATA[", "]]>", "<!doctype html>", "<?xml x?>", "<svg>", "</svg>", "<math>", "<plaintext>",
   "<noscript>", "</noscript>", "<table><tr><td>", "<li>", "<form>", "</form>",
+  "<div data-long-name=\"v\" Hidden>", "<x-el\tdata-a\n=b\fc\r/>", "</div\n>", "</DIV x>", "<a b=c d e=f>", "<p/x>", "<i\fid=x>", "</i\f>", "<b c\fd\r\ne>",
 ];
 
 function fuzzHtml(rng: Rng, pieces: number): string {
