@@ -97,8 +97,8 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: Feature
 
 /**
  * Keyword bits (dom.ts keywordBits) of the nodes the families read them on: the filled rows (dom
- * columns) and their ancestors (context.ts inherited bits); 0 elsewhere. Inline elements inside
- * leaf segments, a third of a page's class attributes, are never looked at.
+ * columns) and their ancestors (context.ts inherited bits); 0 elsewhere. The other elements, more
+ * than half of those with an id or class on a wcxb-dev page (459 of 830), are never looked at.
  */
 function rowKeywordBits(page: PageSnapshot, tree: Tree, rows: Int32Array, filled: Uint8Array | null): Int32Array {
   const bits = new Int32Array(tree.n);
