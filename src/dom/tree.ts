@@ -75,6 +75,25 @@ export function inheritedBits(nodes: readonly SnapshotNode[], own: (node: Snapsh
   return bits;
 }
 
+/**
+ * Calls `visit` once on every node of the paths from `rows` (node indices; only those whose
+ * `only` entry is 1, all when `only` is null) up to the root, parents before children: what a
+ * computation over chosen rows and their ancestors needs, without the rest of the tree.
+ * Iterative: each path is collected bottom-up, then visited top-down.
+ */
+export function eachOnRowPaths(tree: Tree, rows: ArrayLike<number>, only: Uint8Array | null, visit: (node: number) => void): void {
+  const seen = new Uint8Array(tree.n);
+  const path: number[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    if (only !== null && only[r] !== 1) continue;
+    for (let a = rows[r] as number; a >= 0 && seen[a] === 0; a = tree.parent[a] as number) {
+      seen[a] = 1;
+      path.push(a);
+    }
+    for (let b = path.pop(); b !== undefined; b = path.pop()) visit(b);
+  }
+}
+
 /** Children of node i (a view, not a copy). */
 export function childrenOf(tree: Tree, i: number): Int32Array {
   return tree.childList.subarray(tree.childStart[i] as number, tree.childStart[i + 1] as number);

@@ -4,7 +4,7 @@
  * Insa et al. (CNR, Algorithm 1), Alarte et al. 2018 (occurrence counts), Debnath et al. 2005
  * (IBDF); context features after MODELING-NOTES.md. Linear time, no recursion.
  */
-import type { Tree } from "../dom/tree.ts";
+import { eachOnRowPaths, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SiteContext, SnapshotNode } from "../types.ts";
 import { cnrFamily } from "./cnr.ts";
 import { contextFamily } from "./context.ts";
@@ -102,14 +102,7 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: Feature
  */
 function rowKeywordBits(page: PageSnapshot, tree: Tree, rows: Int32Array, filled: Uint8Array | null): Int32Array {
   const bits = new Int32Array(tree.n);
-  const done = new Uint8Array(tree.n);
-  for (let r = 0; r < rows.length; r++) {
-    if (filled !== null && filled[r] === 0) continue;
-    for (let a = rows[r] as number; a >= 0 && done[a] === 0; a = tree.parent[a] as number) {
-      done[a] = 1;
-      bits[a] = keywordBits(page.nodes[a] as SnapshotNode);
-    }
-  }
+  eachOnRowPaths(tree, rows, filled, (a) => (bits[a] = keywordBits(page.nodes[a] as SnapshotNode)));
   return bits;
 }
 

@@ -5,7 +5,7 @@
  * columns; the registry fixes the order, and the schema (names + hash) is what models record.
  */
 import { createHash } from "node:crypto";
-import type { Tree } from "../dom/tree.ts";
+import { eachOnRowPaths, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SiteContext } from "../types.ts";
 import type { NodeStats } from "./stats.ts";
 
@@ -45,23 +45,13 @@ export function skipRow(f: PageFacts, row: number): boolean {
 /**
  * Per node, the OR of `own` over the node and its ancestors, taken on the filled rows and their
  * ancestors only (0 elsewhere: the text-level elements inside leaf segments are never read).
- * Each ancestor chain is walked once, from the top down, without recursion.
  */
 export function inheritedAtRows(f: PageFacts, own: (node: number) => number): Int32Array {
   const bits = new Int32Array(f.tree.n);
-  const done = new Uint8Array(f.tree.n);
-  const path: number[] = [];
-  for (let row = 0; row < f.rows.length; row++) {
-    if (skipRow(f, row)) continue;
-    let a = f.rows[row] as number;
-    for (; a >= 0 && done[a] === 0; a = f.tree.parent[a] as number) path.push(a);
-    let inherited = a >= 0 ? (bits[a] as number) : 0;
-    for (let b = path.pop(); b !== undefined; b = path.pop()) {
-      inherited |= own(b);
-      bits[b] = inherited;
-      done[b] = 1;
-    }
-  }
+  eachOnRowPaths(f.tree, f.rows, f.filled, (b) => {
+    const p = f.tree.parent[b] as number;
+    bits[b] = (p >= 0 ? (bits[p] as number) : 0) | own(b);
+  });
   return bits;
 }
 
