@@ -32,6 +32,7 @@ import { firstLine } from "../errors.ts";
 import { UsageError } from "./command.ts";
 import { makeDirs } from "../io/make-dirs.ts";
 import { writeAtomic } from "../io/write-atomic.ts";
+import { percentDecoded } from "../output/urls.ts";
 import type { PageError } from "../types.ts";
 
 /** Longest path segment kept whole, in UTF-8 bytes (file systems allow 255 per name). */
@@ -80,26 +81,16 @@ function pathSegments(path: string): string[] {
 
 /**
  * A URL's host, path and query as name segments, its percent-escapes read: `https://x.org` and
- * `https://x.org/` are both `x.org/index`, `https://x.org/list?p=2` is `x.org`, `list_p=2`.
+ * `https://x.org/` are both `x.org/index`, `https://x.org/list?p=2` is `x.org`, `list_p=2`. Read
+ * escapes name a non-ASCII path in its letters (`caf%C3%A9` → `café`), not three bytes of `_C3_A9`
+ * each; a segment whose escapes are not UTF-8 stays as written, and an escaped `/` stays in its
+ * segment (safeSegment makes it `_`).
  */
 function urlSegments(url: string): string[] {
   const [hostAndPath = "", query] = url.replace(URL, "").replace(/#.*$/s, "").split(/\?(.*)$/s, 2);
   const path = hostAndPath.includes("/") ? hostAndPath : `${hostAndPath}/`;
   const base = path.replace(PAGE_EXTENSION, "").replace(/\/$/, "/index") + (query ? `_${query}` : "");
-  return pathSegments(base).map(unescaped);
-}
-
-/**
- * A URL segment with its percent-escapes read (`caf%C3%A9` → `café`), so a non-ASCII path is
- * named in its letters, not three bytes of `_C3_A9` each; one whose escapes are not UTF-8 stays
- * as written. An escaped `/` stays in its segment (safeSegment makes it `_`).
- */
-function unescaped(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  return pathSegments(base).map(percentDecoded);
 }
 
 /** A name segment of letters, digits, `.`, `_` and `-`; one longer than `max` bytes is cut and ends in a hash of the whole. */

@@ -18,6 +18,7 @@
  * conventions, not tuned to any dataset's sites.
  */
 import type { PageSnapshot } from "../types.ts";
+import { percentDecoded } from "../output/urls.ts";
 import { def, skipRow, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** schema.org types grouped by the page kind they declare. */
@@ -98,7 +99,7 @@ export function pageKindValues(page: PageSnapshot): Map<string, number> {
   }
   out.set(`${PREFIX}og_other`, page.meta ? (og !== null && !known ? 1 : 0) : NaN);
   const url = pageUrl(page);
-  const path = url ? decodeURIComponentSafe(url.pathname).toLowerCase() : "";
+  const path = url ? percentDecoded(url.pathname).toLowerCase() : "";
   const segments = path.split("/").filter(Boolean);
   const tokens = segments.flatMap((s) => {
     const parts = s.split(/[-_.]/);
@@ -115,13 +116,6 @@ export function pageKindValues(page: PageSnapshot): Map<string, number> {
   return out;
 }
 
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 export const pageFamily: FeatureFamily = {
   family: "page",

@@ -25,6 +25,7 @@ import { bodyKind, contentTypeCharset, mediaType } from "./content-type.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
+import { percentDecoded } from "../output/urls.ts";
 
 /** Time limit for fetching one URL (ms). */
 export const FETCH_TIMEOUT_MS = 20_000;
@@ -105,15 +106,6 @@ function fetchTarget(spec: string): { start: URL; authorization: string | null }
   start.password = "";
   start.hash = "";
   return { start, authorization: credentials === null ? null : `Basic ${Buffer.from(credentials).toString("base64")}` };
-}
-
-/** A URL part with its percent-escapes decoded (`s%40cret` is the password `s@cret`), or as it is when they are broken. */
-function percentDecoded(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
 }
 
 /**

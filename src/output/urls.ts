@@ -9,6 +9,19 @@
  */
 import type { PageSnapshot } from "../types.ts";
 
+/**
+ * A URL or a part of one with its percent-escapes read (`caf%C3%A9` → `café`, `s%40cret` →
+ * `s@cret`), or as it is when they are not UTF-8 (decodeURIComponent would throw). Shared by the
+ * URL features, the fetcher's credentials and --out file names.
+ */
+export function percentDecoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** The URL relative links of `page` resolve against, or null when there is none. */
 export function baseUrl(page: PageSnapshot): string | null {
   const own = page.url ?? page.meta?.canonicalUrl ?? null;
