@@ -195,8 +195,8 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
   const X = createMatrix(rows.length, width);
   X.data.fill(NaN);
   const leaves = leafRows(s.own);
-  const position = new Map<number, number>();
-  leaves.forEach((r, k) => position.set(r, k));
+  const position = new Int32Array(s.scores.length).fill(-1); // row → its index among the leaves
+  for (let k = 0; k < leaves.length; k++) position[leaves[k] as number] = k;
   const sums = subtreeSums(s);
   let total = 0;
   let kept = 0;
@@ -224,12 +224,16 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     return b ? a / b : NaN;
   };
   const typeIndex = Math.max(0, (CONTEXT_TYPES as readonly string[]).indexOf(s.pageType));
-  rows.forEach((r, i) => {
-    const f = X.data.subarray(i * width, (i + 1) * width);
-    const k = position.get(r) ?? -1;
+  // written at offsets into X.data, no per-row views: this runs for every leaf of every page
+  const f = X.data;
+  const lw = CLASS_LEXICON_FEATURES.length;
+  const hw = HEADING_LEXICON_FEATURES.length;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as number;
+    const k = position[r] as number;
     const w = s.own.ownWords[r] as number;
     const p = s.scores[r] as number;
-    let c = 0;
+    let c = i * width;
     f[c++] = p;
     f[c++] = p - s.threshold;
     f[c++] = Math.log1p(w);
@@ -253,15 +257,13 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
       a = s.own.parentRow[a] as number;
     }
     for (let t = 0; t < CONTEXT_TYPES.length; t++) f[c++] = t === typeIndex ? 1 : 0;
-    const lw = CLASS_LEXICON_FEATURES.length;
-    if (s.lexicon) f.set(s.lexicon.subarray(r * lw, (r + 1) * lw), c);
+    if (s.lexicon) for (let j = 0; j < lw; j++) f[c + j] = s.lexicon[r * lw + j] as number;
     c += lw;
     if (paths && pathStats) samePath(s, pathStats, paths, r, total, f, c);
     c += PATH_FEATURES.length;
-    const hw = HEADING_LEXICON_FEATURES.length;
-    if (s.headings) f.set(s.headings.subarray(r * hw, (r + 1) * hw), c);
-    f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), nc);
-  });
+    if (s.headings) for (let j = 0; j < hw; j++) f[c + j] = s.headings[r * hw + j] as number;
+    f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), i * width + nc);
+  }
   return X;
 }
 
