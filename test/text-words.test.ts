@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nextWordStart, wordCount, wordEnd, words } from "../src/dom/text.ts";
+import { collapseSpaces, nextWordStart, wordCount, wordEnd, words } from "../src/dom/text.ts";
 
 /** The scanner's words, for comparison with the regular expression's. */
 function scanned(text: string): string[] {
@@ -30,4 +30,17 @@ test("the word scanner agrees with words() on every BMP code point", () => {
   for (let c = 0; c < 0x10000; c++) text += String.fromCharCode(c) + (c % 7 === 0 ? " " : "");
   assert.deepEqual(scanned(text), words(text));
   assert.equal(wordCount(text), words(text).length);
+});
+
+test("collapseSpaces collapses every whitespace run to one space and trims, as /\\s+/g and trim() do", () => {
+  // every code unit is tried as a separator, alone, doubled and at the ends
+  for (let c = 0; c < 0x10000; c++) {
+    const ch = String.fromCharCode(c);
+    for (const text of [`a${ch}b`, `a${ch}${ch}b`, `${ch}a b${ch}`, `${ch}`, `a ${ch} b`]) {
+      assert.equal(collapseSpaces(text), text.replace(/\s+/g, " ").trim(), `U+${c.toString(16)} in ${JSON.stringify(text)}`);
+    }
+  }
+  for (const text of [...CASES, "", "   ", "a", " a", "a ", "a  b", "a\n\n b\t", "\u3000x\ufeff y\u2028"]) {
+    assert.equal(collapseSpaces(text), text.replace(/\s+/g, " ").trim(), JSON.stringify(text));
+  }
 });

@@ -7,10 +7,43 @@ import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts
 import { silencesSubtree } from "./silent.ts";
 import type { Tree } from "./tree.ts";
 
-const SPACES = /\s+/g;
+/**
+ * Whether a UTF-16 code unit is whitespace as `\s` and String.prototype.trim define it
+ * (ECMAScript WhiteSpace and LineTerminator: tab, LF, VT, FF, CR, space, U+00A0, U+1680,
+ * U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).
+ */
+function isSpace(c: number): boolean {
+  if (c > 32 && c < 0xa0) return false;
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
+/**
+ * `s.replace(/\s+/g, " ").trim()`, by a scan that copies the runs between whitespace: every
+ * output line goes through it (and every kept leaf's dedupe key), and the regular expression
+ * cost about twice as much (11 against 5 ns a character over 2.7 M characters of wcxb-dev text).
+ * A string with nothing to collapse is returned as it is.
+ */
 export function collapseSpaces(s: string): string {
-  return s.replace(SPACES, " ").trim();
+  const n = s.length;
+  let i = 0;
+  while (i < n && isSpace(s.charCodeAt(i))) i++;
+  let out = "";
+  let start = i; // start of the text not yet copied to `out`
+  while (i < n) {
+    if (!isSpace(s.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1; // end of the whitespace run at i
+    while (j < n && isSpace(s.charCodeAt(j))) j++;
+    if (j === n) return out + s.slice(start, i); // trailing whitespace
+    if (j > i + 1 || s.charCodeAt(i) !== 32) {
+      out += s.slice(start, i) + " ";
+      start = j;
+    }
+    i = j;
+  }
+  return out + s.slice(start, n);
 }
 
 /** Unicode word tokens (letters, marks, digits, connector punctuation), as Python's `\w+`. */
