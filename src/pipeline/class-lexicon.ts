@@ -143,21 +143,32 @@ function elementTokens(page: PageSnapshot): (element: number, level: number) => 
   };
 }
 
-const NO_PARTS: readonly string[] = [];
+/**
+ * The distinct parts of one id/class string, and their weights in the lexicon last asked about
+ * them (knownParts): one slot, not a map per lexicon, since a process extracts with one model
+ * at a time (a WeakMap from parts to weights cost 0.1 ms a page in lookups).
+ */
+interface PartsEntry {
+  parts: readonly string[];
+  lexicon: CompiledLexicon | null;
+  known: KnownParts | null;
+}
+
+const NO_PARTS: PartsEntry = { parts: [], lexicon: null, known: null };
 /** id/class strings repeat within and across pages: their parts are memoised, up to this many strings. */
 const PARTS_MEMO_MAX = 50_000;
 /** Elements with an id: by id, then by class string ("" for none), so no id + class string is built and hashed per call. */
-const PARTS_MEMO = new Map<string, Map<string, readonly string[]>>();
+const PARTS_MEMO = new Map<string, Map<string, PartsEntry>>();
 /**
  * Elements with a class and no id (most of them) are memoised by the class string itself, not
  * by an " " + class string built per call: the snapshot's string has its hash computed already
  * (signature ids and keyword bits looked it up), a new one is hashed on every lookup, and this
  * runs for every element at up to LEXICON_LEVELS levels per page.
  */
-const CLASS_PARTS_MEMO = new Map<string, readonly string[]>();
+const CLASS_PARTS_MEMO = new Map<string, PartsEntry>();
 
 /** The distinct parts of an element's id and class (memoised by the class string, or by the id and then the class string). */
-function distinctParts(node: SnapshotNode): readonly string[] {
+function partsEntry(node: SnapshotNode): PartsEntry {
   const a = node.attrs;
   if (!a) return NO_PARTS;
   const id = a["id"];
@@ -171,13 +182,17 @@ function distinctParts(node: SnapshotNode): readonly string[] {
   return memoParts(byClass, cls ?? "", `${id} ${cls ?? ""}`);
 }
 
+function distinctParts(node: SnapshotNode): readonly string[] {
+  return partsEntry(node).parts;
+}
+
 /** Distinct classParts of `names`, memoised in `memo` under `key` (bounded; a leading space splits off nothing). */
-function memoParts(memo: Map<string, readonly string[]>, key: string, names: string = key): readonly string[] {
-  let parts = memo.get(key);
-  if (parts) return parts;
+function memoParts(memo: Map<string, PartsEntry>, key: string, names: string = key): PartsEntry {
+  let entry = memo.get(key);
+  if (entry) return entry;
   if (memo.size >= PARTS_MEMO_MAX) memo.clear();
-  memo.set(key, (parts = [...new Set(classParts(names))]));
-  return parts;
+  memo.set(key, (entry = { parts: [...new Set(classParts(names))], lexicon: null, known: null }));
+  return entry;
 }
 
 /** One labeled page as the lexicon counts it. */
@@ -285,8 +300,6 @@ export interface PageLexicon {
 interface CompiledLexicon {
   parts: Map<string, Float64Array>;
   tags: Map<string, Float64Array>;
-  /** knownParts' answers, by distinctParts' memoised array (one per distinct id/class string). */
-  known: WeakMap<readonly string[], KnownParts>;
 }
 
 /**
@@ -302,9 +315,9 @@ interface KnownParts {
   names: string[];
 }
 
-function knownParts(lex: CompiledLexicon, parts: readonly string[]): KnownParts {
-  let k = lex.known.get(parts);
-  if (k) return k;
+function knownParts(lex: CompiledLexicon, entry: PartsEntry): KnownParts {
+  if (entry.lexicon === lex && entry.known) return entry.known;
+  const parts = entry.parts;
   const start = new Int32Array(LEXICON_LEVELS + 1);
   const weights: number[] = [];
   const names: string[] = [];
@@ -318,8 +331,9 @@ function knownParts(lex: CompiledLexicon, parts: readonly string[]): KnownParts 
     }
   }
   start[LEXICON_LEVELS] = weights.length;
-  lex.known.set(parts, (k = { start, weights: Float64Array.from(weights), names }));
-  return k;
+  entry.lexicon = lex;
+  entry.known = { start, weights: Float64Array.from(weights), names };
+  return entry.known;
 }
 
 const compiled = new WeakMap<ClassLexicon, CompiledLexicon>();
@@ -328,7 +342,7 @@ const compiled = new WeakMap<ClassLexicon, CompiledLexicon>();
 function compile(lexicon: ClassLexicon): CompiledLexicon {
   let c = compiled.get(lexicon);
   if (c) return c;
-  c = { parts: new Map(), tags: new Map(), known: new WeakMap() };
+  c = { parts: new Map(), tags: new Map() };
   for (const [token, weight] of Object.entries(lexicon.weights)) {
     const m = /^(\d+)(t?):(.*)$/.exec(token);
     const level = m ? Number(m[1]) : -1;
@@ -405,7 +419,7 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
           tag = true;
         }
         let kp = elementParts[e];
-        if (kp === undefined) elementParts[e] = kp = knownParts(lex, distinctParts(node));
+        if (kp === undefined) elementParts[e] = kp = knownParts(lex, partsEntry(node));
         for (let j = kp.start[level] as number; j < (kp.start[level + 1] as number); j++) {
           const w = kp.weights[j] as number;
           ss += w;
