@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { collapseSpaces, nextWordStart, wordCount, wordEnd, words } from "../src/dom/text.ts";
+import { collapseSpaces, isSpace, nextWordStart, wordCount, wordEnd, words } from "../src/dom/text.ts";
 
 /** The scanner's words, for comparison with the regular expression's. */
 function scanned(text: string): string[] {
@@ -43,4 +43,8 @@ test("collapseSpaces collapses every whitespace run to one space and trims, as /
   for (const text of [...CASES, "", "   ", "a", " a", "a ", "a  b", "a\n\n b\t", "\u3000x\ufeff y\u2028"]) {
     assert.equal(collapseSpaces(text), text.replace(/\s+/g, " ").trim(), JSON.stringify(text));
   }
+});
+
+test("isSpace is /\\s/ on every UTF-16 code unit", () => {
+  for (let c = 0; c < 0x10000; c++) assert.equal(isSpace(c), /\s/.test(String.fromCharCode(c)), `U+${c.toString(16)}`);
 });

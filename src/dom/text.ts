@@ -12,7 +12,7 @@ import type { Tree } from "./tree.ts";
  * (ECMAScript WhiteSpace and LineTerminator: tab, LF, VT, FF, CR, space, U+00A0, U+1680,
  * U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).
  */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   if (c > 32 && c < 0xa0) return false;
   return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }

@@ -6,7 +6,7 @@
  * and holding no text). Words are `words()` from src/dom/text.ts (Unicode \w+), lower-cased.
  */
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
-import { nextWordStart, wordEnd, words } from "../dom/text.ts";
+import { isSpace, nextWordStart, wordEnd, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { analyzeStructure, nonSpaceLength, type Structure } from "./structural.ts";
@@ -100,12 +100,16 @@ function anchorMask(page: PageSnapshot, tree: Tree): Uint8Array {
   return inA;
 }
 
-/** Whitespace-only text of more than one character (only preformatted elements keep it: static.ts). */
-const LONG_WHITESPACE = /^\s{2,}$/;
+/** Whether text is whitespace only and longer than one character (only preformatted elements keep such text: static.ts). */
+function longWhitespace(text: string): boolean {
+  if (text.length < 2 || !isSpace(text.charCodeAt(0))) return false; // most text nodes: no regular expression run
+  for (let k = 1; k < text.length; k++) if (!isSpace(text.charCodeAt(k))) return false;
+  return true;
+}
 
 function htmlLength(node: SnapshotNode): number {
   // whitespace-only text counts as the one space renderers collapse it to, also where a <pre> keeps it (features do not see layout)
-  if (node.type === 3) return LONG_WHITESPACE.test(node.text ?? "") ? 1 : (node.text ?? "").length;
+  if (node.type === 3) return longWhitespace(node.text ?? "") ? 1 : (node.text ?? "").length;
   let k = 2 * node.tag.length + 5;
   const attrs = node.attrs;
   if (attrs) for (const a in attrs) k += a.length + (attrs[a] as string).length + 4;
