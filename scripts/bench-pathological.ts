@@ -7,7 +7,8 @@
  *
  * What it has caught (session 21, before → after): one 15 MB text node 97 s → 2.5 s (the
  * language sample, src/features/stats.ts), 40,000 inline links in one block 35 s → 1.3 s
- * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (src/render/open-elements.ts);
+ * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (an open-element stack that does not move at every tag,
+ * src/render/open-elements.ts then, src/render/tree-builder.ts now);
  * session 27: a word of 100,000 digits 41 s → 1 s (the price pattern, src/features/region.ts);
  * the Markdown writer (the line rebuilt at every mark, src/output/markdown-line.ts): 40,000 <b> in
  * one paragraph 3.8 s → 0.2 s, a code block of 80,000 line <div>s 27 s → 0.15 s, and 200,000

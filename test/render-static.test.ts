@@ -3,7 +3,6 @@ import test from "node:test";
 import { buildTree, childrenOf, outermost } from "../src/dom/tree.ts";
 import { nodePath } from "../src/dom/path.ts";
 import { textOf } from "../src/dom/text.ts";
-import { OpenElements } from "../src/render/open-elements.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { xhtmlAsHtml } from "../src/render/xhtml.ts";
 import { SNAPSHOT_VERSION } from "../src/types.ts";
@@ -203,28 +202,6 @@ test("static snapshot: attributes belong to their own start tag (ignored second 
   assert.deepEqual(tagged("svg")[0]?.attrs, { "aria-hidden": "true" });
   assert.equal(tagged("g").length, 0, "svg children are dropped, their attributes with them");
   assert.equal(tagged("p")[1]?.visible, true);
-});
-
-test("OpenElements answers as htmlparser2's top-first array does, for every operation Parser uses", () => {
-  const open = new OpenElements();
-  const plain: string[] = [];
-  const names = ["div", "p", "b", "i", "span", "form", "a"];
-  let seed = 7;
-  const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  for (let step = 0; step < 5000; step++) {
-    const name = names[next(names.length)] as string;
-    const op = next(10);
-    if (op < 5) assert.equal(open.unshift(name), plain.unshift(name));
-    else if (op < 8) assert.equal(open.shift(), plain.shift());
-    else if (op === 8) assert.equal(open.indexOf(name), plain.indexOf(name), `indexOf ${name} at step ${step}`);
-    else assert.equal(open.includes(name), plain.includes(name));
-    assert.equal(open.length, plain.length);
-    assert.equal(open[0], plain[0]);
-  }
-  assert.deepEqual(open.topFirst(), plain);
-  open.length = 0;
-  assert.equal(open.length, 0);
-  assert.equal(open[0], undefined);
 });
 
 test("unclosed elements: 20,000 open <b><i> pairs give the same text and depth as a browser's nesting", () => {

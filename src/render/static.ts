@@ -1,10 +1,11 @@
 /**
- * Static renderer: builds a PageSnapshot from HTML with htmlparser2's streaming parser and no
- * browser. Chosen over parse5 for speed (DEPENDENCIES.md: 2.4 ms vs 6.3 ms on a 96 KB page;
- * `npm run bench:render` measures it again), driven by fast-tokenizer.ts, which skips runs of
- * inert characters natively (same events, 40 % less parse time). The snapshot is built directly
- * from parser events (no intermediate DOM), with an explicit stack, so 10,000-level nesting costs
- * nothing special.
+ * Static renderer: builds a PageSnapshot from HTML with htmlparser2's tokenizer and no browser.
+ * Chosen over parse5 for speed (DEPENDENCIES.md: 2.4 ms vs 6.3 ms on a 96 KB page;
+ * `npm run bench:render` measures it again), through fast-tokenizer.ts, which skips runs of
+ * inert characters natively (same events, 40 % less parse time), and tree-builder.ts, which does
+ * what htmlparser2's Parser did for pith (implied end tags, void elements, foreign content) at
+ * less cost. The snapshot is built directly from the builder's events (no intermediate DOM), with
+ * an explicit stack, so 10,000-level nesting costs nothing special.
  *
  * No geometry and no computed style: `box`/`style` stay absent. `visible` is false inside
  * elements that are hidden by markup alone: the `hidden` attribute, aria-hidden="true",
@@ -15,13 +16,11 @@
  * as markup: Discourse forums put the whole thread there (MODELING-NOTES.md); escaped markup
  * text in it is hidden (escaped-markup.ts).
  */
-import { Parser } from "htmlparser2";
-import { OpenElements } from "./open-elements.ts";
 import type { PageInput, PageSnapshot, Renderer, RenderOptions, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
 import { keptName, keptValue, lowerCased } from "./attributes.ts";
 import { htmlOf } from "./xhtml.ts";
-import { fastTokenizer } from "./fast-tokenizer.ts";
+import { TreeBuilder } from "./tree-builder.ts";
 import { pageMeta } from "./page-meta.ts";
 import { repairMarkup } from "./repair.ts";
 import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
@@ -50,38 +49,6 @@ const OPAQUE_TAGS = new Set(["svg", "math"]);
  * (wcxb-dev wx-0155).
  */
 const STREAMED_BOUNDARY_ID = /^S:\d+$/;
-
-/**
- * htmlparser2's Parser, reporting where each start tag ends, on a stack of open elements that
- * does not move on every tag (open-elements.ts). pith takes attributes one by one
- * (`onattribute`) instead of as the object `onopentag` builds from every attribute of every tag,
- * most of which it drops: that object cost a fifth of a parse. A tag's visibility depends on its
- * attributes, so it is decided at the tag's end: `onopentagend` (`>`) and `onselfclosingtag`
- * (`/>`), the two public callbacks through which the tokenizer ends a start tag.
- */
-class SnapshotParser extends Parser {
-  private readonly open = new OpenElements();
-  constructor(
-    private readonly tagEnded: () => void,
-    ...args: ConstructorParameters<typeof Parser>
-  ) {
-    super(...args);
-    Object.assign(this, { stack: this.open }); // Parser's private `stack`: see open-elements.ts
-  }
-  /** Parser.onend closes the elements still open by reading every index of its stack: a plain array for that one pass. */
-  override onend(): void {
-    Object.assign(this, { stack: this.open.topFirst() });
-    super.onend();
-  }
-  override onopentagend(endIndex: number): void {
-    super.onopentagend(endIndex);
-    this.tagEnded();
-  }
-  override onselfclosingtag(endIndex: number): void {
-    super.onselfclosingtag(endIndex);
-    this.tagEnded();
-  }
-}
 
 function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
   if (neverRendered(tag, attrs)) return true;
@@ -209,7 +176,7 @@ function implyBody(state: BuildState): void {
 const NO_IMPLIED_BODY = new Set(["html", "body", "frameset", "frame"]);
 
 /**
- * Tag names come lower-cased from the parser (`lowerCaseTags`), except SVG's camelCase names
+ * Tag names come lower-cased from the tree builder, except SVG's camelCase names
  * (`clipPath`) inside <svg>, whose elements the snapshot drops (OPAQUE_TAGS) and which a formula's
  * text (MathText) does not look for. They are not lower-cased again: a name sliced from a page
  * held as a two-byte string (a character beyond Latin-1: 185 of 200 wcxb-dev pages) is a two-byte
@@ -250,12 +217,12 @@ function openTag(state: BuildState, tag: string): void {
 /**
  * One attribute of the open start tag, kept when the snapshot keeps its name (attributes.ts); the
  * first of two same-named attributes wins, as in htmlparser2's attribute objects. Attributes with
- * no open tag (inside <svg>, or of a second <form>, which the parser ignores) are dropped.
+ * no open tag (inside <svg>, or of a second <form>, which the tree builder ignores) are dropped.
  */
 function addAttribute(state: BuildState, rawName: string, value: string): void {
   const open = state.open;
   if (open === null) return;
-  const name = lowerCased(rawName); // the parser passes names as written (lowerCaseAttributeNames: false): its toLowerCase is slower
+  const name = lowerCased(rawName); // the builder passes names as written: its toLowerCase would be slower
   if (name === "shadowrootmode" && open.tag === "template" && !("shadowRoot" in open)) open.shadowRoot = isShadowRootMode(value);
   const kept = keptName(name);
   if (kept === null || Object.hasOwn(open.attrs, kept)) return;
@@ -278,9 +245,9 @@ function attachShadowRoot(state: BuildState, open: OpenTag): void {
 }
 
 /**
- * The open start tag's `>`, reported by SnapshotParser; also called at every other event, since
- * some start tags end without it: one the parser implies (`</p>` with no open <p>) and one cut off
- * by the end of the document.
+ * The open start tag's `>`, reported by the tree builder; also called at every other event, since
+ * some start tags end without it: one the builder implies (`</p>` with no open <p>) and one cut
+ * off by the end of the document.
  */
 function finishStartTag(state: BuildState): void {
   const open = state.open;
@@ -369,7 +336,7 @@ function addText(state: BuildState, raw: string): void {
   const parent = top(state);
   const last = state.nodes[state.nodes.length - 1];
   if (last && last.type === 3 && last.parent === parent) {
-    last.text = (last.text ?? "") + data; // htmlparser2 may split one text node into several events
+    last.text = (last.text ?? "") + data; // the tokenizer may split one text node into several events
     return;
   }
   const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
@@ -395,17 +362,13 @@ export function staticSnapshot(input: PageInput, options: Pick<RenderOptions, "d
   const started = performance.now();
   const root = new ElementNode(-1, "html", {}, true);
   const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, math: null, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
-  const parser = new SnapshotParser(
-    () => finishStartTag(state),
-    {
-      onopentagname: (name) => openTag(state, name),
-      onattribute: (name, value) => addAttribute(state, name, value),
-      onclosetag: (name) => closeTag(state, name),
-      ontext: (data) => addText(state, data),
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: false, recognizeSelfClosing: false, Tokenizer: fastTokenizer() },
-  );
-  parser.end(repairMarkup(htmlOf(input)));
+  new TreeBuilder({
+    openTag: (name) => openTag(state, name),
+    attribute: (name, value) => addAttribute(state, name, value),
+    startTagEnd: () => finishStartTag(state),
+    closeTag: (name) => closeTag(state, name),
+    text: (data) => addText(state, data),
+  }).build(repairMarkup(htmlOf(input)));
   finishStartTag(state);
   collapseWhitespaceNodes(state.nodes);
   hideEscapedNoscriptMarkup(state.nodes);
