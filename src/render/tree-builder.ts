@@ -26,6 +26,7 @@
  */
 import type { TokenizerCallbacks } from "htmlparser2";
 import { fastTokenizer } from "./fast-tokenizer.ts";
+import { lowerCaseName } from "./tag-names.ts";
 
 /** What the builder reports, in document order (the events of Parser's handler that pith uses). */
 export interface TreeSink {
@@ -180,7 +181,7 @@ export class TreeBuilder implements TokenizerCallbacks {
 
   /** Parser.readTagName: the name lower-cased, then SVG's casing or the `image` alias. */
   private tagNameAt(start: number, end: number): string {
-    const name = this.html.slice(start, end).toLowerCase();
+    const name = lowerCaseName(this.html, start, end);
     const context = this.foreign[this.foreign.length - 1];
     if (context === SVG) return SVG_TAG_NAMES.get(name) ?? name;
     if (this.foreign.length > 1) {
