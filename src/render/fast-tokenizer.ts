@@ -10,8 +10,9 @@
  * pages (287 KB of HTML each on average) a parse takes 1.9 ms instead of 3.2 ms.
  *
  * The overrides (`stateText`, `handleInAttributeValue`, `fastForwardTo`) replace private methods
- * of htmlparser2 12.0's Tokenizer, which Parser lets a caller swap through its documented
- * `Tokenizer` option. package.json pins htmlparser2 to 12.0.0. Should that change,
+ * of htmlparser2 12.0's Tokenizer; pith's tree builder (tree-builder.ts) drives the class through
+ * the tokenizer's public callbacks only, as htmlparser2's Parser does (its documented `Tokenizer`
+ * option takes it too). package.json pins htmlparser2 to 12.0.0. Should that change,
  * `fastTokenizer()` returns the stock class when the prototype no longer has the methods it
  * overrides, and test/fast-tokenizer.test.ts fails on any event that differs from the stock
  * tokenizer's.
@@ -114,7 +115,7 @@ export function fastTokenizerApplies(): boolean {
 
 const CHOSEN: typeof Tokenizer = fastTokenizerApplies() ? FastTokenizer : Tokenizer;
 
-/** The tokenizer class to hand to htmlparser2's Parser (`{ Tokenizer: fastTokenizer() }`). */
+/** The tokenizer class: FastTokenizer, or htmlparser2's own when its private methods changed. */
 export function fastTokenizer(): typeof Tokenizer {
   return CHOSEN;
 }

@@ -24,7 +24,7 @@
  * - CDATA is text in foreign content (else a comment); the elements still open at the end close,
  *   innermost first. Comments, doctypes and processing instructions give no event.
  */
-import type { TokenizerCallbacks } from "htmlparser2";
+import type { Tokenizer, TokenizerCallbacks } from "htmlparser2";
 import { fastTokenizer } from "./fast-tokenizer.ts";
 import { lowerCaseName } from "./tag-names.ts";
 
@@ -96,10 +96,13 @@ export class TreeBuilder implements TokenizerCallbacks {
 
   constructor(private readonly sink: TreeSink) {}
 
-  /** Read a whole document; the elements still open at its end are closed. */
-  build(html: string): void {
+  /**
+   * Read a whole document; the elements still open at its end are closed. Any htmlparser2
+   * Tokenizer class does (only its public callbacks are used): the stock one gives the same events.
+   */
+  build(html: string, tokenizerClass: typeof Tokenizer = fastTokenizer()): void {
     this.html = html;
-    const tokenizer = new (fastTokenizer())({ decodeEntities: true }, this);
+    const tokenizer = new tokenizerClass({ decodeEntities: true }, this);
     if (html) tokenizer.write(html); // as Parser.end: an empty document is not written
     tokenizer.end();
   }
