@@ -8,8 +8,8 @@
  * snapshot's set lookups and comparisons of names find them by identity. Names not in the table
  * (custom elements, names with characters beyond ASCII) are sliced and lower-cased as before.
  * On 200 wcxb-dev pages the static snapshot took 4-7 % less CPU with the table (3.25 -> 3.01
- * ms a page, medians of alternating runs). A table of attribute names did not pay: attribute
- * names are longer, a third of them miss, and V8's own hash of a sliced name is as fast.
+ * ms a page, medians of alternating runs). The same for attribute names did not pay (the
+ * snapshot 1-3 % slower in three runs, about the noise), so they are still sliced.
  */
 
 /** Element names of HTML (current and obsolete), SVG and MathML, lower-case. */
