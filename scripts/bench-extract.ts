@@ -2,7 +2,7 @@
  * `npm run bench:extract`: throughput of `extract` over a wcxb-dev sample, pith's learned
  * pipeline beside Mozilla Readability and defuddle, in the same run on the same pages.
  * Pages are read and decoded first (I/O excluded); each method warms up on WARMUP_PAGES pages
- * (the same for every method), then processes every page:
+ * (the same for every method), then passes over every page (--rounds times; the median pass is reported):
  * static snapshot + method. Reports pages/s, ms/page (mean, p50, p95) and peak RSS, on one
  * core (this process) and, for ml, in a batch over all cores (`pith extract`'s worker threads).
  * The batch row starts from the files' bytes, which its workers gunzip and decode as `pith
@@ -15,7 +15,7 @@
  * from /proc), since the browser does most of the work; that is the figure to set against the
  * static rows' CPU ms/page on a shared machine.
  *
- * Usage: npm run bench:extract -- [--pages N] [--seed S] [--no-peers] [--chromium]
+ * Usage: npm run bench:extract -- [--pages N] [--seed S] [--rounds R] [--no-peers] [--chromium]
  */
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -36,15 +36,25 @@ import { createRng, shuffleInPlace } from "../src/ml/prng.ts";
 import type { PageInput } from "../src/types.ts";
 
 const DEFAULT_PAGES = 200;
-const USAGE = `Usage: npm run bench:extract -- [--pages N] [--seed S] [--no-peers] [--chromium]
+/**
+ * One-core rows pass over the pages this many times (`--rounds`) and report the median pass: on
+ * this VM two passes a minute apart differ by up to 7 % (host load, when collections fall), and
+ * one pass per row made a change look better or worse than it was. The slowest and fastest pass
+ * are shown beside it. Defuddle, at ~4 pages/s, runs one pass.
+ */
+const DEFAULT_ROUNDS = 3;
+const USAGE = `Usage: npm run bench:extract -- [--pages N] [--seed S] [--rounds R] [--no-peers] [--chromium]
 
 Throughput of pith extract (static; --chromium adds chromium mode) over a wcxb-dev sample beside
-Mozilla Readability and defuddle (--no-peers leaves them out). Defaults: --pages ${DEFAULT_PAGES} --seed 1.`;
+Mozilla Readability and defuddle (--no-peers leaves them out). One-core rows report the median of
+R passes. Defaults: --pages ${DEFAULT_PAGES} --seed 1 --rounds ${DEFAULT_ROUNDS}.`;
 
 interface Row {
   method: string;
   pages: number;
   pagesPerSec: number;
+  /** pages/s of the slowest and the fastest pass when there were several (--rounds). */
+  range?: { slowest: number; fastest: number };
   meanMs: number;
   p50: number;
   p95: number;
@@ -60,8 +70,8 @@ function quantile(sorted: number[], q: number): number {
 /** Pages run before timing each method (JIT, memo tables, model load): throughput on a long run is what matters. */
 const WARMUP_PAGES = 20;
 
-async function timeMethod(name: string, inputs: PageInput[], run: (input: PageInput) => unknown): Promise<Row> {
-  for (const input of inputs.slice(0, WARMUP_PAGES)) await run(input);
+/** One pass over the pages: wall seconds, CPU ms and each page's ms. */
+async function timedPass(inputs: PageInput[], run: (input: PageInput) => unknown): Promise<{ seconds: number; cpuMs: number; times: number[] }> {
   const times: number[] = [];
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -70,10 +80,20 @@ async function timeMethod(name: string, inputs: PageInput[], run: (input: PageIn
     await run(input);
     times.push(performance.now() - s);
   }
-  const total = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  times.sort((a, b) => a - b);
-  return { method: name, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: (cpu.user + cpu.system) / 1000 / inputs.length };
+  return { seconds: (performance.now() - t0) / 1000, cpuMs: (cpu.user + cpu.system) / 1000, times };
+}
+
+async function timeMethod(name: string, inputs: PageInput[], run: (input: PageInput) => unknown, rounds: number): Promise<Row> {
+  for (const input of inputs.slice(0, WARMUP_PAGES)) await run(input);
+  const passes = [];
+  for (let k = 0; k < rounds; k++) passes.push(await timedPass(inputs, run));
+  passes.sort((a, b) => a.seconds - b.seconds);
+  const median = passes[(passes.length - 1) >> 1] as (typeof passes)[number];
+  const times = [...median.times].sort((a, b) => a - b);
+  const perSec = (p: { seconds: number }): number => inputs.length / p.seconds;
+  const range = passes.length > 1 ? { slowest: perSec(passes[passes.length - 1] as (typeof passes)[number]), fastest: perSec(passes[0] as (typeof passes)[number]) } : undefined;
+  return { method: name, pages: inputs.length, pagesPerSec: perSec(median), ...(range ? { range } : {}), meanMs: (median.seconds * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: median.cpuMs / inputs.length };
 }
 
 /**
@@ -152,8 +172,9 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-  const values = scriptArgs(USAGE, { pages: { type: "string" }, seed: { type: "string" }, "no-peers": { type: "boolean" }, chromium: { type: "boolean" } });
+  const values = scriptArgs(USAGE, { pages: { type: "string" }, seed: { type: "string" }, rounds: { type: "string" }, "no-peers": { type: "boolean" }, chromium: { type: "boolean" } });
   const n = intOption(USAGE, "pages", values.pages, DEFAULT_PAGES);
+  const rounds = intOption(USAGE, "rounds", values.rounds, DEFAULT_ROUNDS, 1);
   const seed = intOption(USAGE, "seed", values.seed, 1, 0);
   const ds = loadDataset("wcxb-dev");
   const order = shuffleInPlace(Array.from(ds.pages.keys()), createRng(seed)).slice(0, n);
@@ -161,25 +182,26 @@ async function main(): Promise<void> {
   await cachedModel(defaultModelPath("static"), "static");
   for (const input of inputs.slice(0, 10)) await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static" } }); // warm-up
   const rows: Row[] = [];
-  rows.push(await timeMethod("static snapshot only", inputs, (i) => staticSnapshot(i)));
-  rows.push(await timeMethod("ml static, --format json (with trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } })));
-  rows.push(await timeMethod("ml static, text output (no trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } })));
-  rows.push(await timeMethod("ml static, text output, context stage off", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false, context: false } })));
+  rows.push(await timeMethod("static snapshot only", inputs, (i) => staticSnapshot(i), rounds));
+  rows.push(await timeMethod("ml static, --format json (with trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } }), rounds));
+  rows.push(await timeMethod("ml static, text output (no trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } }), rounds));
+  rows.push(await timeMethod("ml static, text output, context stage off", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false, context: false } }), rounds));
   if (!values["no-peers"]) {
     for (const name of ["readability", "defuddle"]) {
       const peer = getPeer(name);
-      if (peer) rows.push(await timeMethod(name, inputs, (i) => peer.extract(i, staticSnapshot(i))));
+      if (peer) rows.push(await timeMethod(name, inputs, (i) => peer.extract(i, staticSnapshot(i)), name === "defuddle" ? 1 : rounds));
     }
   }
   const files = order.map((i) => ds.pages[i] as (typeof ds.pages)[number]).map((p): PageBytes => ({ id: p.id, source: p.id, url: p.url, remote: false, charset: null, bytes: readFileSync(join(ds.dir, "html", `${p.id}.html.gz`)) }));
   rows.push(await batchMl(files, availableParallelism()));
   if (values.chromium) rows.push(await chromiumMl(inputs));
-  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted\n\n`);
+  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted; one-core rows: median of ${rounds} pass${rounds === 1 ? "" : "es"} (slowest–fastest in brackets)\n\n`);
   // This VM's speed varies by up to 2× between days; a method's speed relative to Readability in the same run does not.
   const readability = rows.find((r) => r.method === "readability");
   const relative = (r: Row): string => (readability ? `${(r.pagesPerSec / readability.pagesPerSec).toFixed(1)}×` : "–");
   process.stdout.write("| method | pages/s (wall) | × Readability | ms/page mean | p50 | p95 | CPU ms/page | pages/s per core (CPU) | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|\n");
-  for (const r of rows) process.stdout.write(`| ${r.method} | ${r.pagesPerSec.toFixed(1)} | ${relative(r)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
+  const perSec = (r: Row): string => r.pagesPerSec.toFixed(1) + (r.range ? ` (${r.range.slowest.toFixed(1)}–${r.range.fastest.toFixed(1)})` : "");
+  for (const r of rows) process.stdout.write(`| ${r.method} | ${perSec(r)} | ${relative(r)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
 }
 
 await main();
