@@ -7,6 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { detect, toISO3 } from "tinyld";
+import { StopwordTable, UNDECIDED } from "./stopword-table.ts";
 
 /** Below this many characters tinyld's guess is noise: treat the language as unknown. */
 export const LANG_MIN_SAMPLE_CHARS = 60;
@@ -48,9 +49,25 @@ export interface StopwordChoice {
    * lower-casing it: lower-casing never shortens a string (U+0130 İ even grows).
    */
   longest: number;
+  /** The ASCII words in a table that matches a word in place (stopword-table.ts). */
+  table: StopwordTable;
+}
+
+/** Whether text[a, b) lower-cased is one of the choice's stop words. */
+export function isStopword(stop: StopwordChoice, text: string, a: number, b: number): boolean {
+  if (b - a > stop.longest) return false;
+  const m = stop.table.match(text, a, b);
+  return m === UNDECIDED ? stop.words.has(text.slice(a, b).toLowerCase()) : m === 1;
 }
 
 const LONGEST = new WeakMap<ReadonlySet<string>, number>();
+const TABLES = new WeakMap<ReadonlySet<string>, StopwordTable>();
+
+function tableOf(words: ReadonlySet<string>): StopwordTable {
+  let t = TABLES.get(words);
+  if (!t) TABLES.set(words, (t = new StopwordTable(words)));
+  return t;
+}
 
 function longestOf(words: ReadonlySet<string>): number {
   let n = LONGEST.get(words);
@@ -65,9 +82,9 @@ function longestOf(words: ReadonlySet<string>): number {
 /** `pageWords` is only called (once) when the language has no list. */
 export function stopwordSet(lang: string | null, pageWords: () => Iterable<string>): StopwordChoice {
   const list = stopwordList(lang);
-  if (list) return { words: list, known: true, longest: longestOf(list) };
+  if (list) return { words: list, known: true, longest: longestOf(list), table: tableOf(list) };
   const freq = new Map<string, number>();
   for (const w of pageWords()) freq.set(w, (freq.get(w) ?? 0) + 1);
   const top = new Set([...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, STOPWORD_FALLBACK_TOP).map(([w]) => w));
-  return { words: top, known: false, longest: longestOf(top) };
+  return { words: top, known: false, longest: longestOf(top), table: new StopwordTable(top) };
 }

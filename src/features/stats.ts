@@ -10,7 +10,7 @@ import { isSpace, nextWordStart, wordEnd, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { analyzeStructure, nonSpaceLength, type Structure } from "./structural.ts";
-import { stopwordSet, detectLanguage, type StopwordChoice } from "./language.ts";
+import { isStopword, stopwordSet, detectLanguage, type StopwordChoice } from "./language.ts";
 
 /** Insa et al. §3: "nonContentNode" — no text (img), menus (nav, a) and irrelevant nodes (script, video, svg). */
 export const CNR_NON_CONTENT_TAGS: ReadonlySet<string> = new Set([...NON_CONTENT_TAGS, "a", "nav", "img", "video", "audio", "picture"]);
@@ -193,7 +193,7 @@ function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: b
     b = wordEnd(text, a);
     n++;
     wc += b - a;
-    if (b - a <= stop.longest && stop.words.has(text.slice(a, b).toLowerCase())) st++;
+    if (isStopword(stop, text, a, b)) st++;
   }
   s.words[i] = n;
   s.wordChars[i] = wc;
