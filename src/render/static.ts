@@ -18,7 +18,8 @@
  */
 import type { PageInput, PageSnapshot, Renderer, RenderOptions, SnapshotNode } from "../types.ts";
 import { SNAPSHOT_VERSION } from "../types.ts";
-import { keptName, keptValue, lowerCased } from "./attributes.ts";
+import { isShadowRootModeAt, keptNameAt, SHADOW_ROOT_MODE } from "./attribute-names.ts";
+import { keptValue } from "./attributes.ts";
 import { htmlOf } from "./xhtml.ts";
 import { TreeBuilder } from "./tree-builder.ts";
 import { pageMeta } from "./page-meta.ts";
@@ -215,18 +216,26 @@ function openTag(state: BuildState, tag: string): void {
 }
 
 /**
- * One attribute of the open start tag, kept when the snapshot keeps its name (attributes.ts); the
- * first of two same-named attributes wins, as in htmlparser2's attribute objects. Attributes with
- * no open tag (inside <svg>, or of a second <form>, which the tree builder ignores) are dropped.
+ * The name under which an attribute of the open start tag is kept, read when the builder reaches
+ * the name (attribute-names.ts), or null when the snapshot drops it, value unread: the first of
+ * two same-named attributes wins, as in htmlparser2's attribute objects, and attributes with no
+ * open tag (inside <svg>, or of a second <form>, which the tree builder ignores) are dropped. A
+ * <template>'s first shadowrootmode is read for shadow-root.ts, not kept.
  */
-function addAttribute(state: BuildState, rawName: string, value: string): void {
+function attributeName(state: BuildState, html: string, start: number, end: number): string | null {
+  const open = state.open;
+  if (open === null) return null;
+  if (open.tag === "template" && !("shadowRoot" in open) && isShadowRootModeAt(html, start, end)) return SHADOW_ROOT_MODE;
+  const kept = keptNameAt(html, start, end);
+  return kept === null || Object.hasOwn(open.attrs, kept) ? null : kept;
+}
+
+/** One attribute of the open start tag, under the name attributeName gave it. */
+function addAttribute(state: BuildState, name: string, value: string): void {
   const open = state.open;
   if (open === null) return;
-  const name = lowerCased(rawName); // the builder passes names as written: its toLowerCase would be slower
-  if (name === "shadowrootmode" && open.tag === "template" && !("shadowRoot" in open)) open.shadowRoot = isShadowRootMode(value);
-  const kept = keptName(name);
-  if (kept === null || Object.hasOwn(open.attrs, kept)) return;
-  open.attrs[kept] = keptValue(value);
+  if (name === SHADOW_ROOT_MODE) open.shadowRoot = isShadowRootMode(value);
+  else open.attrs[name] = keptValue(value);
 }
 
 /**
@@ -364,6 +373,7 @@ export function staticSnapshot(input: PageInput, options: Pick<RenderOptions, "d
   const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, math: null, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
   new TreeBuilder({
     openTag: (name) => openTag(state, name),
+    attributeName: (html, start, end) => attributeName(state, html, start, end),
     attribute: (name, value) => addAttribute(state, name, value),
     startTagEnd: () => finishStartTag(state),
     closeTag: (name) => closeTag(state, name),

@@ -78,7 +78,7 @@ function paths(ds: Dataset, mode: RenderMode): { dir: string; json: string; bin:
 }
 
 /** Code whose output the cache holds besides the features (the schema hash covers those). */
-const CODE_FILES = ["../render/static.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/fast-tokenizer.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../render/xhtml.ts", "../render/math-text.ts", "../dom/blocks.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts", "../pipeline/class-lexicon.ts", "../pipeline/heading-lexicon.ts", "../pipeline/path-signature.ts", "../dom/records.ts", "../pipeline/hidden-text.ts"];
+const CODE_FILES = ["../render/static.ts", "../render/tree-builder.ts", "../render/tag-names.ts", "../render/attribute-names.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/fast-tokenizer.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../render/xhtml.ts", "../render/math-text.ts", "../dom/blocks.ts", "../dom/text.ts", "../features/structural.ts", "./labels.ts", "./align.ts", "./page-record.ts", "../pipeline/class-lexicon.ts", "../pipeline/heading-lexicon.ts", "../pipeline/path-signature.ts", "../dom/records.ts", "../pipeline/hidden-text.ts"];
 
 let codeHash: string | null = null;
 
