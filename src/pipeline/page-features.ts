@@ -12,28 +12,38 @@ export function pageFeatureCount(nCols: number): number {
   return nCols + PAGE_EXTRA.length;
 }
 
-/** One row of page features from a feature table (row-major values, nCols columns). */
+/**
+ * One row of page features from a feature table (row-major values, nCols columns). A column's
+ * weight is the leaves' words less those of the leaves where it is NaN: words are integers, so
+ * the difference is exact and equals the per-cell sum the mean used to add. One add a cell less
+ * (250 rows x 226 columns a page): 0.196 -> 0.166 ms a wcxb-dev page (medians of 11 alternating
+ * runs, test/page-features.test.ts checks the result bit for bit against the per-cell sum).
+ */
 export function pageFeatures(values: Float32Array, nCols: number, own: Ownership): Float32Array {
   const n = own.ownWords.length;
   const out = new Float32Array(pageFeatureCount(nCols));
-  const wsum = new Float64Array(nCols);
   const sum = new Float64Array(nCols);
+  const nanWords = new Float64Array(nCols);
   let leaves = 0;
+  let leafWords = 0;
   let maxWords = 0;
   for (let r = 0; r < n; r++) {
     const w = own.ownWords[r] as number;
     if (w <= 0) continue;
     leaves++;
+    leafWords += w;
     if (w > maxWords) maxWords = w;
     const off = r * nCols;
     for (let c = 0; c < nCols; c++) {
       const v = values[off + c] as number;
-      if (Number.isNaN(v)) continue;
-      sum[c] = (sum[c] as number) + w * v;
-      wsum[c] = (wsum[c] as number) + w;
+      if (v !== v) nanWords[c] = (nanWords[c] as number) + w; // NaN
+      else sum[c] = (sum[c] as number) + w * v;
     }
   }
-  for (let c = 0; c < nCols; c++) out[c] = (wsum[c] as number) > 0 ? (sum[c] as number) / (wsum[c] as number) : NaN;
+  for (let c = 0; c < nCols; c++) {
+    const wsum = leafWords - (nanWords[c] as number);
+    out[c] = wsum > 0 ? (sum[c] as number) / wsum : NaN;
+  }
   out[nCols] = Math.log1p(own.totalWords);
   out[nCols + 1] = Math.log1p(n);
   out[nCols + 2] = Math.log1p(leaves);
