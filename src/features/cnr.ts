@@ -7,6 +7,38 @@
  */
 import { def, skipRow, ratio, type FeatureFamily } from "./registry.ts";
 
+/**
+ * Per value: its rank among `vals` scaled to 0..1, ties sharing the mean of their positions (all
+ * values finite). The runs of equal values in a numeric sort of a copy get their rank, and each
+ * value finds its run's first position by binary search: the run's positions do not depend on how
+ * ties are ordered. A sort of the row indices with a comparator call per comparison took 0.113
+ * ms a wcxb-dev page (624 rows), this 0.065 (medians of 11 alternating runs).
+ */
+export function ranks(vals: Float64Array): Float64Array {
+  const m = vals.length;
+  const sorted = vals.slice().sort();
+  const runRank = new Float64Array(m); // at each run's first position
+  for (let k = 0; k < m; ) {
+    let e = k;
+    while (e + 1 < m && sorted[e + 1] === sorted[k]) e++;
+    runRank[k] = m > 1 ? (k + e) / 2 / (m - 1) : 1;
+    k = e + 1;
+  }
+  const rank = new Float64Array(m);
+  for (let r = 0; r < m; r++) {
+    const v = vals[r] as number;
+    let lo = 0;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sorted[mid] as number) < v) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[r] = runRank[lo] as number;
+  }
+  return rank;
+}
+
 export const cnrFamily: FeatureFamily = {
   family: "cnr",
   defs: [
@@ -25,15 +57,7 @@ export const cnrFamily: FeatureFamily = {
       vals[r] = cnr[f.rows[r] as number] as number;
       max = Math.max(max, vals[r] as number);
     }
-    const order = Array.from({ length: m }, (_, r) => r).sort((a, b) => (vals[a] as number) - (vals[b] as number));
-    const rank = new Float64Array(m);
-    for (let k = 0; k < m; ) {
-      let e = k; // ties share the mean rank
-      while (e + 1 < m && vals[order[e + 1] as number] === vals[order[k] as number]) e++;
-      const v = m > 1 ? (k + e) / 2 / (m - 1) : 1;
-      for (let t = k; t <= e; t++) rank[order[t] as number] = v;
-      k = e + 1;
-    }
+    const rank = ranks(vals);
     const [cC, cP, cR, cM, cT] = ["cnr", "cnr_parent", "cnr_rank", "cnr_rel_max", "cnr_text_chars"].map((n) => out.col(n)) as [number, number, number, number, number];
     for (let r = 0; r < m; r++) {
       if (skipRow(f, r)) continue;
