@@ -10,8 +10,6 @@ import type { SnapshotNode } from "../types.ts";
 import { CLASS_KEYWORDS } from "./dom.ts";
 import { def, inheritedAtRows, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
-/** Distinct tags per page are far fewer than this; (parent + 1) · TAG_KEY_SPACE + tag id is exact in a double. */
-const TAG_KEY_SPACE = 1 << 20;
 /** Leaf segments (with words) on each side that make up the neighbour window (MODELING-NOTES). */
 export const NEIGHBOR_WINDOW = 3;
 /** How many DOM ancestors get their own columns. */
@@ -86,33 +84,47 @@ function siblings(f: PageFacts): Siblings {
   const groupSize = new Int32Array(f.tree.n + 1);
   const prev = new Int32Array(m).fill(-1);
   const next = new Int32Array(m).fill(-1);
-  const tagSize = new Map<number, number>();
+  const nextRow = new Int32Array(m).fill(-1); // the next row of the same structural parent
   const tagIds = new Map<string, number>();
-  const keys = new Float64Array(m); // (structural parent, tag) as one number: no per-row strings
+  const tagOf = new Int32Array(m);
   for (let r = 0; r < m; r++) {
     const i = f.rows[r] as number;
     const g = sp[i] as number;
     const tag = (f.page.nodes[i] as SnapshotNode).tag;
     let t = tagIds.get(tag);
     if (t === undefined) tagIds.set(tag, (t = tagIds.size));
-    const key = (keys[r] = (g + 1) * TAG_KEY_SPACE + t);
+    tagOf[r] = t;
     const before = last[g + 1] as number;
     if (before >= 0) {
       prev[r] = f.rows[before] as number;
       next[before] = i;
+      nextRow[before] = r;
     }
     last[g + 1] = r;
     groupSize[g + 1] = (groupSize[g + 1] as number) + 1;
-    tagSize.set(key, (tagSize.get(key) ?? 0) + 1);
   }
   const count = new Int32Array(m);
+  for (let r = 0; r < m; r++) count[r] = (groupSize[(sp[f.rows[r] as number] as number) + 1] as number) - 1;
+  return { prev, next, count, sameTag: sameTagSiblings(prev, nextRow, tagOf, tagIds.size) };
+}
+
+/**
+ * Per row: the other rows of its structural parent with its tag. Each parent's rows are counted
+ * by tag along their chain (nextRow, from the row without a previous one), then read and reset:
+ * linear, where counts by a (parent, tag) number in a Map boxed a double per row. computeFeatures
+ * took 0.014-0.036 ms a wcxb-dev page less (three runs of 11-31 alternating rounds).
+ */
+export function sameTagSiblings(prev: Int32Array, nextRow: Int32Array, tagOf: Int32Array, tags: number): Int32Array {
+  const m = prev.length;
   const sameTag = new Int32Array(m);
-  for (let r = 0; r < m; r++) {
-    const i = f.rows[r] as number;
-    count[r] = (groupSize[(sp[i] as number) + 1] as number) - 1;
-    sameTag[r] = (tagSize.get(keys[r] as number) ?? 1) - 1;
+  const byTag = new Int32Array(tags);
+  for (let head = 0; head < m; head++) {
+    if ((prev[head] as number) >= 0) continue;
+    for (let r = head; r >= 0; r = nextRow[r] as number) byTag[tagOf[r] as number]! += 1;
+    for (let r = head; r >= 0; r = nextRow[r] as number) sameTag[r] = (byTag[tagOf[r] as number] as number) - 1;
+    for (let r = head; r >= 0; r = nextRow[r] as number) byTag[tagOf[r] as number] = 0;
   }
-  return { prev, next, count, sameTag };
+  return sameTag;
 }
 
 /**
