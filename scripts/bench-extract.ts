@@ -40,14 +40,16 @@ const DEFAULT_PAGES = 200;
  * One-core rows pass over the pages this many times (`--rounds`) and report the median pass: on
  * this VM two passes a minute apart differ by up to 7 % (host load, when collections fall), and
  * one pass per row made a change look better or worse than it was. The slowest and fastest pass
- * are shown beside it. Defuddle, at ~4 pages/s, runs one pass.
+ * are shown beside it. The peers run one pass, as before: Mozilla Readability on linkedom grows
+ * to 2.6 GB over three passes and slows down pass by pass (17.8, then 3.8 pages/s in one run),
+ * so a median of its passes would flatter pith's ratio.
  */
 const DEFAULT_ROUNDS = 3;
 const USAGE = `Usage: npm run bench:extract -- [--pages N] [--seed S] [--rounds R] [--no-peers] [--chromium]
 
 Throughput of pith extract (static; --chromium adds chromium mode) over a wcxb-dev sample beside
-Mozilla Readability and defuddle (--no-peers leaves them out). One-core rows report the median of
-R passes. Defaults: --pages ${DEFAULT_PAGES} --seed 1 --rounds ${DEFAULT_ROUNDS}.`;
+Mozilla Readability and defuddle (--no-peers leaves them out). pith's one-core rows report the
+median of R passes; the peers run one. Defaults: --pages ${DEFAULT_PAGES} --seed 1 --rounds ${DEFAULT_ROUNDS}.`;
 
 interface Row {
   method: string;
@@ -189,13 +191,13 @@ async function main(): Promise<void> {
   if (!values["no-peers"]) {
     for (const name of ["readability", "defuddle"]) {
       const peer = getPeer(name);
-      if (peer) rows.push(await timeMethod(name, inputs, (i) => peer.extract(i, staticSnapshot(i)), name === "defuddle" ? 1 : rounds));
+      if (peer) rows.push(await timeMethod(name, inputs, (i) => peer.extract(i, staticSnapshot(i)), 1));
     }
   }
   const files = order.map((i) => ds.pages[i] as (typeof ds.pages)[number]).map((p): PageBytes => ({ id: p.id, source: p.id, url: p.url, remote: false, charset: null, bytes: readFileSync(join(ds.dir, "html", `${p.id}.html.gz`)) }));
   rows.push(await batchMl(files, availableParallelism()));
   if (values.chromium) rows.push(await chromiumMl(inputs));
-  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted; one-core rows: median of ${rounds} pass${rounds === 1 ? "" : "es"} (slowest–fastest in brackets)\n\n`);
+  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted; pith's one-core rows: median of ${rounds} pass${rounds === 1 ? "" : "es"} (slowest–fastest in brackets), the peers' one pass\n\n`);
   // This VM's speed varies by up to 2× between days; a method's speed relative to Readability in the same run does not.
   const readability = rows.find((r) => r.method === "readability");
   const relative = (r: Row): string => (readability ? `${(r.pagesPerSec / readability.pagesPerSec).toFixed(1)}×` : "–");
