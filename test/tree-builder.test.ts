@@ -92,6 +92,20 @@ test("tree builder: the events of htmlparser2's Parser on the fixture pages and 
   assertSameEvents("<svg><foreignObject></foreignObject><style>a</svg><p>x", "an SVG end tag inside its HTML content");
 });
 
+test("tree builder: Parser's events on pages deep enough that it counts open elements instead of searching them", () => {
+  const open = (n: number, tag: string): string => `<${tag}>`.repeat(n);
+  const close = (n: number, tag: string): string => `</${tag}>`.repeat(n);
+  // deeper than DEEP_STACK (1,024), back under half of it, deep again: stray end tags, a form in a
+  // form, end tags of elements deep below, an SVG end tag inside its HTML content
+  const html = [
+    "<body><form>", open(1_500, "div"), close(300, "span"), "<form id=inner>", "<p>a", close(1, "form"),
+    close(1_200, "div"), "<b>", open(900, "section"), close(1, "p"), close(1, "b"), "text",
+    "<svg>", open(1_100, "g"), "<foreignObject>", "<p>x", close(1, "foreignobject"), close(1, "svg"),
+    open(2_000, "i"), close(5, "div"), close(1, "body"), "after", close(3_000, "i"), "<form>", close(1, "form"), "tail",
+  ].join("");
+  assertSameEvents(html, "a page going deeper than 1,024 open elements and back");
+});
+
 test("tree builder: the events of htmlparser2's Parser on 2,000 fuzzed documents", () => {
   const rng = createRng(20261126);
   for (let k = 0; k < 2_000; k++) {

@@ -95,10 +95,23 @@ const SVG_TAG_NAMES = new Map(
   ["altGlyph", "altGlyphDef", "altGlyphItem", "animateColor", "animateMotion", "animateTransform", "clipPath", "feBlend", "feColorMatrix", "feComponentTransfer", "feComposite", "feConvolveMatrix", "feDiffuseLighting", "feDisplacementMap", "feDistantLight", "feDropShadow", "feFlood", "feFuncA", "feFuncB", "feFuncG", "feFuncR", "feGaussianBlur", "feImage", "feMerge", "feMergeNode", "feMorphology", "feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile", "feTurbulence", "foreignObject", "glyphRef", "linearGradient", "radialGradient", "textPath"].map((n) => [n.toLowerCase(), n]),
 );
 
+/**
+ * Beyond this many open elements the builder counts the open elements of each name, so that an
+ * end tag (or a <form>, or an SVG end tag in HTML content) asks "is one open?" in constant time.
+ * Searching the stack instead, as Parser did, is quadratic on a page of deep unclosed elements
+ * followed by end tags that match none: 200,000 <div> then 200,000 </span> (2.2 MB) took 120 s
+ * with Parser and 67 s with the search, with no timeout on a single page. The counts are dropped
+ * again below half this depth (a page going up and down around it rebuilds them at most once per
+ * DEEP_STACK / 2 elements); an ordinary page never reaches it (wcxb-dev: at most a few hundred).
+ */
+const DEEP_STACK = 1024;
+
 export class TreeBuilder implements TokenizerCallbacks {
   private html = "";
   /** Names of the open elements, innermost last. */
   private readonly stack: string[] = [];
+  /** Open elements per name while the stack is deep (DEEP_STACK), else null. */
+  private counts: Map<string, number> | null = null;
   /** Foreign-content contexts (NO_FOREIGN, SVG, MATHML), innermost last; the document's NO_FOREIGN at the bottom. */
   private readonly foreign: number[] = [NO_FOREIGN];
   /** The start tag being read ("" for an ignored one, or after its end). */
@@ -184,7 +197,8 @@ export class TreeBuilder implements TokenizerCallbacks {
       }
       return;
     }
-    const at = this.stack.lastIndexOf(name);
+    // the search below finds the element within the ones it then pops, so the whole page's end tags cost O(elements)
+    const at = this.isOpen(name) ? this.stack.lastIndexOf(name) : -1;
     if (at >= 0) {
       while (this.stack.length > at) this.popElement();
     } else if (name === "p") {
@@ -205,7 +219,7 @@ export class TreeBuilder implements TokenizerCallbacks {
     if (this.foreign.length > 1) {
       // an SVG element's end tag inside its own HTML content (</foreignObject>)
       const svgName = SVG_TAG_NAMES.get(name);
-      if (svgName !== undefined && this.stack.includes(svgName)) return svgName;
+      if (svgName !== undefined && this.isOpen(svgName)) return svgName;
     }
     if (context === NO_FOREIGN) return name === "image" ? "img" : name;
     return name;
@@ -214,7 +228,7 @@ export class TreeBuilder implements TokenizerCallbacks {
   /** Parser.emitOpenTag. */
   private openTag(name: string): void {
     this.tagName = name;
-    if (name === "form" && this.stack.includes("form")) {
+    if (name === "form" && this.isOpen("form")) {
       this.tagName = "";
       return;
     }
@@ -223,7 +237,7 @@ export class TreeBuilder implements TokenizerCallbacks {
       while (this.stack.length > 0 && closes.has(this.stack[this.stack.length - 1] as string)) this.popElement();
     }
     if (!VOID_ELEMENTS.has(name)) {
-      this.stack.push(name);
+      this.pushElement(name);
       if (name === "svg") this.foreign.push(SVG);
       else if (name === "math") this.foreign.push(MATHML);
       else if (HTML_INTEGRATION.has(name)) this.foreign.push(NO_FOREIGN);
@@ -244,8 +258,26 @@ export class TreeBuilder implements TokenizerCallbacks {
     if (this.stack[this.stack.length - 1] === name) this.popElement();
   }
 
+  /** Whether an element of this name is open. */
+  private isOpen(name: string): boolean {
+    return this.counts === null ? this.stack.includes(name) : (this.counts.get(name) ?? 0) > 0;
+  }
+
+  private pushElement(name: string): void {
+    this.stack.push(name);
+    if (this.counts !== null) this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+    else if (this.stack.length > DEEP_STACK) {
+      this.counts = new Map();
+      for (const open of this.stack) this.counts.set(open, (this.counts.get(open) ?? 0) + 1);
+    }
+  }
+
   private popElement(): void {
     const name = this.stack.pop() as string;
+    if (this.counts !== null) {
+      this.counts.set(name, (this.counts.get(name) as number) - 1);
+      if (this.stack.length <= DEEP_STACK / 2) this.counts = null;
+    }
     if (name === "svg" || name === "math" || HTML_INTEGRATION.has(name)) this.foreign.pop();
     this.sink.closeTag(name);
   }
