@@ -1,6 +1,8 @@
 /**
- * The static renderer's attribute-name filter, read in place: `keptName(lowerCased(html.slice(
- * start, end)))` (attributes.ts) without slicing the name of an attribute the snapshot drops.
+ * The static renderer's attribute-name filter, read in place: the name a snapshot keeps an
+ * attribute under is its lower-cased name when that is one of KEPT_ATTRIBUTES (returned as that
+ * list's shared string) or starts with KEPT_ATTRIBUTE_PREFIX; other attributes are dropped.
+ * The name of an attribute the snapshot drops is not sliced.
  * The tree builder asks it when an attribute's name is read, before its value, so a dropped
  * attribute's value is not sliced or decoded either (tree-builder.ts). Of the ~2,500 attributes
  * of a wcxb-dev page, 41 % have a name the snapshot drops (data-*, width, rel, target, …). The
@@ -8,8 +10,8 @@
  * attribute. Here a kept name is found by its length and characters among the few kept names of
  * that length, compared ASCII case-insensitively, and returned as the table's shared string. With
  * both, the static snapshot took 5.5 % less CPU (2.75 -> 2.60 ms a page on 200 wcxb-dev pages,
- * medians of nine alternating runs). attributes.ts keeps keptName as the definition this
- * follows (test/attribute-names.test.ts compares them).
+ * medians of nine alternating runs). test/attribute-names.test.ts compares it with that
+ * definition applied to the sliced, lower-cased name.
  *
  * Why comparing ASCII letters case-insensitively is exact: `toLowerCase` maps a character to
  * ASCII only from ASCII, except KELVIN SIGN (to `k`, in no kept name) and `İ` (to `i` plus a
@@ -41,7 +43,7 @@ export function matchesAt(html: string, start: number, name: string): boolean {
   return true;
 }
 
-/** The name under which the snapshot keeps the attribute named html[start, end), or null when it drops it (attributes.ts keptName). */
+/** The name under which the snapshot keeps the attribute named html[start, end), or null when it drops it (see the header). */
 export function keptNameAt(html: string, start: number, end: number): string | null {
   const length = end - start;
   const candidates = KEPT_BY_LENGTH[length];
