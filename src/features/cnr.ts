@@ -5,6 +5,7 @@
  * weigh 1 and hold nothing, and every other node weighs 1 + its children's weights. Computed
  * bottom-up without recursion in stats.ts; here: the node's CNR, its parent's, and its rank.
  */
+import { lowerBound } from "../lower-bound.ts";
 import { def, skipRow, ratio, type FeatureFamily } from "./registry.ts";
 
 /**
@@ -26,15 +27,7 @@ export function ranks(vals: Float64Array): Float64Array {
   }
   const rank = new Float64Array(m);
   for (let r = 0; r < m; r++) {
-    const v = vals[r] as number;
-    let lo = 0;
-    let hi = m;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((sorted[mid] as number) < v) lo = mid + 1;
-      else hi = mid;
-    }
-    rank[r] = runRank[lo] as number;
+    rank[r] = runRank[lowerBound(sorted, vals[r] as number)] as number;
   }
   return rank;
 }

@@ -6,6 +6,7 @@
  * repetition (teaser cards), id/class keywords inherited from any ancestor (inside a comment
  * container, …) and the node's position in document order.
  */
+import { lowerBound } from "../lower-bound.ts";
 import type { SnapshotNode } from "../types.ts";
 import { CLASS_KEYWORDS } from "./dom.ts";
 import { def, inheritedAtRows, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
@@ -145,20 +146,10 @@ function fillWindow(f: PageFacts, out: ColumnWriter): void {
     pre.anchor[k + 1] = (pre.anchor[k] as number) + (stats.anchorChars[i] as number);
     pre.sent[k + 1] = (pre.sent[k] as number) + ((stats.sentenceEnds[i] as number) > 0 ? 1 : 0);
   });
-  const firstAtOrAfter = (x: number): number => {
-    let lo = 0;
-    let hi = L;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((leaves[mid] as number) < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r] as number;
-    firstLeaf[r] = firstAtOrAfter(i);
-    afterLast[r] = firstAtOrAfter(f.tree.end[i] as number);
+    firstLeaf[r] = lowerBound(leaves, i);
+    afterLast[r] = lowerBound(leaves, f.tree.end[i] as number);
   }
   const [cW, cL, cS] = ["ctx_win_words", "ctx_win_link_density", "ctx_win_sentence_leaves"].map((n) => out.col(n)) as [number, number, number];
   const sum = (arr: Float64Array, lo: number, hi: number, lo2: number, hi2: number): number => (arr[hi] as number) - (arr[lo] as number) + (arr[hi2] as number) - (arr[lo2] as number);

@@ -18,6 +18,7 @@ import { isBlockDisplay } from "../dom/blocks.ts";
 import { silencesSubtree } from "../dom/silent.ts";
 import { siblingInlineTexts, VERBATIM_TAGS, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
+import { lowerBound } from "../lower-bound.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** difflib autojunk: gold texts with at least this many tokens have popular tokens… */
@@ -141,15 +142,6 @@ function encode(pageTok: readonly string[], gold: readonly string[]): Index {
   return { a, b, start: strict.start, pos: strict.pos, fullStart: full.start, fullPos: full.pos };
 }
 
-/** First index in pos[lo, hi) with pos[k] >= x. */
-function lowerBound(pos: Int32Array, lo: number, hi: number, x: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((pos[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** Scratch for longestMatch: len[j] = match length ending at (row, j), valid when stamp[j] = row. */
 interface Scratch {
@@ -171,8 +163,8 @@ function longestMatch(ix: Index, alo: number, ahi: number, blo: number, bhi: num
     const s = start[t] as number;
     const e = start[t + 1] as number;
     if (s === e) continue;
-    const lo = lowerBound(pos, s, e, blo);
-    for (let k = lowerBound(pos, lo, e, bhi) - 1; k >= lo; k--) {
+    const lo = lowerBound(pos, blo, s, e);
+    for (let k = lowerBound(pos, bhi, lo, e) - 1; k >= lo; k--) {
       const j = pos[k] as number; // descending j: len[j-1] still holds row i-1
       const v = (j > blo && stamp[j - 1] === row - 1 ? (len[j - 1] as number) : 0) + 1;
       len[j] = v;
