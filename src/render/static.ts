@@ -177,14 +177,11 @@ function implyBody(state: BuildState): void {
 const NO_IMPLIED_BODY = new Set(["html", "body", "frameset", "frame"]);
 
 /**
- * Tag names come lower-cased from the tree builder, except SVG's camelCase names
+ * A start tag's name: the element is placed now, its attributes follow (addAttribute), then
+ * finishStartTag. Tag names come lower-cased from the tree builder, except SVG's camelCase names
  * (`clipPath`) inside <svg>, whose elements the snapshot drops (OPAQUE_TAGS) and which a formula's
- * text (MathText) does not look for. They are not lower-cased again: a name sliced from a page
- * held as a two-byte string (a character beyond Latin-1: 185 of 200 wcxb-dev pages) is a two-byte
- * string, which V8's toLowerCase runs on its slow path (~35 ns a call, 2,600 calls a page).
+ * text (MathText) does not look for; so neither here nor in closeTag are they lower-cased again.
  */
-
-/** A start tag's name: the element is placed now, its attributes follow (addAttribute), then finishStartTag. */
 function openTag(state: BuildState, tag: string): void {
   finishStartTag(state);
   if (state.opaqueDepth > 0) {
