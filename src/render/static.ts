@@ -321,10 +321,9 @@ function closeMath(state: BuildState): void {
 }
 
 /**
- * A regular expression, not a scan with dom/text.ts isSpace: text nodes here are often strings
- * built by concatenation (addText joins split text events), which the expression flattens once
- * while a charCodeAt loop reads them piece by piece; the scan made the static snapshot 16 % slower
- * (2.31 -> 2.64 CPU ms a page, in-process A/B, 200 wcxb-dev pages).
+ * A regular expression, not a charCodeAt scan with dom/text.ts isSpace: the scan, in addText and
+ * collapseWhitespaceNodes, made the static snapshot 16 % slower (2.31 -> 2.64 CPU ms a page,
+ * in-process A/B, 200 wcxb-dev pages, two runs each way; why was not found).
  */
 const WHITESPACE_ONLY = /^\s+$/;
 
