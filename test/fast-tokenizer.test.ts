@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
 import test from "node:test";
 import { Parser, Tokenizer } from "htmlparser2";
 import { fastTokenizer, fastTokenizerApplies } from "../src/render/fast-tokenizer.ts";
 import { createRng, type Rng } from "../src/ml/prng.ts";
-import { deeplyNested, fixturePath, fixtureText, hugePage } from "./helpers.ts";
+import { hugePage, parserFixtures } from "./helpers.ts";
 
 /** Every parser event with its data and source offsets, as static.ts's options produce them. */
 function events(html: string | string[], tokenizer: typeof Tokenizer): string[] {
@@ -58,11 +57,7 @@ test("the fast tokenizer replaces htmlparser2's character loop (the installed ve
 });
 
 test("fast tokenizer: the same events as htmlparser2's on the fixture pages and bad inputs", () => {
-  assertSameEvents(fixtureText("pages/article.html"), "pages/article.html");
-  const inputs = readdirSync(fixturePath("inputs"));
-  assert.ok(inputs.length >= 5, "the bad-input fixtures are missing");
-  for (const name of inputs) assertSameEvents(fixtureText(`inputs/${name}`), `inputs/${name}`);
-  assertSameEvents(deeplyNested(10_000), "10,000 nested elements");
+  for (const { html, what } of parserFixtures()) assertSameEvents(html, what);
   assertSameEvents(hugePage(2_000_000), "a 2 MB page");
   assertSameEvents("", "empty");
   assertSameEvents("no markup & no end", "text only");

@@ -1,6 +1,7 @@
 /** Shared test helpers: page inputs from strings and fixture files, generated bad pages, a synthetic labeled set. */
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before } from "node:test";
@@ -80,6 +81,20 @@ export async function warcResponse(url: string, body: string, contentType: strin
 /** `depth` nested divs around one paragraph. */
 export function deeplyNested(depth: number): string {
   return `<html><body>${"<div>".repeat(depth)}<p>deep text at the bottom</p>${"</div>".repeat(depth)}</body></html>`;
+}
+
+/**
+ * The documents a parser's event test starts from: the fixture article, every bad-input fixture
+ * (at least five: a missing folder fails the test) and 10,000 nested elements.
+ */
+export function parserFixtures(): { html: string; what: string }[] {
+  const inputs = readdirSync(fixturePath("inputs"));
+  assert.ok(inputs.length >= 5, "the bad-input fixtures are missing");
+  return [
+    { html: fixtureText("pages/article.html"), what: "pages/article.html" },
+    ...inputs.map((name) => ({ html: fixtureText(`inputs/${name}`), what: `inputs/${name}` })),
+    { html: deeplyNested(10_000), what: "10,000 nested elements" },
+  ];
 }
 
 /** A page of roughly `bytes` bytes made of many paragraphs. */

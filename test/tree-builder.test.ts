@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
 import test from "node:test";
 import { Parser, Tokenizer } from "htmlparser2";
 import { fastTokenizer } from "../src/render/fast-tokenizer.ts";
 import { TreeBuilder } from "../src/render/tree-builder.ts";
 import { createRng, type Rng } from "../src/ml/prng.ts";
-import { deeplyNested, fixturePath, fixtureText, hugePage } from "./helpers.ts";
+import { hugePage, parserFixtures } from "./helpers.ts";
 
 /**
  * The events htmlparser2's Parser hands a handler, with the options static.ts used with it, and
@@ -80,11 +79,7 @@ function fuzzHtml(rng: Rng): string {
 }
 
 test("tree builder: the events of htmlparser2's Parser on the fixture pages and bad inputs", () => {
-  assertSameEvents(fixtureText("pages/article.html"), "pages/article.html");
-  const inputs = readdirSync(fixturePath("inputs"));
-  assert.ok(inputs.length >= 5, "the bad-input fixtures are missing");
-  for (const name of inputs) assertSameEvents(fixtureText(`inputs/${name}`), `inputs/${name}`);
-  assertSameEvents(deeplyNested(10_000), "10,000 nested elements");
+  for (const { html, what } of parserFixtures()) assertSameEvents(html, what);
   assertSameEvents(`${"<svg><foreignObject>".repeat(2_000)}x`, "2,000 nested foreign objects");
   assertSameEvents(hugePage(1_000_000), "a 1 MB page");
   assertSameEvents("", "empty");
