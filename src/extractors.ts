@@ -10,6 +10,7 @@
  * and reason for such a page, and an extractor's own code only sees pages with words.
  */
 import { pageEmptyReason } from "./render/no-text.ts";
+import { NO_LIMIT, type Limit } from "./time-limit.ts";
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot } from "./types.ts";
 
 const REGISTRY = new Map<string, Extractor>();
@@ -33,13 +34,17 @@ export function checkParamNames(extractor: Extractor, params: Readonly<Record<st
 /**
  * `extractor` on one page, after the page-level checks: a document that is no page, or a page
  * that shows no word in the snapshot the method reads (Extractor.view), is an empty extraction
- * with the reason, the same for every method, and the method does not run.
+ * with the reason, the same for every method, and the method does not run. The synchronous
+ * part of each step runs under `limit` (time-limit.ts): all of it for a method that returns its
+ * extraction at once, as the ml method does once its model is loaded.
  */
-export async function runExtractor(extractor: Extractor, page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
-  const view = extractor.view ? await extractor.view(page, context) : page;
-  const reason = pageEmptyReason(page, view);
-  if (reason !== null) return { method: extractor.name, text: "", nodes: [], trace: [], emptyReason: reason };
-  return extractor.extract(page, context);
+export async function runExtractor(extractor: Extractor, page: PageSnapshot, context: ExtractorContext = {}, limit: Limit = NO_LIMIT): Promise<Extraction> {
+  const view = extractor.view ? await limit.run(() => extractor.view!(page, context)) : page;
+  return limit.run(() => {
+    const reason = pageEmptyReason(page, view);
+    if (reason !== null) return { method: extractor.name, text: "", nodes: [], trace: [], emptyReason: reason };
+    return extractor.extract(page, context);
+  });
 }
 
 export function getExtractor(name: string): Extractor {

@@ -8,7 +8,8 @@ import { buildTree } from "../dom/tree.ts";
 import { firstLine } from "../errors.ts";
 import { runExtractor } from "../extractors.ts";
 import { DEFAULT_OUTPUT, formatExtraction, type Format, type OutputOptions } from "../output/index.ts";
-import type { Extraction, Extractor, ExtractorContext, PageResult, PageSnapshot } from "../types.ts";
+import { NO_LIMIT, TimeLimitExceeded, type Limit } from "../time-limit.ts";
+import type { Extraction, Extractor, ExtractorContext, PageError, PageResult, PageSnapshot } from "../types.ts";
 
 /** What the sink needs of an extracted page: its id, the formatted output and why it is empty. */
 export interface PageOutput {
@@ -27,13 +28,19 @@ function modelChoice(model: string): string {
   return model.replace(/, [^,()]*\)$/, ")");
 }
 
-/** The extraction of one rendered page (through runExtractor's page-level checks), or an error record (stage "extract") that names it. */
-async function extractOrError(extractor: Extractor, page: PageSnapshot, context: ExtractorContext): Promise<PageResult<Extraction>> {
+/** The extraction of one rendered page (through runExtractor's page-level checks), or an error record (stage "extract", or "timeout" past `limit`) that names it. */
+async function extractOrError(extractor: Extractor, page: PageSnapshot, context: ExtractorContext, limit: Limit): Promise<PageResult<Extraction>> {
   try {
-    return { ok: true, value: await runExtractor(extractor, page, context) };
+    return { ok: true, value: await runExtractor(extractor, page, context, limit) };
   } catch (e) {
-    return { ok: false, error: { id: page.id, source: page.source, stage: "extract", reason: firstLine(e, "extraction failed") } };
+    return { ok: false, error: pageError(page, "extract", e, "extraction failed") };
   }
+}
+
+/** The error record of a page whose `stage` threw `e`: a timeout record when `e` is the time limit's. */
+function pageError(page: PageSnapshot, stage: PageError["stage"], e: unknown, fallback: string): PageError {
+  const timeout = e instanceof TimeLimitExceeded;
+  return { id: page.id, source: page.source, stage: timeout ? "timeout" : stage, reason: timeout ? e.message : firstLine(e, fallback) };
 }
 
 /** Formats an extraction; the DOM tree is built only for the formats that walk it (not text). */
@@ -49,20 +56,21 @@ export function formatPage(format: Format, page: PageSnapshot, extraction: Extra
   };
 }
 
-/** A rendered page (or its render error) → its output (or an error record). */
+/** A rendered page (or its render error) → its output (or an error record); the synchronous work runs under `limit` (time-limit.ts). */
 export async function pageOutput(
   rendered: PageResult<PageSnapshot>,
   extractor: Extractor,
   context: ExtractorContext,
   format: Format,
   output: OutputOptions = DEFAULT_OUTPUT,
+  limit: Limit = NO_LIMIT,
 ): Promise<PageResult<PageOutput>> {
   if (!rendered.ok) return rendered;
-  const extraction = await extractOrError(extractor, rendered.value, context);
+  const extraction = await extractOrError(extractor, rendered.value, context, limit);
   if (!extraction.ok) return extraction;
   try {
-    return { ok: true, value: formatPage(format, rendered.value, extraction.value, output) };
+    return { ok: true, value: limit.run(() => formatPage(format, rendered.value, extraction.value, output)) };
   } catch (e) {
-    return { ok: false, error: { id: rendered.value.id, source: rendered.value.source, stage: "output", reason: firstLine(e, "formatting failed") } };
+    return { ok: false, error: pageError(rendered.value, "output", e, "formatting failed") };
   }
 }

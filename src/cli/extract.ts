@@ -10,7 +10,8 @@ import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts"
 import { isUrl, listPageFiles, localPath, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
-import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
+import { createRenderer, mapLimit, renderLimit, renderPage } from "../render/index.ts";
+import { NO_LIMIT, TimeLimit, type Limit } from "../time-limit.ts";
 import type { Extractor, ExtractorContext, PageError, PageInput, PageResult, PageSnapshot, RenderMode, SiteContext } from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
@@ -53,8 +54,8 @@ ${INPUT_HELP}
                      display:none elements such as collapsed accordions and tabs)
   --workers N        worker threads that render and extract static pages side by side (default:
                      one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
-                     inputs; else 0). 0 extracts in this thread. With workers --timeout also ends a
-                     page stuck in parsing or extraction. Static mode only: Chromium renders in
+                     inputs; else 0). 0 extracts in this thread. --timeout ends a page stuck in
+                     parsing or extraction either way. Static mode only: Chromium renders in
                      its own processes (--concurrency tabs). On workers each worker takes one
                      page at a time and --concurrency does not apply
 ${RENDER_HELP}
@@ -182,16 +183,33 @@ async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: As
   }
 }
 
-/** Every page in this thread: Chromium mode, site-level methods and --workers 0. */
+/**
+ * Every page in this thread: Chromium mode, site-level methods and --workers 0. Each page's
+ * synchronous work runs under --timeout (time-limit.ts), as a worker's page does under the pool's
+ * deadline: a static page's parse, extraction and formatting; a Chromium page's extraction and
+ * formatting (the browser's wait has its own limit).
+ */
 async function extractInThread(extractor: Extractor, setup: ExtractSetup, mode: RenderMode, concurrency: number, inputs: AsyncIterable<PageResult<PageInput>>, sink: Sink): Promise<void> {
   await extractor.prepare?.(setup.params);
   const renderer = await createRenderer(mode, { concurrency });
+  const timeoutMs = setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limit = (): TimeLimit => new TimeLimit(timeoutMs);
   try {
-    const pages = (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, setup.render) : Promise.resolve(r));
+    const pages = (r: PageResult<PageInput>, parse: Limit) => (r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r));
     const context = { params: setup.params };
-    if (extractor.needsSite) await extractWithSites(extractor, setup, pages, inputs, concurrency, sink);
+    if (extractor.needsSite) await extractWithSites(extractor, setup, (r) => pages(r, renderLimit(renderer, setup.render)), limit, inputs, concurrency, sink);
     // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
-    else await mapLimit(inputs, concurrency, async (input) => pageOutput(await pages(input), extractor, context, setup.format, setup.output), (out) => sink.take(out));
+    else
+      await mapLimit(
+        inputs,
+        concurrency,
+        async (input) => {
+          const page = limit();
+          const rendered = await pages(input, mode === "static" ? page : NO_LIMIT); // one budget from the parse to the output
+          return pageOutput(rendered, extractor, context, setup.format, setup.output, page);
+        },
+        (out) => sink.take(out),
+      );
   } finally {
     await renderer.close();
   }
@@ -202,6 +220,7 @@ async function extractWithSites(
   extractor: Extractor,
   setup: ExtractSetup,
   render: (r: PageResult<PageInput>) => Promise<PageResult<PageSnapshot>>,
+  limit: () => Limit,
   inputs: AsyncIterable<PageResult<PageInput>>,
   concurrency: number,
   sink: Sink,
@@ -214,7 +233,7 @@ async function extractWithSites(
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
     const context: ExtractorContext = site ? { params: setup.params, site } : { params: setup.params };
-    await sink.take(await pageOutput(r, extractor, context, setup.format, setup.output));
+    await sink.take(await pageOutput(r, extractor, context, setup.format, setup.output, limit()));
   }
 }
 

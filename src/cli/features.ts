@@ -14,13 +14,14 @@ import { computeFeatures, featureDefinitions, featureSchema, siteContextFor, typ
 import { loadDataset, readDatasetPage, readGold, resolveDatasetDir, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import { readInputs, type ReadOptions } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
-import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
+import { createRenderer, mapLimit, renderLimit, renderPage } from "../render/index.ts";
 import { labelNodes, type NodeLabels } from "../train/labels.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, Renderer, RenderOptions, SiteContext } from "../types.ts";
 import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
 import { progress, type Progress } from "./progress.ts";
-import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
+import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
+import { TimeLimit, TimeLimitExceeded } from "../time-limit.ts";
 
 const HELP = `Usage: pith features <input|dataset...> --out FILE [options]
 
@@ -131,25 +132,29 @@ function report(job: Job, e: PageError): void {
 }
 
 async function emit(job: Job, rendered: PageSnapshot, dataset: string, gold: string | null, site: SiteContext | undefined, lang: string | null): Promise<void> {
-  // the rows a model trained by `pith train` in this mode reads (markup-hidden text in static mode)
-  const snap = revealMarkupHidden(rendered);
   try {
-    const tree = buildTree(snap);
-    const table = computeFeatures(snap, tree, { ...(site && job.site ? { site } : {}), lang });
-    const labels = gold === null ? null : labelNodes(snap, tree, gold);
+    // under the page's time limit (time-limit.ts), apart from its render's
+    const { snap, table, labels } = new TimeLimit(job.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, "feature extraction").run(() => {
+      // the rows a model trained by `pith train` in this mode reads (markup-hidden text in static mode)
+      const snap = revealMarkupHidden(rendered);
+      const tree = buildTree(snap);
+      const table = computeFeatures(snap, tree, { ...(site && job.site ? { site } : {}), lang });
+      return { snap, table, labels: gold === null ? null : labelNodes(snap, tree, gold) };
+    });
     await job.sink.write(snap, dataset, table, labels);
     job.pages++;
   } catch (e) {
-    report(job, { id: snap.id, source: snap.source, stage: "features", reason: String((e as Error).message).split("\n")[0] ?? "failed" });
+    const timeout = e instanceof TimeLimitExceeded;
+    report(job, { id: rendered.id, source: rendered.source, stage: timeout ? "timeout" : "features", reason: String((e as Error).message).split("\n")[0] ?? "failed" });
   }
-  job.bar.tick(snap.id);
+  job.bar.tick(rendered.id);
 }
 
 /** One domain group of a dataset: render all, then features with the group as site context. */
 async function runGroup(job: Job, ds: Dataset, group: DatasetPage[]): Promise<void> {
   const rendered: Array<{ page: DatasetPage; snap: PageSnapshot; gold: string | null }> = [];
   for (const page of group) {
-    const r = await renderPage(job.renderer, await readDatasetPage(ds, page), job.options);
+    const r = await renderPage(job.renderer, await readDatasetPage(ds, page), job.options, renderLimit(job.renderer, job.options));
     if (!r.ok) {
       report(job, r.error);
       job.bar.tick(page.id);
@@ -176,7 +181,7 @@ async function runDataset(job: Job, name: string, limit: number): Promise<void> 
 /** Pages given as files, directories, URLs: streamed one by one, or (with --site) all rendered first to group them by site. */
 async function runInputs(job: Job, specs: string[], concurrency: number, read: ReadOptions): Promise<void> {
   const snaps: PageSnapshot[] = [];
-  await mapLimit(readInputs(specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options) : r), async (r) => {
+  await mapLimit(readInputs(specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options, renderLimit(job.renderer, job.options)) : r), async (r) => {
     if (!r.ok) return report(job, r.error);
     if (job.site) return void snaps.push(r.value);
     job.bar.setTotal(++job.total);

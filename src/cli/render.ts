@@ -1,7 +1,7 @@
 /** `pith render`: pages → PageSnapshot JSON, for caching and inspection. */
 import { gzipSync } from "node:zlib";
 import { readInputs } from "../io/inputs.ts";
-import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
+import { createRenderer, mapLimit, renderLimit, renderPage } from "../render/index.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
@@ -63,7 +63,7 @@ export const renderCommand: Command = {
       process.stderr.write(`error\t${error.id}\t${error.stage}\t${error.reason}\n`);
     };
     try {
-      await mapLimit(readInputs(inputs.specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options) : r), async (r) => {
+      await mapLimit(readInputs(inputs.specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options, renderLimit(renderer, options)) : r), async (r) => {
         if (!r.ok) return fail(r.error);
         const failed = await emit(r.value, values, files);
         if (failed) return fail(failed);

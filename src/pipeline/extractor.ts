@@ -16,7 +16,7 @@
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
 import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
-import { cachedModel, resolveModelFile, type Resolution } from "./resolve.ts";
+import { cachedModel, loadedModel, resolveModelFile, type Resolution } from "./resolve.ts";
 import { BIASES, GENERAL, METHOD, modelView, runPipeline, type Bias, type RunOptions } from "./run.ts";
 import { REFINER_NAMES, type PipelineModel, type RefinerName } from "./model.ts";
 
@@ -60,25 +60,44 @@ interface ModelChoice {
   loaded: PipelineModel;
 }
 
+/** A page's model choice: the model once it is loaded (`now`), the promise of it until then. */
+interface Chosen {
+  key: string;
+  model: Promise<ModelChoice>;
+  now?: ModelChoice;
+}
+
 /**
  * The last model choice per snapshot, with the params that made it: runExtractor asks `view`
  * and then `extract` for one page, and the choice (an existsSync per candidate domain) is made
  * once for both.
  */
-const CHOSEN = new WeakMap<PageSnapshot, { key: string; choice: Promise<ModelChoice> }>();
+const CHOSEN = new WeakMap<PageSnapshot, Chosen>();
 
 /** The page's model (resolve.ts: --model, a per-domain model, or the bundled default for the render mode), loaded once. */
-function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>): Promise<ModelChoice> {
+function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>): Chosen {
   const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
   const model = str(params["model"]);
   const modelDir = str(params["modelDir"]);
   const key = [mode, model ?? "", modelDir ?? ""].join("\u0000");
   const memo = CHOSEN.get(page);
-  if (memo?.key === key) return memo.choice;
+  if (memo?.key === key) return memo;
   const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
-  const chosen = cachedModel(choice.file, mode).then((loaded) => ({ choice, loaded }));
-  CHOSEN.set(page, { key, choice: chosen });
+  const ready = loadedModel(choice.file, mode);
+  const now = ready ? { choice, loaded: ready } : undefined;
+  const chosen: Chosen = { key, model: now ? Promise.resolve(now) : cachedModel(choice.file, mode).then((loaded) => (chosen.now = { choice, loaded })) };
+  if (now) chosen.now = now;
+  CHOSEN.set(page, chosen);
   return chosen;
+}
+
+/**
+ * `use` on the page's model: at once when the model is loaded, so that the work runs inside the
+ * caller's synchronous call and its time limit (time-limit.ts); after the load otherwise.
+ */
+function withModel<T>(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>, use: (m: ModelChoice) => T): T | Promise<T> {
+  const chosen = modelFor(page, params);
+  return chosen.now ? use(chosen.now) : chosen.model.then(use);
 }
 
 export const mlExtractor: Extractor = {
@@ -99,16 +118,19 @@ export const mlExtractor: Extractor = {
     runOptionsFrom(params);
   },
   /** The snapshot the page's model reads: with markup-hidden text for a static model (run.ts modelView). */
-  async view(page: PageSnapshot, context: ExtractorContext): Promise<PageSnapshot> {
+  view(page: PageSnapshot, context: ExtractorContext): PageSnapshot | Promise<PageSnapshot> {
     const params = context.params ?? {};
-    return modelView((await modelFor(page, params)).loaded, page, runOptionsFrom(params));
+    const options = runOptionsFrom(params);
+    return withModel(page, params, ({ loaded }) => modelView(loaded, page, options));
   },
-  async extract(page: PageSnapshot, context: ExtractorContext = {}): Promise<Extraction> {
+  extract(page: PageSnapshot, context: ExtractorContext = {}): Extraction | Promise<Extraction> {
     const params = context.params ?? {};
-    const { choice, loaded } = await modelFor(page, params);
-    const { extraction, pageType: used } = runPipeline(loaded, page, runOptionsFrom(params));
-    const which = loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
-    extraction.model = `${loaded.name} (${choice.why}, ${which})`;
-    return extraction;
+    const options = runOptionsFrom(params);
+    return withModel(page, params, ({ choice, loaded }) => {
+      const { extraction, pageType: used } = runPipeline(loaded, page, options);
+      const which = loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
+      extraction.model = `${loaded.name} (${choice.why}, ${which})`;
+      return extraction;
+    });
   },
 };

@@ -69,17 +69,31 @@ function candidateDomains(url: string | null): string[] {
 }
 
 const cache = new Map<string, Promise<PipelineModel>>();
+/** The models of `cache` that have finished loading, for loadedModel. */
+const loaded = new Map<string, PipelineModel>();
+
+function cacheKey(file: string, mode: RenderMode): string {
+  return `${mode}\u0000${resolve(file)}`;
+}
 
 /** Loads (once) the model at `file` for `mode`. */
 export function cachedModel(file: string, mode: RenderMode): Promise<PipelineModel> {
-  const key = `${mode}\u0000${resolve(file)}`;
+  const key = cacheKey(file, mode);
   let m = cache.get(key);
   if (!m) {
     m = loadPipelineModel(file, mode);
     cache.set(key, m);
-    m.catch(() => cache.delete(key));
+    m.then(
+      (model) => loaded.set(key, model),
+      () => cache.delete(key),
+    );
   }
   return m;
+}
+
+/** The model at `file` for `mode` when cachedModel has finished loading it, else undefined: the ml extractor then works without an await (time-limit.ts). */
+export function loadedModel(file: string, mode: RenderMode): PipelineModel | undefined {
+  return loaded.get(cacheKey(file, mode));
 }
 
 export interface Resolution {

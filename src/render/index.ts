@@ -3,6 +3,7 @@
  * so static mode never loads Puppeteer.
  */
 import { firstLine } from "../errors.ts";
+import { NO_LIMIT, TimeLimit, type Limit } from "../time-limit.ts";
 import type { PageInput, PageResult, PageSnapshot, RenderMode, RenderOptions, Renderer } from "../types.ts";
 import { StaticRenderer } from "./static.ts";
 
@@ -24,15 +25,27 @@ export async function createRenderer(mode: RenderMode, options: RendererOptions 
   });
 }
 
-/** Render one page; any failure becomes an error record naming the page and the reason. */
-export async function renderPage(renderer: Renderer, input: PageInput, options: RenderOptions = {}): Promise<PageResult<PageSnapshot>> {
+/**
+ * Render one page; any failure becomes an error record naming the page and the reason. The
+ * render's synchronous part runs under `limit` (time-limit.ts): all of a static render, which
+ * no timer could interrupt; past it, a timeout record.
+ */
+export async function renderPage(renderer: Renderer, input: PageInput, options: RenderOptions = {}, limit: Limit = NO_LIMIT): Promise<PageResult<PageSnapshot>> {
   try {
-    return { ok: true, value: await renderer.render(input, options) };
+    return { ok: true, value: await limit.run(() => renderer.render(input, options)) };
   } catch (e) {
     const message = firstLine(e);
     const stage = message.startsWith("timeout") ? "timeout" : "render";
     return { ok: false, error: { id: input.id, source: input.source, stage, reason: message } };
   }
+}
+
+/**
+ * The time limit of a page rendered in this thread: `options.timeoutMs` for a static render
+ * (parsing is synchronous), none for Chromium, whose renderer enforces the limit on its own waits.
+ */
+export function renderLimit(renderer: Renderer, options: RenderOptions): Limit {
+  return renderer.mode === "static" && options.timeoutMs !== undefined ? new TimeLimit(options.timeoutMs, "rendering") : NO_LIMIT;
 }
 
 /**

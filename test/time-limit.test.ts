@@ -1,0 +1,114 @@
+/** --timeout in this thread (a single page, --workers 0): a page stuck in synchronous work is ended, becomes a timeout record, and the batch goes on. */
+import assert from "node:assert/strict";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import test from "node:test";
+import "../src/algorithms/index.ts";
+import { getExtractor, runExtractor } from "../src/extractors.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { TimeLimit, TimeLimitExceeded } from "../src/time-limit.ts";
+import { fixturePath, fixtureText, hugePage, pageFromHtml, pith, tempDir } from "./helpers.ts";
+
+test("TimeLimit ends a loop that never returns, and the thread goes on", () => {
+  const limit = new TimeLimit(200);
+  assert.throws(
+    () =>
+      limit.run(() => {
+        for (;;);
+      }),
+    (e: unknown) => e instanceof TimeLimitExceeded && e.message === "timeout: extraction took longer than 200 ms",
+  );
+  // the budget is spent: a later call on the same limit fails at once, a fresh limit runs
+  assert.throws(() => limit.run(() => 1), TimeLimitExceeded);
+  assert.equal(new TimeLimit(200).run(() => [1, 2, 3].map((x) => x * 2).join()), "2,4,6");
+});
+
+test("TimeLimit passes on fn's value and its own errors unchanged", () => {
+  const limit = new TimeLimit(10_000);
+  const value = { a: 1 };
+  assert.equal(
+    limit.run(() => value),
+    value,
+  );
+  const own = new RangeError("mine");
+  assert.throws(
+    () =>
+      limit.run(() => {
+        throw own;
+      }),
+    (e: unknown) => e === own,
+  );
+});
+
+test("with its model loaded, the ml method decides within the caller's call, so the page's time limit covers the pipeline", async () => {
+  const ml = getExtractor("ml");
+  const params = { mode: "static", trace: false };
+  await ml.prepare?.(params);
+  const page = staticSnapshot(pageFromHtml(fixtureText("pages/article.html"), "article"));
+  const view = ml.view?.(page, { params });
+  assert.ok(view && !(view instanceof Promise), "view returns the snapshot, not a promise");
+  const extraction = ml.extract(page, { params });
+  assert.ok(!(extraction instanceof Promise), "extract returns the extraction, not a promise");
+  assert.match(extraction.text, /Rivers rarely run straight/);
+  // a limit with no budget left stops the extraction before it runs
+  const spent = new TimeLimit(1);
+  assert.throws(
+    () =>
+      spent.run(() => {
+        for (;;);
+      }),
+    TimeLimitExceeded,
+  );
+  await assert.rejects(runExtractor(ml, page, { params }, spent), TimeLimitExceeded);
+});
+
+test("a single page past --timeout is a timeout record and exit 1, in any format", async () => {
+  const dir = tempDir("pith-limit-");
+  const page = join(dir, "huge.html");
+  writeFileSync(page, hugePage(5 * 1024 * 1024)); // about a second of parsing and extraction here
+  for (const format of ["text", "json"]) {
+    const res = await pith(["extract", page, "--timeout", "200", "--format", format]);
+    assert.equal(res.status, 1, res.stderr);
+    assert.equal(res.stdout, "");
+    assert.match(res.stderr, new RegExp(`^error\\t${page.replace(/[.\\/]/g, "\\$&")}\\ttimeout\\ttimeout: extraction took longer than 200 ms$`, "m"));
+    assert.match(res.stderr, /extracted 0 page\(s\) with ml, 1 error\(s\)/);
+  }
+});
+
+test("--workers 0: a page past --timeout fails alone and the pages after it come out as without it", async () => {
+  const dir = tempDir("pith-limit-batch-");
+  writeFileSync(join(dir, "a-huge.html"), hugePage(5 * 1024 * 1024));
+  copyFileSync(fixturePath("pages/article.html"), join(dir, "b-article.html"));
+  copyFileSync(fixturePath("site/blog/bees.html"), join(dir, "c-bees.html"));
+  const out = tempDir("pith-limit-out-");
+  const res = await pith(["extract", dir, "--workers", "0", "--timeout", "200", "--format", "json", "--out", out]);
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(res.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: extraction took longer than 200 ms$/m);
+  assert.match(res.stderr, /extracted 2 page\(s\) with ml, 1 error\(s\)/);
+  assert.deepEqual(readdirSync(out).sort(), ["b-article.json", "c-bees.json"]);
+  // the same pages alone, without the page that was cut short before them
+  const alone = tempDir("pith-limit-alone-");
+  for (const f of ["b-article.html", "c-bees.html"]) copyFileSync(join(dir, f), join(alone, f));
+  const aloneOut = tempDir("pith-limit-alone-out-");
+  const clean = await pith(["extract", alone, "--workers", "0", "--format", "json", "--out", aloneOut]);
+  assert.equal(clean.status, 0, clean.stderr);
+  const record = (file: string) => ({ ...(JSON.parse(readFileSync(file, "utf8")) as object), source: null }); // the source is the directory's
+  for (const f of ["b-article.json", "c-bees.json"]) assert.deepEqual(record(join(out, f)), record(join(aloneOut, f)), f);
+});
+
+test("pith render and pith features: a page past --timeout is a timeout record and the next page is done", async () => {
+  const dir = tempDir("pith-limit-cmds-");
+  writeFileSync(join(dir, "a-huge.html"), hugePage(10 * 1024 * 1024)); // parsing alone takes about 0.4 s here
+  copyFileSync(fixturePath("pages/article.html"), join(dir, "b-article.html"));
+  const render = await pith(["render", dir, "--summary", "--timeout", "50"]);
+  assert.equal(render.status, 1, render.stderr);
+  assert.match(render.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: rendering took longer than 50 ms$/m);
+  assert.match(render.stdout, /^b-article\.html\tstatic\t/m);
+  assert.match(render.stderr, /rendered 1 page\(s\), 1 error\(s\)/);
+  const out = join(tempDir("pith-limit-features-"), "rows.jsonl");
+  const features = await pith(["features", dir, "--timeout", "50", "--out", out]);
+  assert.equal(features.status, 1, features.stderr);
+  assert.match(features.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: (rendering|feature extraction) took longer than 50 ms$/m);
+  assert.match(features.stderr, /features: 1 page\(s\) → .*, 1 error\(s\)/);
+  assert.match(readFileSync(out, "utf8"), /"page":"b-article\.html"/);
+});
