@@ -4,10 +4,13 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import test from "node:test";
 import "../src/algorithms/index.ts";
+import { gzipSync } from "node:zlib";
+import { evaluateMethods } from "../src/evaluate/runner.ts";
+import { defuddlePeer, readabilityPeer } from "../src/evaluate/peers.ts";
 import { getExtractor, runExtractor } from "../src/extractors.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { TimeLimit, TimeLimitExceeded } from "../src/time-limit.ts";
-import { fixturePath, fixtureText, hugePage, pageFromHtml, pith, tempDir } from "./helpers.ts";
+import { fixturePath, fixtureText, hugePage, pageFromHtml, pith, tempDir, writeSyntheticSet } from "./helpers.ts";
 
 test("TimeLimit ends a loop that never returns, and the thread goes on", () => {
   const limit = new TimeLimit(200);
@@ -111,4 +114,39 @@ test("pith render and pith features: a page past --timeout is a timeout record a
   assert.match(features.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: (rendering|feature extraction) took longer than 50 ms$/m);
   assert.match(features.stderr, /features: 1 page\(s\) → .*, 1 error\(s\)/);
   assert.match(readFileSync(out, "utf8"), /"page":"b-article\.html"/);
+});
+
+test("pith evaluate in this thread: a method past --timeout on a page scores as a failure there, and the other pages are scored", async () => {
+  const dir = tempDir("pith-limit-eval-");
+  writeSyntheticSet(dir, ["a.test", "b.test"], 2);
+  // here about 75 ms to render and 300 ms for ml: each step has its own 150 ms
+  writeFileSync(join(dir, "html", "p-0-1.html.gz"), gzipSync(hugePage(2 * 1024 * 1024)));
+  const { pages } = await evaluateMethods({ methods: ["ml", "all-text"], datasets: [dir], workers: 1, renderOptions: { timeoutMs: 150 } });
+  assert.equal(pages.length, 8);
+  for (const p of pages) {
+    if (p.id !== "p-0-1") assert.equal(p.error, undefined, `${p.id} ${p.method}: ${p.error}`);
+    else if (p.method === "ml") assert.match(p.error ?? "", /timeout: (rendering|ml) took longer than 150 ms$/, `${p.method}: ${p.error}`);
+  }
+  assert.ok(pages.filter((p) => p.id !== "p-0-1" && p.method === "all-text").every((p) => p.wcxb.r > 0.99), "all text holds the gold");
+});
+
+test("a peer under a spent limit is a TimeLimitExceeded, and defuddle's muted console comes back", async () => {
+  const log = console.log;
+  const input = pageFromHtml(fixtureText("pages/article.html"), "article");
+  const page = staticSnapshot(input);
+  for (const peer of [readabilityPeer, defuddlePeer]) {
+    await peer.extract(input, page); // loads the package
+    const spent = new TimeLimit(1, peer.name);
+    assert.throws(
+      () =>
+        spent.run(() => {
+          for (;;);
+        }),
+      TimeLimitExceeded,
+    );
+    await assert.rejects(Promise.resolve().then(() => peer.extract(input, page, spent)), TimeLimitExceeded);
+  }
+  // a limit that ends defuddle mid-parse (defuddle runs with the console muted): the console is restored all the same
+  await assert.rejects(Promise.resolve().then(() => defuddlePeer.extract(pageFromHtml(hugePage(5 * 1024 * 1024), "huge"), page, new TimeLimit(50, "defuddle"))), TimeLimitExceeded);
+  assert.equal(console.log, log);
 });

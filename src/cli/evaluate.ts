@@ -36,7 +36,8 @@ Options:
   --workers N        worker threads (default: one per core in static mode, 1 in chromium mode;
                      0 or 1: this thread).
                      On workers a page (or a site's group of pages) that is still running after
-                     --timeout × (1 + methods) per page fails alone, as a page that failed to render
+                     --timeout × (1 + methods) per page fails alone, as a page that failed to render;
+                     in this thread a page's render and each method's run have --timeout each
   --param K=V        parameter for pith's extractors, repeatable
 ${RENDER_HELP}
   -h, --help         this help

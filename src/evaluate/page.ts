@@ -11,7 +11,8 @@ import "../algorithms/index.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { getExtractor, runExtractor } from "../extractors.ts";
 import { loadDataset, readDatasetPage, readGold, readGoldHtml, type Dataset, type DatasetPage } from "../io/dataset.ts";
-import { createRenderer, renderPage } from "../render/index.ts";
+import { createRenderer, renderLimit, renderPage } from "../render/index.ts";
+import { NO_LIMIT, TimeLimit, type Limit } from "../time-limit.ts";
 import type { ExtractorContext, PageInput, PageSnapshot, RenderMode, RenderOptions, Renderer, SiteContext } from "../types.ts";
 import { goldNodeLabels, predictedNodeLabels, type NodeGold } from "./gold-nodes.ts";
 import { aebShingles, lcsScore, nodeScore, rougeLsum, snippetCounts, wcxbWords, type LcsScore, type PRF, type ShingleCounts, type SnippetCounts } from "./metrics.ts";
@@ -65,7 +66,17 @@ export class JobEnv {
     private readonly concurrency = 1,
     /** Hears the running browsers' profile directories (a worker reports them to its pool). */
     private readonly onBrowsers?: (dirs: string[]) => void,
+    /**
+     * Put each page's render and each method's run under the page's time limit (time-limit.ts):
+     * in the main thread, where nothing else can end them. A worker's job has the pool's deadline.
+     */
+    readonly timeLimits = false,
   ) {}
+
+  /** The time limit of one synchronous step of a page (a render, a method's run). */
+  limit(options: RenderOptions, what: string): Limit {
+    return this.timeLimits && options.timeoutMs !== undefined ? new TimeLimit(options.timeoutMs, what) : NO_LIMIT;
+  }
 
   dataset(dir: string): Dataset {
     let ds = this.datasets.get(dir);
@@ -75,7 +86,8 @@ export class JobEnv {
 
   async render(input: PageInput, options: RenderOptions): Promise<PageSnapshot | string> {
     this.renderer ??= createRenderer(this.mode, { concurrency: this.concurrency, ...(this.onBrowsers ? { onBrowsers: this.onBrowsers } : {}) });
-    const r = await renderPage(await this.renderer, input, options);
+    const renderer = await this.renderer;
+    const r = await renderPage(renderer, input, options, this.timeLimits ? renderLimit(renderer, options) : NO_LIMIT);
     return r.ok ? r.value : `${r.error.stage}: ${r.error.reason}`;
   }
 
@@ -126,7 +138,7 @@ export async function evaluateGroup(env: JobEnv, job: GroupJob): Promise<PageFig
   const out: PageFigures[] = [];
   for (const l of loaded) {
     const site: SiteContext | undefined = job.site && job.domain && l.snapshot ? { domain: job.domain, pages: context.filter((s) => s !== l.snapshot) } : undefined;
-    out.push(...(await evaluatePage(ds, l, job, site)));
+    out.push(...(await evaluatePage(env, ds, l, job, site)));
   }
   return out;
 }
@@ -140,7 +152,7 @@ export async function failedGroup(env: JobEnv, job: GroupJob, reason: string): P
   const ds = env.dataset(job.datasetDir);
   const out: PageFigures[] = [];
   for (const page of pick(ds, job.ids)) {
-    out.push(...(await evaluatePage(ds, { page, input: null, snapshot: null, failure: reason }, job, undefined)));
+    out.push(...(await evaluatePage(env, ds, { page, input: null, snapshot: null, failure: reason }, job, undefined)));
   }
   return out;
 }
@@ -171,20 +183,20 @@ interface MethodOutput {
   emptyReason?: string;
 }
 
-async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string, site: SiteContext | undefined): Promise<MethodOutput> {
+async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string, site: SiteContext | undefined, limit: Limit): Promise<MethodOutput> {
   if (!l.snapshot || !l.input) return { text: "", nodes: null, ms: 0, error: l.failure ?? "not rendered" };
   const started = performance.now();
   try {
     const peer = getPeer(method);
     if (peer) {
-      const o = await peer.extract(l.input, l.snapshot);
+      const o = await peer.extract(l.input, l.snapshot, limit);
       const renderMs = o.nodes ? l.snapshot.ms : 0;
       return { text: o.text, nodes: o.nodes, ms: performance.now() - started + renderMs };
     }
     const extractor = getExtractor(method);
     const params = method === "oracle" ? { ...job.params, gold } : job.params;
     const context: ExtractorContext = site && extractor.needsSite ? { params, site } : { params };
-    const e = await runExtractor(extractor, l.snapshot, context);
+    const e = await runExtractor(extractor, l.snapshot, context, limit);
     const ms = performance.now() - started + l.snapshot.ms;
     return { text: e.text, nodes: e.nodes, ms, ...(e.emptyReason ? { emptyReason: e.emptyReason } : {}) };
   } catch (e) {
@@ -192,12 +204,12 @@ async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string,
   }
 }
 
-async function evaluatePage(ds: Dataset, l: Loaded, job: GroupJob, site: SiteContext | undefined): Promise<PageFigures[]> {
+async function evaluatePage(env: JobEnv, ds: Dataset, l: Loaded, job: GroupJob, site: SiteContext | undefined): Promise<PageFigures[]> {
   const truth = await truthOf(ds, l);
   const snippets = ds.snippets.get(l.page.id) ?? null;
   const out: PageFigures[] = [];
   for (const method of job.methods) {
-    const o = await runMethod(method, l, job, truth.gold, site);
+    const o = await runMethod(method, l, job, truth.gold, site, env.limit(job.renderOptions, method));
     // a page that failed scores 0, also against empty gold (where an empty output scores 1): its gold is then a stand-in word
     const gold = o.error !== undefined && !truth.gold.trim() ? FAILED_GOLD : truth.gold;
     const nodes = truth.nodeGold && truth.tree && o.nodes ? nodeScore(predictedNodeLabels(truth.tree, truth.nodeGold.units, o.nodes), truth.nodeGold.gold) : null;

@@ -17,6 +17,7 @@ import { firstLine } from "../errors.ts";
 import { buildTree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { staticSnapshot } from "../render/static.ts";
+import { NO_LIMIT, type Limit } from "../time-limit.ts";
 import type { PageInput, PageSnapshot } from "../types.ts";
 
 export interface PeerOutput {
@@ -28,8 +29,8 @@ export interface PeerOutput {
 export interface Peer {
   readonly name: string;
   readonly description: string;
-  /** `input` is the raw page; `page` its snapshot in the run's render mode. */
-  extract(input: PageInput, page: PageSnapshot): PeerOutput | Promise<PeerOutput>;
+  /** `input` is the raw page; `page` its snapshot in the run's render mode. The synchronous work (parse and extraction, after the package is loaded) runs under `limit`. */
+  extract(input: PageInput, page: PageSnapshot, limit?: Limit): PeerOutput | Promise<PeerOutput>;
 }
 
 /** Plain text of an HTML fragment, one line per block. */
@@ -70,14 +71,20 @@ function linkedomDocument(parseHTML: Linkedom["parseHTML"], input: PageInput): L
 export const readabilityPeer: Peer = {
   name: "readability",
   description: "Mozilla Readability 0.6 on linkedom (peer)",
-  async extract(input) {
+  async extract(input, _page, limit = NO_LIMIT) {
     const [{ parseHTML }, { Readability }] = await Promise.all([linkedom(), readability()]);
-    const article = new Readability(linkedomDocument(parseHTML, input) as unknown as Document).parse();
-    return { text: article?.content ? htmlToText(article.content) : "", nodes: null };
+    return limit.run(() => {
+      const article = new Readability(linkedomDocument(parseHTML, input) as unknown as Document).parse();
+      return { text: article?.content ? htmlToText(article.content) : "", nodes: null };
+    });
   },
 };
 
-/** Run a synchronous library call with console output muted (defuddle logs every bad JSON-LD block). */
+/**
+ * Run a synchronous library call with console output muted (defuddle logs every bad JSON-LD
+ * block). A time limit goes inside `fn`, never around this: a terminated call skips `finally`
+ * (time-limit.ts), which would leave the console muted.
+ */
 function quietly<T>(fn: () => T): T {
   const saved = { error: console.error, warn: console.warn, log: console.log };
   console.error = console.warn = console.log = () => {};
@@ -91,19 +98,23 @@ function quietly<T>(fn: () => T): T {
 export const defuddlePeer: Peer = {
   name: "defuddle",
   description: "defuddle 0.19 on linkedom, no network (peer)",
-  async extract(input) {
+  async extract(input, _page, limit = NO_LIMIT) {
     const [{ parseHTML }, { DefuddleClass: Defuddle }] = await Promise.all([linkedom(), defuddle()]);
     const options = { useAsync: false, url: input.url ?? BLANK_URL };
-    const result = quietly(() => new Defuddle(linkedomDocument(parseHTML, input) as unknown as Document, options).parse());
-    return { text: result.content ? htmlToText(result.content) : "", nodes: null };
+    return quietly(() =>
+      limit.run(() => {
+        const result = new Defuddle(linkedomDocument(parseHTML, input) as unknown as Document, options).parse();
+        return { text: result.content ? htmlToText(result.content) : "", nodes: null };
+      }),
+    );
   },
 };
 
 export const allTextPeer: Peer = {
   name: "all-text",
   description: "all visible text of the page (recall ≈ 1 baseline)",
-  extract(_input, page) {
-    return { text: textOf(page, buildTree(page), [0]), nodes: [0] };
+  extract(_input, page, limit = NO_LIMIT) {
+    return limit.run(() => ({ text: textOf(page, buildTree(page), [0]), nodes: [0] }));
   },
 };
 

@@ -157,7 +157,7 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
 
 /** Jobs in this thread, `concurrency` at a time (Chromium renders pages in parallel; static gains nothing). */
 async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, concurrency: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
-  const env = new JobEnv(mode, concurrency);
+  const env = new JobEnv(mode, concurrency, undefined, true);
   let next = 0;
   const lane = async (): Promise<void> => {
     for (let i = next++; i < jobs.length; i = next++) onResult(i, await evaluateGroup(env, jobs[i] as GroupJob));
