@@ -11,6 +11,7 @@ import test from "node:test";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MAX_PAGE_BYTES } from "../src/io/decode.ts";
 import { inputList, readInputs } from "../src/io/inputs.ts";
+import { parseRefresh } from "../src/io/refresh.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { PageInput, PageResult } from "../src/types.ts";
 import { WARCRecord, WARCSerializer } from "warcio";
@@ -635,4 +636,59 @@ test("a page served as application/xhtml+xml is XML even without an XML declarat
   } finally {
     close();
   }
+});
+
+test("a page that refreshes to another URL at once (a refresh <meta> or a Refresh header) is followed like a redirect; a self-reload, a long delay, one in <noscript> or to another scheme is not", async () => {
+  const { base, close } = await serve((req, res) => {
+    const path = req.url ?? "";
+    const page = (head: string, headers: Record<string, string> = {}) => {
+      res.writeHead(200, { "content-type": "text/html", ...headers });
+      res.end(`<html><head>${head}</head><body><p>page at ${path}</p></body></html>`);
+    };
+    if (path === "/stub") return page(`<meta http-equiv="Refresh" content="0; URL='/dir/final?a=1&amp;b=2'">`);
+    if (path === "/unquoted") return page(`<meta content="2;url=dir/final" http-equiv=refresh>`);
+    if (path === "/header") return page("", { refresh: "0; url=/dir/final" });
+    if (path === "/to-redirect") return page(`<meta http-equiv="refresh" content="0;url=/moved">`);
+    if (path === "/moved") {
+      res.writeHead(301, { location: "/dir/final" });
+      return void res.end();
+    }
+    if (path === "/reload") return page(`<meta http-equiv="refresh" content="300">`);
+    if (path === "/slow") return page(`<meta http-equiv="refresh" content="120;url=/dir/final">`);
+    if (path === "/noscript") return page(`<noscript><meta http-equiv="refresh" content="0;url=/enable-js"></noscript><!-- <meta http-equiv="refresh" content="0;url=/old"> -->`);
+    if (path === "/to-script") return page(`<meta http-equiv="refresh" content="0;url=javascript:alert(1)">`);
+    if (path === "/self") return page(`<meta http-equiv="refresh" content="0;url=/self">`);
+    if (path === "/loop-a") return page(`<meta http-equiv="refresh" content="0;url=/loop-b">`);
+    if (path === "/loop-b") return page(`<meta http-equiv="refresh" content="0;url=/loop-a">`);
+    page("");
+  });
+  try {
+    const got = await outcomes(["stub", "unquoted", "header", "to-redirect", "reload", "slow", "noscript", "to-script", "self", "loop-a"].map((p) => `${base}/${p}`));
+    assert.deepEqual(got, [
+      `ok ${base}/dir/final?a=1&b=2`,
+      `ok ${base}/dir/final`,
+      `ok ${base}/dir/final`,
+      `ok ${base}/dir/final`,
+      `ok ${base}/reload`,
+      `ok ${base}/slow`,
+      `ok ${base}/noscript`,
+      `ok ${base}/to-script`,
+      `ok ${base}/self`,
+      `fetch: redirect loop: ${base}/loop-b refreshes back to ${base}/loop-a (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`,
+    ]);
+    const [stub] = await collect([`${base}/stub`]);
+    assert.ok(stub?.ok && stub.value.html.includes("page at /dir/final?a=1&b=2"), "the page read is the one the refresh leads to");
+  } finally {
+    close();
+  }
+});
+
+test("parseRefresh reads a refresh's content as the HTML standard does", () => {
+  assert.deepEqual(parseRefresh("0; url=/next"), { delay: 0, url: "/next" });
+  assert.deepEqual(parseRefresh("  5.5 , URL = 'http://x.org/a b' trailing"), { delay: 5, url: "http://x.org/a b" });
+  assert.deepEqual(parseRefresh('3;"/quoted'), { delay: 3, url: "/quoted" });
+  assert.deepEqual(parseRefresh("0;/bare"), { delay: 0, url: "/bare" });
+  assert.deepEqual(parseRefresh("600"), { delay: 600, url: null });
+  assert.equal(parseRefresh("soon; url=/x"), null);
+  assert.equal(parseRefresh(""), null);
 });

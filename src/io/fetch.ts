@@ -5,6 +5,8 @@
  * - One time limit covers the whole fetch: every redirect, the headers and the body.
  * - Redirects (301, 302, 303, 307, 308) are followed by hand, up to MAX_REDIRECTS, as browsers
  *   do; the page's URL is the last one, so its links resolve against the page actually read.
+ *   A page that refreshes to another URL at once (`<meta http-equiv="refresh">`, a Refresh
+ *   header: src/io/refresh.ts) is followed the same way, its hops counted with the redirects.
  *   fetch's own following would hide why it stopped ("redirect count exceeded" for a loop, "URL
  *   scheme must be a HTTP(S) scheme" for a redirect to file:), so a loop, too many redirects, a
  *   redirect to another scheme and one without a Location each get a reason of their own.
@@ -25,6 +27,7 @@ import { bodyKind, contentTypeCharset, mediaType } from "./content-type.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
 import type { PageBytes } from "./inputs.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
+import { REFRESH_SCAN_CHARS, refreshTarget } from "./refresh.ts";
 import { percentDecoded } from "../output/urls.ts";
 
 /** Time limit for fetching one URL (ms). */
@@ -59,25 +62,32 @@ export async function fetchBytes(spec: string, timeoutMs = FETCH_TIMEOUT_MS): Pr
   try {
     const signal = AbortSignal.timeout(timeoutMs);
     const { start, authorization } = fetchTarget(spec);
-    const reached = await getFollowingRedirects(start, authorization, signal);
-    res = reached.response;
-    const noPage = noPageStatus(res);
-    if (noPage) {
-      await res.body?.cancel();
-      return failed(url, noPage);
+    const hops = new Hops(start, authorization);
+    for (;;) {
+      res = await getFollowingRedirects(hops, signal);
+      const noPage = noPageStatus(res);
+      if (noPage) {
+        await res.body?.cancel();
+        return failed(url, noPage);
+      }
+      const type = res.headers.get("content-type") ?? "";
+      const kind = bodyKind(type);
+      if (!kind) {
+        await res.body?.cancel();
+        return failed(url, `not an HTML page (content-type ${mediaType(type)})`);
+      }
+      const bytes = await cappedBody(res);
+      if (!bytes) return failed(url, tooLarge());
+      const refresh = kind === "text" ? null : refreshTarget(headerOrNull(res, "refresh"), new TextDecoder().decode(bytes.subarray(0, REFRESH_SCAN_CHARS)), hops.url);
+      if (refresh) {
+        hops.follow(refresh, "refreshes");
+        continue;
+      }
+      const page: PageBytes = { id: url, source: url, url: hops.url.href, remote: true, charset: contentTypeCharset(type), bytes };
+      if (kind === "text") page.plainText = true;
+      if (kind === "xhtml") page.xhtml = true;
+      return { ok: true, value: page };
     }
-    const type = res.headers.get("content-type") ?? "";
-    const kind = bodyKind(type);
-    if (!kind) {
-      await res.body?.cancel();
-      return failed(url, `not an HTML page (content-type ${mediaType(type)})`);
-    }
-    const bytes = await cappedBody(res);
-    if (!bytes) return failed(url, tooLarge());
-    const page: PageBytes = { id: url, source: url, url: reached.url.href, remote: true, charset: contentTypeCharset(type), bytes };
-    if (kind === "text") page.plainText = true;
-    if (kind === "xhtml") page.xhtml = true;
-    return { ok: true, value: page };
   } catch (e) {
     return failed(url, fetchErrorReason(e, timeoutMs, res));
   }
@@ -109,25 +119,44 @@ function fetchTarget(spec: string): { start: URL; authorization: string | null }
 }
 
 /**
- * GETs `start`, following redirects (header): the response that is not a redirect, and its URL.
- * `authorization` goes with each request until a redirect leaves the start's origin.
+ * The hops of one fetch, HTTP redirects and refreshes (src/io/refresh.ts) alike: at most
+ * MAX_REDIRECTS, no URL twice, and the authorization only until a hop leaves the start's origin.
  */
-async function getFollowingRedirects(start: URL, authorization: string | null, signal: AbortSignal): Promise<{ response: Response; url: URL }> {
-  const visited = new Set<string>();
-  let url = start;
-  let credentials = authorization;
-  for (let redirects = 0; ; redirects++) {
-    const headers: Record<string, string> = { "user-agent": FETCH_USER_AGENT, ...(credentials ? { authorization: credentials } : {}) };
-    const response = await fetch(url, { signal, redirect: "manual", headers });
-    if (!REDIRECT_STATUSES.has(response.status)) return { response, url };
-    await response.body?.cancel();
-    const next = redirectTarget(response, url);
-    if (next.origin !== url.origin) credentials = null;
-    visited.add(url.href);
-    if (visited.has(next.href)) throw new FetchFailure(`redirect loop: ${url.href} redirects back to ${next.href} (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`);
-    if (redirects === MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects (the next was to ${next.href})`);
-    url = next;
+class Hops {
+  private readonly visited = new Set<string>();
+  private count = 0;
+  constructor(
+    /** The URL the next request goes to. */
+    public url: URL,
+    public authorization: string | null,
+  ) {}
+
+  /** Moves on to `next` (how: "redirects", "refreshes"), or throws the FetchFailure that says why not. */
+  follow(next: URL, how: string): void {
+    if (next.origin !== this.url.origin) this.authorization = null;
+    this.visited.add(this.url.href);
+    if (this.visited.has(next.href)) throw new FetchFailure(`redirect loop: ${this.url.href} ${how} back to ${next.href} (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`);
+    if (this.count === MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects (the next was to ${next.href})`);
+    this.count++;
+    this.url = next;
   }
+}
+
+/** GETs `hops.url`, following redirects (header) through `hops`: the response that is not a redirect (its URL: hops.url). */
+async function getFollowingRedirects(hops: Hops, signal: AbortSignal): Promise<Response> {
+  for (;;) {
+    const headers: Record<string, string> = { "user-agent": FETCH_USER_AGENT, ...(hops.authorization ? { authorization: hops.authorization } : {}) };
+    const response = await fetch(hops.url, { signal, redirect: "manual", headers });
+    if (!REDIRECT_STATUSES.has(response.status)) return response;
+    await response.body?.cancel();
+    hops.follow(redirectTarget(response, hops.url), "redirects");
+  }
+}
+
+/** A response header as its sender meant it (headerText), or null when it is absent. */
+function headerOrNull(res: Response, name: string): string | null {
+  const value = res.headers.get(name);
+  return value === null ? null : headerText(value);
 }
 
 /** Where a redirect response leads (its Location, relative to `from`), if that is an http(s) URL. */
