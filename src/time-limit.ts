@@ -1,6 +1,7 @@
 /**
- * A time limit on synchronous work in this thread: `pith extract` on a single page, with
- * `--workers 0`, or in Chromium mode, extracts in the main thread.
+ * A time limit on synchronous work in this thread. The main thread renders and extracts pages
+ * too: `pith extract` on a single page, with `--workers 0` or in Chromium mode, `pith render`,
+ * `pith features`, and `pith evaluate` in Chromium mode or with one worker.
  *
  * Static parsing, extraction and formatting are synchronous, so a page that keeps them busy (a
  * quadratic case nobody has found yet: session 30 found two) holds the thread, and no timer can
