@@ -1,6 +1,6 @@
-/** --timeout in this thread (a single page, --workers 0): a page stuck in synchronous work is ended, becomes a timeout record, and the batch goes on. */
+/** --timeout in this thread (a single page, pith render, features and evaluate; --workers 0 is in cli-extract-workers.test.ts): a page stuck in synchronous work is ended, becomes a timeout record, and the batch goes on. */
 import assert from "node:assert/strict";
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
 import "../src/algorithms/index.ts";
@@ -76,28 +76,6 @@ test("a single page past --timeout is a timeout record and exit 1, in any format
     assert.match(res.stderr, new RegExp(`^error\\t${page.replace(/[.\\/]/g, "\\$&")}\\ttimeout\\ttimeout: extraction took longer than 200 ms$`, "m"));
     assert.match(res.stderr, /extracted 0 page\(s\) with ml, 1 error\(s\)/);
   }
-});
-
-test("--workers 0: a page past --timeout fails alone and the pages after it come out as without it", async () => {
-  const dir = tempDir("pith-limit-batch-");
-  // the first page of a process also pays for cold code (a few hundred ms on a loaded machine): the limit leaves room for it
-  writeFileSync(join(dir, "a-huge.html"), hugePage(20 * 1024 * 1024)); // about 6 s of parsing and extraction here
-  copyFileSync(fixturePath("pages/article.html"), join(dir, "b-article.html"));
-  copyFileSync(fixturePath("site/blog/bees.html"), join(dir, "c-bees.html"));
-  const out = tempDir("pith-limit-out-");
-  const res = await pith(["extract", dir, "--workers", "0", "--timeout", "1500", "--format", "json", "--out", out]);
-  assert.equal(res.status, 1, res.stderr);
-  assert.match(res.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: extraction took longer than 1500 ms$/m);
-  assert.match(res.stderr, /extracted 2 page\(s\) with ml, 1 error\(s\)/);
-  assert.deepEqual(readdirSync(out).sort(), ["b-article.json", "c-bees.json"]);
-  // the same pages alone, without the page that was cut short before them
-  const alone = tempDir("pith-limit-alone-");
-  for (const f of ["b-article.html", "c-bees.html"]) copyFileSync(join(dir, f), join(alone, f));
-  const aloneOut = tempDir("pith-limit-alone-out-");
-  const clean = await pith(["extract", alone, "--workers", "0", "--format", "json", "--out", aloneOut]);
-  assert.equal(clean.status, 0, clean.stderr);
-  const record = (file: string) => ({ ...(JSON.parse(readFileSync(file, "utf8")) as object), source: null }); // the source is the directory's
-  for (const f of ["b-article.json", "c-bees.json"]) assert.deepEqual(record(join(out, f)), record(join(aloneOut, f)), f);
 });
 
 test("pith render and pith features: a page past --timeout is a timeout record and the next page is done", async () => {
