@@ -15,6 +15,7 @@ import type { Format, OutputOptions } from "../output/index.ts";
 import type { Params } from "./command.ts";
 import type { PageOutput } from "./extract-page.ts";
 import { DeadlinePool } from "../deadline-pool.ts";
+import { workerModule } from "../paths.ts";
 
 /** What every worker needs to process pages exactly like the in-thread path. */
 export interface ExtractSetup {
@@ -45,7 +46,7 @@ export class ExtractPool {
 
   constructor(workers: number, setup: ExtractSetup, timeoutMs: number, heapMb = WORKER_HEAP_MB) {
     this.pool = new DeadlinePool({
-      url: new URL("./extract-worker.ts", import.meta.url).href,
+      url: workerModule("cli/extract-worker"),
       workerData: setup,
       size: workers,
       heapMb,

@@ -20,6 +20,7 @@ import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } f
 import { getPeer, PEERS } from "./peers.ts";
 import { aggregate, type RunFigures } from "./report.ts";
 import { createRng } from "../ml/prng.ts";
+import { workerModule } from "../paths.ts";
 
 /** Most pages rendered together as one site's context. */
 export const SITE_CONTEXT_MAX_PAGES = 16;
@@ -193,7 +194,7 @@ export function jobDeadlineMs(job: GroupJob): number {
 async function runOnWorkers(jobs: readonly GroupJob[], mode: RenderMode, n: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
   const env = new JobEnv(mode); // reads datasets for the figures of failed jobs; never renders
   const pool = new DeadlinePool<GroupJob, PageFigures[]>({
-    url: new URL("./worker.ts", import.meta.url).href,
+    url: workerModule("evaluate/worker"),
     workerData: { mode },
     size: n,
     deadlineMs: jobDeadlineMs,

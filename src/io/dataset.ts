@@ -8,9 +8,10 @@ import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { isAbsolute, join, resolve } from "node:path";
 import type { PageInput } from "../types.ts";
+import { PITH_ROOT } from "../paths.ts";
 
 /** Where the datasets live unless PITH_DATA or --data-dir says otherwise. */
-export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, "../../../shared/data");
+export const DEFAULT_DATA_DIR = resolve(PITH_ROOT, "../shared/data");
 
 export function dataDir(): string {
   return process.env["PITH_DATA"] ? resolve(process.env["PITH_DATA"]) : DEFAULT_DATA_DIR;

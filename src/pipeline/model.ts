@@ -16,6 +16,7 @@ import type { RenderMode } from "../types.ts";
 import { columnMap } from "./columns.ts";
 import type { ClassLexicon } from "./class-lexicon.ts";
 import { CONTEXT_FEATURES, type ContextModel } from "./context.ts";
+import { PITH_ROOT } from "../paths.ts";
 
 /** Decision threshold on P(main) when an artifact names none. */
 export const DEFAULT_THRESHOLD = 0.5;
@@ -89,7 +90,7 @@ export interface PipelineModel {
 
 /** The bundled default model of a render mode (also resolve.ts's last resort). */
 export function bundledDefaultPath(mode: RenderMode): string {
-  return resolve(import.meta.dirname, `../../models/default-${mode}.json`);
+  return resolve(PITH_ROOT, `models/default-${mode}.json`);
 }
 
 function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {

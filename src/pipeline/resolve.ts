@@ -13,9 +13,10 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RenderMode } from "../types.ts";
 import { bundledDefaultPath, loadPipelineModel, type PipelineModel } from "./model.ts";
+import { PITH_ROOT } from "../paths.ts";
 
 /** The repository's models/ folder (bundled artifacts). */
-export const BUNDLED_MODEL_DIR = resolve(import.meta.dirname, "../../models");
+export const BUNDLED_MODEL_DIR = resolve(PITH_ROOT, "models");
 /** Sub-folder of a model directory holding per-domain models. */
 export const DOMAIN_SUBDIR = "domains";
 

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { PITH_ROOT } from "../paths.ts";
 
 /**
  * First 12 hex characters of the sha256 of `files` (paths relative to src/train/; a missing file
@@ -14,7 +15,7 @@ import { resolve } from "node:path";
 export function codeKey(files: readonly string[], extra = ""): string {
   const h = createHash("sha256");
   for (const f of files) {
-    const path = resolve(import.meta.dirname, f);
+    const path = resolve(PITH_ROOT, "src/train", f);
     h.update(existsSync(path) ? readFileSync(path) : f);
   }
   h.update(extra);
@@ -32,5 +33,5 @@ export function datasetCacheName(dir: string): string {
 }
 
 export function cacheDir(): string {
-  return process.env["PITH_CACHE"] ? resolve(process.env["PITH_CACHE"]) : resolve(import.meta.dirname, "../../data/cache");
+  return process.env["PITH_CACHE"] ? resolve(process.env["PITH_CACHE"]) : resolve(PITH_ROOT, "data/cache");
 }

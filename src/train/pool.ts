@@ -8,6 +8,7 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { tsxWorker } from "../workers.ts";
+import { workerModule } from "../paths.ts";
 
 
 export interface Job {
@@ -48,7 +49,7 @@ export class WorkerPool {
   private failure: Error | null = null;
 
   constructor(readonly size = defaultWorkers()) {
-    const url = new URL("./worker.ts", import.meta.url).href;
+    const url = workerModule("train/worker");
     for (let i = 0; i < Math.max(1, size); i++) {
       const w = tsxWorker(url);
       this.threads.push(w);
