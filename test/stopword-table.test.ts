@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { test } from "node:test";
-import { isStopword, stopwordSet } from "../src/features/language.ts";
+import { ISO3_OF, isStopword, stopwordList, stopwordSet } from "../src/features/language.ts";
 import { StopwordTable, UNDECIDED } from "../src/features/stopword-table.ts";
 import { createRng, type Rng } from "../src/ml/prng.ts";
 
@@ -49,4 +49,21 @@ test("the stop-word table answers ASCII words itself and leaves the others to th
   assert.equal(isStopword(stop, "KA", 0, 2), true);
   assert.equal(isStopword(stop, "ẞA", 0, 2), stop.words.has("ßa"));
   assert.equal(isStopword(stop, "zz", 0, 2), false);
+});
+
+test("ISO3_OF is tinyld's toISO3 on every two-letter code, so a declared language finds the same stop words without loading tinyld", () => {
+  const { toISO3 } = createRequire(import.meta.url)("tinyld") as { toISO3: (code: string) => string };
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  let known = 0;
+  for (const a of letters) {
+    for (const b of letters) {
+      const code = a + b;
+      assert.equal(ISO3_OF[code] ?? "", toISO3(code), code);
+      if (ISO3_OF[code]) known++;
+    }
+  }
+  assert.ok(known >= 60, `${known} codes`);
+  assert.equal(stopwordList("en")?.has("the"), true);
+  assert.equal(stopwordList("de")?.has("und"), true);
+  assert.equal(stopwordList("hr"), null); // tinyld knows no "hr", so pith had no list for it either
 });

@@ -6,7 +6,7 @@
  * frequent words (Zipf: function words dominate the head of any language's frequency list).
  */
 import { createRequire } from "node:module";
-import { detect, toISO3 } from "tinyld";
+import type * as Tinyld from "tinyld";
 import { StopwordTable, UNDECIDED } from "./stopword-table.ts";
 
 /** Below this many characters tinyld's guess is noise: treat the language as unknown. */
@@ -17,13 +17,35 @@ export const STOPWORD_FALLBACK_TOP = 30;
 /** ISO 639-3 codes tinyld returns that `stopword` names differently. */
 const STOPWORD_ALIASES: Readonly<Record<string, string>> = { cmn: "zho", nno: "nob", nor: "nob", pes: "fas", zsm: "msa" };
 
+/**
+ * tinyld's ISO 639-1 → 639-3 table (its toISO3 on every two-letter code: test/stopword-table.test.ts
+ * checks all 676), so that a page that declares its language never loads tinyld.
+ */
+export const ISO3_OF: Readonly<Record<string, string>> = {
+  af: "afr", am: "amh", ar: "ara", be: "bel", bg: "bul", bn: "ben", cn: "cmn", cs: "ces", da: "dan", de: "deu", el: "ell",
+  en: "eng", eo: "epo", es: "spa", et: "est", fa: "pes", fi: "fin", fr: "fra", ga: "gle", gb: "eng", gr: "ell", gu: "guj",
+  he: "heb", hi: "hin", hu: "hun", hy: "hye", id: "ind", is: "isl", it: "ita", ja: "jpn", jp: "jpn", kk: "kaz", km: "khm",
+  kn: "kan", ko: "kor", kr: "kor", la: "lat", lt: "lit", lv: "lvs", mk: "mkd", mn: "mon", my: "mya", nl: "nld", no: "nob",
+  pl: "pol", po: "por", pt: "por", rn: "run", ro: "ron", ru: "rus", sk: "slk", sr: "srp", sv: "swe", ta: "tam", te: "tel",
+  th: "tha", tk: "tuk", tl: "tgl", tr: "tur", tt: "tat", uk: "ukr", ur: "urd", us: "eng", vi: "vie", vo: "vol", yi: "yid",
+  zh: "cmn",
+};
+
+const requireHere = createRequire(import.meta.url);
 /** `stopword` ships no types: its export is an object of ISO 639-3 code → word list. */
-const LISTS = createRequire(import.meta.url)("stopword") as Record<string, unknown>;
+const LISTS = requireHere("stopword") as Record<string, unknown>;
 const cache = new Map<string, ReadonlySet<string> | null>();
+
+/**
+ * tinyld, loaded on the first page whose language must be guessed: its tables take about 100 ms
+ * to load, a quarter of `pith extract page.html` (session 31).
+ */
+let tinyld: typeof Tinyld | null = null;
 
 export function detectLanguage(sample: string): string | null {
   if (sample.length < LANG_MIN_SAMPLE_CHARS) return null;
-  const lang = detect(sample);
+  tinyld ??= requireHere("tinyld") as typeof Tinyld;
+  const lang = tinyld.detect(sample);
   return lang ? lang : null;
 }
 
@@ -32,7 +54,7 @@ export function stopwordList(lang: string | null): ReadonlySet<string> | null {
   if (!lang) return null;
   const hit = cache.get(lang);
   if (hit !== undefined) return hit;
-  let iso3 = lang.length === 3 ? lang : toISO3(lang);
+  let iso3 = lang.length === 3 ? lang : (ISO3_OF[lang] ?? "");
   iso3 = STOPWORD_ALIASES[iso3] ?? iso3;
   const list = LISTS[iso3];
   const set = Array.isArray(list) ? new Set((list as string[]).map((w) => w.toLowerCase())) : null;
