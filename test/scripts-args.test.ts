@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 
-const SCRIPTS = ["train-default", "bench-extract", "bench-render", "bench-features", "bench-pathological", "bench-ml", "prune-cache", "check-markdown"];
+const SCRIPTS = ["train-default", "bench-extract", "bench-render", "bench-features", "bench-pathological", "bench-ml", "bench-startup", "prune-cache", "check-markdown"];
 
 function run(script: string, args: string[]) {
   const url = new URL(`../scripts/${script}.ts`, import.meta.url);
