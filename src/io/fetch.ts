@@ -81,6 +81,7 @@ export async function fetchBytes(spec: string, timeoutMs = FETCH_TIMEOUT_MS): Pr
       const refresh = kind === "text" ? null : refreshTarget(headerOrNull(res, "refresh"), new TextDecoder().decode(bytes.subarray(0, REFRESH_SCAN_CHARS)), hops.url);
       if (refresh) {
         hops.follow(refresh, "refreshes");
+        res = null; // the next page's headers have not come yet (fetchErrorReason)
         continue;
       }
       const page: PageBytes = { id: url, source: url, url: hops.url.href, remote: true, charset: contentTypeCharset(type), bytes };
