@@ -660,6 +660,8 @@ test("a page that refreshes to another URL at once (a refresh <meta> or a Refres
     if (path === "/self") return page(`<meta http-equiv="refresh" content="0;url=/self">`);
     if (path === "/loop-a") return page(`<meta http-equiv="refresh" content="0;url=/loop-b">`);
     if (path === "/loop-b") return page(`<meta http-equiv="refresh" content="0;url=/loop-a">`);
+    if (path === "/to-silence") return page(`<meta http-equiv="refresh" content="0;url=/silence">`);
+    if (path === "/silence") return; // never answers
     page("");
   });
   try {
@@ -676,6 +678,8 @@ test("a page that refreshes to another URL at once (a refresh <meta> or a Refres
       `ok ${base}/self`,
       `fetch: redirect loop: ${base}/loop-b refreshes back to ${base}/loop-a (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`,
     ]);
+    // the page a refresh leads to never answers: worded as no answer, not as the refreshing page still arriving
+    assert.deepEqual(await outcomes([`${base}/to-silence`], 500), ["fetch: unreachable: no answer within 500 ms"]);
     const [stub] = await collect([`${base}/stub`]);
     assert.ok(stub?.ok && stub.value.html.includes("page at /dir/final?a=1&b=2"), "the page read is the one the refresh leads to");
   } finally {
