@@ -12,14 +12,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The modules a process or worker thread starts from (src/paths.ts workerModule names the workers). */
 export const ENTRIES = ["cli/main", "cli/extract-worker", "evaluate/worker", "train/worker"];
 
-/** Newest modification time (ms) and number of files under src/: the bundle is fresh while neither moved. */
+/**
+ * Newest modification time (ms) of the files and folders under src/ (a folder's changes when a
+ * file in it is added, removed or renamed) and the number of files: the bundle is fresh while
+ * neither moved.
+ */
 export function sourceStamp(dir = join(root, "src")) {
-  let newest = 0;
+  let newest = statSync(dir).mtimeMs;
   let files = 0;
   for (const name of readdirSync(dir, { recursive: true })) {
     const st = statSync(join(dir, name));
-    if (!st.isFile()) continue;
-    files++;
+    if (st.isFile()) files++;
     newest = Math.max(newest, st.mtimeMs);
   }
   return { newest, files };

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import test from "node:test";
@@ -79,4 +79,15 @@ test("bin/pith.js runs the bundle while it is fresh, the sources once a source f
   assert.equal(loaded(run(copy, hook, ["--help"]).stderr, copy, "cli/main").sources, true);
   assert.equal(spawnSync("node", [join(copy, "scripts", "build.mjs")]).status, 0);
   assert.equal(loaded(run(copy, hook, ["--help"]).stderr, copy, "cli/main").bundle, true);
+});
+
+test("a source file renamed, with nothing else touched, makes the bundle stale", () => {
+  const copy = pithCopy();
+  const hook = loadReporter();
+  assert.equal(spawnSync("node", [join(copy, "scripts", "build.mjs")]).status, 0);
+  assert.equal(loaded(run(copy, hook, ["--help"]).stderr, copy, "cli/main").bundle, true);
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(join(copy, "src", "lower-bound.ts"), past, past);
+  renameSync(join(copy, "src", "lower-bound.ts"), join(copy, "src", "lower-bound-renamed.ts"));
+  assert.equal(loaded(run(copy, hook, ["--help"]).stderr, copy, "cli/main").bundle, false);
 });
