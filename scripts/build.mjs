@@ -40,6 +40,18 @@ async function build() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const stamp = sourceStamp(); // before reading the sources: an edit during the build makes the bundle stale, not wrong
+  try {
+    await bundle(esbuild, out);
+  } catch (e) {
+    // an install must not fail for want of the bundle: without its stamp, bin/pith.js runs the sources
+    rmSync(out, { recursive: true, force: true });
+    console.error(`pith build: no bundle (${String(e?.message ?? e).split("\n")[0]}); pith will run its sources through tsx (slower start)`);
+    return;
+  }
+  writeFileSync(join(out, "source-stamp.json"), JSON.stringify(stamp) + "\n");
+}
+
+async function bundle(esbuild, out) {
   await esbuild.build({
     entryPoints: ENTRIES.map((e) => join(root, "src", `${e}.ts`)),
     outbase: join(root, "src"),
@@ -51,9 +63,8 @@ async function build() {
     target: "node20",
     packages: "external",
     sourcemap: "linked",
-    logLevel: "warning",
+    logLevel: "silent",
   });
-  writeFileSync(join(out, "source-stamp.json"), JSON.stringify(stamp) + "\n");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();

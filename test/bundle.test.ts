@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import test from "node:test";
@@ -90,4 +90,22 @@ test("a source file renamed, with nothing else touched, makes the bundle stale",
   utimesSync(join(copy, "src", "lower-bound.ts"), past, past);
   renameSync(join(copy, "src", "lower-bound.ts"), join(copy, "src", "lower-bound-renamed.ts"));
   assert.equal(loaded(run(copy, hook, ["--help"]).stderr, copy, "cli/main").bundle, false);
+});
+
+test("a build that fails leaves no bundle and does not fail the install: pith runs its sources", () => {
+  const copy = pithCopy();
+  const hook = loadReporter();
+  const broken = join(copy, "src", "extra-broken.ts");
+  writeFileSync(broken, "export const = ;\n");
+  const main = join(copy, "src", "cli", "main.ts");
+  writeFileSync(main, `${readFileSync(main, "utf8")}\nimport "../extra-broken.ts";\n`);
+  const built = spawnSync("node", [join(copy, "scripts", "build.mjs")], { encoding: "utf8" });
+  assert.equal(built.status, 0, built.stderr);
+  assert.match(built.stderr, /^pith build: no bundle \(.+\); pith will run its sources through tsx \(slower start\)$/m);
+  assert.ok(!existsSync(join(copy, "dist")), "no half-built dist/");
+  // put the sources right: they run, the (missing) bundle does not
+  writeFileSync(main, readFileSync(main, "utf8").replace('\nimport "../extra-broken.ts";\n', ""));
+  const help = run(copy, hook, ["--help"]);
+  assert.equal(help.status, 0, help.stderr);
+  assert.equal(loaded(help.stderr, copy, "cli/main").sources, true);
 });
