@@ -1,6 +1,6 @@
 // Bundles pith's CLI and its worker threads into dist/ with esbuild, so that a command starts
-// without loading ~140 TypeScript modules through tsx one by one (`pith extract page.html`:
-// 0.69 → 0.42 s, session 31). Run by `npm install` (the prepare script) and `npm run build`.
+// without loading ~140 TypeScript modules through tsx one by one (`npm run bench:startup`
+// measures it; README, "Start-up"). Run by `npm install` (the prepare script) and `npm run build`.
 // bin/pith.js uses the bundle only while it is newer than every file under src/ (the stamp
 // written last here); after an edit it runs the sources through tsx until the next build.
 // Plain JavaScript, so that it runs before anything else is set up.

@@ -10,8 +10,8 @@ import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts"
 import { isUrl, listPageFiles, localPath, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
-import { createRenderer, mapLimit, renderLimit, renderPage } from "../render/index.ts";
-import { NO_LIMIT, TimeLimit, type Limit } from "../time-limit.ts";
+import { createRenderer, mapLimit, pageLimit, renderLimit, renderPage } from "../render/index.ts";
+import { NO_LIMIT, type Limit } from "../time-limit.ts";
 import type { Extractor, ExtractorContext, PageError, PageInput, PageResult, PageSnapshot, RenderMode, SiteContext } from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
@@ -193,19 +193,17 @@ async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: As
 async function extractInThread(extractor: Extractor, setup: ExtractSetup, mode: RenderMode, concurrency: number, inputs: AsyncIterable<PageResult<PageInput>>, sink: Sink): Promise<void> {
   await extractor.prepare?.(setup.params);
   const renderer = await createRenderer(mode, { concurrency });
-  const timeoutMs = setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const limit = (): TimeLimit => new TimeLimit(timeoutMs);
   try {
     const pages = (r: PageResult<PageInput>, parse: Limit) => (r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r));
     const context = { params: setup.params };
-    if (extractor.needsSite) await extractWithSites(extractor, setup, (r) => pages(r, renderLimit(renderer, setup.render)), limit, inputs, concurrency, sink);
+    if (extractor.needsSite) await extractWithSites(extractor, setup, (r) => pages(r, renderLimit(renderer, setup.render)), () => pageLimit(setup.render), inputs, concurrency, sink);
     // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
     else
       await mapLimit(
         inputs,
         concurrency,
         async (input) => {
-          const page = limit();
+          const page = pageLimit(setup.render);
           const rendered = await pages(input, mode === "static" ? page : NO_LIMIT); // one budget from the parse to the output
           return pageOutput(rendered, extractor, context, setup.format, setup.output, page);
         },

@@ -14,14 +14,14 @@ import { computeFeatures, featureDefinitions, featureSchema, siteContextFor, typ
 import { loadDataset, readDatasetPage, readGold, resolveDatasetDir, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import { readInputs, type ReadOptions } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
-import { createRenderer, mapLimit, renderLimit, renderPage } from "../render/index.ts";
+import { createRenderer, mapLimit, pageLimit, renderLimit, renderPage } from "../render/index.ts";
 import { labelNodes, type NodeLabels } from "../train/labels.ts";
 import type { PageError, PageInput, PageResult, PageSnapshot, Renderer, RenderOptions, SiteContext } from "../types.ts";
 import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
 import { progress, type Progress } from "./progress.ts";
-import { DEFAULT_TIMEOUT_MS, RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
-import { TimeLimit, TimeLimitExceeded } from "../time-limit.ts";
+import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
+import { TimeLimitExceeded } from "../time-limit.ts";
 
 const HELP = `Usage: pith features <input|dataset...> --out FILE [options]
 
@@ -134,7 +134,7 @@ function report(job: Job, e: PageError): void {
 async function emit(job: Job, rendered: PageSnapshot, dataset: string, gold: string | null, site: SiteContext | undefined, lang: string | null): Promise<void> {
   try {
     // under the page's time limit (time-limit.ts), apart from its render's
-    const { snap, table, labels } = new TimeLimit(job.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, "feature extraction").run(() => {
+    const { snap, table, labels } = pageLimit(job.options, "feature extraction").run(() => {
       // the rows a model trained by `pith train` in this mode reads (markup-hidden text in static mode)
       const snap = revealMarkupHidden(rendered);
       const tree = buildTree(snap);

@@ -11,8 +11,8 @@ import "../algorithms/index.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { getExtractor, runExtractor } from "../extractors.ts";
 import { loadDataset, readDatasetPage, readGold, readGoldHtml, type Dataset, type DatasetPage } from "../io/dataset.ts";
-import { createRenderer, renderLimit, renderPage } from "../render/index.ts";
-import { NO_LIMIT, TimeLimit, type Limit } from "../time-limit.ts";
+import { createRenderer, pageLimit, renderLimit, renderPage } from "../render/index.ts";
+import { NO_LIMIT, type Limit } from "../time-limit.ts";
 import type { ExtractorContext, PageInput, PageSnapshot, RenderMode, RenderOptions, Renderer, SiteContext } from "../types.ts";
 import { goldNodeLabels, predictedNodeLabels, type NodeGold } from "./gold-nodes.ts";
 import { aebShingles, lcsScore, nodeScore, rougeLsum, snippetCounts, wcxbWords, type LcsScore, type PRF, type ShingleCounts, type SnippetCounts } from "./metrics.ts";
@@ -75,7 +75,7 @@ export class JobEnv {
 
   /** The time limit of one synchronous step of a page (a render, a method's run). */
   limit(options: RenderOptions, what: string): Limit {
-    return this.timeLimits && options.timeoutMs !== undefined ? new TimeLimit(options.timeoutMs, what) : NO_LIMIT;
+    return this.timeLimits ? pageLimit(options, what) : NO_LIMIT;
   }
 
   dataset(dir: string): Dataset {

@@ -41,11 +41,19 @@ export async function renderPage(renderer: Renderer, input: PageInput, options: 
 }
 
 /**
- * The time limit of a page rendered in this thread: `options.timeoutMs` for a static render
- * (parsing is synchronous), none for Chromium, whose renderer enforces the limit on its own waits.
+ * The time limit of a page's synchronous work in this thread (time-limit.ts): `options.timeoutMs`
+ * (set by every command's --timeout), none when it is unset. `what` names the work in the error.
+ */
+export function pageLimit(options: RenderOptions, what = "extraction"): Limit {
+  return options.timeoutMs !== undefined ? new TimeLimit(options.timeoutMs, what) : NO_LIMIT;
+}
+
+/**
+ * The time limit of a page rendered in this thread: pageLimit for a static render (parsing is
+ * synchronous), none for Chromium, whose renderer enforces the limit on its own waits.
  */
 export function renderLimit(renderer: Renderer, options: RenderOptions): Limit {
-  return renderer.mode === "static" && options.timeoutMs !== undefined ? new TimeLimit(options.timeoutMs, "rendering") : NO_LIMIT;
+  return renderer.mode === "static" ? pageLimit(options, "rendering") : NO_LIMIT;
 }
 
 /**
