@@ -1,16 +1,17 @@
-// Bundles pith's CLI and its worker threads into dist/ with esbuild, so that a command starts
-// without loading ~140 TypeScript modules through tsx one by one (`npm run bench:startup`
-// measures it; README, "Start-up"). Run by `npm install` (the prepare script) and `npm run build`.
-// bin/pith.js uses the bundle only while it is newer than every file under src/ (the stamp
-// written last here); after an edit it runs the sources through tsx until the next build.
+// Bundles pith's CLI, its worker threads and its library entry into dist/ with esbuild, so that a
+// command starts without loading ~140 TypeScript modules through tsx one by one (`npm run
+// bench:startup` measures it; README, "Start-up") and a program can import pith with plain Node.
+// Run by `npm install` (the prepare script) and `npm run build`. bin/pith.js and lib/index.js use
+// the bundle only while it is newer than every file under src/ (bundleIsFresh: the stamp written
+// last here); after an edit they run the sources through tsx until the next build.
 // Plain JavaScript, so that it runs before anything else is set up.
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-/** The modules a process or worker thread starts from (src/paths.ts workerModule names the workers). */
-export const ENTRIES = ["cli/main", "cli/extract-worker", "evaluate/worker", "train/worker"];
+/** The modules a process or worker thread starts from (src/paths.ts workerModule names the workers), and the library's. */
+export const ENTRIES = ["cli/main", "cli/extract-worker", "evaluate/worker", "train/worker", "index"];
 
 /**
  * Newest modification time (ms) of the files and folders under src/ (a folder's changes when a
@@ -26,6 +27,19 @@ export function sourceStamp(dir = join(root, "src")) {
     newest = Math.max(newest, st.mtimeMs);
   }
   return { newest, files };
+}
+
+/** True while dist/ holds a bundle built from the sources as they are now (PITH_SOURCES=1: never). */
+export function bundleIsFresh() {
+  if (process.env.PITH_SOURCES) return false;
+  let built;
+  try {
+    built = JSON.parse(readFileSync(join(root, "dist", "source-stamp.json"), "utf8"));
+  } catch {
+    return false; // no bundle
+  }
+  const now = sourceStamp();
+  return built.newest === now.newest && built.files === now.files;
 }
 
 async function build() {

@@ -1,7 +1,8 @@
 /**
- * The bundle (scripts/build.mjs → dist/): bin/pith.js runs it while it is newer than every source
- * file and the sources through tsx once one changed, workers included, with the same outputs.
- * Runs on a copy of pith, so the checkout's own dist/ is left as it is.
+ * The bundle (scripts/build.mjs → dist/): bin/pith.js and the library entry (lib/index.js) run it
+ * while it is newer than every source file and the sources through tsx once one changed, workers
+ * included, with the same outputs. Runs on a copy of pith, so the checkout's own dist/ is left as
+ * it is.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -16,7 +17,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** A copy of pith's runnable files (its node_modules linked) in a temporary folder. */
 function pithCopy(): string {
   const dir = tempDir("pith-copy-");
-  for (const d of ["bin", "scripts", "src", "models"]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+  for (const d of ["bin", "lib", "scripts", "src", "models"]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
   copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return dir;
@@ -108,4 +109,38 @@ test("a build that fails leaves no bundle and does not fail the install: pith ru
   const help = run(copy, hook, ["--help"]);
   assert.equal(help.status, 0, help.stderr);
   assert.equal(loaded(help.stderr, copy, "cli/main").sources, true);
+});
+
+test("a plain Node program imports pith by name: the bundle while it is fresh, else the sources, every export of src/index.ts there", { timeout: 120_000 }, async () => {
+  const copy = pithCopy();
+  const hook = loadReporter();
+  assert.equal(spawnSync("node", [join(copy, "scripts", "build.mjs")]).status, 0);
+  const app = tempDir("pith-app-");
+  mkdirSync(join(app, "node_modules"));
+  symlinkSync(copy, join(app, "node_modules", "pith"));
+  writeFileSync(join(app, "app.mjs"), `import * as pith from "pith";
+import { readFileSync } from "node:fs";
+const missing = Object.keys(pith).filter((k) => pith[k] === undefined);
+const html = readFileSync(process.argv[2], "utf8");
+const page = pith.staticSnapshot({ id: "p", source: "p", url: null, html, encoding: "utf-8", remote: false });
+const { text } = await pith.runExtractor(pith.getExtractor("ml"), page, { params: { mode: "static" } });
+console.log(JSON.stringify({ names: Object.keys(pith).sort(), missing, text }));
+`);
+  const runApp = (env: Record<string, string>) => {
+    const r = spawnSync("node", ["--import", hook, join(app, "app.mjs"), fixturePath("pages/article.html")], { cwd: app, encoding: "utf8", env: { ...process.env, ...env } });
+    assert.equal(r.status, 0, r.stderr);
+    return { out: JSON.parse(r.stdout) as { names: string[]; missing: string[]; text: string }, stderr: r.stderr };
+  };
+  const bundled = runApp({});
+  assert.deepEqual({ bundle: bundled.stderr.includes(`${copy}/dist/index.js`), sources: bundled.stderr.includes(`${copy}/src/index.ts`) }, { bundle: true, sources: false });
+  const sources = runApp({ PITH_SOURCES: "1" });
+  assert.ok(sources.stderr.includes(`${copy}/src/index.ts`) && !sources.stderr.includes(`${copy}/dist/`));
+
+  const expected = Object.keys(await import("../src/index.ts")).sort();
+  for (const { out } of [bundled, sources]) {
+    assert.deepEqual(out.names, expected, "lib/index.js lists every runtime export of src/index.ts, and no other");
+    assert.deepEqual(out.missing, []);
+    assert.match(out.text, /Rivers rarely run straight/);
+  }
+  assert.equal(sources.out.text, bundled.out.text);
 });
