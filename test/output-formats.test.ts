@@ -553,3 +553,19 @@ test("html and markdown of a chosen shadow root (declarative shadow DOM): its co
   assert.equal(formatExtraction("html", page, tree, extraction), "<article><h2>Pack</h2><p>Light and <em>roomy</em>.</p></article>");
   assert.equal(formatExtraction("markdown", page, tree, extraction), "## Pack\n\nLight and *roomy*.");
 });
+
+test("heading permalinks (¶, #, §, 🔗 links to a place in the page) are left out of text, Markdown and HTML; fragment links that say something stay", () => {
+  const html = `<body><article><h1>Install<a class="headerlink" href="#install" title="Permalink to this heading">¶</a></h1>
+<h2 id="use"><a href="#use" aria-label="anchor"><span>#</span></a>Use it</h2>
+<h3>Variants <a href="#variants">§</a> <a href="#v2"> 🔗 </a></h3>
+<p>See <a href="#fn1">[1]</a>, <a href="#top">Back to top</a> and <a href="https://x.org/#">#</a>.</p></article></body>`;
+  const page = staticSnapshot(pageFromHtml(html, "permalinks"));
+  const tree = buildTree(page);
+  const article = page.nodes.findIndex((n) => n.tag === "article");
+  const extraction: Extraction = { method: "test", text: "", nodes: [article], scores: [1], trace: [] };
+  assert.equal(textOf(page, tree, [article]), "Install\nUse it\nVariants\nSee [1], Back to top and #.");
+  assert.equal(formatExtraction("markdown", page, tree, extraction), "# Install\n\n## Use it\n\n### Variants\n\nSee [\\[1\\]](#fn1), [Back to top](#top) and [#](https://x.org/#).");
+  const out = formatExtraction("html", page, tree, extraction);
+  assert.doesNotMatch(out, /¶|§|🔗|href="#install"|href="#use"|href="#variants"/);
+  assert.match(out, /<a href="#fn1">\[1\]<\/a>, <a href="#top">Back to top<\/a> and <a href="https:\/\/x\.org\/#">#<\/a>/);
+});

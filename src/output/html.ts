@@ -1,6 +1,6 @@
 /**
  * HTML output: the chosen subtrees re-serialised from the snapshot (kept attributes only, no
- * scripts or styles, invisible nodes dropped), wrapped in one <article> (unless the output is one
+ * scripts or styles, invisible nodes and heading permalinks dropped), wrapped in one <article> (unless the output is one
  * <article> already: a chosen <body> holding an <article> gives no <article><article>); list
  * items, table rows, sections and cells, and dt/dd chosen without their list or table get one
  * (WRAPPERS). Iterative walk.
@@ -14,6 +14,7 @@
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 import { inlineGap } from "../dom/text.ts";
+import { isPermalink } from "../dom/permalink.ts";
 import { SHADOW_ROOT_TAG } from "../render/shadow-root.ts";
 import type { Tree } from "../dom/tree.ts";
 import { escapeAttribute, escapeText, safeUrl } from "./escape.ts";
@@ -122,7 +123,7 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
     for (let i = root; i < end; i++) {
       while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
       const node = page.nodes[i] as SnapshotNode;
-      if (!node.visible || (node.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || (!options.images && IMAGE_TAGS.has(node.tag))))) {
+      if (!node.visible || (node.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || isPermalink(page, tree, i) || (!options.images && IMAGE_TAGS.has(node.tag))))) {
         i = (tree.end[i] as number) - 1;
         continue;
       }

@@ -13,6 +13,7 @@
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
+import { isPermalink } from "../dom/permalink.ts";
 import { collapseSpaces, continuesLine, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
@@ -281,7 +282,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close(); // each block li / blockquote opened one
       }
       const node = page.nodes[i] as SnapshotNode;
-      if (!node.visible || (node.type === 1 && NON_CONTENT_TAGS.has(node.tag))) {
+      if (!node.visible || (node.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || isPermalink(page, tree, i)))) {
         i = (tree.end[i] as number) - 1;
         continue;
       }
