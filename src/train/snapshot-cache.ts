@@ -5,7 +5,7 @@
  * feature tables from these files in seconds per set instead of rendering again for minutes.
  *
  * Choices:
- * - <key> hashes the Chromium renderer's code (chromium.ts, in-page.ts, attributes.ts, the
+ * - <key> hashes the Chromium renderer's code (chromium.ts, its tabs and policy, in-page.ts, attributes.ts, the
  *   markup repair it shares with the static renderer in repair.ts, the snapshot types) and
  *   the browser's `--version`: a renderer or browser change writes a new folder and stale
  *   renders are never read. Pages are keyed by their set's folder, their id and their HTML
@@ -33,7 +33,7 @@ import type { PageSnapshot } from "../types.ts";
 import { cacheDir, codeKey, datasetCacheName } from "./cache-dir.ts";
 
 /** Files whose change alters a chromium snapshot. */
-const RENDERER_FILES = ["../render/chromium.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../render/xhtml.ts", "../render/math-text.ts", "../types.ts"];
+const RENDERER_FILES = ["../render/chromium.ts", "../render/chromium-tabs.ts", "../render/chromium-policy.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../render/xhtml.ts", "../render/math-text.ts", "../types.ts"];
 
 /**
  * Environment variable that pins the key for a whole run: the first thread to compute it sets
