@@ -2,7 +2,7 @@
 // in a plain `node app.js`. It loads the bundle in dist/ while it is newer than every source file
 // (scripts/build.mjs, run by `npm install`), else the TypeScript sources through tsx's loader, as
 // bin/pith.js does. Types come from src/index.ts ("types"), which is also the list below: an ES
-// module names its exports before it runs, so they are listed, and test/library.test.ts checks
+// module names its exports before it runs, so they are listed, and test/bundle.test.ts checks
 // that the list is src/index.ts's.
 import { bundleIsFresh } from "../scripts/build.mjs";
 

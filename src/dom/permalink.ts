@@ -6,7 +6,7 @@
  * heading's text, and `## Install[¶](…#install)` its Markdown).
  *
  * Choice: an `<a>` whose href is a bare fragment (`#…`, a place in the page itself) and whose
- * text is only PERMALINK_SYMBOLS (at least one) and spaces. The symbol, not the class name,
+ * text is only such symbols (PERMALINK_TEXT: at least one) and spaces. The symbol, not the class name,
  * decides, so it needs no generator list; a fragment link with any letter or digit ("#1", a
  * footnote "[2]", "Back to top") is kept. A permalink holding no text at all (an icon drawn by
  * CSS or an SVG) shows nothing already.
