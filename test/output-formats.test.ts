@@ -569,3 +569,26 @@ test("heading permalinks (¶, #, §, 🔗 links to a place in the page) are left
   assert.doesNotMatch(out, /¶|§|🔗|href="#install"|href="#use"|href="#variants"/);
   assert.match(out, /<a href="#fn1">\[1\]<\/a>, <a href="#top">Back to top<\/a> and <a href="https:\/\/x\.org\/#">#<\/a>/);
 });
+
+test("markdown code blocks carry the language the page's highlighter names (language-X on <code> or <pre>, Sphinx / GitHub highlight-X around it); none for 'no language' names or odd ones", () => {
+  const md = markdownOf(`<body>
+<pre><code class="hljs language-python">print(1)</code></pre>
+<pre class="lang-rust">fn main() {}</pre>
+<div class="highlight-shell notranslate"><div class="highlight"><pre><span></span>pip install x
+</pre></div></div>
+<div class="highlight highlight-source-js"><pre>let a = 1;</pre></div>
+<div class="highlight-default notranslate"><div class="highlight"><pre>x = 1</pre></div></div>
+<pre><code class="lang-auto">docker ps</code></pre>
+<pre><code class="language-a\`b">odd</code></pre>
+<pre>plain</pre></body>`);
+  assert.deepEqual(md.split("\n\n"), [
+    "```python\nprint(1)\n```",
+    "```rust\nfn main() {}\n```",
+    "```shell\npip install x\n```",
+    "```js\nlet a = 1;\n```",
+    "```\nx = 1\n```",
+    "```\ndocker ps\n```",
+    "```\nodd\n```",
+    "```\nplain\n```",
+  ]);
+});

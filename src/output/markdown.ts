@@ -14,6 +14,7 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import { isPermalink } from "../dom/permalink.ts";
+import { codeLanguage } from "./code-language.ts";
 import { collapseSpaces, continuesLine, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
@@ -86,10 +87,10 @@ function longestBacktickRun(s: string): number {
   return (s.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
 }
 
-/** A code block fenced by more backticks than any run inside it (a ``` in the code would end a ``` fence). */
-function fenced(code: string): string {
+/** A code block fenced by more backticks than any run inside it (a ``` in the code would end a ``` fence), with its language when the page names one. */
+function fenced(code: string, language: string): string {
   const fence = "`".repeat(Math.max(3, longestBacktickRun(code) + 1));
-  return `${fence}\n${code}\n${fence}`;
+  return `${fence}${language}\n${code}\n${fence}`;
 }
 
 /**
@@ -153,6 +154,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const line = new MarkdownLine();
   let prefix = "";
   let inPre = 0;
+  let language = ""; // the outermost code block's language (code-language.ts)
   let runStart = 0; // in a code block: where the text since its last block boundary starts (endRun)
   let inCode = 0;
   const out = new MarkdownBlocks(page, tree);
@@ -207,7 +209,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
           .join(prefix || oneLine ? " " : "\\\n"); // a heading (a table cell) is one line: its <br> is a space
-    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text) : prefix ? prefix + escapeHeadingEnd(text) : text); // no empty code block
+    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text, language) : prefix ? prefix + escapeHeadingEnd(text) : text); // no empty code block
     runStart = 0;
     prefix = "";
     lastChar = "";
@@ -342,7 +344,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (node.tag === "li") out.openItem(i);
         else if (node.tag === "blockquote") out.openQuote(i);
         if (PREFORMATTED_TAGS.has(node.tag)) {
-          inPre++;
+          if (inPre++ === 0) language = codeLanguage(page, tree, i);
           open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, opening: "" });
           continue;
         }
