@@ -570,8 +570,8 @@ test("heading permalinks (¶, #, §, 🔗 links to a place in the page) are left
   assert.match(out, /<a href="#fn1">\[1\]<\/a>, <a href="#top">Back to top<\/a> and <a href="https:\/\/x\.org\/#">#<\/a>/);
 });
 
-test("markdown code blocks carry the language the page's highlighter names (language-X on <code> or <pre>, Sphinx / GitHub highlight-X around it); none for 'no language' names or odd ones", () => {
-  const md = markdownOf(`<body>
+test("markdown code blocks carry the language the page's highlighter names (language-X on <code> or <pre>, Sphinx / GitHub highlight-X around it), and HTML output's <pre> as its one class; none for 'no language' names or odd ones", () => {
+  const html = `<body>
 <pre><code class="hljs language-python">print(1)</code></pre>
 <pre class="lang-rust">fn main() {}</pre>
 <div class="highlight-shell notranslate"><div class="highlight"><pre><span></span>pip install x
@@ -580,7 +580,12 @@ test("markdown code blocks carry the language the page's highlighter names (lang
 <div class="highlight-default notranslate"><div class="highlight"><pre>x = 1</pre></div></div>
 <pre><code class="lang-auto">docker ps</code></pre>
 <pre><code class="language-a\`b">odd</code></pre>
-<pre>plain</pre></body>`);
+<pre>plain</pre></body>`;
+  const md = markdownOf(html);
+  const page = staticSnapshot(pageFromHtml(html, "code"));
+  const body = page.nodes.findIndex((n) => n.tag === "body");
+  const out = formatExtraction("html", page, buildTree(page), { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
+  assert.deepEqual(out.match(/<pre[^>]*>/g), ['<pre class="language-python">', '<pre class="language-rust">', '<pre class="language-shell">', '<pre class="language-js">', "<pre>", "<pre>", "<pre>", "<pre>"]);
   assert.deepEqual(md.split("\n\n"), [
     "```python\nprint(1)\n```",
     "```rust\nfn main() {}\n```",

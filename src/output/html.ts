@@ -1,6 +1,7 @@
 /**
  * HTML output: the chosen subtrees re-serialised from the snapshot (kept attributes only, no
- * scripts or styles, invisible nodes and heading permalinks dropped), wrapped in one <article> (unless the output is one
+ * scripts or styles, invisible nodes and heading permalinks dropped; a code block's <pre> keeps its
+ * language as `class="language-X"`, code-language.ts), wrapped in one <article> (unless the output is one
  * <article> already: a chosen <body> holding an <article> gives no <article><article>); list
  * items, table rows, sections and cells, and dt/dd chosen without their list or table get one
  * (WRAPPERS). Iterative walk.
@@ -12,9 +13,10 @@
  * sources are absolute when the page URL is known (urls.ts).
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
-import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
+import { NON_CONTENT_TAGS, PREFORMATTED_TAGS } from "../dom/blocks.ts";
 import { inlineGap } from "../dom/text.ts";
 import { isPermalink } from "../dom/permalink.ts";
+import { codeLanguage } from "./code-language.ts";
 import { SHADOW_ROOT_TAG } from "../render/shadow-root.ts";
 import type { Tree } from "../dom/tree.ts";
 import { escapeAttribute, escapeText, safeUrl } from "./escape.ts";
@@ -39,8 +41,9 @@ function outputTag(node: SnapshotNode): string {
   return PRE_TAGS.has(node.tag) ? "pre" : node.tag;
 }
 
-function openTag(node: SnapshotNode, base: string | null): string {
+function openTag(node: SnapshotNode, base: string | null, language = ""): string {
   let s = `<${outputTag(node)}`;
+  if (language) s += ` class="language-${language}"`; // a code block's language (code-language.ts), the one class kept
   for (const a of OUTPUT_ATTRIBUTES) {
     const v = node.attrs?.[a];
     if (v === undefined) continue;
@@ -136,7 +139,7 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
       if (WRAPPER_TAGS.has(node.tag)) continue;
       if (SHOWN_WITHOUT_TEXT.has(node.tag)) shown++;
       if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length, shown });
-      out.push(openTag(node, base));
+      out.push(openTag(node, base, PREFORMATTED_TAGS.has(node.tag) ? codeLanguage(page, tree, i) : ""));
     }
     while (closeAt.length) close();
   }
