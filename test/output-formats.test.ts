@@ -597,3 +597,9 @@ test("markdown code blocks carry the language the page's highlighter names (lang
     "```\nplain\n```",
   ]);
 });
+
+test("markdown: superscripts and subscripts are inline <sup> / <sub>, which a CommonMark renderer shows as such, with Markdown (a link) inside them and page text that looks like a tag still escaped", () => {
+  const md = markdownOf(`<body><p>H<sub>2</sub>O and E = mc<sup>2</sup>, as a paper<sup><a href="https://x.org/#fn1">[1]</a></sup> said; x<sup>&lt;b&gt;</sup>.</p></body>`);
+  assert.equal(md, "H<sub>2</sub>O and E = mc<sup>2</sup>, as a paper<sup>[\\[1\\]](https://x.org/#fn1)</sup> said; x<sup>\\<b></sup>.");
+  assert.equal(new MarkdownIt({ html: true }).render(md).trim(), '<p>H<sub>2</sub>O and E = mc<sup>2</sup>, as a paper<sup><a href="https://x.org/#fn1">[1]</a></sup> said; x<sup>&lt;b&gt;</sup>.</p>');
+});

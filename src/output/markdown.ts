@@ -119,6 +119,8 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
   if (STRUCK_TAGS.has(node.tag)) return { prefix: "~~", suffix: "~~" };
   if (node.tag === "code") return { prefix: "`", suffix: "`" };
+  // raised and lowered text as inline HTML, which CommonMark passes through and GFM shows: E = mc<sup>2</sup>, H<sub>2</sub>O
+  if (node.tag === "sup" || node.tag === "sub") return { prefix: `<${node.tag}>`, suffix: `</${node.tag}>` };
   return NO_MARKS;
 }
 
@@ -246,7 +248,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       const trail = trailingSpace(inner);
       const content = inner.slice(lead.length, inner.length - trail.length);
       const start = line.length + lead.length; // where the opening mark goes
-      if (mark !== "[") emphasis.push({ open: start, close: start + mark.length + content.length, size: mark.length });
+      if (mark !== "[" && !mark.startsWith("<")) emphasis.push({ open: start, close: start + mark.length + content.length, size: mark.length });
       line.append(lead + mark + content + o.suffix + trail);
     }
   }
