@@ -11,7 +11,7 @@
  * string is page text on a line of its own, so no space or backtick reaches it.
  */
 import type { PageSnapshot } from "../types.ts";
-import type { Tree } from "../dom/tree.ts";
+import { childrenOf, type Tree } from "../dom/tree.ts";
 
 const LANGUAGE_CLASS = /^(?:language|lang)-(.+)$/;
 const HIGHLIGHT_CLASS = /^highlight-(?:source-)?(.+)$/;
@@ -32,8 +32,7 @@ function fromClasses(page: PageSnapshot, i: number, pattern: RegExp): string | n
 
 /** The first element child of `i`, when it is a <code> (the `<pre><code>` pair). */
 function codeChild(page: PageSnapshot, tree: Tree, i: number): number {
-  for (let k = tree.childStart[i] as number; k < (tree.childStart[i + 1] as number); k++) {
-    const c = tree.childList[k] as number;
+  for (const c of childrenOf(tree, i)) {
     const node = page.nodes[c];
     if (node?.type === 1) return node.tag === "code" ? c : -1;
     if ((node?.text ?? "").trim() !== "") return -1;
