@@ -2,12 +2,6 @@
 // Runs pith: from the bundle in dist/ while it is newer than every source file
 // (scripts/build.mjs, run by `npm install`), else from the TypeScript sources through tsx's
 // loader (after an edit, until `npm run build`). PITH_SOURCES=1 always runs the sources.
-import { bundleIsFresh } from "../scripts/build.mjs";
+import { importPith } from "../scripts/build.mjs";
 
-if (bundleIsFresh()) {
-  await import("../dist/cli/main.js");
-} else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import("../src/cli/main.ts");
-}
+await importPith("cli/main");

@@ -4,16 +4,9 @@
 // bin/pith.js does. Types come from src/index.ts ("types"), which is also the list below: an ES
 // module names its exports before it runs, so they are listed, and test/bundle.test.ts checks
 // that the list is src/index.ts's.
-import { bundleIsFresh } from "../scripts/build.mjs";
+import { importPith } from "../scripts/build.mjs";
 
-let pith;
-if (bundleIsFresh()) {
-  pith = await import("../dist/index.js");
-} else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  pith = await import("../src/index.ts");
-}
+const pith = await importPith("index");
 
 export const {
   DEFAULT_EQUALITY, DEFAULT_TAG_SET, KEPT_ATTRIBUTES, KEPT_ATTRIBUTE_PREFIX, PAPER_TAG_SET,

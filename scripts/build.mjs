@@ -42,6 +42,18 @@ export function bundleIsFresh() {
   return built.newest === now.newest && built.files === now.files;
 }
 
+/**
+ * pith's module `name` (its path under src/ without the extension: "cli/main", "index"): the
+ * bundle's while it is fresh, else the TypeScript source through tsx's loader. bin/pith.js and
+ * lib/index.js start from it.
+ */
+export async function importPith(name) {
+  if (bundleIsFresh()) return import(`../dist/${name}.js`);
+  const { register } = await import("tsx/esm/api");
+  register();
+  return import(`../src/${name}.ts`);
+}
+
 async function build() {
   let esbuild;
   try {
