@@ -11,7 +11,7 @@ import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } fro
 import { loadClassifier, type Classifier } from "../ml/classifier.ts";
 import { featureSchema } from "./features-adapter.ts";
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { RenderMode } from "../types.ts";
 import { columnMap } from "./columns.ts";
 import type { ClassLexicon } from "./class-lexicon.ts";
@@ -88,9 +88,12 @@ export interface PipelineModel {
   base?: { model: PipelineModel; weight: number };
 }
 
+/** The repository's models/ folder (bundled artifacts). */
+export const BUNDLED_MODEL_DIR = resolve(PITH_ROOT, "models");
+
 /** The bundled default model of a render mode (also resolve.ts's last resort). */
 export function bundledDefaultPath(mode: RenderMode): string {
-  return resolve(PITH_ROOT, `models/default-${mode}.json`);
+  return join(BUNDLED_MODEL_DIR, `default-${mode}.json`);
 }
 
 function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {

@@ -12,11 +12,9 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RenderMode } from "../types.ts";
-import { bundledDefaultPath, loadPipelineModel, type PipelineModel } from "./model.ts";
-import { PITH_ROOT } from "../paths.ts";
+import { BUNDLED_MODEL_DIR, bundledDefaultPath, loadPipelineModel, type PipelineModel } from "./model.ts";
 
-/** The repository's models/ folder (bundled artifacts). */
-export const BUNDLED_MODEL_DIR = resolve(PITH_ROOT, "models");
+export { BUNDLED_MODEL_DIR };
 /** Sub-folder of a model directory holding per-domain models. */
 export const DOMAIN_SUBDIR = "domains";
 
