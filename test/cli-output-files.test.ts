@@ -77,6 +77,25 @@ test("a WARC with --out: one file per HTML record, in a folder named after the W
   assert.match(readFileSync(join(out, files[1]!), "utf8"), /rivers flood/);
 });
 
+test("several directories with --out: each one's pages under its own name, so two index.html do not clash; a lone directory's pages are named inside it; an input list's directories keep their names", async () => {
+  const dir = tempDir("pith-dirs-out-");
+  for (const [site, title] of [["siteA", "Why rivers flood"], ["siteB", "Why rivers dry up"]] as const) {
+    mkdirSync(join(dir, site, "posts"), { recursive: true });
+    writeFileSync(join(dir, site, "index.html"), fixtureText("pages/article.html").replaceAll("Why rivers meander", title));
+    copyFileSync(ARTICLE, join(dir, site, "posts", "one.html"));
+  }
+  const both = await pith(["extract", "siteA", "siteB", "--method", "cnr", "--out", "out"], undefined, dir);
+  assert.equal(both.status, 0, both.stderr);
+  assert.deepEqual(filesBelow(join(dir, "out")), ["siteA/index.txt", "siteA/posts/one.txt", "siteB/index.txt", "siteB/posts/one.txt"]);
+  assert.match(readFileSync(join(dir, "out", "siteB", "index.txt"), "utf8"), /rivers dry up/);
+  const lone = await pith(["extract", "siteA", "--method", "cnr", "--out", "lone"], undefined, dir);
+  assert.equal(lone.status, 0, lone.stderr);
+  assert.deepEqual(filesBelow(join(dir, "lone")), ["index.txt", "posts/one.txt"]);
+  const listed = await pith(["extract", "--input-list", "-", "--method", "cnr", "--out", "listed"], "siteA\nsiteB\n", dir);
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.deepEqual(filesBelow(join(dir, "listed")), filesBelow(join(dir, "out")));
+});
+
 test("--skip-existing resumes a batch: finished outputs stay as they are, missing ones are written, skips are counted", async () => {
   const dir = tempDir("pith-resume-");
   const out = join(dir, "out");

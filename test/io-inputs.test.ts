@@ -246,7 +246,7 @@ test("a file:// URL names a local file or folder (percent-escapes decoded); anot
   const got = await collect([pathToFileURL(join(dir, "a page.html")).href, pathToFileURL(dir).href, "ftp://example.org/a.html"]);
   assert.deepEqual(got.map((p) => (p.ok ? [p.value.id, p.value.html] : [p.error.id, p.error.reason])), [
     [join(dir, "a page.html"), "<p>local</p>"],
-    ["a page.html", "<p>local</p>"],
+    [join(dir, "a page.html"), "<p>local</p>"], // the folder, one of several inputs, keeps its path in its pages' ids
     ["ftp://example.org/a.html", "unsupported URL scheme ftp: pith reads http(s) and file URLs, files, directories, WARCs and - (stdin)"],
   ]);
 });

@@ -36,7 +36,9 @@ ${INPUT_HELP}
   --no-images        Markdown and HTML without the content's images (by default kept: ![alt](src), <img>)
   --out DIR          write one file per page under DIR, named after the input without its extension
                      (a/page.html.gz → DIR/a/page.txt, a WARC's 3rd page crawl.warc.gz → DIR/crawl/3.txt,
-                     https://x.org/list?p=2 → DIR/x.org/list_p_2.txt); default: stdout, where
+                     https://x.org/list?p=2 → DIR/x.org/list_p_2.txt; a directory's pages: by their
+                     path inside it when it is the only input, else by their whole path, so
+                     siteA/index.html → DIR/siteA/index.txt); default: stdout, where
                      a batch (several inputs, a directory, a WARC) puts a "==> id <==" line
                      before each page's text, Markdown or HTML, and JSON is one object per line
   --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;

@@ -4,6 +4,9 @@
  *
  * - A file keeps its path: `a/page.html.gz` → `DIR/a/page.txt` (an absolute path loses its
  *   leading `/`; `.` and `..` segments become `_`, so nothing is written outside DIR).
+ * - A directory's pages: by their path inside it when it is the run's only input (`pith extract
+ *   site` → `DIR/a/page.txt`), else by their whole path, the directory's included (`pith extract
+ *   siteA siteB` → `DIR/siteA/index.txt`, `DIR/siteB/index.txt`): the page ids src/io/inputs.ts gives.
  * - A WARC record is `<warc without .warc(.gz)>/<record number>`: `crawl.warc.gz#3` →
  *   `DIR/crawl/3.txt` (the number counts the HTML responses, as the page id does).
  * - A URL keeps host, path and query: `https://x.org/list?page=2` → `DIR/x.org/list_page_2.txt`,

@@ -235,6 +235,7 @@ export async function* readInputs(specs: InputSpecs, options: ReadOptions = {}):
 
 /** readInputs without the decoding: each page's bytes as read (decodePage decodes them). */
 export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {}): AsyncGenerator<PageResult<PageBytes>> {
+  const naming: DirectoryNaming = Array.isArray(specs) && specs.length === 1 ? "inside" : "prefixed";
   const ahead = Math.max(1, options.fetchConcurrency ?? 1);
   const timeoutMs = options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
   // fetches started in input order, not yet yielded (null: skipped); never more than `ahead`
@@ -252,7 +253,7 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
     if (spec === "-") yield stdinIsList ? fail("-", "-", "read", "stdin is the input list here: a '-' line in it cannot also be a page") : await readStdin();
     else {
       const local = localPath(spec);
-      if (typeof local === "string") yield* readLocal(local, options.skip);
+      if (typeof local === "string") yield* readLocal(local, options.skip, naming);
       else yield fail(spec, spec, "read", local.error);
     }
   }
@@ -262,7 +263,16 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
   }
 }
 
-async function* readLocal(spec: string, skip: ReadOptions["skip"]): AsyncGenerator<PageResult<PageBytes>> {
+/**
+ * How a walked directory names its pages. The run's only input: by their path inside it
+ * (`pith extract site --out o` → `o/a/page.txt`). One of several inputs, or a line of an input
+ * list: by the directory's path as given followed by that (`pith extract siteA siteB --out o` →
+ * `o/siteA/index.txt`, `o/siteB/index.txt`), as a file input keeps its path, so two folders with
+ * an index.html each do not map to one name.
+ */
+type DirectoryNaming = "inside" | "prefixed";
+
+async function* readLocal(spec: string, skip: ReadOptions["skip"], naming: DirectoryNaming): AsyncGenerator<PageResult<PageBytes>> {
   let info;
   try {
     info = await stat(spec);
@@ -273,7 +283,7 @@ async function* readLocal(spec: string, skip: ReadOptions["skip"]): AsyncGenerat
   const files = info.isDirectory() ? await listPageFiles(spec) : [{ path: spec }];
   if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
   for (const { path: file, unreadable } of files) {
-    const id = info.isDirectory() ? relative(resolve(spec), resolve(file)) || spec : file;
+    const id = info.isDirectory() && naming === "inside" ? relative(resolve(spec), resolve(file)) || spec : file;
     if (unreadable) yield fail(id, file, "read", unreadable);
     else if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
     else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
