@@ -20,6 +20,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { intOption, scriptArgs } from "./args.ts";
+import { quantile } from "./stats.ts";
 import { ExtractPool } from "../src/cli/extract-pool.ts";
 import { DEFAULT_OUTPUT } from "../src/output/index.ts";
 import { basename, join } from "node:path";
@@ -63,10 +64,6 @@ interface Row {
   rssMb: number;
   /** CPU time per page (user + system of this process): robust when other jobs share the cores. */
   cpuMs: number;
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
 /** Pages run before timing each method (JIT, memo tables, model load): throughput on a long run is what matters. */

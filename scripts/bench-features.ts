@@ -13,6 +13,7 @@ import { staticSnapshot } from "../src/render/static.ts";
 import { labelNodes } from "../src/train/labels.ts";
 import type { PageInput } from "../src/types.ts";
 import { intOption, scriptArgs } from "./args.ts";
+import { median } from "./stats.ts";
 
 /** Pages used to warm up the JIT before timing. */
 export const WARMUP_PAGES = 20;
@@ -66,7 +67,6 @@ for (let pass = 0; pass < 2; pass++) {
   }
 }
 const mean = (a: number[]): number => a.reduce((s, x) => s + x, 0) / Math.max(1, a.length);
-const median = (a: number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? NaN;
 console.log(`${ds.name}: ${inputs.length} pages, ${(nodes / inputs.length).toFixed(0)} nodes/page, ${(rows / inputs.length).toFixed(0)} structural rows/page`);
 for (const [k, a] of Object.entries(times)) {
   const c = cpu[k as keyof typeof cpu] / Math.max(1, a.length);

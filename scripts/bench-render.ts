@@ -27,6 +27,7 @@ import { StaticRenderer } from "../src/render/static.ts";
 import type { PageInput } from "../src/types.ts";
 import { createRng } from "../src/ml/prng.ts";
 import { intOption, scriptArgs } from "./args.ts";
+import { quantile } from "./stats.ts";
 
 const DEFAULT_DATA = resolve(import.meta.dirname, "../../shared/data/wcxb-dev");
 const DEFAULT_PAGES = 300;
@@ -186,11 +187,6 @@ async function runChromium(concurrency: number, pages: PageInput[], timeoutMs: n
   } finally {
     await renderer.close();
   }
-}
-
-function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
 function tableRow(r: ModeResult): string {

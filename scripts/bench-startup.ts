@@ -15,6 +15,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { intOption, scriptArgs } from "./args.ts";
+import { median } from "./stats.ts";
 
 const USAGE = `Usage: npm run bench:startup -- [--runs 7]
 
@@ -42,7 +43,6 @@ function runOnce(args: string[], env: NodeJS.ProcessEnv): Sample {
   return { ms, rssMb: rss ? Number(rss[1]) / 1024 : null };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 function main(): void {
   const values = scriptArgs(USAGE, { runs: { type: "string" } });

@@ -7,7 +7,7 @@
  * cannot stall a batch, which the main thread alone could not prevent (static parsing is
  * synchronous). Workers start on demand, up to `size` (grow()).
  *
- * Worker protocol (the module at `url`, started through tsxWorker with `workerData`):
+ * Worker protocol (the module at `url`, started through moduleWorker with `workerData`):
  * - worker → main: `{ready: true}` once set up, `{fatal: message}` when it cannot set up (the
  *   whole pool fails: every job gets the failure result, `ready()` rejects), `{id, result}` per job,
  *   and `{holds: [...]}` whenever what it holds outside the thread changes (a browser's profile
@@ -18,7 +18,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { exitOnSignals } from "./exit-on-signal.ts";
-import { tsxWorker } from "./workers.ts";
+import { moduleWorker } from "./workers.ts";
 
 /** Messages a pool worker sends. */
 export type PoolReply<R> = { ready: true } | { fatal: string } | { closed: true } | { id: number; result: R } | { holds: string[] };
@@ -162,7 +162,7 @@ export class DeadlinePool<J, R> {
   }
 
   private spawn(): void {
-    const worker = tsxWorker(this.o.url, { workerData: this.o.workerData, ...(this.o.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.o.heapMb } } : {}) });
+    const worker = moduleWorker(this.o.url, { workerData: this.o.workerData, ...(this.o.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.o.heapMb } } : {}) });
     const slot: Slot<J, R> = { worker, ready: false, task: null, timer: null, holds: [] };
     this.slots.add(slot);
     worker.on("message", (m: PoolReply<R>) => this.onMessage(slot, m));

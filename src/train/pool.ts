@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { tsxWorker } from "../workers.ts";
+import { moduleWorker } from "../workers.ts";
 import { workerModule } from "../paths.ts";
 
 
@@ -51,7 +51,7 @@ export class WorkerPool {
   constructor(readonly size = defaultWorkers()) {
     const url = workerModule("train/worker");
     for (let i = 0; i < Math.max(1, size); i++) {
-      const w = tsxWorker(url);
+      const w = moduleWorker(url);
       this.threads.push(w);
       w.on("message", (r: Reply) => this.settle(w, r));
       w.on("error", (e: Error) => this.fail(e));
