@@ -190,3 +190,8 @@ export async function eventually(condition: () => boolean, what: string, limitMs
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** `text` as a regular expression that matches it literally (a temp path, a URL). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}

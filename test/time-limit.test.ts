@@ -10,7 +10,7 @@ import { defuddlePeer, readabilityPeer } from "../src/evaluate/peers.ts";
 import { getExtractor, runExtractor } from "../src/extractors.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { TimeLimit, TimeLimitExceeded } from "../src/time-limit.ts";
-import { fixturePath, fixtureText, hugePage, pageFromHtml, pith, tempDir, writeSyntheticSet } from "./helpers.ts";
+import { escapeRegExp, fixturePath, fixtureText, hugePage, pageFromHtml, pith, tempDir, writeSyntheticSet } from "./helpers.ts";
 
 test("TimeLimit ends a loop that never returns, and the thread goes on", () => {
   const limit = new TimeLimit(200);
@@ -73,7 +73,7 @@ test("a single page past --timeout is a timeout record and exit 1, in any format
     const res = await pith(["extract", page, "--timeout", "200", "--format", format]);
     assert.equal(res.status, 1, res.stderr);
     assert.equal(res.stdout, "");
-    assert.match(res.stderr, new RegExp(`^error\\t${page.replace(/[.\\/]/g, "\\$&")}\\ttimeout\\ttimeout: extraction took longer than 200 ms$`, "m"));
+    assert.match(res.stderr, new RegExp(`^error\\t${escapeRegExp(page)}\\ttimeout\\ttimeout: extraction took longer than 200 ms$`, "m"));
     assert.match(res.stderr, /extracted 0 page\(s\) with ml, 1 error\(s\)/);
   }
 });
