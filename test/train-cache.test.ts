@@ -1,9 +1,11 @@
 /** The training cache (src/train/cache.ts): a data file that does not match its header, or a set whose files changed, is rebuilt, never read stale. */
 import assert from "node:assert/strict";
 import { appendFileSync, cpSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { test } from "node:test";
 import { cacheDir, loadRecords } from "../src/train/cache.ts";
+import { moduleClosure } from "../src/train/cache-dir.ts";
+import { PITH_ROOT } from "../src/paths.ts";
 import { syntheticSetFixture, tempDir } from "./helpers.ts";
 
 const set = syntheticSetFixture("cache", ["a.example", "b.example"], 3);
@@ -55,4 +57,16 @@ test("an edited gold text is recomputed, not read stale; a copy of the set in an
   await loadRecords(set.dir, { workers: 1, onPage: () => computed++ });
   assert.equal(computed, 0, "the original's cache survived the copy's");
   rmSync(dirname(copy), { recursive: true, force: true });
+});
+
+test("the cache keys on the code that makes a record and all it imports, so a stale cache is never read after an edit there; classifier code is not part of it", () => {
+  const dir = tempDir("pith-closure-");
+  writeFileSync(join(dir, "a.ts"), `// see "./commented.ts"\nimport type { T } from "./types-only.ts";\nimport { b } from "./b.ts";\nexport const a = b;\n`);
+  writeFileSync(join(dir, "b.ts"), `import { c } from "../up/c.ts";\nexport const b = c; // not "./trailing.ts"\n`);
+  const closure = moduleClosure([join(dir, "a.ts")]).map((p) => relative(dir, p)).sort();
+  assert.deepEqual(closure, ["../up/c.ts", "a.ts", "b.ts"], "value imports, transitively (a missing file is still named, so it counts once it exists); not comments or type-only imports");
+  const record = moduleClosure([join(PITH_ROOT, "src/train/page-record.ts")]).map((p) => relative(PITH_ROOT, p));
+  // the hand-kept list this replaced missed these, and a model trained on records older than the feature code
+  for (const f of ["src/features/text.ts", "src/features/dom.ts", "src/pipeline/own-text.ts", "src/pipeline/dedupe.ts", "src/render/static.ts", "src/train/labels.ts"]) assert.ok(record.includes(f), `${f} is part of a record's code`);
+  for (const f of ["src/ml/gbdt.ts", "src/train/cv.ts", "src/train/fit.ts", "src/pipeline/run.ts"]) assert.ok(!record.includes(f), `${f} does not make records: editing it must not recompute them`);
 });

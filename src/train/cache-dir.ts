@@ -5,21 +5,51 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { PITH_ROOT } from "../paths.ts";
 
 /**
- * First 12 hex characters of the sha256 of `files` (paths relative to src/train/; a missing file
- * hashes its name) followed by `extra`: a cache keyed on it is rebuilt when that code changes.
+ * First 12 hex characters of the sha256 of the modules `entries` (paths relative to src/train/)
+ * and of every module they import, transitively (moduleClosure), followed by `extra`: a cache
+ * keyed on it is rebuilt when any code that makes its content changes. A hand-kept list of files
+ * missed some (the feature code under src/features/, the ownership and dedupe steps), so a cache
+ * built by older code stayed valid, and `npm run train:default` could train on records that
+ * extraction no longer computes.
  */
-export function codeKey(files: readonly string[], extra = ""): string {
+export function codeKey(entries: readonly string[], extra = ""): string {
   const h = createHash("sha256");
-  for (const f of files) {
-    const path = resolve(PITH_ROOT, "src/train", f);
-    h.update(existsSync(path) ? readFileSync(path) : f);
+  for (const path of moduleClosure(entries.map((f) => resolve(PITH_ROOT, "src/train", f)))) {
+    h.update(`${relative(PITH_ROOT, path)}\n`);
+    h.update(existsSync(path) ? readFileSync(path) : "(missing)");
   }
   h.update(extra);
   return h.digest("hex").slice(0, 12);
+}
+
+/** A relative module specifier in a source file: `from "../dom/tree.ts"`, `import("../a.ts")`, `new URL("./worker.ts", …)`. */
+const RELATIVE_MODULE = /["'](\.{1,2}\/[^"'\n]+\.(?:ts|js|mjs))["']/g;
+/** A type-only import or re-export (`import type { A } from "./a.ts"`): no code of that module runs. */
+const TYPE_ONLY = /^\s*(?:import|export)\s+type\s[^;]*?from\s*["'][^"']+["'];?/gm;
+/** A block comment, or a line comment that starts a line or follows a space (not the `//` of a URL). */
+const COMMENT = /\/\*[\s\S]*?\*\/|(?:^|(?<=\s))\/\/.*$/gm;
+
+/**
+ * The absolute paths of `entries` and of every module they name by a relative path, transitively,
+ * sorted. Comments and type-only imports are left out (no code of theirs runs); any other quoted
+ * relative module path counts (a worker's `new URL(…)`: a needless rebuild rather than a stale
+ * cache). Walked with a stack, each file read once.
+ */
+export function moduleClosure(entries: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const pending = [...entries];
+  while (pending.length) {
+    const path = pending.pop() as string;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    if (!existsSync(path)) continue;
+    for (const m of readFileSync(path, "utf8").replace(COMMENT, "").replace(TYPE_ONLY, "").matchAll(RELATIVE_MODULE)) pending.push(resolve(dirname(path), m[1] as string));
+  }
+  return [...seen].sort();
 }
 
 /**

@@ -32,8 +32,8 @@ import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageSnapshot } from "../types.ts";
 import { cacheDir, codeKey, datasetCacheName } from "./cache-dir.ts";
 
-/** Files whose change alters a chromium snapshot. */
-const RENDERER_FILES = ["../render/chromium.ts", "../render/chromium-tabs.ts", "../render/chromium-policy.ts", "../render/in-page.ts", "../render/attributes.ts", "../render/control-chars.ts", "../render/repair.ts", "../render/page-meta.ts", "../render/reveal.ts", "../render/escaped-markup.ts", "../render/xhtml.ts", "../render/math-text.ts", "../types.ts"];
+/** The modules that make a chromium snapshot: the cache keys on them and everything they import (codeKey). */
+const RENDERER_CODE = ["../render/chromium.ts", "../render/in-page.ts"];
 
 /**
  * Environment variable that pins the key for a whole run: the first thread to compute it sets
@@ -47,7 +47,7 @@ export const SNAPSHOT_KEY_ENV = "PITH_SNAPSHOT_KEY";
 export function snapshotKey(): string {
   const pinned = process.env[SNAPSHOT_KEY_ENV];
   if (pinned) return pinned;
-  const key = codeKey(RENDERER_FILES, browserVersion());
+  const key = codeKey(RENDERER_CODE, browserVersion());
   process.env[SNAPSHOT_KEY_ENV] = key;
   return key;
 }
