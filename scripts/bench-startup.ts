@@ -43,7 +43,6 @@ function runOnce(args: string[], env: NodeJS.ProcessEnv): Sample {
   return { ms, rssMb: rss ? Number(rss[1]) / 1024 : null };
 }
 
-
 function main(): void {
   const values = scriptArgs(USAGE, { runs: { type: "string" } });
   const runs = intOption(USAGE, "runs", values.runs, 7);

@@ -11,10 +11,10 @@ import { PITH_ROOT } from "../paths.ts";
 /**
  * First 12 hex characters of the sha256 of the modules `entries` (paths relative to src/train/)
  * and of every module they import, transitively (moduleClosure), followed by `extra`: a cache
- * keyed on it is rebuilt when any code that makes its content changes. A hand-kept list of files
- * missed some (the feature code under src/features/, the ownership and dedupe steps), so a cache
- * built by older code stayed valid, and `npm run train:default` could train on records that
- * extraction no longer computes.
+ * keyed on it is rebuilt when any code that makes its content changes. The hand-kept list of
+ * files this replaced (session 33) left out most of the feature code under src/features/ and the
+ * ownership and dedupe steps: an edit there would have left a cache of older code valid, and
+ * `npm run train:default` would have trained on records that extraction no longer computes.
  */
 export function codeKey(entries: readonly string[], extra = ""): string {
   const h = createHash("sha256");
