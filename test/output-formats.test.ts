@@ -570,10 +570,14 @@ test("heading permalinks (¶, #, §, 🔗 links to a place in the page) are left
   assert.match(out, /<a href="#fn1">\[1\]<\/a>, <a href="#top">Back to top<\/a> and <a href="https:\/\/x\.org\/#">#<\/a>/);
 });
 
-test("markdown code blocks carry the language the page's highlighter names (language-X on <code> or <pre>, Sphinx / GitHub highlight-X around it), and HTML output's <pre> as its one class; none for 'no language' names or odd ones", () => {
+test("markdown code blocks carry the language the page's highlighter names (language-X on <code> or <pre>, MDN's brush: X, Sphinx / GitHub highlight-X around it, rustdoc's bare rust), and HTML output's <pre> as its one class; none for 'no language' names or odd ones", () => {
   const html = `<body>
 <pre><code class="hljs language-python">print(1)</code></pre>
 <pre class="lang-rust">fn main() {}</pre>
+<pre class="brush: js notranslate">let b = 2;</pre>
+<pre class="brush: plain notranslate">output</pre>
+<pre class="rust rust-example-rendered"><code>let v = vec![1];</code></pre>
+<pre class="python">not read</pre>
 <div class="highlight-shell notranslate"><div class="highlight"><pre><span></span>pip install x
 </pre></div></div>
 <div class="highlight highlight-source-js"><pre>let a = 1;</pre></div>
@@ -585,10 +589,14 @@ test("markdown code blocks carry the language the page's highlighter names (lang
   const page = staticSnapshot(pageFromHtml(html, "code"));
   const body = page.nodes.findIndex((n) => n.tag === "body");
   const out = formatExtraction("html", page, buildTree(page), { method: "test", text: "", nodes: [body], scores: [1], trace: [] });
-  assert.deepEqual(out.match(/<pre[^>]*>/g), ['<pre class="language-python">', '<pre class="language-rust">', '<pre class="language-shell">', '<pre class="language-js">', "<pre>", "<pre>", "<pre>", "<pre>"]);
+  assert.deepEqual(out.match(/<pre[^>]*>/g), ['<pre class="language-python">', '<pre class="language-rust">', '<pre class="language-js">', "<pre>", '<pre class="language-rust">', "<pre>", '<pre class="language-shell">', '<pre class="language-js">', "<pre>", "<pre>", "<pre>", "<pre>"]);
   assert.deepEqual(md.split("\n\n"), [
     "```python\nprint(1)\n```",
     "```rust\nfn main() {}\n```",
+    "```js\nlet b = 2;\n```",
+    "```\noutput\n```",
+    "```rust\nlet v = vec![1];\n```",
+    "```\nnot read\n```",
     "```shell\npip install x\n```",
     "```js\nlet a = 1;\n```",
     "```\nx = 1\n```",
