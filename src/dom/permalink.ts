@@ -12,12 +12,23 @@
  * CSS or an SVG) shows nothing already.
  */
 import type { PageSnapshot } from "../types.ts";
+import { NON_CONTENT_TAGS } from "./blocks.ts";
 import type { Tree } from "./tree.ts";
 
 /** Characters a permalink shows: pilcrow, section sign, number sign, link and anchor emoji (with their variation selectors). */
 const PERMALINK_TEXT = /^[\s\u200b\u200c\u200d\ufe0e\ufe0f¶§#🔗⚓]*[¶§#🔗⚓][\s\u200b\u200c\u200d\ufe0e\ufe0f¶§#🔗⚓]*$/u;
 /** A permalink's subtree is its text, maybe in a <span> or <i>: larger subtrees are not looked at. */
 const MAX_PERMALINK_NODES = 4;
+
+/**
+ * Whether node `i` is an element whose subtree the text, Markdown and HTML outputs leave out: a
+ * NON_CONTENT_TAGS element (script, style, form controls, …) or a heading permalink. The one test
+ * their three walks share.
+ */
+export function leftOutOfOutput(page: PageSnapshot, tree: Tree, i: number): boolean {
+  const node = page.nodes[i];
+  return node?.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || isPermalink(page, tree, i));
+}
 
 /** Whether node `i` is a heading permalink (see the header): an output leaves it and its subtree out. */
 export function isPermalink(page: PageSnapshot, tree: Tree, i: number): boolean {

@@ -3,8 +3,8 @@
  * reader would copy it. Also the word tokenizer every metric and feature shares.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
-import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts";
-import { isPermalink } from "./permalink.ts";
+import { PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts";
+import { leftOutOfOutput } from "./permalink.ts";
 import { silencesSubtree } from "./silent.ts";
 import type { Tree } from "./tree.ts";
 
@@ -331,7 +331,7 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
       }
       if (preLines && i >= preEnd) endPre();
       const node = page.nodes[i] as SnapshotNode;
-      if ((visibleOnly && !node.visible) || (node.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || isPermalink(page, tree, i))) || options.exclude?.has(i)) {
+      if ((visibleOnly && !node.visible) || leftOutOfOutput(page, tree, i) || options.exclude?.has(i)) {
         i = (tree.end[i] as number) - 1; // skip the subtree
         continue;
       }

@@ -13,9 +13,9 @@
  * sources are absolute when the page URL is known (urls.ts).
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
-import { NON_CONTENT_TAGS, PREFORMATTED_TAGS } from "../dom/blocks.ts";
+import { PREFORMATTED_TAGS } from "../dom/blocks.ts";
 import { inlineGap } from "../dom/text.ts";
-import { isPermalink } from "../dom/permalink.ts";
+import { leftOutOfOutput } from "../dom/permalink.ts";
 import { codeLanguage } from "./code-language.ts";
 import { SHADOW_ROOT_TAG } from "../render/shadow-root.ts";
 import type { Tree } from "../dom/tree.ts";
@@ -126,7 +126,7 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
     for (let i = root; i < end; i++) {
       while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
       const node = page.nodes[i] as SnapshotNode;
-      if (!node.visible || (node.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || isPermalink(page, tree, i) || (!options.images && IMAGE_TAGS.has(node.tag))))) {
+      if (!node.visible || leftOutOfOutput(page, tree, i) || (node.type === 1 && !options.images && IMAGE_TAGS.has(node.tag))) {
         i = (tree.end[i] as number) - 1;
         continue;
       }

@@ -11,9 +11,9 @@
  * linear time in the length of a paragraph or a code block.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
-import { NON_CONTENT_TAGS, PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
+import { PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
-import { isPermalink } from "../dom/permalink.ts";
+import { leftOutOfOutput } from "../dom/permalink.ts";
 import { codeLanguage } from "./code-language.ts";
 import { collapseSpaces, continuesLine, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
@@ -286,7 +286,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close(); // each block li / blockquote opened one
       }
       const node = page.nodes[i] as SnapshotNode;
-      if (!node.visible || (node.type === 1 && (NON_CONTENT_TAGS.has(node.tag) || isPermalink(page, tree, i)))) {
+      if (!node.visible || leftOutOfOutput(page, tree, i)) {
         i = (tree.end[i] as number) - 1;
         continue;
       }
