@@ -4,7 +4,7 @@
  * file so both caches can use it without importing each other.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { PITH_ROOT } from "../paths.ts";
 
@@ -24,6 +24,18 @@ export function codeKey(entries: readonly string[], extra = ""): string {
   }
   h.update(extra);
   return h.digest("hex").slice(0, 12);
+}
+
+/**
+ * A file's stamp in the caches' keys: its size and the first 12 hex characters of its content's
+ * sha256, "missing" when there is none. Content, not mtime: the same bytes copied again (a data
+ * folder provisioned anew, a checkout) keep their caches, and an edit that keeps the size and
+ * the mtime still counts. Hashing the default sets' 9,400 files (about 130 MB) takes about 0.4-0.6 s.
+ */
+export function fileStamp(path: string): string {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) return "missing";
+  return `${st.size}-${createHash("sha256").update(readFileSync(path)).digest("hex").slice(0, 12)}`;
 }
 
 /** A relative module specifier in a source file: `from "../dom/tree.ts"`, `import("../a.ts")`, `new URL("./worker.ts", …)`. */

@@ -11,7 +11,7 @@
  * browser version). Pages that failed to render are left out with a counted warning.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { featureSchema } from "../pipeline/features-adapter.ts";
 import { hasGold, loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
@@ -20,7 +20,7 @@ import { writeAtomicSync } from "../io/write-atomic.ts";
 import type { RenderMode } from "../types.ts";
 import type { PageRecord } from "./page-record.ts";
 import { runPool } from "./pool.ts";
-import { cacheDir, codeKey, datasetCacheName } from "./cache-dir.ts";
+import { cacheDir, codeKey, datasetCacheName, fileStamp } from "./cache-dir.ts";
 import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
 
 export { cacheDir };
@@ -97,15 +97,14 @@ const SOURCE_FOLDERS = ["html", "gold", "gold-html"];
 
 /**
  * What the set's records are computed from: its index.jsonl and every file of its html/, gold/
- * and gold-html/ folders (name, size, mtime: a gold text edited or a page saved again is
- * recomputed, not read stale), the code, and for chromium the snapshot cache's key. About
- * 40 ms for the default sets' 9,400 files.
+ * and gold-html/ folders (name and fileStamp's size and content hash: a gold text edited or a
+ * page saved with other bytes is recomputed, not read stale, and a data folder provisioned anew
+ * with the same files keeps its cache), the code, and for chromium the snapshot cache's key.
  */
 function fingerprint(dir: string, mode: RenderMode): string {
   const h = createHash("sha256");
   const stamp = (path: string, name: string): void => {
-    const st = statSync(path);
-    h.update(`${name}\t${st.size}\t${Math.round(st.mtimeMs)}\n`);
+    h.update(`${name}\t${fileStamp(path)}\n`);
   };
   stamp(join(dir, "index.jsonl"), "index.jsonl");
   for (const folder of SOURCE_FOLDERS) {

@@ -1,6 +1,6 @@
 /**
  * Cache of Chromium renders of dataset pages, for chromium-mode training:
- * <cache>/snapshots/chromium/<key>/<dataset>-<folder hash>/<id>.<html size>-<html mtime>.json.gz (the raw PageSnapshot, gzipped
+ * <cache>/snapshots/chromium/<key>/<dataset>-<folder hash>/<id>.<html size>-<html content hash>.json.gz (the raw PageSnapshot, gzipped
  * JSON). Raw snapshots, not features: a feature change (a new schema hash) recomputes the
  * feature tables from these files in seconds per set instead of rendering again for minutes.
  *
@@ -9,8 +9,8 @@
  *   markup repair it shares with the static renderer in repair.ts, the snapshot types) and
  *   the browser's `--version`: a renderer or browser change writes a new folder and stale
  *   renders are never read. Pages are keyed by their set's folder, their id and their HTML
- *   file's size and mtime (a page saved again is rendered again; the stale file stays until
- *   `npm run cache:prune`).
+ *   file's size and content hash (fileStamp: a page saved with other bytes is rendered again, the
+ *   stale file staying until `npm run cache:prune`; the same bytes copied anew are not).
  * - Rendering uses pith's own renderer with its defaults (JS off, offline, 15 s per page,
  *   2 tabs), in the main thread, before the feature workers start: one browser for the whole
  *   set instead of one per worker.
@@ -20,7 +20,7 @@
  *   timed out at load average 9 and rendered at the next run).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -30,7 +30,7 @@ import { writeAtomic } from "../io/write-atomic.ts";
 import { findChromium } from "../render/find-browser.ts";
 import { createRenderer, mapLimit, renderPage } from "../render/index.ts";
 import type { PageSnapshot } from "../types.ts";
-import { cacheDir, codeKey, datasetCacheName } from "./cache-dir.ts";
+import { cacheDir, codeKey, datasetCacheName, fileStamp } from "./cache-dir.ts";
 
 /** The modules that make a chromium snapshot: the cache keys on them and everything they import (codeKey). */
 const RENDERER_CODE = ["../render/chromium.ts", "../render/in-page.ts"];
@@ -62,10 +62,9 @@ export function snapshotDir(ds: Dataset): string {
   return join(cacheDir(), "snapshots", "chromium", snapshotKey(), datasetCacheName(ds.dir));
 }
 
-/** A render's file: named after the page and its HTML file's size and mtime, so a page saved again is rendered again. */
+/** A render's file: named after the page and its HTML file's size and content hash, so a page saved with other bytes is rendered again. */
 function snapshotPath(ds: Dataset, id: string): string {
-  const st = statSync(join(ds.dir, "html", `${id}.html.gz`), { throwIfNoEntry: false });
-  const stamp = st ? `${st.size}-${Math.round(st.mtimeMs)}` : "missing";
+  const stamp = fileStamp(join(ds.dir, "html", `${id}.html.gz`));
   return join(snapshotDir(ds), `${encodeURIComponent(id)}.${stamp}.json.gz`);
 }
 
