@@ -18,6 +18,7 @@ import { textOf } from "../src/dom/text.ts";
 import { structuralNodes } from "../src/features/structural.ts";
 import { dropComments } from "../src/pipeline/comments.ts";
 import { dropConsentBoxes } from "../src/pipeline/consent.ts";
+import { dropNavigationLandmarks } from "../src/pipeline/landmark-rule.ts";
 import { keepLineGaps } from "../src/pipeline/line-gaps.ts";
 import { dropNoticePage, FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
@@ -105,6 +106,33 @@ test("a cookie banner in the body is dropped: by the consent rule when kept, and
   assert.ok(!textOf(page, tree, kept).includes("We use cookies"), "the banner's words are dropped");
   assert.ok(textOf(page, tree, kept).includes("Rivers rarely run straight"), "the article stays");
 });
+test("landmark rule: kept leaves inside <nav> or role navigation/banner/contentinfo are dropped and traced; <aside>, and a landmark holding most of the page, are not", () => {
+  const prose = "Compression streams are built around the streams interface and can be piped through a transform.";
+  const html = `<html><body><header role="banner"><p>Site name and tagline here</p></header>
+    <details role="navigation"><summary>Table of contents</summary><ul><li><a href="#a">Class: zlib.ZlibBase</a></li></ul></details>
+    <main><h1>Zlib</h1><p>${prose}</p><p>${prose}</p><aside><p>Note: an aside that documentation keeps.</p></aside></main>
+    <nav><a href="/">Home</a> <a href="/api">API index</a></nav><div role="contentinfo">Copyright holders and the license</div></body></html>`;
+  const { page, tree, nodes, own, keep } = everythingKept(html);
+  const trace = dropNavigationLandmarks(page, tree, nodes, own, keep);
+  assert.ok(trace.length >= 4 && trace.every((t) => t.step === "landmark-rule" && t.action === "drop"), JSON.stringify(trace));
+  const text = textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number));
+  for (const gone of ["Site name", "Table of contents", "ZlibBase", "API index", "Copyright"]) assert.ok(!text.includes(gone), `${gone} dropped: ${text}`);
+  for (const kept of ["Compression streams", "an aside that documentation keeps"]) assert.ok(text.includes(kept), `${kept} kept: ${text}`);
+  // a page whose whole content sits in a <nav> (an index page) keeps it
+  const index = everythingKept(`<html><body><nav><h1>All modules</h1><p>${prose}</p><ul><li><a href="a.html">Assert</a></li><li><a href="b.html">Buffer</a></li></ul></nav><p>Footer line.</p></body></html>`);
+  assert.deepEqual(dropNavigationLandmarks(index.page, index.tree, index.nodes, index.own, index.keep), []);
+});
+
+test("the landmark rule runs on documentation-routed pages: a Node.js API page keeps its prose and loses its table of contents", async () => {
+  const html = readFileSync(join(ROOT, "test/fixtures/pages/docs-landmarks.html"), "utf8");
+  const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static", pageType: "documentation" } });
+  assert.match(e.text, /provides compression functionality/);
+  assert.doesNotMatch(e.text, /Table of contents/);
+  assert.ok((e.trace ?? []).some((t) => t.step === "landmark-rule" && /details#toc/.test(t.path)), "the table of contents is dropped by the rule, traced");
+  const article = await mlExtractor.extract(snapshot(html), { params: { mode: "static", pageType: "article" } });
+  assert.ok(!(article.trace ?? []).some((t) => t.step === "landmark-rule"), "not on other page types");
+});
+
 test("a per-domain model in the model directory is used for pages of its host", async () => {
   const dir = join(tmp, "models");
   mkdirSync(join(dir, "domains"), { recursive: true });

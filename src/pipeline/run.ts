@@ -25,6 +25,7 @@ import { pageFeatures } from "./page-features.ts";
 import { applyRefiner } from "./refine.ts";
 import { segmentOf, smoothScores } from "./segments.ts";
 import { dropConsentBoxes } from "./consent.ts";
+import { dropNavigationLandmarks, LANDMARK_RULE_TYPES } from "./landmark-rule.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
 import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./fallback.ts";
@@ -238,6 +239,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep, pageType);
   appendAll(ruleTrace, dropNoticePage(page, tree, table.nodes, own, keep));
   appendAll(ruleTrace, dropConsentBoxes(page, tree, table.nodes, own, keep));
+  if (LANDMARK_RULE_TYPES.has(pageType)) appendAll(ruleTrace, dropNavigationLandmarks(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropComments(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) appendAll(ruleTrace, dropDuplicates(page, tree, table.nodes, own, keep));
   appendAll(ruleTrace, keepLineGaps(page, tree, table.nodes, own, keep));
