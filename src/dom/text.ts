@@ -6,7 +6,7 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts";
 import { leftOutOfOutput } from "./permalink.ts";
 import { silencesSubtree } from "./silent.ts";
-import type { Tree } from "./tree.ts";
+import { childrenOf, type Tree } from "./tree.ts";
 
 /**
  * Whether a UTF-16 code unit is whitespace as `\s` and String.prototype.trim define it
@@ -266,6 +266,25 @@ export function unrenderedWhitespace(page: PageSnapshot, tree: Tree, i: number):
 }
 
 /**
+ * Whether element i is a <code> straight inside a <pre> right after another <code> (nothing but
+ * hidden nodes between them: `<code>ls</code> <code>-la</code>` is one line in a browser). Node.js's API docs give each example twice, an
+ * ES-module and a CommonJS flavour, as sibling <code>s of one <pre>, one of them hidden by a style
+ * sheet that static mode does not apply; each starts a line of its own instead of running on from
+ * the other ("import zlib from 'node:zlib';const zlib = require('node:zlib');").
+ */
+export function followsCode(page: PageSnapshot, tree: Tree, i: number, visibleOnly = true): boolean {
+  const parent = tree.parent[i] as number;
+  if (page.nodes[i]?.tag !== "code" || page.nodes[parent]?.tag !== "pre") return false;
+  const siblings = childrenOf(tree, parent);
+  for (let k = siblings.indexOf(i) - 1; k >= 0; k--) {
+    const node = page.nodes[siblings[k] as number] as SnapshotNode;
+    if (visibleOnly && !node.visible) continue;
+    return node.tag === "code";
+  }
+  return false;
+}
+
+/**
  * The lines a browser shows for a run of preformatted text (its text and <br>s as line breaks)
  * between two block boundaries inside a <pre> (a highlighter's line <div>s): none for an empty
  * run (an empty line <div> takes no height), one per line break otherwise, a line break at the
@@ -347,6 +366,7 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
         current += "\n"; // a line break of the code, not a block boundary (preformattedRun)
       } else {
         if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
+        if (preLines && current && !current.endsWith("\n") && followsCode(page, tree, i, visibleOnly)) current += "\n";
         if (options.preformatted && PREFORMATTED_TAGS.has(node.tag) && !preLines) {
           flush(); // a preformatted element's lines are lines of their own
           preLines = [];

@@ -15,7 +15,7 @@ import { PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import { leftOutOfOutput } from "../dom/permalink.ts";
 import { codeLanguage } from "./code-language.ts";
-import { collapseSpaces, continuesLine, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
+import { collapseSpaces, continuesLine, followsCode, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
 import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "./escape.ts";
 import { absoluteUrl, baseUrl } from "./urls.ts";
 import { markdownRows, markdownTable } from "./markdown-table.ts";
@@ -333,6 +333,7 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         out.write(THEMATIC_BREAK);
         continue;
       }
+      if (inPre && followsCode(page, tree, i)) endRun(); // a second flavour of an example starts its line (dom/text.ts)
       if (isBlockDisplay(node.tag, node.style?.display) && inPre) {
         // a block inside a code block (a highlighter's line <div>, an <xmp> in a <pre>) starts a line of the same block
         endRun();
