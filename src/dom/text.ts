@@ -266,11 +266,12 @@ export function unrenderedWhitespace(page: PageSnapshot, tree: Tree, i: number):
 }
 
 /**
- * Whether element i is a <code> straight inside a <pre> right after another <code> (nothing but
- * hidden nodes between them: `<code>ls</code> <code>-la</code>` is one line in a browser). Node.js's API docs give each example twice, an
- * ES-module and a CommonJS flavour, as sibling <code>s of one <pre>, one of them hidden by a style
- * sheet that static mode does not apply; each starts a line of its own instead of running on from
- * the other ("import zlib from 'node:zlib';const zlib = require('node:zlib');").
+ * Whether element i is a <code> straight inside a <pre> right after another <code>, with nothing
+ * but hidden nodes between them (`<code>ls</code> <code>-la</code>` is one line in a browser).
+ * Node.js's API docs give each example twice, an ES-module and a CommonJS flavour, as sibling
+ * <code>s of one <pre>, one of them hidden by a style sheet that static mode does not apply;
+ * each starts a line of its own instead of running on from the other
+ * ("import zlib from 'node:zlib';const zlib = require('node:zlib');").
  */
 export function followsCode(page: PageSnapshot, tree: Tree, i: number, visibleOnly = true): boolean {
   const parent = tree.parent[i] as number;
