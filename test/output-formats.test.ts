@@ -612,12 +612,12 @@ test("markdown: superscripts and subscripts are inline <sup> / <sub>, which a Co
   assert.equal(new MarkdownIt({ html: true }).render(md).trim(), '<p>H<sub>2</sub>O and E = mc<sup>2</sup>, as a paper<sup><a href="https://x.org/#fn1">[1]</a></sup> said; x<sup>&lt;b&gt;</sup>.</p>');
 });
 
-test("a <code> right after another <code> in one <pre> (Node.js's ES-module and CommonJS flavours of an example) starts its own line in text and Markdown; codes with anything visible between stay on one line", () => {
+test("a <code> right after another <code> in one <pre> (Node.js's ES-module and CommonJS flavours of an example) starts its own line in text and Markdown (the fence takes its language past the toggle <input>); codes with anything visible between stay on one line", () => {
   const html = `<body><pre><input type="checkbox" checked><code class="language-js mjs">import zlib from 'node:zlib';</code><code class="language-js cjs">const zlib = require('node:zlib');</code><button>copy</button></pre>
 <pre><code>ls</code> <code>-la</code> then <code>cd</code></pre></body>`;
   const page = staticSnapshot(pageFromHtml(html, "flavours"));
   const tree = buildTree(page);
   const body = page.nodes.findIndex((n) => n.tag === "body");
   assert.equal(textOf(page, tree, [body], { preformatted: true }), "import zlib from 'node:zlib';\nconst zlib = require('node:zlib');\nls -la then cd");
-  assert.equal(markdownOf(html), "```\nimport zlib from 'node:zlib';\nconst zlib = require('node:zlib');\n```\n\n```\nls -la then cd\n```");
+  assert.equal(markdownOf(html), "```js\nimport zlib from 'node:zlib';\nconst zlib = require('node:zlib');\n```\n\n```\nls -la then cd\n```");
 });

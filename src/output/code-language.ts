@@ -43,14 +43,26 @@ function fromBrush(page: PageSnapshot, i: number): string | null {
   return m ? (m[1] as string).toLowerCase() : null;
 }
 
-/** The first element child of `i`, when it is a <code> (the `<pre><code>` pair). */
+/**
+ * The first element child of `i` that holds text, when it is a <code> (the `<pre><code>` pair;
+ * elements without text before it are passed over: Node.js's docs open each <pre> with the
+ * `<input type="checkbox">` that toggles its two flavours).
+ */
 function codeChild(page: PageSnapshot, tree: Tree, i: number): number {
   for (const c of childrenOf(tree, i)) {
     const node = page.nodes[c];
-    if (node?.type === 1) return node.tag === "code" ? c : -1;
-    if ((node?.text ?? "").trim() !== "") return -1;
+    if (node?.type === 1) {
+      if (node.tag === "code") return c;
+      if (holdsText(page, tree, c)) return -1;
+    } else if ((node?.text ?? "").trim() !== "") return -1;
   }
   return -1;
+}
+
+/** Whether element i's subtree has a text node with more than whitespace. */
+function holdsText(page: PageSnapshot, tree: Tree, i: number): boolean {
+  for (let k = i + 1; k < (tree.end[i] as number); k++) if (page.nodes[k]?.type === 3 && (page.nodes[k]?.text ?? "").trim() !== "") return true;
+  return false;
 }
 
 /** The language named for the code block `pre` (a <pre> or other preformatted element), or "" when none is. */
