@@ -10,7 +10,8 @@
  *   the browser's `--version`: a renderer or browser change writes a new folder and stale
  *   renders are never read. Pages are keyed by their set's folder, their id and their HTML
  *   file's size and content hash (fileStamp: a page saved with other bytes is rendered again, the
- *   stale file staying until `npm run cache:prune`; the same bytes copied anew are not).
+ *   same bytes copied anew are not). The stale render stays in its folder: `npm run cache:prune`
+ *   removes whole folders of other renderer keys, not single files.
  * - Rendering uses pith's own renderer with its defaults (JS off, offline, 15 s per page,
  *   2 tabs), in the main thread, before the feature workers start: one browser for the whole
  *   set instead of one per worker.
