@@ -102,6 +102,7 @@ test("a cookie banner in the body is dropped: by the consent rule when kept, and
   assert.ok(entry, "a consent-rule trace entry");
   assert.equal(entry.action, "drop");
   assert.match(entry.path, /^html>body>/);
+  assert.ok(trace.some((t) => t.text.includes("cookies")), `an entry shows the banner's text: ${JSON.stringify(trace)}`);
   const kept = coalesce(nodes, own, keep).map((r) => nodes[r] as number);
   assert.ok(!textOf(page, tree, kept).includes("We use cookies"), "the banner's words are dropped");
   assert.ok(textOf(page, tree, kept).includes("Rivers rarely run straight"), "the article stays");

@@ -1,13 +1,13 @@
 /**
  * The shape shared by pith's post-classifier rules (consent.ts, comments.ts): some elements name
  * a box that is never main content (a cookie banner, a comment section); every kept leaf inside
- * such a box is dropped, with a trace entry. A box only counts while it is small (fewer words
+ * such a box is dropped, with a trace entry (its path and the first characters of its text). A box only counts while it is small (fewer words
  * than the rule's limit), so a page-wide wrapper that happens to carry the name never fires.
  */
 import { eachOnRowPaths, type Tree } from "../dom/tree.ts";
-import { nodePath } from "../dom/path.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
 import type { Ownership } from "./own-text.ts";
+import { traceTarget } from "./trace.ts";
 
 export interface BoxRule {
   /** Trace step name, e.g. "consent-rule". */
@@ -51,7 +51,7 @@ export function applyBoxRule(rule: BoxRule, page: PageSnapshot, tree: Tree, node
     const node = nodes[r] as number;
     if (keep[r] !== 1 || !inBox[node]) continue;
     keep[r] = 0;
-    if ((own.ownWords[r] as number) > 0) trace.push({ step: rule.step, node, path: nodePath(page, tree, node), action: "drop", reason: rule.reason, text: "" });
+    if ((own.ownWords[r] as number) > 0) trace.push({ step: rule.step, ...traceTarget(page, tree, node), action: "drop", reason: rule.reason });
   }
   return trace;
 }
