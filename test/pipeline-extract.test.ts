@@ -19,6 +19,7 @@ import { structuralNodes } from "../src/features/structural.ts";
 import { dropComments } from "../src/pipeline/comments.ts";
 import { dropConsentBoxes } from "../src/pipeline/consent.ts";
 import { dropNavigationLandmarks } from "../src/pipeline/landmark-rule.ts";
+import { dropReviews, REVIEW_PAGE_SHARE, reviewShare } from "../src/pipeline/reviews.ts";
 import { keepLineGaps } from "../src/pipeline/line-gaps.ts";
 import { dropNoticePage, FALLBACK_MAX_WORDS, keepBestWhenEmpty, noticeOf } from "../src/pipeline/fallback.ts";
 import { ownership } from "../src/pipeline/own-text.ts";
@@ -132,6 +133,47 @@ test("the landmark rule runs on documentation-routed pages: a Node.js API page k
   assert.ok((e.trace ?? []).some((t) => t.step === "landmark-rule" && /details#toc/.test(t.path)), "the table of contents is dropped by the rule, traced");
   const article = await mlExtractor.extract(snapshot(html), { params: { mode: "static", pageType: "article" } });
   assert.ok(!(article.trace ?? []).some((t) => t.step === "landmark-rule"), "not on other page types");
+});
+
+test("review rule: kept leaves inside a customer-review section are dropped and traced; the product description, and a review box holding most of the page, are not", () => {
+  const description = "This waterproof daypack holds twenty five litres and has a padded back panel, two side pockets and a rain cover.";
+  const review = "Fantastic bag that just falls short of five stars for me: spacious, well built and comfortable on long walks.";
+  const html = `<html><body><main><h1>Trail 25 pack</h1><div class="product-description"><p>${description}</p><p>${description}</p><p>${description}</p></div>
+    <div id="product-reviews-accordion"><h2>Reviews</h2><section class="individual-review__body"><p>${review}</p></section></div>
+    <div itemprop="review" itemscope><p>Second opinion: the hip belt is thin but the pack carries well.</p></div>
+    <div class="bv_main_container"><p>Rated 4.6 out of 5 by 120 reviewers.</p></div></main></body></html>`;
+  const { page, tree, nodes, own, keep } = everythingKept(html);
+  const trace = dropReviews(page, tree, nodes, own, keep);
+  assert.ok(trace.length >= 4 && trace.every((t) => t.step === "review-rule" && t.action === "drop"), JSON.stringify(trace));
+  const text = textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number));
+  for (const gone of ["Fantastic bag", "Second opinion", "Rated 4.6", "Reviews"]) assert.ok(!text.includes(gone), `${gone} dropped: ${text}`);
+  for (const kept of ["Trail 25 pack", "waterproof daypack"]) assert.ok(text.includes(kept), `${kept} kept: ${text}`);
+  // a page that is a review page (the box holds most of its words) keeps it
+  const reviewPage = everythingKept(`<html><body><div class="reviews-page"><h1>What customers say</h1><p>${review}</p><p>${review}</p></div><p>Footer line.</p></body></html>`);
+  assert.deepEqual(dropReviews(reviewPage.page, reviewPage.tree, reviewPage.nodes, reviewPage.own, reviewPage.keep), []);
+  // a buyer's guide whose sections are named after the products they review is a review page: left alone
+  const guide = everythingKept(`<html><body><main><h1>The best dishwashers</h1>${["bosch-shp78", "lg-ldfn4542", "ge-profile-pdt"].map((id) => `<div id="${id}-review"><h2>${id}</h2><p>${review}</p><p>${description}</p></div>`).join("")}<p>${description}</p></main></body></html>`);
+  assert.ok(reviewShare(guide.page, guide.tree, guide.nodes, guide.own) >= REVIEW_PAGE_SHARE);
+  assert.deepEqual(dropReviews(guide.page, guide.tree, guide.nodes, guide.own, guide.keep), []);
+  assert.ok(reviewShare(page, tree, nodes, own) > 0 && reviewShare(page, tree, nodes, own) < REVIEW_PAGE_SHARE);
+  // "preview", "reviewer-tools": whole tokens only
+  const tokens = everythingKept(`<html><body><div class="preview"><p>${description}</p></div><div class="reviewer-tools"><p>${description}</p></div><p>${review}</p></body></html>`);
+  assert.deepEqual(dropReviews(tokens.page, tokens.tree, tokens.nodes, tokens.own, tokens.keep), []);
+});
+
+test("the review rule runs on product-routed pages unless reviews=keep, and not on other page types", async () => {
+  const description = "This waterproof daypack holds twenty five litres and has a padded back panel, two side pockets and a rain cover that stows away.";
+  const review = "Fantastic bag that just falls short of five stars for me. It is spacious, well built and comfortable, and I used it as a courier bag for a week of wet commutes.";
+  const html = `<html><head><title>Trail 25 pack</title></head><body><main><h1>Trail 25 pack</h1><div class="product-description"><p>${description}</p><p>${description}</p><p>${description}</p><p>${description}</p></div>
+    <div id="reviews"><h2>Customer reviews</h2><article class="review"><p>${review}</p><p>${review}</p></article></div></main></body></html>`;
+  const product = await mlExtractor.extract(snapshot(html), { params: { mode: "static", pageType: "product" } });
+  assert.match(product.text, /waterproof daypack/);
+  assert.doesNotMatch(product.text, /Fantastic bag/);
+  const kept = await mlExtractor.extract(snapshot(html), { params: { mode: "static", pageType: "product", reviews: "keep" } });
+  const article = await mlExtractor.extract(snapshot(html), { params: { mode: "static", pageType: "article" } });
+  for (const e of [kept, article]) assert.ok(!(e.trace ?? []).some((t) => t.step === "review-rule"), "no review-rule entry");
+  // the rule is what removed it: with the rule off the model keeps the review text
+  assert.match(kept.text, /Fantastic bag/);
 });
 
 test("a per-domain model in the model directory is used for pages of its host", async () => {

@@ -49,7 +49,8 @@ ${INPUT_HELP}
   --model-dir DIR    where per-domain models are looked up (default: models/)
   --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or
                      bias=recall keeps less noise or misses less content; for ml:
-                     comments=drop drops comment sections from article pages, refiner=NAME forces
+                     comments=drop drops comment sections from article pages, reviews=keep keeps
+                     the customer reviews product pages lose by default, refiner=NAME forces
                      none, lbs, tp, region, records or fill on every page type, dedupe=false, fallback=false,
                      context=false skips the model's context stage, hidden=false reads only text the
                      markup shows: static models also weigh text in hidden / aria-hidden /

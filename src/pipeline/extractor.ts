@@ -7,7 +7,8 @@
  * Params: model (file), modelDir (per-domain models), mode (render mode the snapshot came
  * from; default the snapshot's own), pageType (force a page-type model), trace (false to skip
  * the per-segment trace, e.g. for benchmarks), comments (drop: remove comment sections from
- * article pages, comments.ts; default keep), dedupe (false: keep blocks that repeat an earlier
+ * article pages, comments.ts; default keep), reviews (keep: product pages keep their customer-review
+ * sections, reviews.ts; default drop), dedupe (false: keep blocks that repeat an earlier
  * kept block, dedupe.ts; default true), fallback (false: an empty result stays empty on small
  * pages too, fallback.ts; default true), context (false: decide on the content classifier's
  * scores alone, without the model's context stage, context.ts; default true), bias (precision or
@@ -27,7 +28,7 @@ function str(v: unknown): string | undefined {
 /** On/off params (true or false; the CLI's --param K=V reads those words as booleans). */
 const SWITCHES = ["trace", "dedupe", "fallback", "context", "hidden"] as const;
 /** Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing. */
-export const ML_PARAMS: readonly string[] = [...SWITCHES, "comments", "refiner", "bias", "pageType", "model", "modelDir", "mode"];
+export const ML_PARAMS: readonly string[] = [...SWITCHES, "comments", "reviews", "refiner", "bias", "pageType", "model", "modelDir", "mode"];
 
 /** The pipeline's options from the method's params; throws on a value it cannot use. */
 export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>): RunOptions {
@@ -44,6 +45,9 @@ export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>):
   const comments = str(params["comments"]);
   if (comments === "keep" || comments === "drop") options.comments = comments;
   else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);
+  const reviews = str(params["reviews"]);
+  if (reviews === "keep" || reviews === "drop") options.reviews = reviews;
+  else if (reviews) throw new Error(`--param reviews must be keep or drop, not "${reviews}"`);
   const refiner = str(params["refiner"]);
   if (refiner && !(REFINER_NAMES as readonly string[]).includes(refiner)) throw new Error(`--param refiner must be one of ${REFINER_NAMES.join(", ")}, not "${refiner}"`);
   if (refiner) options.refiner = refiner as RefinerName;

@@ -27,6 +27,7 @@ import { segmentOf, smoothScores } from "./segments.ts";
 import { dropConsentBoxes } from "./consent.ts";
 import { dropNavigationLandmarks, LANDMARK_RULE_TYPES } from "./landmark-rule.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
+import { dropReviews, REVIEW_FREE_TYPES } from "./reviews.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
 import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./fallback.ts";
 import { coalesce } from "./select.ts";
@@ -56,6 +57,8 @@ export interface RunOptions {
   refiner?: RefinerName;
   /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
   comments?: "keep" | "drop";
+  /** Customer-review sections on product pages: dropped by default (reviews.ts), "keep" keeps them. */
+  reviews?: "keep" | "drop";
   /** Apply the model's context stage when it has one (context.ts; default true). */
   context?: boolean;
   /** Favour precision or recall: the decision threshold moves by ±BIAS_OFFSET (default: as tuned). */
@@ -241,6 +244,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   appendAll(ruleTrace, dropConsentBoxes(page, tree, table.nodes, own, keep));
   if (LANDMARK_RULE_TYPES.has(pageType)) appendAll(ruleTrace, dropNavigationLandmarks(page, tree, table.nodes, own, keep));
   if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropComments(page, tree, table.nodes, own, keep));
+  if (options.reviews !== "keep" && REVIEW_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropReviews(page, tree, table.nodes, own, keep));
   if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) appendAll(ruleTrace, dropDuplicates(page, tree, table.nodes, own, keep));
   appendAll(ruleTrace, keepLineGaps(page, tree, table.nodes, own, keep));
   const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
