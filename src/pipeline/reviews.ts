@@ -34,6 +34,10 @@
  * reviews=keep|drop`, before the guard), where the model has learned each page's own
  * convention, it lost 0.6 page-units: ten Steam pages and wx-0185, a course page whose gold
  * keeps its learners' reviews (0.99 → 0.61), which the held-out models drop already.
+ * Tried, not kept: the rule also on pages routed to the general model that declare one product
+ * (schema.org Product / ProductGroup or og:type product, no item list; branch reviews-general),
+ * seed 42: 7 pages moved, net −0.67 page-units (wx-0185 0.91 → 0.59, wx-2111, a pest-control
+ * service page with a reviews box, 0.95 → 0.56; wx-0590 beardbrand 0.48 → 0.55 up).
  */
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
