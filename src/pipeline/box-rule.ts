@@ -1,9 +1,10 @@
 /**
  * The shape shared by pith's post-classifier rules (consent.ts, comments.ts, landmark-rule.ts,
  * reviews.ts): some elements name a box that is never main content (a cookie banner, a comment
- * section, a navigation landmark, a product's customer reviews); every kept leaf inside such a box is dropped, with a trace entry (its
- * path and the first characters of its text). A box only counts while it is small (fewer words
- * than the rule's limit), so a page-wide wrapper that happens to carry the name never fires.
+ * section, a navigation landmark, a product's customer reviews); every kept leaf inside such a
+ * box is dropped, with a trace entry (its path and the first characters of its text). A box only
+ * counts while it is small (fewer words than the rule's limit), so a page-wide wrapper that
+ * happens to carry the name never fires.
  */
 import { eachOnRowPaths, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
