@@ -174,6 +174,7 @@ test("the review rule runs on product-routed pages unless reviews=keep, and not 
   for (const e of [kept, article]) assert.ok(!(e.trace ?? []).some((t) => t.step === "review-rule"), "no review-rule entry");
   // the rule is what removed it: with the rule off the model keeps the review text
   assert.match(kept.text, /Fantastic bag/);
+  await assert.rejects(async () => mlExtractor.extract(snapshot(html), { params: { mode: "static", reviews: "maybe" } }), /--param reviews must be keep or drop, not "maybe"/);
 });
 
 test("a per-domain model in the model directory is used for pages of its host", async () => {

@@ -18,11 +18,21 @@ import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode 
 import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, loadedModel, resolveModelFile, type Resolution } from "./resolve.ts";
-import { BIASES, GENERAL, METHOD, modelView, runPipeline, type Bias, type RunOptions } from "./run.ts";
-import { REFINER_NAMES, type PipelineModel, type RefinerName } from "./model.ts";
+import { BIASES, GENERAL, METHOD, modelView, runPipeline, type RunOptions } from "./run.ts";
+import { REFINER_NAMES, type PipelineModel } from "./model.ts";
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+const KEEP_OR_DROP = ["keep", "drop"] as const;
+
+/** Param `name` when it is one of `values` (undefined when not given); anything else throws, naming what it may be. */
+function choice<T extends string>(params: NonNullable<ExtractorContext["params"]>, name: string, values: readonly T[], allowed = values.join(" or ")): T | undefined {
+  const v = str(params[name]);
+  if (v === undefined) return undefined;
+  if (!(values as readonly string[]).includes(v)) throw new Error(`--param ${name} must be ${allowed}, not "${v}"`);
+  return v as T;
 }
 
 /** On/off params (true or false; the CLI's --param K=V reads those words as booleans). */
@@ -42,18 +52,14 @@ export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>):
   if (params["fallback"] === false) options.fallback = false;
   if (params["context"] === false) options.context = false;
   if (params["hidden"] === false) options.hiddenText = false;
-  const comments = str(params["comments"]);
-  if (comments === "keep" || comments === "drop") options.comments = comments;
-  else if (comments) throw new Error(`--param comments must be keep or drop, not "${comments}"`);
-  const reviews = str(params["reviews"]);
-  if (reviews === "keep" || reviews === "drop") options.reviews = reviews;
-  else if (reviews) throw new Error(`--param reviews must be keep or drop, not "${reviews}"`);
-  const refiner = str(params["refiner"]);
-  if (refiner && !(REFINER_NAMES as readonly string[]).includes(refiner)) throw new Error(`--param refiner must be one of ${REFINER_NAMES.join(", ")}, not "${refiner}"`);
-  if (refiner) options.refiner = refiner as RefinerName;
-  const bias = str(params["bias"]);
-  if (bias && !(BIASES as readonly string[]).includes(bias)) throw new Error(`--param bias must be ${BIASES.join(" or ")}, not "${bias}"`);
-  if (bias) options.bias = bias as Bias;
+  const comments = choice(params, "comments", KEEP_OR_DROP);
+  if (comments) options.comments = comments;
+  const reviews = choice(params, "reviews", KEEP_OR_DROP);
+  if (reviews) options.reviews = reviews;
+  const refiner = choice(params, "refiner", REFINER_NAMES, `one of ${REFINER_NAMES.join(", ")}`);
+  if (refiner) options.refiner = refiner;
+  const bias = choice(params, "bias", BIASES);
+  if (bias) options.bias = bias;
   const pageType = str(params["pageType"]);
   if (pageType) options.pageType = pageType;
   return options;
