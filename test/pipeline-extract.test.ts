@@ -153,9 +153,9 @@ test("review rule: kept leaves inside a customer-review section are dropped and 
   assert.deepEqual(dropReviews(reviewPage.page, reviewPage.tree, reviewPage.nodes, reviewPage.own, reviewPage.keep), []);
   // a buyer's guide whose sections are named after the products they review is a review page: left alone
   const guide = everythingKept(`<html><body><main><h1>The best dishwashers</h1>${["bosch-shp78", "lg-ldfn4542", "ge-profile-pdt"].map((id) => `<div id="${id}-review"><h2>${id}</h2><p>${review}</p><p>${description}</p></div>`).join("")}<p>${description}</p></main></body></html>`);
-  assert.ok(reviewShare(guide.page, guide.tree, guide.nodes, guide.own) >= REVIEW_PAGE_SHARE);
+  assert.ok(reviewShare(guide.page, guide.nodes, guide.own) >= REVIEW_PAGE_SHARE);
   assert.deepEqual(dropReviews(guide.page, guide.tree, guide.nodes, guide.own, guide.keep), []);
-  assert.ok(reviewShare(page, tree, nodes, own) > 0 && reviewShare(page, tree, nodes, own) < REVIEW_PAGE_SHARE);
+  assert.ok(reviewShare(page, nodes, own) > 0 && reviewShare(page, nodes, own) < REVIEW_PAGE_SHARE);
   // "preview", "reviewer-tools": whole tokens only
   const tokens = everythingKept(`<html><body><div class="preview"><p>${description}</p></div><div class="reviewer-tools"><p>${description}</p></div><p>${review}</p></body></html>`);
   assert.deepEqual(dropReviews(tokens.page, tokens.tree, tokens.nodes, tokens.own, tokens.keep), []);

@@ -25,7 +25,7 @@
  */
 import { nodePath } from "../dom/path.ts";
 import { textOf } from "../dom/text.ts";
-import type { Tree } from "../dom/tree.ts";
+import { inheritedBits, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { Ownership } from "./own-text.ts";
 import { TRACE_TEXT_CHARS } from "./trace.ts";
@@ -34,15 +34,6 @@ import { TRACE_TEXT_CHARS } from "./trace.ts";
 export const QUOTING_TYPES: ReadonlySet<string> = new Set(["forum"]);
 /** A repeated leaf is dropped when it has at least this many words. */
 export const MIN_DUPLICATE_WORDS = 4;
-
-function insideBlockquote(page: PageSnapshot, tree: Tree): Uint8Array {
-  const inside = new Uint8Array(tree.n);
-  for (let i = 0; i < tree.n; i++) {
-    const p = tree.parent[i] as number;
-    inside[i] = (p >= 0 && inside[p] === 1) || page.nodes[i]?.tag === "blockquote" ? 1 : 0;
-  }
-  return inside;
-}
 
 /**
  * The text a leaf row is compared by when looking for copies (lower-cased, lines space-collapsed
@@ -61,7 +52,7 @@ export function dropDuplicates(page: PageSnapshot, tree: Tree, nodes: Int32Array
   const firstParent = new Map<string, number>(); // text → DOM parent of its first kept copy
   const fresh = new Set<number>(); // DOM parents holding a kept leaf that repeats nothing
   const leaves: { row: number; parent: number; text: string; repeat: boolean }[] = []; // eligible leaves, document order
-  const quoted = insideBlockquote(page, tree);
+  const quoted = inheritedBits(page.nodes, (node) => (node.tag === "blockquote" ? 1 : 0));
   for (let r = 0; r < nodes.length; r++) {
     const node = nodes[r] as number;
     if (keep[r] !== 1 || quoted[node] === 1) continue;

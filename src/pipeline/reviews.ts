@@ -39,7 +39,7 @@
  * seed 42: 7 pages moved, net −0.67 page-units (wx-0185 0.91 → 0.59, wx-2111, a pest-control
  * service page with a reviews box, 0.95 → 0.56; wx-0590 beardbrand 0.48 → 0.55 up).
  */
-import type { Tree } from "../dom/tree.ts";
+import { inheritedBits, type Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
 import type { Ownership } from "./own-text.ts";
@@ -66,25 +66,13 @@ export const REVIEW_RULE: BoxRule = {
 };
 
 /**
- * Share of the page's words owned by rows inside review boxes (the outermost ones; tree indices
- * are in pre-order, so a box is the range [i, end[i])). A page whose review boxes hold
- * REVIEW_PAGE_SHARE of its words is a review page: a buyer's guide whose sections carry ids like
- * `bosch-shp78cm5n-review`.
+ * Share of the page's words owned by rows inside review boxes (at any depth, whatever their
+ * size). A page whose review boxes hold REVIEW_PAGE_SHARE of its words is a review page: a
+ * buyer's guide whose sections carry ids like `bosch-shp78cm5n-review`.
  */
-export function reviewShare(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership): number {
+export function reviewShare(page: PageSnapshot, nodes: Int32Array, own: Ownership): number {
   if (own.totalWords <= 0) return 0;
-  const inBox = new Uint8Array(tree.n);
-  let any = false;
-  for (let i = 0; i < tree.n; ) {
-    const node = page.nodes[i] as SnapshotNode;
-    if (node.type === 1 && REVIEW_RULE.names(node)) {
-      const end = tree.end[i] as number;
-      inBox.fill(1, i, end);
-      any = true;
-      i = end;
-    } else i++;
-  }
-  if (!any) return 0;
+  const inBox = inheritedBits(page.nodes, (node) => (node.type === 1 && REVIEW_RULE.names(node) ? 1 : 0));
   let words = 0;
   for (let r = 0; r < nodes.length; r++) if (inBox[nodes[r] as number]) words += own.ownWords[r] as number;
   return words / own.totalWords;
@@ -92,6 +80,6 @@ export function reviewShare(page: PageSnapshot, tree: Tree, nodes: Int32Array, o
 
 /** Drops kept rows inside review boxes, unless the page is a review page (reviewShare); returns the trace of what it dropped. */
 export function dropReviews(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
-  if (reviewShare(page, tree, nodes, own) >= REVIEW_PAGE_SHARE) return [];
+  if (reviewShare(page, nodes, own) >= REVIEW_PAGE_SHARE) return [];
   return applyBoxRule(REVIEW_RULE, page, tree, nodes, own, keep);
 }
