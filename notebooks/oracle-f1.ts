@@ -7,7 +7,7 @@
  *   node --import tsx notebooks/oracle-f1.ts [--container 0.9] [--limit N] [--worst K] set...
  */
 import { parseArgs } from "node:util";
-import { oracle } from "../src/algorithms/oracle.ts";
+import { oracle } from "../src/evaluate/oracle.ts";
 import { wcxbWords } from "../src/evaluate/metrics.ts";
 import { listDatasets, loadDataset, readDatasetPage, readGold } from "../src/io/dataset.ts";
 import { staticSnapshot } from "../src/render/static.ts";

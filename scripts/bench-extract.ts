@@ -27,7 +27,7 @@ import { basename, join } from "node:path";
 import { readDatasetPage, loadDataset } from "../src/io/dataset.ts";
 import type { PageBytes } from "../src/io/inputs.ts";
 import { mlExtractor } from "../src/pipeline/extractor.ts";
-import { cachedModel, defaultModelPath } from "../src/pipeline/resolve.ts";
+import { cachedModel, defaultModelPath } from "../src/pipeline/model/resolve.ts";
 import { getPeer } from "../src/evaluate/peers.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { ChromiumRenderer } from "../src/render/chromium.ts";

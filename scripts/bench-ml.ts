@@ -14,7 +14,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Classifier, type ClassifierKind, createClassifier } from "../src/ml/classifier.ts";
+import type { Classifier, ClassifierKind } from "../src/ml/classifier.ts";
+import { createClassifier } from "../src/ml/kinds.ts";
 import { type Matrix, matrixFromRows, selectIndices, selectRows } from "../src/ml/matrix.ts";
 import { rocAuc } from "../src/ml/metrics.ts";
 import { groupHoldout } from "../src/ml/split.ts";

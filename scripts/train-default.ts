@@ -30,7 +30,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { formatReport, reportFailures } from "../src/cli/train.ts";
 import { saveModel } from "../src/ml/artifact.ts";
-import { defaultModelPath } from "../src/pipeline/resolve.ts";
+import { defaultModelPath } from "../src/pipeline/model/resolve.ts";
 import { train } from "../src/train/train.ts";
 import type { RenderMode } from "../src/types.ts";
 import { intOption, scriptArgs, usageError } from "./args.ts";

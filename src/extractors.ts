@@ -9,7 +9,7 @@
  * src/render/no-text.ts) are made there once, so every method gives the same empty extraction
  * and reason for such a page, and an extractor's own code only sees pages with words.
  */
-import { pageEmptyReason } from "./render/no-text.ts";
+import { pageEmptyReason } from "./dom/no-text.ts";
 import { NO_LIMIT, type Limit } from "./time-limit.ts";
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot } from "./types.ts";
 

@@ -1,6 +1,8 @@
 /**
  * pith's library entry: `import { ... } from "pith"`.
  */
+import "./methods.ts";
+
 export * from "./types.ts";
 export { staticSnapshot, StaticRenderer } from "./render/static.ts";
 export { createRenderer, renderPage } from "./render/index.ts";
@@ -26,5 +28,5 @@ export { hyperlinkDistance, rankSiteLinks, rankSitePages, type SiteLink } from "
 export { fetchNSet, type LiveNSet } from "./site/live.ts";
 export { mlExtractor } from "./pipeline/extractor.ts";
 export { runPipeline, type RunResult } from "./pipeline/run.ts";
-export { loadPipelineModel, type PipelineModel } from "./pipeline/model.ts";
+export { loadPipelineModel, type PipelineModel } from "./pipeline/model/model.ts";
 export { train, type TrainOptions, type TrainResult } from "./train/train.ts";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { classParts, fitClassLexicon, pageLexicon, lexiconFeatures, LEXICON_LEVELS, MIN_LEXICON_PAGES, rowClassTokens, type LexiconPage, type RowTokens } from "../src/pipeline/class-lexicon.ts";
+import { classParts, fitClassLexicon, pageLexicon, lexiconFeatures, LEXICON_LEVELS, MIN_LEXICON_PAGES, rowClassTokens, type LexiconPage, type RowTokens } from "../src/pipeline/context/class-lexicon.ts";
 import { deeplyNested, fixtureText, staticRows } from "./helpers.ts";
 
 function tokensOf(t: RowTokens, r: number): string[] {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import { buildTree } from "../src/dom/tree.ts";
-import { computeFeatures } from "../src/pipeline/features-adapter.ts";
+import { computeFeatures } from "../src/features/index.ts";
 import { featureSchema } from "../src/features/index.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { pageFromHtml } from "./helpers.ts";

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import "../src/algorithms/index.ts";
+import "../src/methods.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { extractorNames, getExtractor } from "../src/extractors.ts";

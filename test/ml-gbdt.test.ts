@@ -1,7 +1,7 @@
 // Gradient-boosted trees (src/ml/gbdt.ts) on toy problems with known structure.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { loadClassifier } from "../src/ml/classifier.ts";
+import { loadClassifier } from "../src/ml/kinds.ts";
 import { BAG_SEED_STEP, GradientBoostedTrees } from "../src/ml/gbdt.ts";
 import { selectIndices, selectRows } from "../src/ml/matrix.ts";
 import { rocAuc } from "../src/ml/metrics.ts";

@@ -1,7 +1,7 @@
 // Histogram random forest (src/ml/hist-forest.ts) on toy problems with known structure.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { loadClassifier } from "../src/ml/classifier.ts";
+import { loadClassifier } from "../src/ml/kinds.ts";
 import { featuresPerNode, HistRandomForest } from "../src/ml/hist-forest.ts";
 import { rocAuc } from "../src/ml/metrics.ts";
 import { makeSyntheticData, makeToyData, type ToyProblem } from "../src/ml/synthetic.ts";

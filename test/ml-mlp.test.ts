@@ -1,7 +1,7 @@
 // TensorFlow.js MLP (src/ml/mlp.ts): backend choice, learning, determinism, save/load.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { loadClassifier } from "../src/ml/classifier.ts";
+import { loadClassifier } from "../src/ml/kinds.ts";
 import { rocAuc } from "../src/ml/metrics.ts";
 import { initTfBackend, MlpClassifier } from "../src/ml/mlp.ts";
 import { makeToyData } from "../src/ml/synthetic.ts";

@@ -1,7 +1,7 @@
 // ml-random-forest wrapper (src/ml/random-forest.ts): the reference model, on small data.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { loadClassifier } from "../src/ml/classifier.ts";
+import { loadClassifier } from "../src/ml/kinds.ts";
 import { rocAuc } from "../src/ml/metrics.ts";
 import { MlRandomForest } from "../src/ml/random-forest.ts";
 import { makeToyData } from "../src/ml/synthetic.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { signatureId } from "../src/dom/records.ts";
-import { pathSignatures } from "../src/pipeline/path-signature.ts";
+import { pathSignatures } from "../src/pipeline/context/path-signature.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import type { SnapshotNode } from "../src/types.ts";
 import { pageFromHtml } from "./helpers.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { textOf } from "../src/dom/text.ts";
-import { FILL_FLOOR, FILL_SHARE, fillMainRegion, keptRegion } from "../src/pipeline/fill.ts";
+import { FILL_FLOOR, FILL_SHARE, fillMainRegion, keptRegion } from "../src/refine/fill.ts";
 import { staticRows } from "./helpers.ts";
 
 const PAGE = `<html><body>

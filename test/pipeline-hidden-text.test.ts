@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { oracle } from "../src/algorithms/oracle.ts";
+import { oracle } from "../src/evaluate/oracle.ts";
 import { formatExtraction } from "../src/output/index.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";

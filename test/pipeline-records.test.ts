@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { textOf } from "../src/dom/text.ts";
-import { voteRecords } from "../src/pipeline/records.ts";
+import { voteRecords } from "../src/refine/records.ts";
 import { staticRows } from "./helpers.ts";
 
 const CARDS = ["Red wool scarf for winter", "Blue cotton shirt with buttons", "Green linen trousers for summer", "Black leather belt with buckle", "White canvas shoes for walking"];

@@ -4,7 +4,7 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
-import "../src/algorithms/index.ts";
+import "../src/methods.ts";
 import { evaluateMethods } from "../src/evaluate/runner.ts";
 import { defuddlePeer, readabilityPeer } from "../src/evaluate/peers.ts";
 import { getExtractor, runExtractor } from "../src/extractors.ts";

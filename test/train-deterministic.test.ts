@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { serializeModel } from "../src/ml/artifact.ts";
-import { pipelineFromArtifact } from "../src/pipeline/model.ts";
+import { pipelineFromArtifact } from "../src/pipeline/model/model.ts";
 import { runPipeline } from "../src/pipeline/run.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { train, TrainError, type TrainOptions } from "../src/train/train.ts";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
-import { featureSchema } from "../src/pipeline/features-adapter.ts";
+import { featureSchema } from "../src/features/index.ts";
 import { pruneCaches } from "../src/train/prune.ts";
 import { snapshotKey } from "../src/train/snapshot-cache.ts";
 import { tempDir } from "./helpers.ts";

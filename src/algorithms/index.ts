@@ -8,5 +8,3 @@ import "./k-feature-extractor.ts";
 import "./site-level.ts";
 import "./cnr.ts";
 import "./louvan.ts";
-import "../pipeline/register.ts";
-import "./oracle.ts";

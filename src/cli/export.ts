@@ -7,8 +7,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadModel, saveModel } from "../ml/artifact.ts";
-import { featureSchema } from "../pipeline/features-adapter.ts";
-import { BUNDLED_MODEL_DIR, DOMAIN_SUBDIR, domainKey, domainModelPath } from "../pipeline/resolve.ts";
+import { featureSchema } from "../features/index.ts";
+import { BUNDLED_MODEL_DIR, DOMAIN_SUBDIR, domainKey, domainModelPath } from "../pipeline/model/resolve.ts";
 import type { RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
 

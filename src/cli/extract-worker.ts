@@ -5,7 +5,7 @@
  * as the in-thread path does.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import "../algorithms/index.ts";
+import "../methods.ts";
 import { getExtractor } from "../extractors.ts";
 import { renderPage } from "../render/index.ts";
 import { StaticRenderer } from "../render/static.ts";

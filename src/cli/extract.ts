@@ -5,7 +5,7 @@
 import { once } from "node:events";
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import "../algorithms/index.ts";
+import "../methods.ts";
 import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
 import { isUrl, listPageFiles, localPath, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";

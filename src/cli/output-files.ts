@@ -35,7 +35,7 @@ import { firstLine } from "../errors.ts";
 import { UsageError } from "./command.ts";
 import { makeDirs } from "../io/make-dirs.ts";
 import { writeAtomic } from "../io/write-atomic.ts";
-import { percentDecoded } from "../output/urls.ts";
+import { percentDecoded } from "../dom/urls.ts";
 import type { PageError } from "../types.ts";
 
 /** Longest path segment kept whole, in UTF-8 bytes (file systems allow 255 per name). */

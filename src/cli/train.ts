@@ -7,7 +7,7 @@ import { DatasetError } from "../io/dataset.ts";
 import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
-import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainModelPath } from "../pipeline/resolve.ts";
+import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainModelPath } from "../pipeline/model/resolve.ts";
 import { WITH_CONTEXT, type CvReport } from "../train/cv.ts";
 import { domainExperiment, largestPublishers, MIN_PAGES_FACTOR, publishers } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";

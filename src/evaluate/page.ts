@@ -7,7 +7,7 @@
  * extract; readability and defuddle parse the HTML themselves, so their time is their own call.
  */
 import { firstLine } from "../errors.ts";
-import "../algorithms/index.ts";
+import "../methods.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { getExtractor, runExtractor } from "../extractors.ts";
 import { loadDataset, readDatasetPage, readGold, readGoldHtml, type Dataset, type DatasetPage } from "../io/dataset.ts";

@@ -12,7 +12,7 @@
 import { availableParallelism } from "node:os";
 import { DeadlinePool } from "../deadline-pool.ts";
 import { releaseBrowser } from "../render/browser-processes.ts";
-import "../algorithms/index.ts";
+import "../methods.ts";
 import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
 import { DatasetError, hasGold, loadDatasets, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import type { RenderMode, RenderOptions } from "../types.ts";

@@ -7,7 +7,7 @@
  * `hid_attr` counts every `hidden` attribute, also the streamed-SSR boundaries (`<div hidden
  * id="S:n">`) that the static renderer shows, as the bundled model was trained.
  */
-import { HIDDEN_BY, markupHiding } from "../render/reveal.ts";
+import { HIDDEN_BY, markupHiding } from "../dom/hiding.ts";
 import type { SnapshotNode } from "../types.ts";
 import { def, inheritedAtRows, skipRow, type FeatureFamily } from "./registry.ts";
 

@@ -18,7 +18,7 @@
  * conventions, not tuned to any dataset's sites.
  */
 import type { PageSnapshot } from "../types.ts";
-import { percentDecoded } from "../output/urls.ts";
+import { percentDecoded } from "../dom/urls.ts";
 import { def, skipRow, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
 
 /** schema.org types grouped by the page kind they declare. */

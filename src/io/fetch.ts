@@ -25,10 +25,10 @@
 import type { PageError, PageResult } from "../types.ts";
 import { bodyKind, contentTypeCharset, mediaType } from "./content-type.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
-import type { PageBytes } from "./inputs.ts";
+import type { PageBytes } from "./page-bytes.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
 import { REFRESH_SCAN_CHARS, refreshTarget } from "./refresh.ts";
-import { percentDecoded } from "../output/urls.ts";
+import { percentDecoded } from "../dom/urls.ts";
 
 /** Time limit for fetching one URL (ms). */
 export const FETCH_TIMEOUT_MS = 20_000;

@@ -12,10 +12,11 @@ import { createInterface } from "node:readline";
 import { join, relative, resolve } from "node:path";
 import { firstLine } from "../errors.ts";
 import type { PageError, PageInput, PageResult } from "../types.ts";
+import type { PageBytes } from "./page-bytes.ts";
 import { DecodeError, decodeHtml, MAX_PAGE_BYTES } from "./decode.ts";
 import { FETCH_TIMEOUT_MS, fetchBytes, shownUrl } from "./fetch.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
-import { escapeText } from "../output/escape.ts";
+import { escapeText } from "../dom/escape.ts";
 import { readWarc } from "./warc.ts";
 
 /** File names treated as HTML pages when a directory is walked. */
@@ -57,20 +58,6 @@ export function readErrorReason(e: unknown): string {
   return firstLine(e);
 }
 
-/** A page's bytes as read (gzipped or not), before decoding, with what is known about it. */
-export interface PageBytes {
-  id: string;
-  source: string;
-  url: string | null;
-  remote: boolean;
-  /** The charset an HTTP Content-Type declared, if any. */
-  charset: string | null;
-  /** Set when the bytes are plain text, not markup (a URL served as text/plain): see plainTextPage. */
-  plainText?: boolean;
-  /** Set when an HTTP Content-Type says XHTML (application/xhtml+xml): PageInput.xhtml. */
-  xhtml?: boolean;
-  bytes: Uint8Array;
-}
 
 /** Decodes read bytes into a PageInput (or a "decode" error record). */
 export function decodePage(raw: PageBytes): PageResult<PageInput> {
@@ -289,3 +276,5 @@ async function* readLocal(spec: string, skip: ReadOptions["skip"], naming: Direc
     else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
   }
 }
+
+export type { PageBytes } from "./page-bytes.ts";

@@ -19,7 +19,7 @@ import { AsyncIterReader, concatChunks, LimitReader, StatusAndHeadersParser, WAR
 import type { PageResult } from "../types.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
 import { bodyKind, contentTypeCharset } from "./content-type.ts";
-import type { PageBytes } from "./inputs.ts";
+import type { PageBytes } from "./page-bytes.ts";
 
 /** HTML and XHTML; a crawl's feeds and sitemaps (application/rss+xml, application/xml) are not pages. */
 const HTML_CONTENT_TYPE = /html/i;

@@ -13,7 +13,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { writeAtomic } from "../io/write-atomic.ts";
 import type { RenderMode } from "../types.ts";
-import { type Classifier, loadClassifier } from "./classifier.ts";
+import type { Classifier } from "./classifier.ts";
+import { loadClassifier } from "./kinds.ts";
 
 export const MODEL_FORMAT = "pith-model";
 /**

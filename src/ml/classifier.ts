@@ -44,29 +44,6 @@ export interface HasFeatureImportance {
 export const CLASSIFIER_KINDS = ["gbdt", "rf", "ml-rf", "mlp"] as const;
 export type ClassifierKind = (typeof CLASSIFIER_KINDS)[number];
 
-/** A new untrained classifier of `kind`; hyper-parameters not given keep their documented defaults. */
-export async function createClassifier(kind: ClassifierKind, params: Record<string, unknown> = {}): Promise<Classifier> {
-  switch (kind) {
-    case "gbdt": return new (await import("./gbdt.ts")).GradientBoostedTrees(params);
-    case "rf": return new (await import("./hist-forest.ts")).HistRandomForest(params);
-    case "ml-rf": return new (await import("./random-forest.ts")).MlRandomForest(params);
-    case "mlp": return new (await import("./mlp.ts")).MlpClassifier(params);
-    default: throw new Error(`unknown classifier kind "${String(kind)}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
-  }
-}
-
-/** Rebuilds a classifier from its toJSON() output. Throws a one-line error on unknown kinds or bad JSON. */
-export async function loadClassifier(json: unknown): Promise<Classifier> {
-  const kind = (json as { kind?: unknown } | null)?.kind;
-  switch (kind) {
-    case "gbdt": return (await import("./gbdt.ts")).GradientBoostedTrees.fromJSON(json);
-    case "rf": return (await import("./hist-forest.ts")).HistRandomForest.fromJSON(json);
-    case "ml-rf": return (await import("./random-forest.ts")).MlRandomForest.fromJSON(json);
-    case "mlp": return (await import("./mlp.ts")).MlpClassifier.fromJSON(json);
-    default: throw new Error(`unknown classifier kind ${JSON.stringify(kind)} (known: ${CLASSIFIER_KINDS.join(", ")})`);
-  }
-}
-
 /**
  * Effective per-row weights: sample weights × class weights. Returns null when every
  * weight would be 1 (learners then skip the multiply).

@@ -19,8 +19,8 @@ import { leftOutOfOutput } from "../dom/permalink.ts";
 import { codeLanguage } from "./code-language.ts";
 import { SHADOW_ROOT_TAG } from "../render/shadow-root.ts";
 import type { Tree } from "../dom/tree.ts";
-import { escapeAttribute, escapeText, safeUrl } from "./escape.ts";
-import { absoluteUrl, baseUrl } from "./urls.ts";
+import { escapeAttribute, escapeText, safeUrl } from "../dom/escape.ts";
+import { absoluteUrl, baseUrl } from "../dom/urls.ts";
 import { DEFAULT_OUTPUT, type OutputOptions } from "./options.ts";
 
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);

@@ -4,8 +4,8 @@
  * image: src/render/declared-meta.ts; null where the page does not say).
  */
 import type { DeclaredMeta, Extraction, PageSnapshot } from "../types.ts";
-import { safeUrl } from "./escape.ts";
-import { absoluteUrl, baseUrl } from "./urls.ts";
+import { safeUrl } from "../dom/escape.ts";
+import { absoluteUrl, baseUrl } from "../dom/urls.ts";
 import { nodePath } from "../dom/path.ts";
 import { textOf } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";

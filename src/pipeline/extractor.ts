@@ -17,9 +17,9 @@
 import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
 import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
-import { cachedModel, loadedModel, resolveModelFile, type Resolution } from "./resolve.ts";
+import { cachedModel, loadedModel, resolveModelFile, type Resolution } from "./model/resolve.ts";
 import { BIASES, GENERAL, METHOD, modelView, runPipeline, type RunOptions } from "./run.ts";
-import { REFINER_NAMES, type PipelineModel } from "./model.ts";
+import { REFINER_NAMES, type PipelineModel } from "./model/model.ts";
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;

@@ -20,8 +20,8 @@
  * Measured (`npm run train:default -- --seed S`, nested shipped column, against the same recipe
  * without the view): see docs/learned-pipeline.md, "Markup-hidden text".
  */
-import { visibleWhenRevealed } from "../render/reveal.ts";
-import { isEscapedNoscriptMarkup } from "../render/escaped-markup.ts";
+import { visibleWhenRevealed } from "../dom/hiding.ts";
+import { isEscapedNoscriptMarkup } from "../dom/escaped-markup.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** The artifact's `extra.hiddenText` value of a model that reads markup-hidden text. */

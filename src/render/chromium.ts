@@ -27,7 +27,7 @@ import { findChromium } from "./find-browser.ts";
 import { decodeWalk } from "./in-page.ts";
 import type { WalkResult } from "./in-page.ts";
 import { pageMeta } from "./page-meta.ts";
-import { hideEscapedNoscriptMarkup } from "./escaped-markup.ts";
+import { hideEscapedNoscriptMarkup } from "../dom/escaped-markup.ts";
 import { revealScriptHiddenPage } from "./reveal.ts";
 import { withoutControls } from "./control-chars.ts";
 import { isXhtml, xhtmlAsHtml } from "./xhtml.ts";

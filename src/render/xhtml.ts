@@ -11,7 +11,7 @@
  * HTML-era parsers, is left as it is).
  */
 import type { PageInput } from "../types.ts";
-import { escapeText } from "../output/escape.ts";
+import { escapeText } from "../dom/escape.ts";
 
 /** Elements that take no end tag in HTML: `<br/>` is already HTML. */
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame"]);

@@ -3,10 +3,10 @@
  * pipeline artifact (src/ml/artifact.ts), and records the training sets with their licenses.
  */
 import { createArtifact, type ModelArtifact, type TrainingSet } from "../ml/artifact.ts";
-import { featureSchema } from "../pipeline/features-adapter.ts";
-import { DEFAULT_ROUTER_CONFIDENCE, type PipelineExtra, type RefinerName } from "../pipeline/model.ts";
+import { featureSchema } from "../features/index.ts";
+import { DEFAULT_ROUTER_CONFIDENCE, type PipelineExtra, type RefinerName } from "../pipeline/model/model.ts";
 import type { RenderMode } from "../types.ts";
-import { CONTEXT_FEATURES, type ContextModel } from "../pipeline/context.ts";
+import { CONTEXT_FEATURES, type ContextModel } from "../pipeline/context/context.ts";
 import type { FittedPipeline } from "./fit.ts";
 import { HIDDEN_TEXT_CANDIDATES, readsHiddenText } from "../pipeline/hidden-text.ts";
 

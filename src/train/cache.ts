@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { featureSchema } from "../pipeline/features-adapter.ts";
+import { featureSchema } from "../features/index.ts";
 import { hasGold, loadDataset, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import { makeDirsSync } from "../io/make-dirs.ts";
 import { writeAtomicSync } from "../io/write-atomic.ts";

@@ -11,10 +11,10 @@
  */
 import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import { foldOfRows, type Fold } from "../ml/split.ts";
-import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/class-lexicon.ts";
-import { MIN_HEADING_SITES } from "../pipeline/heading-lexicon.ts";
-import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context.ts";
-import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model.ts";
+import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/context/class-lexicon.ts";
+import { MIN_HEADING_SITES } from "../pipeline/context/heading-lexicon.ts";
+import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context/context.ts";
+import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
 import { fitAll, treeFloor, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { meanTrees } from "./final-trees.ts";

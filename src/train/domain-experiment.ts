@@ -4,8 +4,8 @@
  * other page in id order, so both halves span the set's time slices) and score it, beside a
  * baseline model, on up to N other pages of the domain. Reports word F1 of both, the lift, and the training time.
  */
-import { featureSchema } from "../pipeline/features-adapter.ts";
-import { loadPipelineModel, pipelineFromArtifact, type PipelineModel } from "../pipeline/model.ts";
+import { featureSchema } from "../features/index.ts";
+import { loadPipelineModel, pipelineFromArtifact, type PipelineModel } from "../pipeline/model/model.ts";
 import { runPipeline } from "../pipeline/run.ts";
 import { readDatasetPage, readGold, loadDataset, type Dataset } from "../io/dataset.ts";
 import { staticSnapshot } from "../render/static.ts";
@@ -14,7 +14,7 @@ import { pipelineArtifact } from "./artifact.ts";
 import { fitPipeline, type FitConfig } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
 import { meanScore, wordF1 } from "./score.ts";
-import { DEFAULT_THRESHOLD } from "../pipeline/model.ts";
+import { DEFAULT_THRESHOLD } from "../pipeline/model/model.ts";
 
 export interface DomainResult {
   domain: string;

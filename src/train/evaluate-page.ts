@@ -8,10 +8,10 @@
  */
 import type { Dataset } from "../io/dataset.ts";
 import { readGold } from "../io/dataset.ts";
-import type { PipelineModel, RefinerName } from "../pipeline/model.ts";
+import type { PipelineModel, RefinerName } from "../pipeline/model/model.ts";
 import { readFile } from "node:fs/promises";
 import { parseModel } from "../ml/artifact.ts";
-import { pipelineFromArtifact } from "../pipeline/model.ts";
+import { pipelineFromArtifact } from "../pipeline/model/model.ts";
 import { GENERAL, modelView, runOnTable, runPipeline, type Bias, type Table } from "../pipeline/run.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { structuralNodes } from "../features/structural.ts";

@@ -7,7 +7,8 @@
  * and leaf values in memory and in JSON alike): pooled training writes the same model file
  * as training in one thread (test/fit-pool.test.ts).
  */
-import { createClassifier, loadClassifier, type Classifier, type ClassifierKind } from "../ml/classifier.ts";
+import type { Classifier, ClassifierKind } from "../ml/classifier.ts";
+import { createClassifier, loadClassifier } from "../ml/kinds.ts";
 import { matrixFromData } from "../ml/matrix.ts";
 import type { RowSet } from "./matrix.ts";
 import type { WorkerPool } from "./pool.ts";

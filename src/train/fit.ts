@@ -6,7 +6,8 @@
  * default (MODELING-NOTES: beat a random forest by 0.015-0.02 word F1); any Classifier kind works.
  */
 import { TrainError } from "./errors.ts";
-import { createClassifier, type Classifier, type ClassifierKind } from "../ml/classifier.ts";
+import type { Classifier, ClassifierKind } from "../ml/classifier.ts";
+import { createClassifier } from "../ml/kinds.ts";
 import { createMatrix, type Matrix } from "../ml/matrix.ts";
 import { pageFeatureCount, pageFeatures } from "../pipeline/page-features.ts";
 import type { Ownership } from "../pipeline/own-text.ts";

@@ -7,17 +7,17 @@
  * browser per worker would cost more memory than the two cores can use.
  */
 import { buildTree, type Tree } from "../dom/tree.ts";
-import { computeFeatures } from "../pipeline/features-adapter.ts";
-import { rowClassTokens, type RowTokens } from "../pipeline/class-lexicon.ts";
-import { rowHeadingTokens } from "../pipeline/heading-lexicon.ts";
-import { copyText } from "../pipeline/dedupe.ts";
-import { rowPathSignatures } from "../pipeline/path-signature.ts";
+import { computeFeatures } from "../features/index.ts";
+import { rowClassTokens, type RowTokens } from "../pipeline/context/class-lexicon.ts";
+import { rowHeadingTokens } from "../pipeline/context/heading-lexicon.ts";
+import { copyText } from "../pipeline/rules/dedupe.ts";
+import { rowPathSignatures } from "../pipeline/context/path-signature.ts";
 import { ownership, type Ownership } from "../pipeline/own-text.ts";
 import { staticSnapshot } from "../render/static.ts";
 import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { readDatasetPage, readGold, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import type { PageSnapshot, RenderMode } from "../types.ts";
-import { labelNodes } from "./labels-adapter.ts";
+import { labelNodes } from "./labels.ts";
 import { readCachedSnapshot } from "./snapshot-cache.ts";
 import { siteOf } from "./sites.ts";
 
@@ -127,4 +127,16 @@ export function ambiguousCopies(page: PageSnapshot, tree: Tree, nodes: Int32Arra
   }
   for (const { row, text } of noise) if (mainTexts.has(text)) out[row] = 1;
   return out;
+}
+
+/**
+ * A labeled page the run could not use: "features", it has no record (HTML missing or
+ * unreadable, no chromium render), so it neither trains nor is scored; "evaluate", its held-out
+ * end-to-end evaluation failed, so no cross-validation figure counts it.
+ */
+export interface PageFailure {
+  dataset: string;
+  id: string;
+  stage: "features" | "evaluate";
+  reason: string;
 }

@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { featureSchema } from "../pipeline/features-adapter.ts";
+import { featureSchema } from "../features/index.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { snapshotKey } from "./snapshot-cache.ts";
 

@@ -4,23 +4,25 @@
  * final fit on every page → a pipeline artifact. Deterministic for a given seed.
  */
 import { TrainError } from "./errors.ts";
-import { featureSchema } from "../pipeline/features-adapter.ts";
+import { featureSchema } from "../features/index.ts";
 import { loadDatasets } from "../io/dataset.ts";
 import type { TrainingSet } from "../ml/artifact.ts";
 import type { ModelArtifact } from "../ml/artifact.ts";
 import type { ClassifierKind } from "../ml/classifier.ts";
-import { DEFAULT_THRESHOLD, type RefinerName } from "../pipeline/model.ts";
-import { domainKey } from "../pipeline/resolve.ts";
+import { DEFAULT_THRESHOLD, type RefinerName } from "../pipeline/model/model.ts";
+import { domainKey } from "../pipeline/model/resolve.ts";
 import type { RenderMode } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
 import { DOMAIN_BLEND_WEIGHT } from "./domain-experiment.ts";
 import { loadRecords } from "./cache.ts";
 import { crossValidate, type CvReport } from "./cv.ts";
-import type { ContextModel } from "../pipeline/context.ts";
+import type { ContextModel } from "../pipeline/context/context.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
 import { formatTrees } from "./final-trees.ts";
 import { MIN_ALIGNED_GOLD_SHARE, trainable } from "./label-quality.ts";
-import type { PageRecord } from "./page-record.ts";
+import type { PageFailure, PageRecord } from "./page-record.ts";
+
+export type { PageFailure } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
 import { siteOf } from "./sites.ts";
 import { defaultWorkers, WorkerPool } from "./pool.ts";
@@ -66,17 +68,6 @@ export interface TrainOptions {
 
 export { TrainError };
 
-/**
- * A labeled page the run could not use: "features", it has no record (HTML missing or
- * unreadable, no chromium render), so it neither trains nor is scored; "evaluate", its held-out
- * end-to-end evaluation failed, so no cross-validation figure counts it.
- */
-export interface PageFailure {
-  dataset: string;
-  id: string;
-  stage: "features" | "evaluate";
-  reason: string;
-}
 
 /** A page without a record, with what --genre and --domain read of it (from the set's index). */
 export type SkippedPage = PageFailure & Pick<PageRecord, "site" | "pageType" | "genre">;

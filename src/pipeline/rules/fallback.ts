@@ -28,11 +28,11 @@
  * ipsum line, "abc def ghi"), wx-4577 and cef-0278 1 → 0 (the notices above); the other 8 have
  * gold the static page does not show (0 → ≤ 0.04).
  */
-import { textOf } from "../dom/text.ts";
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, TraceEntry } from "../types.ts";
-import type { Ownership } from "./own-text.ts";
-import { traceTarget } from "./trace.ts";
+import { textOf } from "../../dom/text.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, TraceEntry } from "../../types.ts";
+import type { Ownership } from "../own-text.ts";
+import { traceTarget } from "../trace.ts";
 
 /** A leaf is kept by the fallback when its P(main) is at least this share of the page's best. */
 export const FALLBACK_SHARE = 0.5;

@@ -26,8 +26,8 @@
 import { MIN_RECORDS, pageSignatureIds, recordOf, sameSignatureSiblings } from "../dom/records.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
-import type { Ownership } from "./own-text.ts";
-import { traceTarget } from "./trace.ts";
+import type { Ownership } from "../pipeline/own-text.ts";
+import { traceTarget } from "../pipeline/trace.ts";
 
 /** A field group is kept when at least this share of its words is kept. */
 export const MAJORITY = 0.5;

@@ -28,8 +28,8 @@
  * the leaf's own words (a naive-Bayes text score) added nothing beside it (all 0.894 → 0.894 in
  * a late-fusion check), so only class tokens are used.
  */
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode } from "../types.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode } from "../../types.ts";
 
 /** Elements whose id/class tokens are read: the leaf's own and its nearest element ancestors'. */
 export const LEXICON_LEVELS = 4;

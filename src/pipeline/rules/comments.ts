@@ -16,10 +16,10 @@
  * 0.897 → 0.804; wcxb-dev, l3s-gn1, utomo-big9 and readability unchanged. The classifier already
  * learns the sets' mixed comment conventions; the rule is for users who want article bodies only.
  */
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
-import type { Ownership } from "./own-text.ts";
+import type { Ownership } from "../own-text.ts";
 
 /** id/class tokens that name a comment section or a comment. */
 export const COMMENT_PATTERN = /(?:^|[\s_-])(?:comments?|commentlist|comment-list|comments-area|disqus_thread|disqus|respond|replies|discussion)(?:$|[\s_-])/i;

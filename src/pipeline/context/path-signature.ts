@@ -24,9 +24,9 @@
  * train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865 (listing 0.700 →
  * 0.712, product 0.599 → 0.610), harvest-forums 0.867 → 0.880.
  */
-import { pageSignatureIds, signatureIds } from "../dom/records.ts";
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot } from "../types.ts";
+import { pageSignatureIds, signatureIds } from "../../dom/records.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot } from "../../types.ts";
 
 /** The parent's signature mixed with a step's id (murmur3 fmix32 over their combination). */
 function chain(parent: number, step: number): number {

@@ -27,7 +27,7 @@
  * added. Every added leaf is traced (step "fill").
  */
 import type { TraceEntry } from "../types.ts";
-import type { Ownership } from "./own-text.ts";
+import type { Ownership } from "../pipeline/own-text.ts";
 import { insideRows } from "./region.ts";
 
 /** The region holds at least this share of the page's kept words. */

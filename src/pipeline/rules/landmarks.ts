@@ -21,10 +21,10 @@
  *   Node's 64 API pages only, dropping their table of contents and sidebar.
  * So it is level on the labeled sets and ships for documentation pages like Node's.
  */
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
-import type { Ownership } from "./own-text.ts";
+import type { Ownership } from "../own-text.ts";
 
 /** Landmark roles of page furniture that never hold main content (not complementary: <aside> is 4.6 % gold). */
 const NAVIGATION_ROLES: ReadonlySet<string> = new Set(["navigation", "banner", "contentinfo"]);

@@ -30,12 +30,12 @@
  * Measured (`npm run train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865,
  * harvest-forums 0.867 → 0.880; dragnet and cleaneval 0.921 → 0.920.
  */
-import { createMatrix, matrixFromData, type Matrix } from "../ml/matrix.ts";
-import type { Classifier } from "../ml/classifier.ts";
+import { createMatrix, matrixFromData, type Matrix } from "../../ml/matrix.ts";
+import type { Classifier } from "../../ml/classifier.ts";
 import { CLASS_LEXICON_FEATURES, type ClassLexicon } from "./class-lexicon.ts";
 import { HEADING_LEXICON_FEATURES } from "./heading-lexicon.ts";
-import type { Ownership } from "./own-text.ts";
-import { selectColumns } from "./columns.ts";
+import type { Ownership } from "../own-text.ts";
+import { selectColumns } from "../columns.ts";
 
 /** Router labels the context stage knows (GENERAL first, then the page types of src/train/page-types.ts). */
 export const CONTEXT_TYPES = ["general", "article", "collection", "documentation", "forum", "listing", "product", "service"] as const;

@@ -13,7 +13,7 @@
  * cross-validation, like Louvan's refiners (src/pipeline/refine.ts).
  */
 import type { TraceEntry } from "../types.ts";
-import type { Ownership } from "./own-text.ts";
+import type { Ownership } from "../pipeline/own-text.ts";
 
 /** Kept leaves outside the region survive at this P(main) or above. */
 export const OUTSIDE_KEEP = 0.9;

@@ -23,12 +23,12 @@
  * 0.923, readability 0.943 → 0.937 (its synthetic lorem-ipsum test pages repeat paragraphs across
  * containers), harvest-forums 0.862 → 0.860 before forums were exempted.
  */
-import { nodePath } from "../dom/path.ts";
-import { textOf } from "../dom/text.ts";
-import { inheritedBits, type Tree } from "../dom/tree.ts";
-import type { PageSnapshot, TraceEntry } from "../types.ts";
-import type { Ownership } from "./own-text.ts";
-import { TRACE_TEXT_CHARS } from "./trace.ts";
+import { nodePath } from "../../dom/path.ts";
+import { textOf } from "../../dom/text.ts";
+import { inheritedBits, type Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, TraceEntry } from "../../types.ts";
+import type { Ownership } from "../own-text.ts";
+import { TRACE_TEXT_CHARS } from "../trace.ts";
 
 /** Page types (routed) that keep repeated blocks: quoting is part of their content. */
 export const QUOTING_TYPES: ReadonlySet<string> = new Set(["forum"]);

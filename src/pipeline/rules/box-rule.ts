@@ -6,10 +6,10 @@
  * counts while it is small (fewer words than the rule's limit), so a page-wide wrapper that
  * happens to carry the name never fires.
  */
-import { eachOnRowPaths, type Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
-import type { Ownership } from "./own-text.ts";
-import { traceTarget } from "./trace.ts";
+import { eachOnRowPaths, type Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
+import type { Ownership } from "../own-text.ts";
+import { traceTarget } from "../trace.ts";
 
 export interface BoxRule {
   /** Trace step name, e.g. "consent-rule". */

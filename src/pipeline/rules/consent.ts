@@ -9,10 +9,10 @@
  * wcxb-dev word F1 0.872 → 0.873, the others unchanged. A wider rule (role=dialog, aria-modal,
  * AEM's `cmp-` component prefix) cost wcxb-dev 0.004 and was dropped.
  */
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
-import type { Ownership } from "./own-text.ts";
+import type { Ownership } from "../own-text.ts";
 
 /** id/class/aria-label tokens of consent boxes. */
 export const CONSENT_PATTERN = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics/i;

@@ -13,9 +13,9 @@
  * These are page-level facts, the same for every method: runExtractor (src/extractors.ts) asks
  * pageEmptyReason once before any extractor runs, for `pith extract` and `pith evaluate` alike.
  */
-import { nextWordStart } from "../dom/text.ts";
-import { silentMask } from "../dom/silent.ts";
-import { absoluteUrl, baseUrl } from "../output/urls.ts";
+import { nextWordStart } from "./text.ts";
+import { silentMask } from "./silent.ts";
+import { absoluteUrl, baseUrl } from "./urls.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** `<script type>` values that hold code a browser runs (absent or empty: JavaScript). */

@@ -6,17 +6,18 @@
  * leaves from what stage 1 decided around them. Classifier names inside the artifact:
  * "content", "segment", "content:<page type>", "context"; the router and thresholds live in `extra`.
  */
-import { HIDDEN_TEXT_CANDIDATES } from "./hidden-text.ts";
-import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } from "../ml/artifact.ts";
-import { loadClassifier, type Classifier } from "../ml/classifier.ts";
-import { featureSchema } from "./features-adapter.ts";
+import { HIDDEN_TEXT_CANDIDATES } from "../hidden-text.ts";
+import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } from "../../ml/artifact.ts";
+import type { Classifier } from "../../ml/classifier.ts";
+import { loadClassifier } from "../../ml/kinds.ts";
+import { featureSchema } from "../../features/index.ts";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { RenderMode } from "../types.ts";
-import { columnMap } from "./columns.ts";
-import type { ClassLexicon } from "./class-lexicon.ts";
-import { CONTEXT_FEATURES, type ContextModel } from "./context.ts";
-import { PITH_ROOT } from "../paths.ts";
+import type { RenderMode } from "../../types.ts";
+import { columnMap } from "../columns.ts";
+import type { ClassLexicon } from "../context/class-lexicon.ts";
+import { CONTEXT_FEATURES, type ContextModel } from "../context/context.ts";
+import { PITH_ROOT } from "../../paths.ts";
 
 /** Decision threshold on P(main) when an artifact names none. */
 export const DEFAULT_THRESHOLD = 0.5;

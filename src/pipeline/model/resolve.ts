@@ -11,7 +11,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { RenderMode } from "../types.ts";
+import type { RenderMode } from "../../types.ts";
 import { BUNDLED_MODEL_DIR, bundledDefaultPath, loadPipelineModel, type PipelineModel } from "./model.ts";
 
 export { BUNDLED_MODEL_DIR };

@@ -19,8 +19,8 @@
  * fitted on half the sites, the heading mean alone scored on the other half): word-weighted AUC
  * 0.71-0.73 on wcxb-dev (collection 0.61-0.80, product 0.61-0.72), dragnet 0.65-0.78.
  */
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot } from "../types.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot } from "../../types.ts";
 import { vocabulary, type RowTokens } from "./class-lexicon.ts";
 
 /** Words of a heading that become tokens. */

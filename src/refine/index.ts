@@ -12,17 +12,17 @@
  */
 import { nodePath } from "../dom/path.ts";
 import type { Tree } from "../dom/tree.ts";
-import { textBlocks } from "../refine/blocks.ts";
-import { largestBlock } from "../refine/largest-block.ts";
-import { tablePattern } from "../refine/table-pattern.ts";
+import { textBlocks } from "./blocks.ts";
+import { largestBlock } from "./largest-block.ts";
+import { tablePattern } from "./table-pattern.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
-import type { RefinerName } from "./model.ts";
-import type { Ownership } from "./own-text.ts";
+import type { RefinerName } from "../pipeline/model/model.ts";
+import type { Ownership } from "../pipeline/own-text.ts";
 import { fillMainRegion } from "./fill.ts";
 import { voteRecords } from "./records.ts";
 import { keepMainRegion } from "./region.ts";
-import { coalesce } from "./select.ts";
-import { traceTarget } from "./trace.ts";
+import { coalesce } from "../pipeline/select.ts";
+import { traceTarget } from "../pipeline/trace.ts";
 
 export interface Refined {
   keep: Uint8Array;

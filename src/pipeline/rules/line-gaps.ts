@@ -15,12 +15,12 @@
  * positive on every set (cleaneval +0.045, dragnet +0.038, wcxb-dev +0.011); set means move by
  * at most 0.001 (docs/learned-pipeline.md, "Rules after the classifier").
  */
-import { breaksLine } from "../dom/text.ts";
-import { markupHiding } from "../render/reveal.ts";
-import type { Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
-import type { Ownership } from "./own-text.ts";
-import { traceTarget } from "./trace.ts";
+import { breaksLine } from "../../dom/text.ts";
+import { markupHiding } from "../../dom/hiding.ts";
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
+import type { Ownership } from "../own-text.ts";
+import { traceTarget } from "../trace.ts";
 
 /** The longest dropped stretch (in words) between two kept pieces of a line that is kept too. */
 export const MAX_GAP_WORDS = 12;

@@ -39,10 +39,10 @@
  * seed 42: 7 pages moved, net −0.67 page-units (wx-0185 0.91 → 0.59, wx-2111, a pest-control
  * service page with a reviews box, 0.95 → 0.56; wx-0590 beardbrand 0.48 → 0.55 up).
  */
-import { inheritedBits, type Tree } from "../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
+import { inheritedBits, type Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
-import type { Ownership } from "./own-text.ts";
+import type { Ownership } from "../own-text.ts";
 
 /** id/class tokens that name a review section, a review or a review widget (whole tokens: not "preview"). */
 export const REVIEW_PATTERN = /(?:^|[\s_-])(?:reviews?|bv|yotpo|okendo|stamped|judgeme|trustpilot)(?:$|[\s_-])/i;
