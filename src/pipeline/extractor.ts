@@ -18,7 +18,8 @@ import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode 
 import { existsSync } from "node:fs";
 import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, loadedModel, resolveModelFile, type Resolution } from "./model/resolve.ts";
-import { BIASES, GENERAL, METHOD, modelView, runPipeline, type RunOptions } from "./run.ts";
+import { GENERAL, METHOD, modelView, runPipeline } from "./run.ts";
+import { BIASES, type RunOptions } from "./options.ts";
 import { REFINER_NAMES, type PipelineModel } from "./model/model.ts";
 
 function str(v: unknown): string | undefined {

@@ -17,21 +17,17 @@ import { rowPathSignatures } from "./context/path-signature.ts";
 import { applyContext, leafRows, samePathLeaves } from "./context/context.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import type { Extraction, PageSnapshot, TraceEntry } from "../types.ts";
-import type { PipelineModel, RefinerName } from "./model/model.ts";
+import type { PipelineModel } from "./model/model.ts";
 import type { Classifier } from "../ml/classifier.ts";
 import { selectColumns } from "./columns.ts";
 import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
 import { applyRefiner } from "../refine/index.ts";
 import { segmentOf, smoothScores } from "./segments.ts";
-import { dropConsentBoxes } from "./rules/consent.ts";
-import { dropNavigationLandmarks, LANDMARK_RULE_TYPES } from "./rules/landmarks.ts";
-import { COMMENT_FREE_TYPES, dropComments } from "./rules/comments.ts";
-import { dropReviews, REVIEW_FREE_TYPES } from "./rules/reviews.ts";
-import { dropDuplicates, QUOTING_TYPES } from "./rules/dedupe.ts";
-import { dropNoticePage, keepBestWhenEmpty, noticeOf } from "./rules/fallback.ts";
+import { noticeOf } from "./rules/fallback.ts";
+import { applyRules } from "./rules/index.ts";
+import type { Bias, RunOptions } from "./options.ts";
 import { coalesce } from "./select.ts";
-import { keepLineGaps } from "./rules/line-gaps.ts";
 import { traceTarget } from "./trace.ts";
 import { codeScripts } from "../dom/no-text.ts";
 
@@ -42,37 +38,6 @@ export const MAX_TRACE_ENTRIES = 2000;
 /** Router label when no page-type model is confident enough. */
 export const GENERAL = "general";
 
-export interface RunOptions {
-  /** Record a per-segment trace (default true). */
-  trace?: boolean;
-  /** Force a page type instead of routing ("general" = the general model). */
-  pageType?: string;
-  /** Language hint for the features. */
-  lang?: string;
-  /** Drop kept blocks that repeat an earlier kept block (dedupe.ts; default true). */
-  dedupe?: boolean;
-  /** Keep the best leaves of a small page when none reaches the threshold (fallback.ts; default true). */
-  fallback?: boolean;
-  /** Use this refiner on every page type instead of the model's per-type choice. */
-  refiner?: RefinerName;
-  /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
-  comments?: "keep" | "drop";
-  /** Customer-review sections on product pages: dropped by default (reviews.ts), "keep" keeps them. */
-  reviews?: "keep" | "drop";
-  /** Apply the model's context stage when it has one (context.ts; default true). */
-  context?: boolean;
-  /** Favour precision or recall: the decision threshold moves by ±BIAS_OFFSET (default: as tuned). */
-  bias?: Bias;
-  /**
-   * Read markup-hidden text as candidates (hidden-text.ts; default: when the model was trained
-   * so). false reads only what the markup shows: hidden keyword stuffing can never come out.
-   */
-  hiddenText?: boolean;
-}
-
-/** What `bias` trades: fewer noise words kept, or fewer main words missed. */
-export type Bias = "precision" | "recall";
-export const BIASES: readonly Bias[] = ["precision", "recall"];
 /**
  * How far `bias` moves each routed type's tuned threshold (precision: up, recall: down), like
  * trafilatura's favor_precision / favor_recall. Measured on held-out pages by the CV variants of
@@ -239,14 +204,7 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
-  const ruleTrace = options.fallback === false ? [] : keepBestWhenEmpty(page, tree, table.nodes, own, scores, keep, pageType);
-  appendAll(ruleTrace, dropNoticePage(page, tree, table.nodes, own, keep));
-  appendAll(ruleTrace, dropConsentBoxes(page, tree, table.nodes, own, keep));
-  if (LANDMARK_RULE_TYPES.has(pageType)) appendAll(ruleTrace, dropNavigationLandmarks(page, tree, table.nodes, own, keep));
-  if (options.comments === "drop" && COMMENT_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropComments(page, tree, table.nodes, own, keep));
-  if (options.reviews !== "keep" && REVIEW_FREE_TYPES.has(pageType)) appendAll(ruleTrace, dropReviews(page, tree, table.nodes, own, keep));
-  if (options.dedupe !== false && !QUOTING_TYPES.has(pageType)) appendAll(ruleTrace, dropDuplicates(page, tree, table.nodes, own, keep));
-  appendAll(ruleTrace, keepLineGaps(page, tree, table.nodes, own, keep));
+  const ruleTrace = applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
   const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
@@ -283,9 +241,4 @@ function meanScore(root: number, own: Ownership, scores: Float32Array): number {
     s += ow * (scores[r] as number);
   }
   return w > 0 ? s / w : 0;
-}
-
-/** Appends one by one: a spread of 100,000+ entries (a 30 MB page's duplicate rule) overflows the call stack. */
-function appendAll<T>(target: T[], items: readonly T[]): void {
-  for (const item of items) target.push(item);
 }

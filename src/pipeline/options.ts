@@ -1,0 +1,34 @@
+/** What a caller may change in one run of the learned pipeline (run.ts), and what each default is. */
+import type { RefinerName } from "./model/model.ts";
+
+export interface RunOptions {
+  /** Record a per-segment trace (default true). */
+  trace?: boolean;
+  /** Force a page type instead of routing ("general" = the general model). */
+  pageType?: string;
+  /** Language hint for the features. */
+  lang?: string;
+  /** Drop kept blocks that repeat an earlier kept block (dedupe.ts; default true). */
+  dedupe?: boolean;
+  /** Keep the best leaves of a small page when none reaches the threshold (fallback.ts; default true). */
+  fallback?: boolean;
+  /** Use this refiner on every page type instead of the model's per-type choice. */
+  refiner?: RefinerName;
+  /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
+  comments?: "keep" | "drop";
+  /** Customer-review sections on product pages: dropped by default (reviews.ts), "keep" keeps them. */
+  reviews?: "keep" | "drop";
+  /** Apply the model's context stage when it has one (context.ts; default true). */
+  context?: boolean;
+  /** Favour precision or recall: the decision threshold moves by ±BIAS_OFFSET (default: as tuned). */
+  bias?: Bias;
+  /**
+   * Read markup-hidden text as candidates (hidden-text.ts; default: when the model was trained
+   * so). false reads only what the markup shows: hidden keyword stuffing can never come out.
+   */
+  hiddenText?: boolean;
+}
+
+/** What `bias` trades: fewer noise words kept, or fewer main words missed. */
+export type Bias = "precision" | "recall";
+export const BIASES: readonly Bias[] = ["precision", "recall"];

@@ -1,0 +1,83 @@
+/**
+ * The rules that run after the classifiers, in order: each a named entry that says when it
+ * applies (the routed page type, the run's options) and changes the keep mask, returning a trace
+ * entry per leaf it keeps or drops. The run (../run.ts) applies the table as it stands; each
+ * rule's file says what it does and the measurement that put it here (docs/rules.md).
+ */
+import type { Tree } from "../../dom/tree.ts";
+import type { PageSnapshot, TraceEntry } from "../../types.ts";
+import type { RunOptions } from "../options.ts";
+import type { Ownership } from "../own-text.ts";
+import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
+import { dropConsentBoxes } from "./consent.ts";
+import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
+import { dropNoticePage, keepBestWhenEmpty } from "./fallback.ts";
+import { dropNavigationLandmarks, LANDMARK_RULE_TYPES } from "./landmarks.ts";
+import { keepLineGaps } from "./line-gaps.ts";
+import { dropReviews, REVIEW_FREE_TYPES } from "./reviews.ts";
+
+/** What a rule reads and the keep mask (one byte per row) it changes in place. */
+export interface RuleContext {
+  page: PageSnapshot;
+  tree: Tree;
+  /** Snapshot node of each feature-table row. */
+  nodes: Int32Array;
+  own: Ownership;
+  /** P(main) per row after the classifiers and the context stage. */
+  scores: Float32Array;
+  keep: Uint8Array;
+  /** The routed page type. */
+  pageType: string;
+  options: RunOptions;
+}
+
+export interface Rule {
+  /** The rule's name, as its trace entries' `step` says it. */
+  readonly name: string;
+  appliesTo(ctx: RuleContext): boolean;
+  apply(ctx: RuleContext): TraceEntry[];
+}
+
+/** The rules in the order they run: a later rule sees what the earlier ones kept. */
+export const RULES: readonly Rule[] = [
+  {
+    name: "fallback",
+    appliesTo: (c) => c.options.fallback !== false,
+    apply: (c) => keepBestWhenEmpty(c.page, c.tree, c.nodes, c.own, c.scores, c.keep, c.pageType),
+  },
+  { name: "notice-page", appliesTo: () => true, apply: (c) => dropNoticePage(c.page, c.tree, c.nodes, c.own, c.keep) },
+  { name: "consent", appliesTo: () => true, apply: (c) => dropConsentBoxes(c.page, c.tree, c.nodes, c.own, c.keep) },
+  {
+    name: "landmarks",
+    appliesTo: (c) => LANDMARK_RULE_TYPES.has(c.pageType),
+    apply: (c) => dropNavigationLandmarks(c.page, c.tree, c.nodes, c.own, c.keep),
+  },
+  {
+    name: "comments",
+    appliesTo: (c) => c.options.comments === "drop" && COMMENT_FREE_TYPES.has(c.pageType),
+    apply: (c) => dropComments(c.page, c.tree, c.nodes, c.own, c.keep),
+  },
+  {
+    name: "reviews",
+    appliesTo: (c) => c.options.reviews !== "keep" && REVIEW_FREE_TYPES.has(c.pageType),
+    apply: (c) => dropReviews(c.page, c.tree, c.nodes, c.own, c.keep),
+  },
+  {
+    name: "duplicates",
+    appliesTo: (c) => c.options.dedupe !== false && !QUOTING_TYPES.has(c.pageType),
+    apply: (c) => dropDuplicates(c.page, c.tree, c.nodes, c.own, c.keep),
+  },
+  { name: "line-gaps", appliesTo: () => true, apply: (c) => keepLineGaps(c.page, c.tree, c.nodes, c.own, c.keep) },
+];
+
+/** Applies every rule that applies, in table order; their trace entries in the same order. */
+export function applyRules(ctx: RuleContext, rules: readonly Rule[] = RULES): TraceEntry[] {
+  const trace: TraceEntry[] = [];
+  for (const rule of rules) if (rule.appliesTo(ctx)) appendAll(trace, rule.apply(ctx));
+  return trace;
+}
+
+/** Appends one by one: a spread of 100,000+ entries (a 30 MB page's duplicate rule) overflows the call stack. */
+export function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
