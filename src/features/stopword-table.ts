@@ -37,7 +37,9 @@ export class StopwordTable {
     }
   }
 
-  /** 1 when text[a, b) lower-cased is a stop word, 0 when not, UNDECIDED when it holds a non-ASCII code unit. */
+  /**
+   * 1 when text[a, b) lower-cased is a stop word, 0 when not, UNDECIDED when it holds a non-ASCII code unit.
+   */
   match(text: string, a: number, b: number): number {
     let h = FNV_OFFSET;
     for (let k = a; k < b; k++) {
