@@ -45,7 +45,9 @@ import iconv from "iconv-lite";
 
 /** Fewest Thai characters pith decides on: shorter text goes to chardet, as before. */
 const MIN_THAI_LETTERS = 48;
-/** Share of the non-ASCII characters, plus one, that may break Thai spelling (typing slips, a cut syllable). */
+/**
+ * Share of the non-ASCII characters, plus one, that may break Thai spelling (typing slips, a cut syllable).
+ */
 const MAX_MISSPELT_SHARE = 0.02;
 /** Smallest share of the marks at even offsets in their run (rule 2). */
 const MIN_EVEN_MARK_SHARE = 0.1;
