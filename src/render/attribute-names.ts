@@ -17,7 +17,7 @@
  * ASCII only from ASCII, except KELVIN SIGN (to `k`, in no kept name) and `İ` (to `i` plus a
  * combining dot, never followed by ASCII in the result); so the lower-cased name equals an ASCII
  * kept name, or starts with `aria-`, exactly when the characters match that way. Names with the
- * prefix are sliced and lower-cased as before (they are kept under their own name).
+ * prefix are sliced and lower-cased (they are kept under their own name).
  */
 import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
 import { lowerCased } from "./attributes.ts";

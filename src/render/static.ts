@@ -65,7 +65,7 @@ function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
  * ("pretenuring"): one process in three, depending on when its first collections fell, then ran
  * the static renderer about 15 % slower, the allocations and the old
  * generation's collections costing more. Objects a constructor makes are not followed. The
- * constructors' prototype is Object.prototype, so the nodes are the same plain objects as before
+ * constructors' prototype is Object.prototype, so the nodes are the same plain objects as literals make
  * (same properties in the same order).
  */
 type ElementNodeConstructor = new (parent: number, tag: string, attrs: Record<string, string>, visible: boolean) => SnapshotNode;
@@ -195,9 +195,9 @@ function openTag(state: BuildState, tag: string): void {
   if (existing !== null && (tag === "html" ? state.nodes.length > 0 : true)) {
     // A second <html>/<body> (or one after an implied body) merges its attributes into the
     // existing element and, as in a browser, does not move the insertion point: what follows stays
-    // inside the element now open. (It used to push the existing element, so a <body> tag inside
-    // a <div> put the text after it under <body> while it sat inside the <div>'s range: 66 of the
-    // 4,762 pages of the sets had nodes whose parent was not the innermost subtree around them.)
+    // inside the element now open. (Pushing the existing element instead would put the text after
+    // a <body> tag inside a <div> under <body> while it sat inside the <div>'s range: a node whose
+    // parent is not the innermost subtree around it.)
     state.open = { tag, attrs: {}, index: existing, merge: true };
     state.stack.push(top(state)); // balanced by the matching close event
     return;

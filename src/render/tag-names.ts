@@ -6,7 +6,7 @@
  * Latin-1: 185 of 200 wcxb-dev pages) slices two-byte names, whose toLowerCase V8 runs on its
  * slow path (~35 ns). The shared strings are also internalized, so the tree builder's and the
  * snapshot's set lookups and comparisons of names find them by identity. Names not in the table
- * (custom elements, names with characters beyond ASCII) are sliced and lower-cased as before.
+ * (custom elements, names with characters beyond ASCII) are sliced and lower-cased.
  * On 200 wcxb-dev pages the static snapshot took 4-7 % less CPU with the table. The same for
  * attribute names did not pay (about the noise), so they are sliced.
  */
