@@ -46,7 +46,10 @@ export interface DeadlinePoolOptions<J, R> {
    * could not start (`detail`: one line saying why). Must not throw.
    */
   failure: (job: J, kind: JobFailure, detail: string) => R | Promise<R>;
-  /** How long a worker may take to answer `{close: true}` before it is terminated (default 0: no close message). */
+  /**
+   * How long a worker may take to answer `{close: true}` before it is
+   * terminated (default 0: no close message).
+   */
   closeGraceMs?: number;
   /** Frees what a worker reported holding (`{holds}`) when it was terminated without closing. */
   release?: (holds: string[]) => void;

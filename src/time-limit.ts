@@ -4,7 +4,7 @@
  * `pith features`, and `pith evaluate` in Chromium mode or with one worker.
  *
  * Static parsing, extraction and formatting are synchronous, so a page that keeps them busy (a
- * quadratic case nobody has found yet: session 30 found two) holds the thread, and no timer can
+ * quadratic case nobody has found yet; two have been found before) holds the thread, and no timer can
  * fire meanwhile. Worker threads are ended from outside (deadline-pool.ts terminates them). In the
  * main thread, node:vm's `timeout` is the one way: a watchdog thread calls V8's
  * TerminateExecution, which ends whatever JavaScript is running, this realm's functions included,
@@ -32,7 +32,10 @@ export class TimeLimitExceeded extends Error {
   }
 }
 
-/** The function the vm script calls: set for the length of one run() (runs do not overlap: a run is synchronous). */
+/**
+ * The function the vm script calls: set for the length of one run()
+ * (runs do not overlap: a run is synchronous).
+ */
 const SLOT: { fn: (() => unknown) | null } = { fn: null };
 const CONTEXT = vm.createContext(SLOT);
 const CALL = new vm.Script("fn()", { filename: "pith-time-limit" });
@@ -60,7 +63,8 @@ export class TimeLimit {
       return CALL.runInContext(CONTEXT, { timeout: left }) as T;
     } catch (e) {
       if ((e as { code?: unknown }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-        // the budget is gone: vm's timer can fire a fraction of a millisecond before performance.now() says so
+        // the budget is gone: vm's timer can fire a fraction of a
+        // millisecond before performance.now() says so
         this.spent = this.ms;
         throw new TimeLimitExceeded(this.ms, this.what);
       }

@@ -106,9 +106,14 @@ export interface PageMeta {
   canonicalUrl: string | null;
   ogType: string | null;
   schemaTypes: string[];
-  /** What the page states about itself (src/render/declared-meta.ts); absent in snapshots written before it. */
+  /**
+   * What the page states about itself (src/render/declared-meta.ts); absent in snapshots written before it.
+   */
   declared?: DeclaredMeta;
-  /** Where a `<meta http-equiv="refresh" content="0; url=…">` sends the browser, as written; absent when the page has none. */
+  /**
+   * Where a `<meta http-equiv="refresh" content="0; url=…">` sends the
+   * browser, as written; absent when the page has none.
+   */
   refreshUrl?: string;
 }
 
@@ -247,7 +252,10 @@ export interface Extractor {
   prepare?(params: NonNullable<ExtractorContext["params"]>): Promise<void>;
   /** Throws on a parameter value the method cannot use (the CLI makes it a usage error). */
   checkParams?(params: NonNullable<ExtractorContext["params"]>): void;
-  /** Every param the method reads, when it declares them: a command running it alone refuses other names (a typo). */
+  /**
+   * Every param the method reads, when it declares them: a command
+   * running it alone refuses other names (a typo).
+   */
   readonly knownParams?: readonly string[];
   /**
    * The snapshot the method reads when it is not the page as rendered (the learned pipeline's

@@ -11,7 +11,10 @@ import { Worker, type WorkerOptions } from "node:worker_threads";
 
 const TSX_API = import.meta.resolve("tsx/esm/api");
 
-/** A worker running the module at `url`: a bundled .js module as it is, a .ts source through tsx (src/paths.ts workerModule). */
+/**
+ * A worker running the module at `url`: a bundled .js module as it is, a .ts source through tsx
+ * (src/paths.ts workerModule).
+ */
 export function moduleWorker(url: string, options: Omit<WorkerOptions, "eval"> = {}): Worker {
   if (url.endsWith(".js")) return new Worker(new URL(url), options);
   const boot = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;

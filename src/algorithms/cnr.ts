@@ -8,7 +8,8 @@
  *        count 0 and hide their subtree. One reverse pre-order pass, no recursion.
  *   §IV step (ii) "we select those nodes with a higher CNR": nodes with CNR ≥ `top` × the page's
  *        largest CNR (the paper leaves the threshold to its tool's settings; CNR_TOP_FRACTION is
- *        our default, measured on the readability and l3s-gn1 sets, docs/papers-cnr-louvan.md). A selected text node
+ *        our default, measured on the readability and l3s-gn1 sets,
+ *        docs/papers-cnr-louvan.md). A selected text node
  *        stands for its parent element: Algorithm 2 merges siblings, and a paragraph's text node
  *        has none.
  *   Algorithm 2  (1) drop selected nodes inside other selected nodes; (2)–(3) while a node has
@@ -148,7 +149,10 @@ export function mostText(blocks: readonly number[], table: CnrTable): number {
   return best;
 }
 
-/** §V knob: k > 0 climbs k ancestors (recall), k < 0 descends k times into the child with most text (precision). */
+/**
+ * §V knob: k > 0 climbs k ancestors (recall), k < 0 descends k times
+ * into the child with most text (precision).
+ */
 export function moveBlock(tree: Tree, table: CnrTable, block: number, levels: number): number {
   let b = block;
   for (let k = 0; k < levels && (tree.parent[b] as number) >= 0; k++) b = tree.parent[b] as number;
@@ -178,7 +182,9 @@ export function cnrOptions(context: ExtractorContext = {}): CnrOptions {
   return { top: num("top", CNR_TOP_FRACTION), minSiblings: num("minSiblings", CNR_MIN_SIBLINGS), levels: Math.trunc(num("levels", biasLevels)) };
 }
 
-/** First characters of a subtree's text, looking at no more than PREVIEW_NODES nodes (keeps traces linear). */
+/**
+ * First characters of a subtree's text, looking at no more than PREVIEW_NODES nodes (keeps traces linear).
+ */
 const PREVIEW_NODES = 200;
 function preview(page: PageSnapshot, tree: Tree, root: number): string {
   let out = "";

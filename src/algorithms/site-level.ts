@@ -29,7 +29,10 @@ import { BoundedTrace, contentMask, emptyExtraction, extractionOf, positiveIntPa
 import { featureExtractor } from "./feature-extractor.ts";
 
 export const METHOD = "site";
-/** Algorithm 1 output: a node is a candidate when it occurs in no other page (paper §6: other values were worse). */
+/**
+ * Algorithm 1 output: a node is a candidate when it occurs in no other
+ * page (paper §6: other values were worse).
+ */
 export const MAX_CANDIDATE_OCCURRENCES = 0;
 /** Seed for `selection=random`. */
 export const DEFAULT_RANDOM_SEED = 1;

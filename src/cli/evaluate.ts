@@ -85,11 +85,13 @@ export const evaluateCommand: Command = {
     }
     if (values.json) await checkOutputFile("evaluate", "--json", values.json);
     const { mode, options, concurrency } = renderOptionsFrom("evaluate", values);
-    // a model every page needs (--param model=FILE, or the bundled one) that does not load is one fatal error, as in extract, not one per page
+    // a model every page needs (--param model=FILE, or the bundled one) that does not load is one
+    // fatal error, as in extract, not one per page
     for (const m of methods) if (!getPeer(m)) await getExtractor(m).prepare?.({ ...params, mode });
     const limit = optionalInt("limit", values.limit);
     const sample = optionalInt("sample", values.sample);
-    const workers = values.workers === "0" ? 1 : optionalInt("workers", values.workers); // 0 = this thread, as in extract
+    // 0 = this thread, as in extract
+    const workers = values.workers === "0" ? 1 : optionalInt("workers", values.workers);
     const bar = progress("evaluate", 0);
     let shown = 0;
     const started = performance.now();
@@ -111,7 +113,8 @@ export const evaluateCommand: Command = {
         for (; shown < done; shown++) bar.tick(label);
       },
     }).catch((e: unknown) => {
-      throw e instanceof DatasetError ? new UsageError(`evaluate: ${e.message}`) : e; // e.g. a folder without gold/
+      // e.g. a folder without gold/
+      throw e instanceof DatasetError ? new UsageError(`evaluate: ${e.message}`) : e;
     });
     bar.stop();
     const seconds = (performance.now() - started) / 1000;

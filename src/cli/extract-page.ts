@@ -19,16 +19,24 @@ export interface PageOutput {
   empty: boolean;
   /** The extractor's reason for an empty result, when it gave one. */
   emptyReason?: string;
-  /** The learned pipeline's model file and why it was chosen ("default-static (default)"), for the summary. */
+  /**
+   * The learned pipeline's model file and why it was chosen ("default-static (default)"), for the summary.
+   */
   model?: string;
 }
 
-/** "default-static (default, article model)" → "default-static (default)": the file and why, not the page's routed type. */
+/**
+ * "default-static (default, article model)" → "default-static
+ * (default)": the file and why, not the page's routed type.
+ */
 function modelChoice(model: string): string {
   return model.replace(/, [^,()]*\)$/, ")");
 }
 
-/** The extraction of one rendered page (through runExtractor's page-level checks), or an error record (stage "extract", or "timeout" past `limit`) that names it. */
+/**
+ * The extraction of one rendered page (through runExtractor's page-level checks), or an error
+ * record (stage "extract", or "timeout" past `limit`) that names it.
+ */
 async function extractOrError(extractor: Extractor, page: PageSnapshot, context: ExtractorContext, limit: Limit): Promise<PageResult<Extraction>> {
   try {
     return { ok: true, value: await runExtractor(extractor, page, context, limit) };
@@ -56,7 +64,10 @@ export function formatPage(format: Format, page: PageSnapshot, extraction: Extra
   };
 }
 
-/** A rendered page (or its render error) → its output (or an error record); the synchronous work runs under `limit` (time-limit.ts). */
+/**
+ * A rendered page (or its render error) → its output (or an error record); the synchronous work
+ * runs under `limit` (time-limit.ts).
+ */
 export async function pageOutput(
   rendered: PageResult<PageSnapshot>,
   extractor: Extractor,

@@ -35,7 +35,9 @@ export interface ExtractSetup {
  */
 export const WORKER_HEAP_MB = 1024;
 
-/** Decodes, renders, extracts and formats pages on worker threads (src/deadline-pool.ts), one at a time each. */
+/**
+ * Decodes, renders, extracts and formats pages on worker threads (src/deadline-pool.ts), one at a time each.
+ */
 export class ExtractPool {
   private readonly pool: DeadlinePool<PageBytes, PageResult<PageOutput>>;
 
@@ -57,7 +59,10 @@ export class ExtractPool {
     });
   }
 
-  /** Resolves once the first workers have prepared their extractor (loaded the model); rejects with a setup error. */
+  /**
+   * Resolves once the first workers have prepared their extractor
+   * (loaded the model); rejects with a setup error.
+   */
   ready(): Promise<void> {
     return this.pool.ready();
   }

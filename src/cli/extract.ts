@@ -105,7 +105,8 @@ export const extractCommand: Command = {
     if (values.model) params["model"] = values.model;
     if (values["model-dir"]) params["modelDir"] = values["model-dir"];
     params["mode"] = mode;
-    if (format !== "json" && !("trace" in params)) params["trace"] = false; // only JSON output carries the trace (≈ 0.7 ms/page)
+    // only JSON output carries the trace (≈ 0.7 ms/page)
+    if (format !== "json" && !("trace" in params)) params["trace"] = false;
     try {
       extractor.checkParams?.(params);
       checkParamNames(extractor, params);
@@ -119,7 +120,8 @@ export const extractCommand: Command = {
     const files = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
     const sink = new Sink(format, files, batch);
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
-    if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {}); // listed beside the batch, for the bar alone
+    // listed beside the batch, for the bar alone
+    if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {});
     if (values["no-images"] && format !== "markdown" && format !== "html") throw new UsageError("extract: --no-images applies to --format markdown or html (text and JSON hold no images)");
     const setup: ExtractSetup = { method: extractor.name, params, format, output: { images: !values["no-images"] }, render: options };
     if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(inputs.specs, read), sink);
@@ -175,12 +177,16 @@ async function countPages(specs: readonly string[]): Promise<number | null> {
   return n;
 }
 
-/** Static pages on worker threads: each decodes, renders, extracts and formats a page; this thread reads inputs and writes outputs. */
+/**
+ * Static pages on worker threads: each decodes, renders, extracts and formats a page; this thread
+ * reads inputs and writes outputs.
+ */
 async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: AsyncIterable<PageResult<PageBytes>>, sink: Sink): Promise<void> {
   const pool = new ExtractPool(workers, setup, setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     await pool.ready();
-    // two pages per worker in flight: one running, one waiting, so no worker idles while this thread reads the next input
+    // two pages per worker in flight: one running, one waiting, so no worker idles while this
+    // thread reads the next input
     await mapLimit(inputs, 2 * workers, (r) => (r.ok ? pool.extract(r.value) : Promise.resolve(r)), (out) => sink.take(out));
   } finally {
     await pool.close();
@@ -207,7 +213,8 @@ async function extractInThread(extractor: Extractor, setup: ExtractSetup, mode: 
         concurrency,
         async (input) => {
           const page = pageLimit(setup.render);
-          const rendered = await pages(input, mode === "static" ? page : NO_LIMIT); // one budget from the parse to the output
+          // one budget from the parse to the output
+          const rendered = await pages(input, mode === "static" ? page : NO_LIMIT);
           return pageOutput(rendered, extractor, context, setup.format, setup.output, page);
         },
         (out) => sink.take(out),
@@ -253,7 +260,9 @@ function extractorFor(name: string): Extractor {
 /** Writes outputs in input order, to stdout or one file per page, and counts results. */
 class Sink {
   readonly counts: Emitted = { ok: 0, empty: 0, errors: 0, skipped: 0 };
-  /** Pages per model of the learned pipeline (a per-domain model beside the default says so in the summary). */
+  /**
+   * Pages per model of the learned pipeline (a per-domain model beside the default says so in the summary).
+   */
   readonly models = new Map<string, number>();
   private chain: Promise<void> = Promise.resolve();
   readonly bar = progress("extract", 0);
@@ -270,7 +279,10 @@ class Sink {
     this.bar.tick(id);
   }
 
-  /** Queues one page's output after the earlier ones; the promise settles when it is written (mapLimit waits on it). */
+  /**
+   * Queues one page's output after the earlier ones; the promise
+   * settles when it is written (mapLimit waits on it).
+   */
   take(r: PageResult<PageOutput>): Promise<void> {
     this.chain = this.chain.then(async () => {
       if (!r.ok) return this.error(r.error);

@@ -81,7 +81,8 @@ export async function openSink(path: string): Promise<Sink> {
   await checkOutputFile("features", "--out", path);
   const out: WriteStream = createWriteStream(path);
   let failed: Error | null = null;
-  out.on("error", (e) => (failed = e)); // a write error (a full disk) ends the command with it, not with an unhandled event
+  // a write error (a full disk) ends the command with it, not with an unhandled event
+  out.on("error", (e) => (failed = e));
   const names = featureSchema().names;
   if (csv) out.write(["page", "dataset", "node", "path", ...names, ...LABEL_COLUMNS].join(",") + "\n");
   const put = async (line: string): Promise<void> => {
@@ -178,7 +179,10 @@ async function runDataset(job: Job, name: string, limit: number): Promise<void> 
   for (const group of groups.values()) await runGroup(job, ds, group);
 }
 
-/** Pages given as files, directories, URLs: streamed one by one, or (with --site) all rendered first to group them by site. */
+/**
+ * Pages given as files, directories, URLs: streamed one by one, or
+ * (with --site) all rendered first to group them by site.
+ */
 async function runInputs(job: Job, specs: string[], concurrency: number, read: ReadOptions): Promise<void> {
   const snaps: PageSnapshot[] = [];
   await mapLimit(readInputs(specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options, renderLimit(job.renderer, job.options)) : r), async (r) => {

@@ -14,7 +14,9 @@ export interface Inputs {
   listed: boolean;
 }
 
-/** Positional specs followed by the list's; a usage error when there are none, or stdin is asked for twice. */
+/**
+ * Positional specs followed by the list's; a usage error when there are none, or stdin is asked for twice.
+ */
 export function commandInputs(command: string, positionals: readonly string[], list: string | undefined): Inputs {
   if (!positionals.length && !list) throw new UsageError(`${command}: give at least one input (file, directory, URL or -), or --input-list FILE`);
   if (list === "-" && positionals.includes("-")) throw new UsageError(`${command}: stdin cannot be both a page (-) and the input list (--input-list -)`);

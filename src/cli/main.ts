@@ -7,7 +7,10 @@ import { EXIT, UsageError, type Command } from "./command.ts";
 interface CommandEntry {
   name: string;
   summary: string;
-  /** Imports the command's module: a command loads only what it uses (training code is not parsed to extract a page). */
+  /**
+   * Imports the command's module: a command loads only what it uses
+   * (training code is not parsed to extract a page).
+   */
   load: () => Promise<Command>;
 }
 

@@ -96,7 +96,10 @@ function urlSegments(url: string): string[] {
   return pathSegments(base).map(percentDecoded);
 }
 
-/** A name segment of letters, digits, `.`, `_` and `-`; one longer than `max` bytes is cut and ends in a hash of the whole. */
+/**
+ * A name segment of letters, digits, `.`, `_` and `-`; one longer than
+ * `max` bytes is cut and ends in a hash of the whole.
+ */
 function safeSegment(segment: string, max = MAX_SEGMENT): string {
   const clean = segment.replace(/[^\p{L}\p{N}._-]+/gu, "_");
   if (/^\.+$/.test(clean)) return "_"; // "." and ".." would climb out of --out

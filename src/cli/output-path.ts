@@ -16,7 +16,8 @@ export async function checkOutputFile(command: string, flag: string, path: strin
     await makeDirs(dirname(path));
     const s = await stat(path).catch(() => null);
     if (s?.isDirectory()) throw new Error("it is a directory");
-    // a device or pipe (/dev/stdout) is written in place; a file goes through a temporary beside it (write-atomic.ts)
+    // a device or pipe (/dev/stdout) is written in place; a file goes
+    // through a temporary beside it (write-atomic.ts)
     await access(s && !s.isFile() ? path : dirname(path), constants.W_OK);
   } catch (e) {
     throw new UsageError(`${command}: cannot write ${flag} ${path}: ${firstLine((e as Error).message)}`);

@@ -3,7 +3,10 @@ import cliProgress from "cli-progress";
 import { exitOnSignals } from "../exit-on-signal.ts";
 
 export interface Progress {
-  /** False when nothing is shown (stderr is not a terminal, or CI): a caller can skip work done only for the bar. */
+  /**
+   * False when nothing is shown (stderr is not a terminal, or CI): a
+   * caller can skip work done only for the bar.
+   */
   readonly active: boolean;
   tick(label?: string): void;
   /** The number of items once known (it may grow); until then the bar counts without a total. */
@@ -40,7 +43,8 @@ export function progress(title: string, total: number, enabled = process.stderr.
       bar.increment(1, { label: label.slice(0, 40) });
     },
     setTotal: (t) => {
-      if (t <= 0 || stopped) return; // a total that arrives after the batch (it was listed beside it) changes nothing
+      // a total that arrives after the batch (it was listed beside it) changes nothing
+      if (t <= 0 || stopped) return;
       if (!counting) return bar.setTotal(t);
       bars.remove(bar);
       counting = false;

@@ -43,7 +43,8 @@ export function renderOptionsFrom(command: string, v: RenderFlagValues, defaultM
   const concurrency = intOption(command, "concurrency", v.concurrency, 2);
   if (concurrency < 1) throw new UsageError(`${command}: --concurrency must be at least 1`);
   const timeoutMs = intOption(command, "timeout", v.timeout, DEFAULT_TIMEOUT_MS);
-  if (timeoutMs < 1) throw new UsageError(`${command}: --timeout must be at least 1 ms, got ${timeoutMs}`); // 0 timed out every page of a batch and none of a single page
+  // 0 timed out every page of a batch and none of a single page
+  if (timeoutMs < 1) throw new UsageError(`${command}: --timeout must be at least 1 ms, got ${timeoutMs}`);
   return {
     mode,
     concurrency,

@@ -126,7 +126,10 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
   return reportFailures(skipped.filter((p) => keptBy(p, filters)));
 }
 
-/** Each page the run could not use as one error record on stderr (the README's format); EXIT.pageErrors when there is one. */
+/**
+ * Each page the run could not use as one error record on stderr (the README's format);
+ * EXIT.pageErrors when there is one.
+ */
 export function reportFailures(failures: readonly PageFailure[]): number {
   for (const f of failures) process.stderr.write(`error\t${f.dataset}/${f.id}\t${f.stage}\t${f.reason.replace(/\s+/g, " ")}\n`);
   return failures.length ? EXIT.pageErrors : EXIT.ok;

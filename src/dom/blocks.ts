@@ -12,7 +12,9 @@ export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   "tr", "ul", "xmp", "caption", "br", "select", "textarea", "video", "audio", "canvas", "picture", "search",
 ]);
 
-/** Elements whose whitespace is content (a browser's default `white-space: pre`): code and preformatted text. */
+/**
+ * Elements whose whitespace is content (a browser's default `white-space: pre`): code and preformatted text.
+ */
 export const PREFORMATTED_TAGS: ReadonlySet<string> = new Set(["pre", "listing", "plaintext", "textarea", "xmp"]);
 
 /**

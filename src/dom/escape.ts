@@ -20,7 +20,8 @@ export function escapeMarkdown(s: string): string {
 /**
  * What would make a line of page text a block of Markdown syntax (CommonMark), each escaped only
  * where it would: an ATX heading, a quote, a list item (`-`, `+`, `1.`, `1)`), a thematic break
- * or setext underline (`---`, `===`). (`*`, `_`, backticks and `~`, which a `~~~` fence needs, are escaped inline.)
+ * or setext underline (`---`, `===`). (`*`, `_`, backticks and `~`,
+ * which a `~~~` fence needs, are escaped inline.)
  */
 const LINE_START_RULES: readonly (readonly [RegExp, string])[] = [
   [/^(#{1,6})(?=\s|$)/, "\\$1"],
@@ -30,10 +31,16 @@ const LINE_START_RULES: readonly (readonly [RegExp, string])[] = [
   [/^([-=])(?=[-=\s]*$)/, "\\$1"],
 ];
 
-/** A run of `#` at the end of a heading's text, after a space (or alone): CommonMark reads it as the heading's optional closing sequence and drops it. */
+/**
+ * A run of `#` at the end of a heading's text, after a space (or alone): CommonMark reads it as the
+ * heading's optional closing sequence and drops it.
+ */
 const HEADING_CLOSE = /(^|[ \t])(#+)([ \t]*)$/;
 
-/** A heading's text (escaped page text) with a closing-sequence-like run of `#` at its end escaped ("Issue #" stays "Issue #"). */
+/**
+ * A heading's text (escaped page text) with a closing-sequence-like run of `#` at its end escaped
+ * ("Issue #" stays "Issue #").
+ */
 export function escapeHeadingEnd(text: string): string {
   return text.replace(HEADING_CLOSE, (_, space: string, hashes: string, trail: string) => space + hashes.replace(/#/g, "\\#") + trail);
 }
@@ -52,7 +59,10 @@ const UNSAFE_URL = /^(?:javascript|vbscript|data|file):/;
 /** The data: URLs kept: an image's source. */
 const IMAGE_DATA_URL = /^data:image\/(?:png|gif|jpeg|webp|avif);/;
 
-/** A URL as a browser reads its scheme: whitespace and control characters dropped ("java\tscript:", "da\nta:"), lower-cased. */
+/**
+ * A URL as a browser reads its scheme: whitespace and control
+ * characters dropped ("java\tscript:", "da\nta:"), lower-cased.
+ */
 function schemeView(value: string): string {
   return value.replace(/[\u0000-\u0020\u007f]+/g, "").toLowerCase();
 }
@@ -65,7 +75,8 @@ export function isDataUrl(value: string): boolean {
 /**
  * Whether a link (`href`) or source (`src`) URL from an untrusted page may be kept in output meant
  * to be shown: not one that runs script (`javascript:`, `vbscript:`, a `data:` URL other than an
- * image's source) nor a `file:` one. Browsers skip whitespace and control characters in a scheme ("java\tscript:"),
+ * image's source) nor a `file:` one. Browsers skip whitespace and
+ * control characters in a scheme ("java\tscript:"),
  * so this does too.
  */
 export function safeUrl(attribute: "href" | "src", value: string): boolean {
@@ -80,5 +91,6 @@ export function safeUrl(attribute: "href" | "src", value: string): boolean {
  * the closing parenthesis) percent-encoded.
  */
 export function markdownUrl(url: string): string {
-  return url.trim().replace(/[()<>\s\\]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c))); // encodeURIComponent leaves parentheses alone
+  // encodeURIComponent leaves parentheses alone
+  return url.trim().replace(/[()<>\s\\]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)));
 }

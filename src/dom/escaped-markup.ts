@@ -3,8 +3,9 @@
  * as JSDOM, which wrote readability's test pages) carry `&lt;img src=…&gt;` as text in a
  * <noscript>. With JavaScript off a browser shows that text literally, but it is a tracking
  * pixel or an image fallback, never the page's prose: 11 readability pages, 2 dragnet and 1
- * cleaneval page have it (readability rd-0129: 0.16 word F1 from pixel URLs kept beside the
- * article). A text node directly in a <noscript> that starts like a tag is made invisible.
+ * cleaneval page have it (one readability page kept so many pixel URLs beside the article that
+ * its word F1 fell to 0.16). A text node directly in a <noscript> that starts like a tag is made
+ * invisible.
  * Both renderers apply it to the finished node list.
  */
 import type { SnapshotNode } from "../types.ts";

@@ -6,8 +6,7 @@
  * (src/features/region.ts, after MODELING-NOTES.md) count these runs; the records refiner
  * (src/pipeline/records.ts) votes over them. Record features of their own (run size, depth, the
  * run's share of the page and link density) were tried on top of the region ones and cost
- * held-out word F1 (all 0.898 → 0.896, wcxb-dev plain 0.845 → 0.838, same folds and seed), so
- * they are not in the schema. Linear, no recursion.
+ * held-out word F1, most on wcxb-dev, so they are not in the schema. Linear, no recursion.
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import type { Tree } from "./tree.ts";
@@ -21,8 +20,8 @@ export const MAX_RECORD_DEPTH = 6;
 /**
  * Signature ids by tag, then by class attribute as the parser gave it (bounded memo). Two map
  * lookups with strings the snapshot already holds: V8 caches a string's hash on the string, so
- * they cost far less than a lookup with a "tag class" key built per element (session 9: path
- * signatures 1.0 → 0.25 ms per wcxb-dev page). Distinct attributes with one signature share its id
+ * they cost far less than a lookup with a "tag class" key built per element (path signatures a
+ * quarter of the time per wcxb-dev page). Distinct attributes with one signature share its id
  * through SIGNATURE_OF.
  */
 const IDS_BY_TAG = new Map<string, Map<string, number>>();
@@ -167,7 +166,10 @@ function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSibl
   return { same, elementSiblings };
 }
 
-/** The nearest record at or above node i (at most MAX_RECORD_DEPTH levels up) and how far up it is; null when none. */
+/**
+ * The nearest record at or above node i (at most MAX_RECORD_DEPTH
+ * levels up) and how far up it is; null when none.
+ */
 export function recordOf(tree: Tree, siblings: SignatureSiblings, i: number): { record: number; up: number } | null {
   for (let a = i, up = 0; a > 0 && up <= MAX_RECORD_DEPTH; a = tree.parent[a] as number, up++) {
     if ((siblings.same[a] as number) + 1 >= MIN_RECORDS) return { record: a, up };

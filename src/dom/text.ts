@@ -154,7 +154,8 @@ export function siblingInlineTexts(tree: Tree, prevParent: number, parent: numbe
 
 /**
  * Whether a space goes between the line so far and `text` (siblingInlineTexts; textOf and the
- * Markdown writer). `last`: the line's last character so far ("" for an empty line), kept beside the line. Not a
+ * Markdown writer). `last`: the line's last character so far ("" for an
+ * empty line), kept beside the line. Not a
  * /\s$/ test on the line (nor charAt): the line is a string built by `+=`, which either flattens
  * on every call, so a line of 20,000 links took 5 s and one of 40,000 took 35 s.
  */
@@ -259,7 +260,10 @@ export function inlineGap(page: PageSnapshot, tree: Tree, a: number, b: number):
  */
 const ITEM_CONTAINERS: ReadonlySet<string> = new Set(["flex", "inline-flex", "grid", "inline-grid"]);
 
-/** Whether text node `i` is only whitespace straight inside a flex or grid container (Chromium mode: computed display), which shows nothing. */
+/**
+ * Whether text node `i` is only whitespace straight inside a flex or grid container (Chromium mode:
+ * computed display), which shows nothing.
+ */
 export function unrenderedWhitespace(page: PageSnapshot, tree: Tree, i: number): boolean {
   const display = page.nodes[tree.parent[i] as number]?.style?.display;
   return display !== undefined && ITEM_CONTAINERS.has(display) && (page.nodes[i]?.text ?? "").trim() === "";
@@ -299,7 +303,10 @@ function preformattedRun(lines: string[], run: string): void {
   for (const l of own) lines.push(l.trimEnd());
 }
 
-/** A preformatted element's lines, without the blank lines at its ends (the source's indentation around its code). */
+/**
+ * A preformatted element's lines, without the blank lines at its ends
+ * (the source's indentation around its code).
+ */
 function pushPreformatted(lines: string[], own: readonly string[]): void {
   let from = 0;
   let to = own.length;

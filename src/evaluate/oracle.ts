@@ -4,7 +4,8 @@
  * pipeline uses — textOf(page, tree, outermost(picked)). Its score is therefore the ceiling of
  * any classifier trained on these labels, and the check that the labels are right (issue 3).
  * Static snapshots are read as pith's static models read them, with markup-hidden text
- * (src/pipeline/hidden-text.ts). Needs the gold text: `context.params.gold` (string). Optional `context.params.container`
+ * (src/pipeline/hidden-text.ts). Needs the gold text:
+ * `context.params.gold` (string). Optional `context.params.container`
  * overrides MAIN_CONTAINER_SHARE.
  */
 import { textOf } from "../dom/text.ts";

@@ -210,7 +210,8 @@ async function evaluatePage(env: JobEnv, ds: Dataset, l: Loaded, job: GroupJob, 
   const out: PageFigures[] = [];
   for (const method of job.methods) {
     const o = await runMethod(method, l, job, truth.gold, site, env.limit(job.renderOptions, method));
-    // a page that failed scores 0, also against empty gold (where an empty output scores 1): its gold is then a stand-in word
+    // a page that failed scores 0, also against empty gold (where an empty output scores 1): its
+    // gold is then a stand-in word
     const gold = o.error !== undefined && !truth.gold.trim() ? FAILED_GOLD : truth.gold;
     const nodes = truth.nodeGold && truth.tree && o.nodes ? nodeScore(predictedNodeLabels(truth.tree, truth.nodeGold.units, o.nodes), truth.nodeGold.gold) : null;
     out.push({

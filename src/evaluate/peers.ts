@@ -29,7 +29,10 @@ export interface PeerOutput {
 export interface Peer {
   readonly name: string;
   readonly description: string;
-  /** `input` is the raw page; `page` its snapshot in the run's render mode. The synchronous work (parse and extraction, after the package is loaded) runs under `limit`. */
+  /**
+   * `input` is the raw page; `page` its snapshot in the run's render mode. The synchronous work
+   * (parse and extraction, after the package is loaded) runs under `limit`.
+   */
   extract(input: PageInput, page: PageSnapshot, limit?: Limit): PeerOutput | Promise<PeerOutput>;
 }
 

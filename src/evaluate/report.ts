@@ -2,7 +2,8 @@
  * Aggregation of per-page figures into runs (method × dataset × group) and the reports:
  * the Markdown tables `pith evaluate` prints and the stable JSON shape other tools read:
  *   {"runs": [{"method","dataset","group","pages","errors","wcxb":{"p","r","f1"},"aeb":{"p","r","f1"},
- *              "lcs":{"p","r","f1"},"nodes":{...}|null,"snippets":{...}|null,"rouge":{...}|null,"ms_per_page"}],
+ *              "lcs":{"p","r","f1"},"nodes":{...}|null,"snippets":{...}|null,"rouge":{...}|null,
+ *              "ms_per_page"}],
  *    "pages": [PageFigures]}
  * Means are over pages (macro), as WCXB and Louvan report; AEB precision/recall are means over
  * the pages where they are defined and F1 = 2PR/(P+R) of those means (AEB's rule); snippet

@@ -78,7 +78,9 @@ export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pa
   return o.limit !== undefined ? pages.slice(0, o.limit) : pages;
 }
 
-/** Throws on an unknown method name, or on a parameter value one of them cannot use, before any page is read. */
+/**
+ * Throws on an unknown method name, or on a parameter value one of them cannot use, before any page is read.
+ */
 export function checkMethods(methods: readonly string[], params: Record<string, string | number | boolean> = {}): void {
   const unknown = methods.filter((m) => !getPeer(m) && !extractorNames().includes(m));
   if (unknown.length) throw new Error(`unknown method "${unknown.join('", "')}"; known: ${[...extractorNames(), ...PEERS.keys()].join(", ")}`);
@@ -156,7 +158,9 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
   return { runs: aggregate(pages), pages, withoutGold };
 }
 
-/** Jobs in this thread, `concurrency` at a time (Chromium renders pages in parallel; static gains nothing). */
+/**
+ * Jobs in this thread, `concurrency` at a time (Chromium renders pages in parallel; static gains nothing).
+ */
 async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, concurrency: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
   const env = new JobEnv(mode, concurrency, undefined, true);
   let next = 0;

@@ -130,7 +130,8 @@ export function sameTagSiblings(prev: Int32Array, nextRow: Int32Array, tagOf: In
 
 /**
  * Neighbour window: the word-bearing leaf segments in document order; a row's window is the
- * NEIGHBOR_WINDOW leaves before its first leaf and after its last one. Prefix sums and binary search: O(n log n).
+ * NEIGHBOR_WINDOW leaves before its first leaf and after its last one.
+ * Prefix sums and binary search: O(n log n).
  */
 function fillWindow(f: PageFacts, out: ColumnWriter): void {
   const { rows, stats } = f;

@@ -11,10 +11,10 @@
  * and their aligned gold share): on wcxb-dev words inside a <footer> are 0.4 % gold (against
  * 33 % for an id/class "footer" keyword, which also names post footers), <nav> 0.1 %, dialogs
  * and furniture roles 0.0 %, <aside> 4.6 %, <main> 84 %, <article> 85 %; dragnet alike.
- * Left out after measuring (docs/learned-pipeline.md, "Landmark ancestry"): <header> (5 % gold
+ * Left out after measuring (docs/features.md, "Landmark ancestry"): <header> (5 % gold
  * on wcxb-dev but 16 % on dragnet, whose gold keeps the headline and date an article's
  * <header> holds) and <form> (15 % on both: ASP.NET pages wrap the whole body in one); with
- * them wcxb-dev gained less under both seeds tried.
+ * them wcxb-dev gained less.
  */
 import type { SnapshotNode } from "../types.ts";
 import { def, inheritedAtRows, skipRow, type FeatureFamily } from "./registry.ts";

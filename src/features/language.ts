@@ -38,7 +38,7 @@ const cache = new Map<string, ReadonlySet<string> | null>();
 
 /**
  * tinyld, loaded on the first page whose language must be guessed: its tables take about 100 ms
- * to load, a quarter of `pith extract page.html` (session 31).
+ * to load, a quarter of `pith extract page.html`.
  */
 let tinyld: typeof Tinyld | null = null;
 

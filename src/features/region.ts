@@ -30,7 +30,8 @@ export const MAX_HEADING_CANDIDATES = 20;
 const HEADING_TEXT_CHARS = 300;
 /**
  * A currency symbol or code next to an amount: $12, 12,99 €, USD 40, 1.299,00 kr. The amount's
- * digits are bounded (25 characters, more than any price): with `\d[\d.,]*` a run of N digits was tried from each
+ * digits are bounded (25 characters, more than any price): with
+ * `\d[\d.,]*` a run of N digits was tried from each
  * of its N starts and read to its end each time, O(N²): a 100,000-digit word took 41 s.
  */
 const PRICE = /(?:[$€£¥₹₽₩]|\b(?:usd|eur|gbp|cad|aud|chf|kr|zł|rs)\.?)\s?\d[\d.,]{0,24}|\d[\d.,]{0,24}\s?(?:[€£¥₹₽₩]|\b(?:usd|eur|gbp|kr|zł|kč)\b)/giu;

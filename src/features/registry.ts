@@ -27,7 +27,10 @@ export interface PageFacts {
   /** Structural node indices = table rows. */
   rows: Int32Array;
   site: SiteContext | null;
-  /** Per node: bits of the id/class keyword families (dom.ts CLASS_KEYWORDS) on the node itself; set on filled rows and their ancestors only. */
+  /**
+   * Per node: bits of the id/class keyword families (dom.ts CLASS_KEYWORDS) on the node itself; set
+   * on filled rows and their ancestors only.
+   */
   keywordBits: Int32Array;
   /**
    * Per row: 1 = write its values, 0 = leave them at 0; null = every row. Extraction fills only

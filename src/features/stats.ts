@@ -12,7 +12,9 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { analyzeStructure, nonSpaceLength, type Structure } from "./structural.ts";
 import { isStopword, stopwordSet, detectLanguage, type StopwordChoice } from "./language.ts";
 
-/** Insa et al. §3: "nonContentNode" — no text (img), menus (nav, a) and irrelevant nodes (script, video, svg). */
+/**
+ * Insa et al. §3: "nonContentNode" — no text (img), menus (nav, a) and irrelevant nodes (script, video, svg).
+ */
 export const CNR_NON_CONTENT_TAGS: ReadonlySet<string> = new Set([...NON_CONTENT_TAGS, "a", "nav", "img", "video", "audio", "picture"]);
 export const HEADING_TAGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 export const INPUT_TAGS: ReadonlySet<string> = new Set(["input", "select", "textarea", "button"]);
@@ -100,15 +102,20 @@ function anchorMask(page: PageSnapshot, tree: Tree): Uint8Array {
   return inA;
 }
 
-/** Whether text is whitespace only and longer than one character (only preformatted elements keep such text: static.ts). */
+/**
+ * Whether text is whitespace only and longer than one character (only
+ * preformatted elements keep such text: static.ts).
+ */
 function longWhitespace(text: string): boolean {
-  if (text.length < 2 || !isSpace(text.charCodeAt(0))) return false; // most text nodes: no regular expression run
+  // most text nodes: no regular expression run
+  if (text.length < 2 || !isSpace(text.charCodeAt(0))) return false;
   for (let k = 1; k < text.length; k++) if (!isSpace(text.charCodeAt(k))) return false;
   return true;
 }
 
 function htmlLength(node: SnapshotNode): number {
-  // whitespace-only text counts as the one space renderers collapse it to, also where a <pre> keeps it (features do not see layout)
+  // whitespace-only text counts as the one space renderers collapse it to, also where a <pre> keeps
+  // it (features do not see layout)
   if (node.type === 3) return longWhitespace(node.text ?? "") ? 1 : (node.text ?? "").length;
   let k = 2 * node.tag.length + 5;
   const attrs = node.attrs;

@@ -8,7 +8,7 @@
  * The table holds the list's ASCII words in an open-addressing hash table (FNV-1a over the
  * lower-cased code units, linear probing) and compares a candidate in place, lower-casing A-Z
  * as it reads. A word with a non-ASCII code unit is not decided here (`UNDECIDED`): its
- * lower-casing is Unicode's, so the caller asks the Set as before. For an ASCII word both agree:
+ * lower-casing is Unicode's, so the caller asks the Set. For an ASCII word both agree:
  * toLowerCase maps exactly A-Z on ASCII, and an ASCII word can only equal an ASCII stop word.
  */
 
@@ -37,7 +37,9 @@ export class StopwordTable {
     }
   }
 
-  /** 1 when text[a, b) lower-cased is a stop word, 0 when not, UNDECIDED when it holds a non-ASCII code unit. */
+  /**
+   * 1 when text[a, b) lower-cased is a stop word, 0 when not, UNDECIDED when it holds a non-ASCII code unit.
+   */
   match(text: string, a: number, b: number): number {
     let h = FNV_OFFSET;
     for (let k = a; k < b; k++) {

@@ -46,7 +46,10 @@ export class DatasetError extends Error {
   override name = "DatasetError";
 }
 
-/** The rows of a JSON-lines file ([] when it is missing); a bad line is a DatasetError naming the file and line. */
+/**
+ * The rows of a JSON-lines file ([] when it is missing); a bad line is
+ * a DatasetError naming the file and line.
+ */
 function readJsonl<T>(path: string): T[] {
   if (!existsSync(path)) return [];
   const rows: T[] = [];
@@ -130,7 +133,9 @@ export async function readDatasetPage(ds: Dataset, page: DatasetPage): Promise<P
   return { id: page.id, source: `${ds.name}/${page.id}`, url: page.url, html, encoding: "utf-8 (dataset)", remote: false };
 }
 
-/** The gold/ file names of each loaded set, listed once (evaluate and training ask per page, several times). */
+/**
+ * The gold/ file names of each loaded set, listed once (evaluate and training ask per page, several times).
+ */
 const GOLD_FILES = new WeakMap<Dataset, ReadonlySet<string>>();
 
 /** Whether the page has a gold text file (a page without one can be neither scored nor trained on). */

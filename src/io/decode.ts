@@ -125,7 +125,10 @@ function normaliseLabel(label: string): string {
   return l;
 }
 
-/** An HTTP charset label if it names an encoding pith can decode; an unknown one is passed over (WHATWG), so <meta> decides. */
+/**
+ * An HTTP charset label if it names an encoding pith can decode; an unknown one is passed over
+ * (WHATWG), so <meta> decides.
+ */
 function knownLabel(label: string | null | undefined): string | null {
   if (!label) return null;
   const l = normaliseLabel(label);

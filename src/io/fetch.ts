@@ -33,15 +33,23 @@ import { percentDecoded } from "../dom/urls.ts";
 /** Time limit for fetching one URL (ms). */
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_USER_AGENT = "pith/0.1 (+main-content extraction)";
-/** Redirects followed for one URL (Chromium and Firefox stop at 20 too, and so does fetch's own following). */
+/**
+ * Redirects followed for one URL (Chromium and Firefox stop at 20 too, and so does fetch's own following).
+ */
 export const MAX_REDIRECTS = 20;
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** Success statuses that say there is no content (a beacon, a form's target): no page to extract. */
 const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205]);
-/** A URL's user name and password: everything up to the last @ of its authority (up to the first /, ?, # or \). */
+/**
+ * A URL's user name and password: everything up to the last @ of its
+ * authority (up to the first /, ?, # or \).
+ */
 const USERINFO = /^(https?:\/\/)[^/?#\\]*@/i;
 
-/** An http(s) input as it is shown (page id, error records, outputs): as given, less any user name and password. */
+/**
+ * An http(s) input as it is shown (page id, error records, outputs): as
+ * given, less any user name and password.
+ */
 export function shownUrl(spec: string): string {
   return spec.replace(USERINFO, "$1");
 }
@@ -143,7 +151,10 @@ class Hops {
   }
 }
 
-/** GETs `hops.url`, following redirects (header) through `hops`: the response that is not a redirect (its URL: hops.url). */
+/**
+ * GETs `hops.url`, following redirects (header) through `hops`: the
+ * response that is not a redirect (its URL: hops.url).
+ */
 async function getFollowingRedirects(hops: Hops, signal: AbortSignal): Promise<Response> {
   for (;;) {
     const headers: Record<string, string> = { "user-agent": FETCH_USER_AGENT, ...(hops.authorization ? { authorization: hops.authorization } : {}) };
@@ -201,7 +212,10 @@ const UNREACHABLE: Readonly<Record<string, string>> = {
   ETIMEDOUT: "the connection timed out",
   UND_ERR_CONNECT_TIMEOUT: "the connection timed out",
 };
-/** Codes of zlib's errors (Z_DATA_ERROR, …) and brotli's (ERR__ERROR_FORMAT_…): a body whose Content-Encoding does not decode. */
+/**
+ * Codes of zlib's errors (Z_DATA_ERROR, …) and brotli's (ERR__ERROR_FORMAT_…): a body whose
+ * Content-Encoding does not decode.
+ */
 const DECODE_ERROR = /^(Z_|ERR__ERROR_|ERR_BROTLI|ERR_ZLIB)/;
 /** Codes of TLS certificate errors (an expired, self-signed or misnamed certificate, an unknown issuer). */
 const CERTIFICATE_ERROR = /CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;

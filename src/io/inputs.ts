@@ -50,7 +50,8 @@ function fail(id: string, source: string, stage: string, reason: string): { ok: 
 export function readErrorReason(e: unknown): string {
   if (e instanceof DecodeError) return e.message;
   const err = e as NodeJS.ErrnoException;
-  // a directory entry whose name is not valid UTF-8 comes back from readdir with U+FFFD in it, and no file has that name
+  // a directory entry whose name is not valid UTF-8 comes back from
+  // readdir with U+FFFD in it, and no file has that name
   if (err?.code === "ENOENT") return typeof err.path === "string" && err.path.includes("\uFFFD") ? "no such file (its name is not valid UTF-8, which pith cannot open: rename it)" : "no such file";
   if (err?.code === "EACCES") return "permission denied";
   if (err?.code === "EISDIR") return "is a directory";
@@ -80,7 +81,10 @@ export function pageFromBytes(
   }
 }
 
-/** The start of an HTML document (comments, then a doctype or an <html> tag), which a server may still label text/plain. */
+/**
+ * The start of an HTML document (comments, then a doctype or an <html>
+ * tag), which a server may still label text/plain.
+ */
 const HTML_DOCUMENT_START = /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html[\s>])/i;
 
 /**
@@ -107,10 +111,12 @@ async function readPageBytes(path: string, id: string, url: string | null): Prom
     const info = await stat(path);
     let bytes: Uint8Array | null;
     if (info.isFile()) {
-      // refused before it is read, not after it fills the memory (a smaller .gz is capped as it is gunzipped: decode.ts)
+      // refused before it is read, not after it fills the memory (a
+      // smaller .gz is capped as it is gunzipped: decode.ts)
       bytes = info.size > MAX_PAGE_BYTES ? null : await readFile(path);
     } else {
-      // a pipe (`pith extract <(zcat page.gz)`) or a device has no size to check: read up to the cap (/dev/zero never ends)
+      // a pipe (`pith extract <(zcat page.gz)`) or a device has no size
+      // to check: read up to the cap (/dev/zero never ends)
       bytes = await readCapped(createReadStream(path));
     }
     if (!bytes) return fail(id, path, "read", tooLarge());

@@ -25,7 +25,9 @@ export const MAX_REFRESH_DELAY_S = 30;
 /** How much of a page is searched for a refresh `<meta>` (characters). */
 export const REFRESH_SCAN_CHARS = 32_768;
 
-/** Regions whose `<meta>` does not count: comments, and the insides of noscript, script, template and style. */
+/**
+ * Regions whose `<meta>` does not count: comments, and the insides of noscript, script, template and style.
+ */
 const NOT_MARKUP = /<!--[\s\S]*?(?:-->|$)|<(noscript|script|template|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi;
 const META = /<meta\b([^>]*)>/gi;
 const ATTRIBUTE = /([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;

@@ -21,7 +21,7 @@
  *   3. Tone marks and leading vowels: at least MIN_CORE_SHARE of the Thai characters (in Thai
  *      text 8-28 %: ที่ ไม่ และ เป็น ได้ ให้). KOI8-R/KOI8-U Cyrillic, lower case, reads as
  *      consonants and marks that can keep rules 1 and 2, but never as these.
- * Text with fewer than MIN_THAI_LETTERS Thai characters is left to chardet, as before.
+ * Text with fewer than MIN_THAI_LETTERS Thai characters is left to chardet.
  *
  * Measured with a scratch script on real text: the translated messages of zod's and yargs'
  * locales (human translations) and a few paragraphs written for it, encoded with iconv-lite: Thai
@@ -30,22 +30,24 @@
  * KOI8-U, ISO-8859-5; 17 languages in Latin script (Turkish and Vietnamese among them), Arabic,
  * Persian and Hebrew in their windows-125x and ISO-8859 code pages. As pages of 1, 3, 10 and all
  * messages and as pages of 10- to 400-character stretches of the text, overlapping by half
- * (19,130 non-Thai pages), compared with decode.ts before this check: every non-Thai page
- * decodes exactly as before, and every Thai one with 48 or more Thai characters (282) now
- * decodes right (before: 32 of them). The rules alone, on 42,580 non-Thai stretches of 10 to
+ * (19,130 non-Thai pages), compared with decode.ts without this check: every non-Thai page
+ * decodes exactly the same, and every Thai one with 48 or more Thai characters (282) decodes
+ * right (without the check: 32 of them). The rules alone, on 42,580 non-Thai stretches of 10 to
  * 800 characters: none is taken for Thai; on Thai stretches of 48+ Thai characters, all are (630).
  * No Thai page broke rule 1 at all; Korean ones broke it at 0-6.5 % with no mark at an even
  * offset. Each rule is needed, and each has room: without rule 1, 1,243 stretches were taken
  * for Thai; without rule 2, 61 (Korean, Japanese, Big5); without rule 3, 4 (KOI8); with 16 Thai
  * characters enough, 15; none with any one of these instead: 24 characters, 4 % misspelt, 5 %
  * of marks at even offsets, 2 % tone marks and leading vowels. Every page of the datasets, as
- * stored and with its charset declarations removed, decodes as before.
+ * stored and with its charset declarations removed, decodes as it does without the check.
  */
 import iconv from "iconv-lite";
 
-/** Fewest Thai characters pith decides on: shorter text goes to chardet, as before. */
+/** Fewest Thai characters pith decides on: shorter text goes to chardet. */
 const MIN_THAI_LETTERS = 48;
-/** Share of the non-ASCII characters, plus one, that may break Thai spelling (typing slips, a cut syllable). */
+/**
+ * Share of the non-ASCII characters, plus one, that may break Thai spelling (typing slips, a cut syllable).
+ */
 const MAX_MISSPELT_SHARE = 0.02;
 /** Smallest share of the marks at even offsets in their run (rule 2). */
 const MIN_EVEN_MARK_SHARE = 0.1;

@@ -65,11 +65,13 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
       }
       const raw = await record.readFully(false); // the record's own bytes first: were they all there?
       if (isCut(record.reader)) {
-        // the file, or (gzipped) the record's gzip member, ends before its Content-Length: the page is partial
+        // the file, or (gzipped) the record's gzip member, ends before
+        // its Content-Length: the page is partial
         yield { ok: false, error: { id, source: path, stage: "read", reason: cutShort(records, record.warcContentLength, raw.length) } };
         continue;
       }
-      const bytes = await record.readFully(true); // then decoded (chunked, gzip content encoding) from those bytes
+      // then decoded (chunked, gzip content encoding) from those bytes
+      const bytes = await record.readFully(true);
       const value: PageBytes = { id, source: `${path}#${url ?? n}`, url, remote: false, charset: contentTypeCharset(type), bytes };
       if (bodyKind(type) === "xhtml") value.xhtml = true;
       yield { ok: true, value };
@@ -84,7 +86,9 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
   else if (n === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: `no HTML pages in this WARC: none of its ${records} record(s) is a response or resource with an HTML content type` } };
 }
 
-/** Why a record is cut short: the file ends before its Content-Length (`read`: bytes there were, when known). */
+/**
+ * Why a record is cut short: the file ends before its Content-Length (`read`: bytes there were, when known).
+ */
 function cutShort(record: number, declared: number, read?: number): string {
   return `bad WARC: record ${record} is cut short (${read === undefined ? "fewer than" : `${read} of more than`} ${declared} bytes)`;
 }

@@ -11,7 +11,8 @@
  * - a bare `rust` class on the `<pre>`: rustdoc's Rust blocks (`<pre class="rust
  *   rust-example-rendered">`; its other languages get `language-X`). Other bare class names are
  *   not read: `<pre class="python">` is as often a site's own style name.
- * Names that say "no language" (UNNAMED_LANGUAGES: Sphinx's `highlight-default`, `-none`, Discourse's `lang-auto`,
+ * Names that say "no language" (UNNAMED_LANGUAGES: Sphinx's
+ * `highlight-default`, `-none`, Discourse's `lang-auto`,
  * `-text`) give none, and a name must look like one (LANGUAGE_NAME) to be written: the info
  * string is page text on a line of its own, so no space or backtick reaches it.
  */
@@ -65,7 +66,9 @@ function holdsText(page: PageSnapshot, tree: Tree, i: number): boolean {
   return false;
 }
 
-/** The language named for the code block `pre` (a <pre> or other preformatted element), or "" when none is. */
+/**
+ * The language named for the code block `pre` (a <pre> or other preformatted element), or "" when none is.
+ */
 export function codeLanguage(page: PageSnapshot, tree: Tree, pre: number): string {
   const code = codeChild(page, tree, pre);
   let name = fromClasses(page, pre, LANGUAGE_CLASS) ?? (code >= 0 ? fromClasses(page, code, LANGUAGE_CLASS) : null);

@@ -29,7 +29,10 @@ function kindAt(line: string, i: number): Kind {
   return PUNCTUATION.test(c) ? "punctuation" : "other";
 }
 
-/** Left-flanking: not followed by whitespace, and followed by no punctuation unless preceded by whitespace or punctuation. */
+/**
+ * Left-flanking: not followed by whitespace, and followed by no
+ * punctuation unless preceded by whitespace or punctuation.
+ */
 function leftFlanking(before: Kind, after: Kind): boolean {
   return after !== "space" && (after === "other" || before !== "other");
 }
@@ -37,7 +40,8 @@ function leftFlanking(before: Kind, after: Kind): boolean {
 /** Whether a pair's marks are read as emphasis where they stand in `line`. */
 function flanked(line: string, p: EmphasisPair): boolean {
   const opens = leftFlanking(kindAt(line, p.open - 1), kindAt(line, p.open + p.size));
-  const closes = leftFlanking(kindAt(line, p.close + p.size), kindAt(line, p.close - 1)); // right-flanking: the mirror image
+  // right-flanking: the mirror image
+  const closes = leftFlanking(kindAt(line, p.close + p.size), kindAt(line, p.close - 1));
   return opens && closes;
 }
 
@@ -52,7 +56,10 @@ function without(line: string, cut: readonly (readonly [number, number])[]): str
   return out + line.slice(from);
 }
 
-/** Where position `x` of a line is once the ranges `cut` are taken out of it (cutStarts: their starts; removed: the length cut before each). */
+/**
+ * Where position `x` of a line is once the ranges `cut` are taken out of it (cutStarts: their
+ * starts; removed: the length cut before each).
+ */
 function shifted(x: number, cutStarts: readonly number[], removed: readonly number[]): number {
   let lo = 0;
   let hi = cutStarts.length;

@@ -8,7 +8,8 @@
  *
  * Pages are untrusted and this output is meant to be shown: no event handler or style attribute
  * is kept, a link or source whose URL would run script (`javascript:`, `vbscript:`, a `data:`
- * URL other than an image's source) or point into the author's disk (`file:`) loses that attribute, and a chosen <html> or <body> gives
+ * URL other than an image's source) or point into the author's disk (`file:`) loses that attribute,
+ * and a chosen <html> or <body> gives
  * its content without its own tag (a <body> inside the <article> is not HTML). Links and image
  * sources are absolute when the page URL is known (urls.ts).
  */
@@ -43,19 +44,23 @@ function outputTag(node: SnapshotNode): string {
 
 function openTag(node: SnapshotNode, base: string | null, language = ""): string {
   let s = `<${outputTag(node)}`;
-  if (language) s += ` class="language-${language}"`; // a code block's language (code-language.ts), the one class kept
+  // a code block's language (code-language.ts), the one class kept
+  if (language) s += ` class="language-${language}"`;
   for (const a of OUTPUT_ATTRIBUTES) {
     const v = node.attrs?.[a];
     if (v === undefined) continue;
     const url = a === "href" || a === "src";
     if (url && !safeUrl(a, v)) continue;
-    if (a === "src" && v.trim() === "") continue; // an empty source loads nothing; made absolute it would name the page itself
+    // an empty source loads nothing; made absolute it would name the page itself
+    if (a === "src" && v.trim() === "") continue;
     s += ` ${a}="${escapeAttribute(url ? absoluteUrl(v, base) : v)}"`;
   }
   return s + ">";
 }
 
-/** The elements a chosen root needs around it to be valid HTML, outermost first (li: ul or ol, by its list). */
+/**
+ * The elements a chosen root needs around it to be valid HTML, outermost first (li: ul or ol, by its list).
+ */
 const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
   tr: ["table"],
   tbody: ["table"],
@@ -110,7 +115,8 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
   let containerTags: readonly string[] = [];
   let previous = -1;
   for (const root of roots) {
-    if (previous >= 0) out.push(inlineGap(page, tree, previous, root)); // pieces of text beside blocks, chosen one by one
+    // pieces of text beside blocks, chosen one by one
+    if (previous >= 0) out.push(inlineGap(page, tree, previous, root));
     previous = root;
     const end = tree.end[root] as number;
     const parent = tree.parent[root] as number;

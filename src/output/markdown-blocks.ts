@@ -121,7 +121,10 @@ export class MarkdownBlocks {
     return delimiter;
   }
 
-  /** A list item's marker: its bullet, or its number in an ordered list (counted per list, from its `start`) and delimiter. */
+  /**
+   * A list item's marker: its bullet, or its number in an ordered list
+   * (counted per list, from its `start`) and delimiter.
+   */
   private itemMarker(list: number, delimiter: string): string {
     if (this.page.nodes[list]?.tag !== "ol") return `${delimiter} `;
     const start = Number.parseInt(this.page.nodes[list]?.attrs?.["start"] ?? "1", 10);

@@ -35,7 +35,10 @@ export class MarkdownLine {
     this.length += text.length - 1;
   }
 
-  /** Appends an opening mark; returns where its content starts, for closeMark (of a mark that is not empty: "" appends nothing). */
+  /**
+   * Appends an opening mark; returns where its content starts, for
+   * closeMark (of a mark that is not empty: "" appends nothing).
+   */
   openMark(mark: string): number {
     this.append(mark);
     return this.pieces.length;

@@ -30,7 +30,10 @@ const SPAN_GROWTH_SLACK = 10_000;
 const MAX_COLSPAN = 1000;
 const MAX_ROWSPAN = 65534;
 
-/** The rows of `table` (its own, not a nested table's), each a list of its cells' node indices; cells outside a row make one. */
+/**
+ * The rows of `table` (its own, not a nested table's), each a list of its cells' node indices;
+ * cells outside a row make one.
+ */
 function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
   const rows: number[][] = [];
   let stray: number[] = []; // cells outside any <tr> (after a </tr>): a browser gives them a row of their own
@@ -82,7 +85,8 @@ function contentOutsideCells(page: PageSnapshot, tree: Tree, root: number): bool
   for (let i = root + 1; i < (tree.end[root] as number); i++) {
     const node = page.nodes[i];
     if (!node?.visible || (node.type === 1 && (CELL_TAGS.has(node.tag) || node.tag === "caption"))) {
-      i = (tree.end[i] as number) - 1; // a cell's (or the caption's) content is its own; hidden content shows nowhere
+      // a cell's (or the caption's) content is its own; hidden content shows nowhere
+      i = (tree.end[i] as number) - 1;
       continue;
     }
     if (node.type === 3 ? (node.text ?? "").trim() !== "" : node.tag === "table") return true;
@@ -130,7 +134,8 @@ function layOut(page: PageSnapshot, rows: readonly number[][]): (number | null)[
       x += colspan;
     }
   });
-  for (const line of grid) for (let x = 0; x < line.length; x++) if (line[x] === undefined) line[x] = null; // a gap left of a rowspan
+  // a gap left of a rowspan
+  for (const line of grid) for (let x = 0; x < line.length; x++) if (line[x] === undefined) line[x] = null;
   return grid;
 }
 
@@ -141,7 +146,10 @@ function rowLine(cells: readonly (number | null)[], columns: number, cellText: (
   return `| ${texts.join(" | ")} |`;
 }
 
-/** Whether a cell holds block content (then the table lays the page out), by the display the Markdown walk reads too. */
+/**
+ * Whether a cell holds block content (then the table lays the page
+ * out), by the display the Markdown walk reads too.
+ */
 function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
   for (let i = cell + 1; i < (tree.end[cell] as number); i++) {
     const node = page.nodes[i];
@@ -182,7 +190,8 @@ function gridTable(page: PageSnapshot, tree: Tree, cellRows: number[][], part: b
   const rows = cellRows.filter((r) => r.length > 0);
   if (!rows.length || rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
   const grid = layOut(page, rows);
-  const columns = grid.reduce((most, r) => Math.max(most, r.length), 0); // no spread: a table may have 100,000s of rows
+  // no spread: a table may have 100,000s of rows
+  const columns = grid.reduce((most, r) => Math.max(most, r.length), 0);
   if (columns < DATA_TABLE_MIN_COLUMNS) return null;
   const lines = grid.map((r) => rowLine(r, columns, cellText));
   const delimiter = `|${" --- |".repeat(columns)}`;

@@ -1,7 +1,8 @@
 /**
  * Markdown output from the chosen subtrees: headings (#), paragraphs, list items (- / 1.),
  * block quotes (>), code blocks (```), links ([text](href), absolute when the page URL is known:
- * urls.ts), images (![alt](src), markdownImage), emphasis, strikethrough (~~), line breaks (a backslash at the line's end), and data tables as
+ * urls.ts), images (![alt](src), markdownImage), emphasis, strikethrough (~~), line breaks (a
+ * backslash at the line's end), and data tables as
  * GitHub-flavoured tables (markdown-table.ts; a layout table's cells are blocks). One iterative
  * pre-order walk; block elements close their line (an <hr> is a thematic break), list items and quotes nest
  * (markdown-blocks.ts). Page text is escaped wherever CommonMark would read it as syntax
@@ -40,17 +41,25 @@ interface Open {
    * every open mark on its line).
    */
   at: number;
-  /** The opening mark ("[", "**", "`"; "" for none), written again when content follows a block boundary inside the element. */
+  /**
+   * The opening mark ("[", "**", "`"; "" for none), written again when content follows a block
+   * boundary inside the element.
+   */
   opening: string;
 }
 
-/** Parts of a table that, chosen without it, are written as a table of their rows (chosen rows: markdownRows). */
+/**
+ * Parts of a table that, chosen without it, are written as a table of their rows (chosen rows: markdownRows).
+ */
 const TABLE_PARTS = new Set(["tbody", "thead", "tfoot"]);
 
 /** The Open tag of a block element inside a code block: it ends a line, not the block. */
 const IN_PRE = "#in-pre";
 
-/** Stands for a <br> in a line until the line is written (control characters are never page text: control-chars.ts). */
+/**
+ * Stands for a <br> in a line until the line is written (control
+ * characters are never page text: control-chars.ts).
+ */
 const BREAK = "\u0000";
 /** Spaces and line breaks at the start of a mark's content. */
 const EDGE_SPACE_START = /^[\s\u0000]*/;
@@ -87,7 +96,10 @@ function longestBacktickRun(s: string): number {
   return (s.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
 }
 
-/** A code block fenced by more backticks than any run inside it (a ``` in the code would end a ``` fence), with its language when the page names one. */
+/**
+ * A code block fenced by more backticks than any run inside it (a ``` in the code would end a ```
+ * fence), with its language when the page names one.
+ */
 function fenced(code: string, language: string): string {
   const fence = "`".repeat(Math.max(3, longestBacktickRun(code) + 1));
   return `${fence}${language}\n${code}\n${fence}`;
@@ -119,7 +131,8 @@ function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string;
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
   if (STRUCK_TAGS.has(node.tag)) return { prefix: "~~", suffix: "~~" };
   if (node.tag === "code") return { prefix: "`", suffix: "`" };
-  // raised and lowered text as inline HTML, which CommonMark passes through and GFM shows: E = mc<sup>2</sup>, H<sub>2</sub>O
+  // raised and lowered text as inline HTML, which CommonMark passes through and GFM shows: E =
+  // mc<sup>2</sup>, H<sub>2</sub>O
   if (node.tag === "sup" || node.tag === "sub") return { prefix: `<${node.tag}>`, suffix: `</${node.tag}>` };
   return NO_MARKS;
 }
@@ -152,7 +165,8 @@ interface Setting {
 /** The Markdown blocks of the subtrees `roots` (`oneLine`: a table cell's, where a <br> is a space). */
 function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, setting: Setting, oneLine = false): string[] {
   const { base } = setting;
-  const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" "); // a table cell as one root: its pieces are one line
+  // a table cell as one root: its pieces are one line
+  const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" ");
   const line = new MarkdownLine();
   let prefix = "";
   let inPre = 0;
@@ -179,7 +193,10 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
   const pending: Open[] = [];
   /** Emphasis written on the line (left out at its end where CommonMark would not read it: emphasis.ts). */
   const emphasis: EmphasisPair[] = [];
-  /** Appends an opening mark, returns where its content starts (Open.at); "!" right before a link's "[" would make it an image, so it is escaped. */
+  /**
+   * Appends an opening mark, returns where its content starts (Open.at); "!" right before a link's
+   * "[" would make it an image, so it is escaped.
+   */
   const openMark = (mark: string): number => {
     if (mark === "[" && line.lastChar() === "!") line.replaceLastChar("\\!");
     return line.openMark(mark);
@@ -203,15 +220,19 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     emphasis.length = 0;
     const text = inPre
       ? written
-          .replace(/\r\n?/g, "\n") // a page's CR LF line breaks, as a browser reads them (a CR left in would keep a blank line below)
+          // a page's CR LF line breaks, as a browser reads them (a CR left in would keep a blank line below)
+          .replace(/\r\n?/g, "\n")
           .replace(/^(?:[ \t]*\n)+|(?:\n[ \t]*)+$/g, "")
-          .replace(/[ \t]+$/, "") // blank lines at its ends (the source's indentation around a nested <xmp>) are not code
+          // blank lines at its ends (the source's indentation around a nested <xmp>) are not code
+          .replace(/[ \t]+$/, "")
       : collapseSpaces(written)
           .split(BREAK)
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
-          .join(prefix || oneLine ? " " : "\\\n"); // a heading (a table cell) is one line: its <br> is a space
-    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text, language) : prefix ? prefix + escapeHeadingEnd(text) : text); // no empty code block
+          // a heading (a table cell) is one line: its <br> is a space
+          .join(prefix || oneLine ? " " : "\\\n");
+    // no empty code block
+    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text, language) : prefix ? prefix + escapeHeadingEnd(text) : text);
     runStart = 0;
     prefix = "";
     lastChar = "";
@@ -243,7 +264,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     if (inner.replaceAll(BREAK, "").trim() === "") line.append(inner);
     else if (o.tag === "code") line.append(codeSpan(inner));
     else {
-      // spaces (and line breaks) inside the marks go outside them: "**Note: **text" is no emphasis in CommonMark, "**Note:** text" is
+      // spaces (and line breaks) inside the marks go outside them: "**Note: **text" is no emphasis
+      // in CommonMark, "**Note:** text" is
       const lead = (EDGE_SPACE_START.exec(inner) as RegExpExecArray)[0];
       const trail = trailingSpace(inner);
       const content = inner.slice(lead.length, inner.length - trail.length);
@@ -283,7 +305,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
           inPre--;
         } else if (o.tag === IN_PRE) endRun();
         else if (o.block) flush();
-        if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close(); // each block li / blockquote opened one
+        // each block li / blockquote opened one
+        if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close();
       }
       const node = page.nodes[i] as SnapshotNode;
       if (!node.visible || leftOutOfOutput(page, tree, i)) {
@@ -313,12 +336,14 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         const image = inPre || inCode || !setting.images ? null : markdownImage(node, base);
         if (image) {
           if (pending.length) reopen();
-          line.append(image); // the text around it keeps its own separators: an image is no word of the text output
+          // the text around it keeps its own separators: an image is no word of the text output
+          line.append(image);
         }
         continue;
       }
       if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
-      // a table, or a tbody/thead/tfoot the extraction chose without its table (a layout table's rows are blocks)
+      // a table, or a tbody/thead/tfoot the extraction chose without
+      // its table (a layout table's rows are blocks)
       if (!inPre && (node.tag === "table" || (TABLE_PARTS.has(node.tag) && i === root))) {
         const table = markdownTable(page, tree, i, cellText); // a chosen tbody is its rows' table
         if (table !== null) {
@@ -333,9 +358,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         out.write(THEMATIC_BREAK);
         continue;
       }
-      if (inPre && followsCode(page, tree, i)) endRun(); // a second flavour of an example starts its line (dom/text.ts)
+      // a second flavour of an example starts its line (dom/text.ts)
+      if (inPre && followsCode(page, tree, i)) endRun();
       if (isBlockDisplay(node.tag, node.style?.display) && inPre) {
-        // a block inside a code block (a highlighter's line <div>, an <xmp> in a <pre>) starts a line of the same block
+        // a block inside a code block (a highlighter's line <div>, an
+        // <xmp> in a <pre>) starts a line of the same block
         endRun();
         if (PREFORMATTED_TAGS.has(node.tag)) inPre++;
         open.push({ end: tree.end[i] as number, tag: PREFORMATTED_TAGS.has(node.tag) ? "pre" : IN_PRE, suffix: "", block: true, at: -1, opening: "" });
@@ -377,7 +404,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       }
     }
     const next = list[r + 1];
-    if (next !== undefined && continuesLine(page, tree, root, next)) continue; // the pieces of one line (textOf)
+    // the pieces of one line (textOf)
+    if (next !== undefined && continuesLine(page, tree, root, next)) continue;
     flush();
     out.closeAll();
     pending.length = 0;

@@ -28,7 +28,10 @@ function str(v: unknown): string | undefined {
 
 const KEEP_OR_DROP = ["keep", "drop"] as const;
 
-/** Param `name` when it is one of `values` (undefined when not given); anything else throws, naming what it may be. */
+/**
+ * Param `name` when it is one of `values` (undefined when not given);
+ * anything else throws, naming what it may be.
+ */
 function choice<T extends string>(params: NonNullable<ExtractorContext["params"]>, name: string, values: readonly T[], allowed = values.join(" or ")): T | undefined {
   const v = str(params[name]);
   if (v === undefined) return undefined;
@@ -38,7 +41,9 @@ function choice<T extends string>(params: NonNullable<ExtractorContext["params"]
 
 /** On/off params (true or false; the CLI's --param K=V reads those words as booleans). */
 const SWITCHES = ["trace", "dedupe", "fallback", "context", "hidden"] as const;
-/** Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing. */
+/**
+ * Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing.
+ */
 export const ML_PARAMS: readonly string[] = [...SWITCHES, "comments", "reviews", "refiner", "bias", "pageType", "model", "modelDir", "mode"];
 
 /** The pipeline's options from the method's params; throws on a value it cannot use. */
@@ -85,7 +90,10 @@ interface Chosen {
  */
 const CHOSEN = new WeakMap<PageSnapshot, Chosen>();
 
-/** The page's model (resolve.ts: --model, a per-domain model, or the bundled default for the render mode), loaded once. */
+/**
+ * The page's model (resolve.ts: --model, a per-domain model, or the
+ * bundled default for the render mode), loaded once.
+ */
 function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>): Chosen {
   const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
   const model = str(params["model"]);

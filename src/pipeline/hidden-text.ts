@@ -1,13 +1,13 @@
 /**
- * Markup-hidden text as candidates (session 22). The static renderer marks invisible what markup
+ * Markup-hidden text as candidates. The static renderer marks invisible what markup
  * alone hides: the `hidden` attribute, aria-hidden="true", inline display:none /
  * visibility:hidden (src/render/static.ts). That is what a reader sees before any script runs,
  * and the other extractors read it so. But collapsed accordions, inactive tabs and FAQ answers
  * are hidden that way too, and WCXB's annotators kept them: on wcxb-dev 13.5 % of the 148,114
  * markup-hidden words are gold (service pages 29 %, collections 17.5 %, products 7 %; forums
- * 0.1 %), so a pipeline that never sees them caps its recall (all-text recall, service 0.961 →
- * 0.992 with them, products 0.937 → 0.979, collections 0.932 → 0.982). On the other sets such
- * text is almost never gold (dragnet 3 of 82,416 words, utomo-big9 1 of 33,790).
+ * 0.1 %), so a pipeline that never sees them caps its recall (most on service pages, products and
+ * collections). On the other sets such text is almost never gold (dragnet 3 of 82,416 words,
+ * utomo-big9 1 of 33,790).
  *
  * So a static-mode model trained by this pith reads a *view* of the snapshot in which only the
  * never-rendered elements (head, script, style, template, hidden inputs) and escaped markup in
@@ -17,8 +17,7 @@
  * Chromium snapshots are never revealed: their visibility comes from the page's CSS, which
  * pith cannot undo per node.
  *
- * Measured (`npm run train:default -- --seed S`, nested shipped column, against the same recipe
- * without the view): see docs/learned-pipeline.md, "Markup-hidden text".
+ * Measured against the same recipe without the view: docs/training.md.
  */
 import { visibleWhenRevealed } from "../dom/hiding.ts";
 import { isEscapedNoscriptMarkup } from "../dom/escaped-markup.ts";

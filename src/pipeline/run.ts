@@ -33,7 +33,10 @@ import { codeScripts } from "../dom/no-text.ts";
 
 export const METHOD = "ml";
 export { TRACE_TEXT_CHARS } from "./trace.ts";
-/** At most this many trace entries per step (classifier, rules, refiner): the largest pages stay cheap to trace. */
+/**
+ * At most this many trace entries per step (classifier, rules,
+ * refiner): the largest pages stay cheap to trace.
+ */
 export const MAX_TRACE_ENTRIES = 2000;
 /** Router label when no page-type model is confident enough. */
 export const GENERAL = "general";
@@ -83,7 +86,9 @@ export function mostLikelyType(types: readonly string[], probability: (k: number
   return best;
 }
 
-/** Why a snapshot run here directly (runPipeline, training's evaluation) without a word to classify is empty. */
+/**
+ * Why a snapshot run here directly (runPipeline, training's evaluation) without a word to classify is empty.
+ */
 const NO_WORDS = "no visible word to classify";
 
 function empty(reason: string, model: string): Extraction {
@@ -94,8 +99,7 @@ function empty(reason: string, model: string): Extraction {
  * A per-domain model's scores averaged with its base model's, each measured from its own
  * threshold (so the blend keeps the domain model's threshold meaning). Needs the same features.
  * The base's stage-1 scores, not its context stage's: blending the context-stage scores lifted
- * dragnet's publishers less (10 training pages each, baseline trained without dragnet: blended
- * 0.979 against 0.983 from stage 1; session 5).
+ * dragnet's publishers less (10 training pages each, baseline trained without dragnet).
  */
 function blendWithBase(model: PipelineModel, threshold: number, scores: Float32Array, table: Table, own: Ownership, nCols: number): Float32Array {
   const base = model.base?.model;
@@ -136,7 +140,8 @@ function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownersh
     const why = (token ? `, class token ${token.token} ${signed(token.weight)}` : "") + (head ? `, heading token ${head.token} ${signed(head.weight)}` : "") + (same ? `, ${same.n} same-path ${same.n === 1 ? "leaf" : "leaves"} at ${same.mean.toFixed(3)}` : "");
     const first = stageOne ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)}${why})` : "";
     const score = `P(main)=${s.toFixed(3)} ${s >= threshold ? "≥" : "<"} ${threshold.toFixed(3)}`;
-    // a keep below the threshold, or a drop above it, was a rule's or the refiner's (their own entries say which)
+    // a keep below the threshold, or a drop above it, was a rule's or
+    // the refiner's (their own entries say which)
     const reason = (kept === s >= threshold ? score : `${score}, ${kept ? "kept" : "removed"} by a rule or the refiner`) + first;
     const { path, text } = traceTarget(page, tree, node);
     out.push({ step: "content-classifier", node, path, action: kept ? "keep" : "drop", reason, text, score: s });
@@ -149,12 +154,18 @@ function signed(weight: number): string {
   return `${weight >= 0 ? "+" : "−"}${Math.abs(weight).toFixed(2)}`;
 }
 
-/** The snapshot as `model` reads it: with markup-hidden text when it was trained so (hidden-text.ts) and the run allows it. */
+/**
+ * The snapshot as `model` reads it: with markup-hidden text when it was
+ * trained so (hidden-text.ts) and the run allows it.
+ */
 export function modelView(model: PipelineModel, page: PageSnapshot, options: RunOptions = {}): PageSnapshot {
   return model.hiddenText && options.hiddenText !== false ? revealMarkupHidden(page) : page;
 }
 
-/** Runs the pipeline on one snapshot with a loaded model (a command runs it through src/extractors.ts runExtractor, with the page-level checks). */
+/**
+ * Runs the pipeline on one snapshot with a loaded model (a command runs it through
+ * src/extractors.ts runExtractor, with the page-level checks).
+ */
 export function runPipeline(model: PipelineModel, snapshot: PageSnapshot, options: RunOptions = {}): RunResult {
   const page = modelView(model, snapshot, options);
   const tree = buildTree(page);
@@ -185,7 +196,8 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const nCols = table.nCols;
   const own = known ?? ownership(page, tree, table.nodes);
   const n = table.nodes.length;
-  // runExtractor (src/extractors.ts) has already turned a feed or a page without a visible word into an empty extraction
+  // runExtractor (src/extractors.ts) has already turned a feed or a
+  // page without a visible word into an empty extraction
   if (own.totalWords === 0 || n === 0) return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
@@ -230,7 +242,8 @@ function scriptHint(page: PageSnapshot, notice: string): string {
 
 /** Word-weighted mean P(main) of the leaf segments under a root row. */
 function meanScore(root: number, own: Ownership, scores: Float32Array): number {
-  // rows under `root` are root+1 .. while their parent chain reaches root; scan until subtree words are covered
+  // rows under `root` are root+1 .. while their parent chain reaches
+  // root; scan until subtree words are covered
   let w = 0;
   let s = 0;
   const need = own.subtreeWords[root] as number;

@@ -35,7 +35,10 @@ export const TRACE_PATH_STEPS = 8;
 export interface TextBlock {
   /** The element whose inline content this block is (a text node only when a root is one). */
   node: number;
-  /** Roots of the subtrees that make up the block, in document order: [node] for a leaf element, else the run of inline children. */
+  /**
+   * Roots of the subtrees that make up the block, in document order: [node] for a leaf element,
+   * else the run of inline children.
+   */
   parts: number[];
   /** DOM parent of the parts: the block's sibling group for LBS. */
   container: number;

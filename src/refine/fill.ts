@@ -5,21 +5,17 @@
  * least FILL_FLOOR, far below the tuned thresholds (0.275-0.4): only leaves the classifier is
  * sure are noise stay out.
  *
- * Why (pith, session 20): held out, pith's misses on wcxb-dev's non-article pages sit mostly
- * inside the region it already keeps: link lists of a course page, record fields the records
- * vote leaves out, the second half of a long reference page, short paragraphs between kept
- * ones. The annotators keep the main container's content whole; the classifier, deciding each
- * leaf, drops its link-heavy or short leaves.
+ * Why: held out, pith's misses on wcxb-dev's non-article pages sit mostly inside the region it
+ * already keeps: link lists of a course page, record fields the records vote leaves out, the
+ * second half of a long reference page, short paragraphs between kept ones. The annotators keep
+ * the main container's content whole; the classifier, deciding each leaf, drops its link-heavy
+ * or short leaves.
  *
- * Measured (docs/learned-pipeline.md, "The fill refiner"): on one held-out wcxb-dev fold, forced
- * on every page, word F1 0.841 → 0.856 (listing 0.568 → 0.663, documentation 0.896 → 0.943;
- * forum 0.774 → 0.766); FILL_SHARE 0.6-0.95 and FILL_FLOOR 0.05-0.2 within 0.005 of that. In the
- * 3-fold CV of `npm run train:default` (its `fill` column) it gains on wcxb-dev's listings
- * (0.692 → 0.729) and collections (0.657 → 0.674) and loses on forums and the news sets, and
- * most listing pages are routed to the general model, so as a per-routed-type candidate it was
- * level (nested all 0.9129 / 0.9127 against 0.9131 / 0.9130, seeds 42 / 7). It is therefore not
- * a CV candidate; `--param refiner=fill` applies it to every page, for users who know their
- * pages are listings or collections.
+ * It gains on listings, collections and documentation and loses on forums and the news sets,
+ * and most listing pages are routed to the general model, so as a per-routed-type CV candidate
+ * it was level (measured: docs/refiners.md; FILL_SHARE 0.6-0.95 and FILL_FLOOR 0.05-0.2 score
+ * alike). It is therefore not a CV candidate; `--param refiner=fill` applies it to every page,
+ * for users who know their pages are listings or collections.
  *
  * Choices: a leaf that reached the threshold and was dropped by a rule (consent box, duplicate
  * block) is not brought back; the region is a structural node (own-text.ts rows), so on a page
@@ -50,7 +46,8 @@ export function keptRegion(own: Ownership, keep: Uint8Array): number {
     const p = own.parentRow[r] as number;
     if (p >= 0) kept[p] = (kept[p] as number) + (kept[r] as number);
   }
-  // rows holding the share form one chain from a top-level row down; the last in document order is the deepest
+  // rows holding the share form one chain from a top-level row down;
+  // the last in document order is the deepest
   let region = -1;
   for (let r = 0; r < n; r++) if ((kept[r] as number) >= FILL_SHARE * total) region = r;
   return region;

@@ -11,7 +11,7 @@
  * The paper does not say which array the standard deviation is taken on ("the standard deviation
  * of the string length"; Figure 3 draws it over the smoothed curve): `stdOf` chooses. Defaults
  * measured on the readability set (130 pages, not a reporting set; docs/papers-cnr-louvan.md):
- * word F1 0.654 raw vs 0.882 smoothed at r = 2; r = 1/2/3/5 gave 0.872/0.882/0.888/0.890.
+ * smoothing lifts word F1 far above the raw lengths, and r from 1 to 5 scores within 0.02.
  * Linear: a sliding-window sum.
  */
 import type { TraceEntry } from "../types.ts";

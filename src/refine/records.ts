@@ -6,9 +6,9 @@
  * of a few. Here every field votes with its siblings: leaf segments at the same place in
  * same-template records (same parent, same record signature, same path inside the record) form
  * a field group; when at least MAJORITY of a group's words are kept the whole group is kept.
- * The vote only adds: dropping the minority-kept fields too cost wcxb-dev listings 0.786 →
- * 0.767 in-sample (they are recall-limited), adding alone gave 0.786 → 0.793. Leaves in no
- * record run keep their own decision.
+ * The vote only adds: dropping the minority-kept fields too cost wcxb-dev listings, which are
+ * recall-limited, while adding alone gains on them. Leaves in no record run keep their own
+ * decision.
  *
  * pith's own rule, in the spirit of Louvan's Table Pattern (§2.3: forum posts are rows of one
  * table) and of wrapper induction (records of one template carry one kind of field). Choices:
@@ -19,9 +19,8 @@
  * - Votes are by words, and groups are formed only when the field occurs in MIN_RECORDS records.
  * Whether a page type uses it is a model setting chosen by cross-validation (refine.ts).
  * It runs after the rules, so it can bring back a leaf the duplicate rule dropped (when most of
- * that field's copies across records are kept). Vetoing that was measured in-sample and lost:
- * 32 pages down, 18 up, wcxb-dev 0.903 → 0.902 (wx-0681 0.87 → 0.80: repeated spec lines that
- * the gold keeps).
+ * that field's copies across records are kept). Vetoing that was measured and lost: the gold
+ * keeps repeated spec lines, for one.
  */
 import { MIN_RECORDS, pageSignatureIds, recordOf, sameSignatureSiblings } from "../dom/records.ts";
 import type { Tree } from "../dom/tree.ts";

@@ -61,7 +61,10 @@ export interface RegionResult {
   trace: TraceEntry[];
 }
 
-/** Applies the refiner to per-row keep decisions; `describe` renders a dropped row for the trace, `pathOf` names the region. */
+/**
+ * Applies the refiner to per-row keep decisions; `describe` renders a
+ * dropped row for the trace, `pathOf` names the region.
+ */
 export function keepMainRegion(own: Ownership, scores: Float32Array, threshold: number, keep: Uint8Array, describe: (row: number) => Pick<TraceEntry, "node" | "path" | "text">, pathOf: (row: number) => string): RegionResult {
   const region = bestRegion(own, scores, threshold);
   if (region < 0) return { keep, region, dropped: [], trace: [] };

@@ -6,7 +6,8 @@
  *
  * Here: elements under the same parent with the same structural signature (tag, id and CSS
  * classes with digits normalised — post-101 and post-102 match, #intro and #footer do not —
- * and role/itemprop/itemtype; the snapshot keeps no border/width/align attributes) form a repeated group; a group needs TP_MIN_REPEATS members holding text. Its
+ * and role/itemprop/itemtype; the snapshot keeps no border/width/align attributes) form a repeated
+ * group; a group needs TP_MIN_REPEATS members holding text. Its
  * score is the non-link text of its members minus that of its largest member, so a layout row
  * that wraps the whole page (one member with all the text) does not beat the posts, and a list
  * of links (no non-link text) never wins. The best group's blocks are kept. The paper gives no
@@ -24,7 +25,10 @@ const DIGITS = /\d+/g;
 export interface TpOptions {
   /** Minimum members with text (default TP_MIN_REPEATS). */
   minRepeats: number;
-  /** When no repeated group is found: keep every block ("all", default: refining never empties a page) or none. */
+  /**
+   * When no repeated group is found: keep every block ("all", default:
+   * refining never empties a page) or none.
+   */
   fallback: "all" | "none";
 }
 

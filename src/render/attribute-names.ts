@@ -9,20 +9,23 @@
  * slice, the lower-casing check and the Map lookup (which hashes the new string) cost ~50 ns an
  * attribute. Here a kept name is found by its length and characters among the few kept names of
  * that length, compared ASCII case-insensitively, and returned as the table's shared string. With
- * both, the static snapshot took 5.5 % less CPU (2.75 -> 2.60 ms a page on 200 wcxb-dev pages,
- * medians of nine alternating runs). test/attribute-names.test.ts compares it with that
+ * both, the static snapshot took 5.5 % less CPU (200 wcxb-dev pages, medians of nine
+ * alternating runs). test/attribute-names.test.ts compares it with that
  * definition applied to the sliced, lower-cased name.
  *
  * Why comparing ASCII letters case-insensitively is exact: `toLowerCase` maps a character to
  * ASCII only from ASCII, except KELVIN SIGN (to `k`, in no kept name) and `İ` (to `i` plus a
  * combining dot, never followed by ASCII in the result); so the lower-cased name equals an ASCII
  * kept name, or starts with `aria-`, exactly when the characters match that way. Names with the
- * prefix are sliced and lower-cased as before (they are kept under their own name).
+ * prefix are sliced and lower-cased (they are kept under their own name).
  */
 import { KEPT_ATTRIBUTE_PREFIX, KEPT_ATTRIBUTES } from "../types.ts";
 import { lowerCased } from "./attributes.ts";
 
-/** The attribute a <template> declares a shadow root with (shadow-root.ts): its value is read though it is not kept. */
+/**
+ * The attribute a <template> declares a shadow root with
+ * (shadow-root.ts): its value is read though it is not kept.
+ */
 export const SHADOW_ROOT_MODE = "shadowrootmode";
 
 /** KEPT_ATTRIBUTES by length: at most three names share one. */
@@ -43,7 +46,10 @@ export function matchesAt(html: string, start: number, name: string): boolean {
   return true;
 }
 
-/** The name under which the snapshot keeps the attribute named html[start, end), or null when it drops it (see the header). */
+/**
+ * The name under which the snapshot keeps the attribute named
+ * html[start, end), or null when it drops it (see the header).
+ */
 export function keptNameAt(html: string, start: number, end: number): string | null {
   const length = end - start;
   const candidates = KEPT_BY_LENGTH[length];
@@ -57,7 +63,10 @@ export function keptNameAt(html: string, start: number, end: number): string | n
   return null;
 }
 
-/** Whether the attribute named html[start, end) is SHADOW_ROOT_MODE in any ASCII case (as `lowerCased(name) === SHADOW_ROOT_MODE`). */
+/**
+ * Whether the attribute named html[start, end) is SHADOW_ROOT_MODE in any ASCII case (as
+ * `lowerCased(name) === SHADOW_ROOT_MODE`).
+ */
 export function isShadowRootModeAt(html: string, start: number, end: number): boolean {
   return end - start === SHADOW_ROOT_MODE.length && matchesAt(html, start, SHADOW_ROOT_MODE);
 }

@@ -1,4 +1,7 @@
-/** Attribute values and names as both renderers keep them (the names kept: KEPT_ATTRIBUTES in src/types.ts; the static renderer reads them in place: attribute-names.ts). */
+/**
+ * Attribute values and names as both renderers keep them (the names kept: KEPT_ATTRIBUTES in
+ * src/types.ts; the static renderer reads them in place: attribute-names.ts).
+ */
 import { withoutControls } from "./control-chars.ts";
 
 /** Longer attribute values are cut: they are read for tokens, never re-emitted verbatim. */

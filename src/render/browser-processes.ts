@@ -91,7 +91,9 @@ function processesMentioning(text: string): number[] {
   return out;
 }
 
-/** True when `pid` runs a Chromium binary (its program name, not its arguments; guards against recycled pids). */
+/**
+ * True when `pid` runs a Chromium binary (its program name, not its arguments; guards against recycled pids).
+ */
 function isChromiumProcess(pid: number): boolean {
   try {
     const program = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0")[0] ?? "";

@@ -16,7 +16,10 @@ import { OFFLINE_BLOCK_PATTERNS, allowRequest, type RequestPolicy } from "./chro
 export const VIEWPORT = { width: 1366, height: 768 } as const;
 /** Share of the time limit spent waiting for the `load` event; after it the DOM is walked as is. */
 const LOAD_WAIT_SHARE = 0.6;
-/** Poll interval while an offline page is still loading (its parser waits on a failing resource, or scripts run). */
+/**
+ * Poll interval while an offline page is still loading (its parser
+ * waits on a failing resource, or scripts run).
+ */
 const READY_POLL_MS = 5;
 
 /** Leading comments then a doctype; each comment stops at its first "-->" (no backtracking blow-up). */
@@ -184,7 +187,7 @@ export class OfflineTab implements Tab {
     if (!session) throw new Error("Chromium opened a tab without a CDP session");
     // The block list holds while this session (the tab's lifetime) stays attached. It needs the
     // Network domain on: without Network.enable a local server received the stylesheet and image
-    // requests of a written page (checked session 11, headless shell 156).
+    // requests of a written page (checked with headless shell 156).
     await session.send("Network.enable");
     await session.send("Network.setBlockedURLs", { urlPatterns: OFFLINE_BLOCK_PATTERNS });
     await session.send("Emulation.setDeviceMetricsOverride", { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
@@ -353,7 +356,8 @@ export class NetworkTab implements Tab {
 
 /**
  * A Puppeteer page's CDP target id, which Puppeteer keeps to itself: the page's own target
- * answers Target.getTargetInfo (no target id: the session's own) on a session of its own.
+ * answers Target.getTargetInfo (no target id: the target the CDP
+ * session is attached to) on a CDP session of its own.
  */
 async function pageTargetId(page: Page): Promise<string> {
   const session = await page.createCDPSession();

@@ -41,7 +41,10 @@ export const DECLARED_SOURCES: Readonly<Record<Field, readonly string[]>> = {
 
 /** JSON-LD patterns per field (linear regular expressions: JSON-LD in the wild is often invalid JSON). */
 const LD_STRING = (key: string): RegExp => new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)+)"`);
-/** `"key": {…"name": "X"…}`, `"key": [{…"name": "X"…}]` or `"key": "X"` (one level of nested objects before the name is stepped over). */
+/**
+ * `"key": {…"name": "X"…}`, `"key": [{…"name": "X"…}]` or `"key": "X"` (one level of nested objects
+ * before the name is stepped over).
+ */
 const LD_NAMED = (key: string): RegExp =>
   new RegExp(`"${key}"\\s*:\\s*(?:\\[\\s*)?(?:\\{(?:[^{}]|\\{[^{}]*\\})*?"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,300})"|"((?:[^"\\\\]|\\\\.){1,300})")`);
 const LD_RULES: readonly (readonly [Field, RegExp])[] = [
@@ -136,7 +139,8 @@ export class DeclaredMetaReader {
   /** A <meta> tag's key (property, name or itemprop, lower-cased) and its content. */
   meta(key: string, content: string | undefined): void {
     if (!key || content === undefined || this.fromMeta.has(key)) return;
-    const v = clean(decodeHTMLAttribute(content), key.includes("image") ? "image" : undefined); // as a browser reads an attribute: "a&copy=b" stays
+    // as a browser reads an attribute: "a&copy=b" stays
+    const v = clean(decodeHTMLAttribute(content), key.includes("image") ? "image" : undefined);
     if (v !== null) this.fromMeta.set(key, v);
   }
 

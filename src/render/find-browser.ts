@@ -11,8 +11,8 @@ const ENV_VARIABLES = ["PUPPETEER_EXECUTABLE_PATH", "CHROME_PATH"] as const;
 /**
  * Usual system locations, checked after the environment. Debian's `chromium-headless-shell`
  * comes first: the same Blink without the browser UI, so each page costs less CPU in the browser
- * process (measured on 100 wcxb-dev pages, 2 tabs: browser process 46 → 30 ms/page, the zygote's
- * 11 → 0 ms/page) and its snapshots match the full browser's with `--font-render-hinting=none`
+ * process (about a third less in the browser process on wcxb-dev pages, none in a zygote) and
+ * its snapshots match the full browser's with `--font-render-hinting=none`
  * (chromium.ts). The binary itself, not /usr/bin's shell-script wrapper, which would stay
  * between Node and the browser. Then Debian's `chromium` and other installs.
  */

@@ -66,7 +66,10 @@ export interface WalkResult {
   s: number[];
   /** Per node: "1" visible / "0" not. */
   v: string;
-  /** Per TEXT node, in order: its data (whitespace-only data collapsed to " ", except where the parent keeps whitespace: white-space pre*). */
+  /**
+   * Per TEXT node, in order: its data (whitespace-only data collapsed to " ", except where the
+   * parent keeps whitespace: white-space pre*).
+   */
   x: string[];
   /** Flat triples: node index, attribute name, attribute value (truncated). */
   a: number[];
@@ -231,7 +234,7 @@ export function writeExpression(html: string): string {
  * as a call argument. After the walk the document is replaced by an empty one in the same task,
  * so the frame the tab renders next (style, layout, paint) is of an empty page, not of a page
  * already read: 10-15 ms less renderer CPU per wcxb-dev page (Performance.getMetrics
- * TaskDuration 113 → 103 ms/page over 80 pages).
+ * TaskDuration over 80 pages).
  */
 export function writeAndWalkExpression(html: string, config: WalkConfig): string {
   return `(function (h) { document.open(); document.write(h); document.close(); ` +
@@ -283,7 +286,8 @@ export function decodeWalk(r: WalkResult): SnapshotNode[] {
       continue;
     }
     const attrs: Record<string, string> = {};
-    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = keptValue(str(r, num(r.a, a + 2))); // cut in the page already; the static renderer's filter too
+    // cut in the page already; the static renderer's filter too
+    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = keptValue(str(r, num(r.a, a + 2)));
     nodes[i] = { parent, type: 1, tag: str(r, k), attrs, box: decodeBox(r, i), style: style(num(r.s, element++)), visible };
   }
   return nodes;

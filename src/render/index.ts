@@ -60,7 +60,7 @@ export function renderLimit(renderer: Renderer, options: RenderOptions): Limit {
  * Outputs handed over but not yet finished (an `onResult` promise still pending) above which no
  * new item starts. Without it a batch whose outputs were slower than its renders (writing files,
  * a slow stdout reader) kept every waiting result in memory: 5,432 pages through `pith extract
- * --out` grew to 2.3 GB and died under a 300 MB heap after 456 pages (session 6).
+ * --out` grew to 2.3 GB and died under a 300 MB heap after 456 pages.
  */
 export const MAX_PENDING_OUTPUTS = 16;
 

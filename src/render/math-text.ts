@@ -1,9 +1,9 @@
 /**
  * MathML formulas as page text (MathML Core; Chromium ≥ 109, Firefox and Safari render it).
  * A formula is text a reader sees and copies (`<math><mi>E</mi><mo>=</mo><mi>m</mi><msup>…`):
- * dropping it whole, as pith did up to now, left holes in the sentences around it ("It states
+ * dropping it whole would leave holes in the sentences around it ("It states
  * that , linking five constants"). Both renderers keep the `<math>` element without its
- * descendants (the snapshot stays as small as before, and features see one inline element) and
+ * descendants (the snapshot stays small, and features see one inline element) and
  * give it one text child: the formula's rendered tokens on one line (below).
  *
  * Choices (no paper covers this):

@@ -19,7 +19,10 @@ export type { PageMeta };
 
 /** At most this many schema types are kept per page. */
 export const MAX_SCHEMA_TYPES = 32;
-/** Only this much of a document is scanned (a 10 MB page keeps its metadata near the top or in its first scripts). */
+/**
+ * Only this much of a document is scanned (a 10 MB page keeps its
+ * metadata near the top or in its first scripts).
+ */
 export const MAX_SCAN_CHARS = 4_000_000;
 
 /**
@@ -36,7 +39,10 @@ export const MAX_SCAN_CHARS = 4_000_000;
  */
 const AT_LT = /<(?:!--(?:[\s\S]*?-->|[\s\S]*$)|(meta|link)\b|script\b[^>]*application\/ld\+json[^>]*>([\s\S]*?)<\/script)/iy;
 const ITEMTYPE = /\bitemtype\s*=\s*(?:"([^"]{1,300})"|'([^']{1,300})'|([^\s"'>]{1,300}))/gi;
-/** Whether the character after a "<" (its code lower-cased with `| 0x20`) may start an AT_LT match: "!", "m", "l" or "s". */
+/**
+ * Whether the character after a "<" (its code lower-cased with
+ * `| 0x20`) may start an AT_LT match: "!", "m", "l" or "s".
+ */
 function startsTagMatch(c: number): boolean {
   return c === 0x21 || c === 0x6d || c === 0x6c || c === 0x73;
 }
@@ -143,7 +149,10 @@ function attributes(tag: string): Map<string, string> {
   return out;
 }
 
-/** A refresh's delay and target: `0; url=/next`, `5;URL='x.html'`, `0, https://x.org/` (HTML's "shared declarative refresh steps", simplified). */
+/**
+ * A refresh's delay and target: `0; url=/next`, `5;URL='x.html'`, `0, https://x.org/` (HTML's
+ * "shared declarative refresh steps", simplified).
+ */
 const REFRESH = /^\s*(?:\d+\.?\d*|\.\d+)\s*[;,]?\s*(?:url\s*=\s*)?(["']?)(.*?)\1\s*$/is;
 
 /** The URL a refresh's content sends the browser to, or null for a plain reload (`30`). */

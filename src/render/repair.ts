@@ -3,12 +3,12 @@
  * see a page, each found on a real page; the static renderer applies all of them, the Chromium
  * renderer (JavaScript off) the iframe one:
  * - `<![CDATA[` outside SVG/MathML is a bogus comment ending at the next `>` in HTML; htmlparser2
- *   reads it up to `]]>` and swallowed whole forums (XenForo, wcxb-dev wx-4311). It becomes an
+ *   reads it up to `]]>` and swallowed whole forums (XenForo). It becomes an
  *   empty comment, so the markup after it survives.
- * - A `<title>` that is never closed swallowed the whole document (l3s-gn1 gn1-0014); it is
+ * - A `<title>` that is never closed swallowed the whole document (a news page); it is
  *   closed at the end of its first line.
  * - A self-closed `<iframe …/>` (Google Tag Manager's `<noscript>` snippet) opened a raw-text
- *   element that swallowed the page (harvest-forums hv-0015); browsers running scripts never
+ *   element that swallowed the page (a forum thread); browsers running scripts never
  *   parse it. It gets its end tag.
  */
 const TITLE_OPEN = /<title\b[^>]*>/i;

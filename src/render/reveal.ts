@@ -3,14 +3,13 @@
  * JavaScript off: hidden by the page's CSS, which the scripts would have changed). When all but
  * REVEAL_VISIBLE_SHARE of a page's words are hidden (and it has at least REVEAL_MIN_WORDS), the
  * hiding is a script's starting state, not the reader's view: Next.js anti-flicker wrappers
- * (`<div style="visibility:hidden">` around the whole page, wcxb-dev wx-4020), <main
- * aria-hidden="true"> behind a modal that is open until a script runs (wx-2991), a page inside an
- * aria-hidden off-canvas container (harvest-forums hv-0059), store content in `display:none`
- * until a script shows it (wx-0638). Such a page is read with only the never-rendered elements
- * hidden. Measured (static): 14 of 4,691 training pages qualify (8 wcxb-dev, 6 harvest-forums);
- * 10 of them had a word F1 of 0.03 or less before (gold in the hidden part). In-sample, session-2
- * model vs the current one: those 10 go to 0.57-1.00, wx-0638 0.29 → 0.77, wx-0681 0.27 → 0.78;
- * wx-0025 loses 0.90 → 0.33 (its display:none form wrappers hold most of its words).
+ * (`<div style="visibility:hidden">` around the whole page), <main aria-hidden="true"> behind a
+ * modal that is open until a script runs, a forum page inside an aria-hidden off-canvas
+ * container, store content in `display:none` until a script shows it. Such a page is read with
+ * only the never-rendered elements hidden. Measured (static): 14 of 4,691 training pages qualify
+ * (8 wcxb-dev, 6 harvest-forums), most of which scored next to nothing unrevealed (their gold is
+ * in the hidden part); a page whose display:none form wrappers hold most of its words loses
+ * (measured: docs/render.md).
  */
 import type { SnapshotNode } from "../types.ts";
 import { visibleWhenRevealed } from "../dom/hiding.ts";

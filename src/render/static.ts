@@ -35,7 +35,7 @@ import { MathText } from "./math-text.ts";
 
 /**
  * Elements whose text content is not page text. `<xmp>` is raw text too, but a browser shows it
- * as preformatted text (WordPress code plugins still emit it: wcxb-dev wx-0489's gold has it), so
+ * as preformatted text (WordPress code plugins still emit it, and wcxb-dev's gold keeps it), so
  * its text is kept; htmlparser2 leaves the markup inside it unparsed, as a browser does.
  */
 const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "iframe", "noembed", "noframes"]);
@@ -47,8 +47,7 @@ const OPAQUE_TAGS = new Set(["svg", "math"]);
 
 /**
  * React/Next.js streaming SSR sends late content as `<div hidden id="S:n">` and an inline script
- * moves it into its `<template id="B:n">` placeholder: the reader sees it, so static mode does too
- * (wcxb-dev wx-0155).
+ * moves it into its `<template id="B:n">` placeholder: the reader sees it, so static mode does too.
  */
 const STREAMED_BOUNDARY_ID = /^S:\d+$/;
 
@@ -65,9 +64,9 @@ function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
  * literal makes, and when most of them outlive a young-generation collection (a page's nodes live
  * until the page is done) it allocates that literal's objects in the old generation from then on
  * ("pretenuring"): one process in three, depending on when its first collections fell, then ran
- * the static renderer about 15 % slower (3.3 -> 3.8 CPU ms/page), the allocations and the old
+ * the static renderer about 15 % slower, the allocations and the old
  * generation's collections costing more. Objects a constructor makes are not followed. The
- * constructors' prototype is Object.prototype, so the nodes are the same plain objects as before
+ * constructors' prototype is Object.prototype, so the nodes are the same plain objects as literals make
  * (same properties in the same order).
  */
 type ElementNodeConstructor = new (parent: number, tag: string, attrs: Record<string, string>, visible: boolean) => SnapshotNode;
@@ -154,7 +153,8 @@ function leaveHead(state: BuildState): void {
   const headAt = state.stack.findIndex((i) => state.nodes[i]?.tag === "head");
   if (headAt < 0) return;
   state.stack.length = headAt;
-  if (top(state) !== 0) return; // a stray <head> inside the body: what follows goes back to the element around it
+  // a stray <head> inside the body: what follows goes back to the element around it
+  if (top(state) !== 0) return;
   if (state.body === null) {
     state.body = pushElement(state, "body", {});
     setVisibility(state, state.body);
@@ -196,9 +196,9 @@ function openTag(state: BuildState, tag: string): void {
   if (existing !== null && (tag === "html" ? state.nodes.length > 0 : true)) {
     // A second <html>/<body> (or one after an implied body) merges its attributes into the
     // existing element and, as in a browser, does not move the insertion point: what follows stays
-    // inside the element now open. (It used to push the existing element, so a <body> tag inside
-    // a <div> put the text after it under <body> while it sat inside the <div>'s range: 66 of the
-    // 4,762 pages of the sets had nodes whose parent was not the innermost subtree around them.)
+    // inside the element now open. (Pushing the existing element instead would put the text after
+    // a <body> tag inside a <div> under <body> while it sat inside the <div>'s range: a node whose
+    // parent is not the innermost subtree around it.)
     state.open = { tag, attrs: {}, index: existing, merge: true };
     state.stack.push(top(state)); // balanced by the matching close event
     return;
@@ -303,7 +303,9 @@ function popTo(state: BuildState, tag: string, alias?: string): number {
   return -1;
 }
 
-/** `</template>` closes a plain template (raw text ends) or a shadow root (its text was page text all along). */
+/**
+ * `</template>` closes a plain template (raw text ends) or a shadow root (its text was page text all along).
+ */
 function closeTemplate(state: BuildState): void {
   const closed = popTo(state, "template", SHADOW_ROOT_TAG);
   // a plain template's raw text ends; so does an unmatched one's, in case its start was lost
@@ -323,8 +325,8 @@ function closeMath(state: BuildState): void {
 
 /**
  * A regular expression, not a charCodeAt scan with dom/text.ts isSpace: the scan, in addText and
- * collapseWhitespaceNodes, made the static snapshot 16 % slower (2.31 -> 2.64 CPU ms a page,
- * in-process A/B, 200 wcxb-dev pages, two runs each way; why was not found).
+ * collapseWhitespaceNodes, made the static snapshot 16 % slower (in-process A/B, 200 wcxb-dev
+ * pages, two runs each way; why was not found).
  */
 const WHITESPACE_ONLY = /^\s+$/;
 

@@ -8,8 +8,8 @@
  * layer cost 0.5 of the static snapshot's 2.7 CPU ms a page (a parse with no-op callbacks: 1.24
  * ms, the tokenizer alone: 0.72 ms). This builder does only what pith reads, on one string and a
  * stack whose top is its end: with no-op callbacks it costs 0.33 ms over the tokenizer, most of it
- * the tag names (tag-names.ts), and the static snapshot takes 8-9 % less CPU (3.59 -> 3.21 ms a
- * page on a busy machine, medians of five alternating runs). It hands pith exactly the events
+ * the tag names (tag-names.ts), and the static snapshot takes 8-9 % less CPU (medians of five
+ * alternating runs). It hands pith exactly the events
  * Parser did, in the same order (test/tree-builder.test.ts compares them; when it replaced Parser
  * the snapshots of the 4,762 pages of the sets and of 30,000 fuzzed documents were identical):
  * - tag names lower-cased (`lowerCaseTags`), SVG's camelCase names restored inside <svg>
@@ -36,7 +36,9 @@ import { lowerCaseName } from "./tag-names.ts";
 
 /** What the builder reports, in document order (the events of Parser's handler that pith uses). */
 export interface TreeSink {
-  /** A start tag (or an implied one): its attributes follow, then startTagEnd unless it is implied or cut off. */
+  /**
+   * A start tag (or an implied one): its attributes follow, then startTagEnd unless it is implied or cut off.
+   */
   openTag(name: string): void;
   /**
    * The name under which the attribute named html[start, end) of the start tag being read is
@@ -44,7 +46,9 @@ export interface TreeSink {
    * 41 % of a wcxb-dev page's attributes). `html.slice(start, end)` reports every attribute as written.
    */
   attributeName(html: string, start: number, end: number): string | null;
-  /** An attribute of the start tag being read, under the name attributeName gave, value with entities decoded. */
+  /**
+   * An attribute of the start tag being read, under the name attributeName gave, value with entities decoded.
+   */
   attribute(name: string, value: string): void;
   /** The `>` (or `/>`) of the start tag being read. */
   startTagEnd(): void;
@@ -84,7 +88,10 @@ const OPEN_IMPLIES_CLOSE = new Map<string, Set<string>>([
 /** htmlparser2's void elements: never open, closed at their `>`. */
 const VOID_ELEMENTS = new Set(["area", "base", "basefont", "br", "col", "command", "embed", "frame", "hr", "img", "input", "isindex", "keygen", "link", "meta", "param", "source", "track", "wbr"]);
 
-/** Foreign content, and the elements inside it whose content is HTML again (SVG casing: compared after adjustment). */
+/**
+ * Foreign content, and the elements inside it whose content is HTML
+ * again (SVG casing: compared after adjustment).
+ */
 const NO_FOREIGN = 0;
 const SVG = 1;
 const MATHML = 2;
@@ -112,7 +119,10 @@ export class TreeBuilder implements TokenizerCallbacks {
   private readonly stack: string[] = [];
   /** Open elements per name while the stack is deep (DEEP_STACK), else null. */
   private counts: Map<string, number> | null = null;
-  /** Foreign-content contexts (NO_FOREIGN, SVG, MATHML), innermost last; the document's NO_FOREIGN at the bottom. */
+  /**
+   * Foreign-content contexts (NO_FOREIGN, SVG, MATHML), innermost last;
+   * the document's NO_FOREIGN at the bottom.
+   */
   private readonly foreign: number[] = [NO_FOREIGN];
   /** The start tag being read ("" for an ignored one, or after its end). */
   private tagName = "";
@@ -197,7 +207,8 @@ export class TreeBuilder implements TokenizerCallbacks {
       }
       return;
     }
-    // the search below finds the element within the ones it then pops, so the whole page's end tags cost O(elements)
+    // the search below finds the element within the ones it then pops,
+    // so the whole page's end tags cost O(elements)
     const at = this.isOpen(name) ? this.stack.lastIndexOf(name) : -1;
     if (at >= 0) {
       while (this.stack.length > at) this.popElement();

@@ -17,7 +17,9 @@ import { escapeText } from "../dom/escape.ts";
 const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame"]);
 /** File names of XHTML documents. */
 const XHTML_FILE = /\.(?:xhtml|xht)(?:\.gz)?$/i;
-/** An XML declaration at the start (after a byte-order mark or spaces) and the XHTML namespace near the top. */
+/**
+ * An XML declaration at the start (after a byte-order mark or spaces) and the XHTML namespace near the top.
+ */
 const XML_PROLOG = /^\uFEFF?\s*<\?xml\b/;
 const XHTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
 /** How far into a document with an XML declaration the XHTML namespace is looked for. */

@@ -16,11 +16,10 @@
  * a different node (so whole article paragraphs become candidates, as the paper's Figure 3
  * shows), while template containers whose only direct text is whitespace map across pages.
  * Attributes are not compared by default (EqualityMode "tag"): per-page classes on <body>
- * or wrappers ("single-post postid-123") would make the whole page a candidate. Measured
- * with `pith evaluate --method site --param equality=tag|id|attributes` on the multi-page
- * sites (docs/papers-debnath-alarte.md): word F1 dragnet 0.715 / 0.704 / 0.652, l3s-gn1
- * 0.657 / 0.659 / 0.665, cleanportaleval 0.828 / 0.805 / 0.722, utomo-big9 0.753 / 0.719 /
- * 0.690. `href`/`src` are never compared: template links often differ by a tracking parameter.
+ * or wrappers ("single-post postid-123") would make the whole page a candidate: on the
+ * multi-page sites "tag" scores best on three of four sets (on l3s-gn1 all three are within 0.01)
+ * (`--param equality=tag|id|attributes`; measured: docs/papers-debnath-alarte.md). `href`/`src`
+ * are never compared: template links often differ by a tracking parameter.
  *
  * Everything is iterative (explicit stacks) and linear in the number of mapped children:
  * 100,000-node pages and 10,000-level nesting cost nothing special.

@@ -11,7 +11,8 @@
  * - Page tokens follow textOf() exactly (src/dom/text.ts): content text nodes in document order,
  *   and a word split across two text nodes with no line break between them ("<b>W</b>ord") is
  *   one token, owned by the text node where it starts — unless the two texts sit in sibling
- *   inline elements (`<span>Publisher</span><span>Acme</span>`), where textOf puts a space. The metric tokenises textOf's output, so
+ *   inline elements (`<span>Publisher</span><span>Acme</span>`), where textOf puts a space. The
+ *   metric tokenises textOf's output, so
  *   labels and the oracle see the same words the evaluation counts.
  */
 import { isBlockDisplay } from "../dom/blocks.ts";

@@ -12,7 +12,7 @@ import { PITH_ROOT } from "../paths.ts";
  * First 12 hex characters of the sha256 of the modules `entries` (paths relative to src/train/)
  * and of every module they import, transitively (moduleClosure), followed by `extra`: a cache
  * keyed on it is rebuilt when any code that makes its content changes. The hand-kept list of
- * files this replaced (session 33) left out most of the feature code under src/features/ and the
+ * files this replaced left out most of the feature code under src/features/ and the
  * ownership and dedupe steps: an edit there would have left a cache of older code valid, and
  * `npm run train:default` would have trained on records that extraction no longer computes.
  */
@@ -38,7 +38,10 @@ export function fileStamp(path: string): string {
   return `${st.size}-${createHash("sha256").update(readFileSync(path)).digest("hex").slice(0, 12)}`;
 }
 
-/** A relative module specifier in a source file: `from "../dom/tree.ts"`, `import("../a.ts")`, `new URL("./worker.ts", …)`. */
+/**
+ * A relative module specifier in a source file: `from "../dom/tree.ts"`, `import("../a.ts")`,
+ * `new URL("./worker.ts", …)`.
+ */
 const RELATIVE_MODULE = /["'](\.{1,2}\/[^"'\n]+\.(?:ts|js|mjs))["']/g;
 /** A type-only import or re-export (`import type { A } from "./a.ts"`): no code of that module runs. */
 const TYPE_ONLY = /^\s*(?:import|export)\s+type\s[^;]*?from\s*["'][^"']+["'];?/gm;

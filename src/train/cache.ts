@@ -49,7 +49,10 @@ interface CacheHeader {
   schemaHash: string;
   nCols: number;
   pages: PageMeta[];
-  /** Labeled pages that made no record when the cache was built → why (optional: caches written before it have none). */
+  /**
+   * Labeled pages that made no record when the cache was built → why
+   * (optional: caches written before it have none).
+   */
   skipped?: Record<string, string>;
 }
 
@@ -120,7 +123,8 @@ function writeCache(ds: Dataset, mode: RenderMode, records: readonly PageRecord[
   makeDirsSync(p.dir);
   const chunks: Buffer[] = [];
   for (const r of records) {
-    // a record from other feature code (the source edited while a run's workers were computing) must not be cached under this schema
+    // a record from other feature code (the source edited while a run's workers were computing)
+    // must not be cached under this schema
     if (r.values.length !== r.nodes.length * nCols) throw new Error(`training cache: ${ds.name}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} feature columns, expected ${nCols} (was pith's source changed during the run?)`);
     const f = flat(r);
     for (const [name] of FIELDS) {
@@ -129,7 +133,8 @@ function writeCache(ds: Dataset, mode: RenderMode, records: readonly PageRecord[
     }
   }
   const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords, classVocab: r.classTokens.vocab, classIds: r.classTokens.ids.length, headingVocab: r.headingTokens.vocab, headingIds: r.headingTokens.ids.length }));
-  // the header goes first and comes back last: a run stopped in between leaves no header, so no stale header over new data
+  // the header goes first and comes back last: a run stopped in between
+  // leaves no header, so no stale header over new data
   rmSync(p.json, { force: true });
   writeAtomicSync(p.bin, Buffer.concat(chunks));
   writeAtomicSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages, skipped } satisfies CacheHeader));
@@ -155,7 +160,8 @@ function readCache(ds: Dataset, mode: RenderMode, source: string): { records: Pa
     const { classStart, classIds, headingStart, headingIds, ...rest } = rec as unknown as Flat;
     return { ...rest, classTokens: { vocab: classVocab, start: classStart, ids: classIds }, headingTokens: { vocab: headingVocab, start: headingStart, ids: headingIds } };
   });
-  // a data file whose size does not match its header (cut short, or from another write) is rebuilt, not read as garbage
+  // a data file whose size does not match its header (cut short, or
+  // from another write) is rebuilt, not read as garbage
   return off === bin.length ? { records, skipped: header.skipped ?? {} } : null;
 }
 
@@ -177,7 +183,10 @@ export interface LoadOptions {
 /** Progress of the chromium renders on stderr: a line every RENDER_REPORT_EVERY pages and at the end. */
 const RENDER_REPORT_EVERY = 100;
 
-/** Renders the set's pages with gold into the snapshot cache; returns the ids that have a snapshot and, for the others, why not. */
+/**
+ * Renders the set's pages with gold into the snapshot cache; returns the ids that have a snapshot
+ * and, for the others, why not.
+ */
 async function chromiumSnapshots(ds: Dataset, pages: readonly DatasetPage[]): Promise<{ ok: Set<string>; failed: Map<string, string> }> {
   const started = performance.now();
   const result = await ensureSnapshots(ds, pages, {
@@ -219,7 +228,8 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
   if (cached) {
     const records = rendered ? cached.records.filter((r) => rendered.has(r.id)) : cached.records;
     const have = new Set(records.map((r) => r.id));
-    const skipped = labeled.filter((p) => !have.has(p.id) && !chromium?.failed.has(p.id)); // render failures were reported above
+    // render failures were reported above
+    const skipped = labeled.filter((p) => !have.has(p.id) && !chromium?.failed.has(p.id));
     if (skipped.length) process.stderr.write(`${ds.name}: ${skipped.length} page(s) skipped, as when the training cache was built (${skipped.slice(0, 3).map((p) => `${p.id}: ${cached.skipped[p.id] ?? SKIPPED_UNKNOWN}`).join("; ")})\n`);
     for (const p of labeled) if (!have.has(p.id)) options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? cached.skipped[p.id] ?? SKIPPED_UNKNOWN);
     return records;

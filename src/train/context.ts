@@ -29,7 +29,10 @@ export interface RoutedScores {
   scores: Float32Array;
 }
 
-/** Routes each page of `pages` with the fold's router and scores its leaves with the routed type's model (or the general one). */
+/**
+ * Routes each page of `pages` with the fold's router and scores its
+ * leaves with the routed type's model (or the general one).
+ */
 export function routedStageOne(fitted: FittedPipeline, records: readonly PageRecord[], pages: readonly number[], nCols: number): RoutedScores[] {
   const recs = pages.map((i) => records[i] as PageRecord);
   const router = fitted.router;
@@ -43,7 +46,9 @@ export function routedStageOne(fitted: FittedPipeline, records: readonly PageRec
   });
 }
 
-/** A page's lexicon features: class tokens (class-lexicon.ts) and section-heading tokens (heading-lexicon.ts). */
+/**
+ * A page's lexicon features: class tokens (class-lexicon.ts) and section-heading tokens (heading-lexicon.ts).
+ */
 interface PageLexicons {
   classes: Float32Array;
   headings: Float32Array;
@@ -53,13 +58,19 @@ function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<st
   return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols, lexicon: lexicon.classes, headings: lexicon.headings, paths: rec.paths };
 }
 
-/** The class-token or heading lexicon of the pages `include` accepts, ambiguous copies left out as in training. */
+/**
+ * The class-token or heading lexicon of the pages `include` accepts,
+ * ambiguous copies left out as in training.
+ */
 function lexiconOf(records: readonly PageRecord[], tokens: "classTokens" | "headingTokens", include: (page: number) => boolean): ClassLexicon {
   const pages = records.flatMap((rec, p) => (include(p) && trainable(rec) ? [{ tokens: rec[tokens], main: rec.main, skip: rec.ambiguous, site: rec.site }] : []));
   return fitClassLexicon(pages, tokens === "headingTokens" ? { minSites: MIN_HEADING_SITES } : {});
 }
 
-/** Training rows of the context stage: the sampled, weighted training leaf rows (buildRowIndex) with context features. */
+/**
+ * Training rows of the context stage: the sampled, weighted training
+ * leaf rows (buildRowIndex) with context features.
+ */
 function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number, lexicon: readonly PageLexicons[]): RowSet {
   const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
   const width = CONTEXT_FEATURES.length + nCols;
@@ -113,14 +124,16 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   let classifiers: ContextModel["classifier"][];
   let final: ContextModel["classifier"];
   if (finalTrees && config.kind === "gbdt") {
-    // the final stage keeps at least as many trees as the fold stages stopped at (final-trees.ts), so it waits for them
+    // the final stage keeps at least as many trees as the fold stages
+    // stopped at (final-trees.ts), so it waits for them
     classifiers = await fitAll(jobs, config);
     const n = meanTrees(classifiers.map((c) => new Map([["context", c]])))["context"];
     log(`context stage: final fit on ${rows.y.length} leaf segments${n === undefined ? "" : `, at least ${n} trees (the folds' mean)`}`);
     [final] = (await fitAll([rows], config, [n === undefined ? undefined : treeFloor(n)])) as [ContextModel["classifier"]];
   } else {
     log(`context stage: final fit on ${rows.y.length} leaf segments`);
-    const fitted = await fitAll([...jobs, rows], config); // the final fit needs no fold result: all four side by side
+    // the final fit needs no fold result: all four side by side
+    const fitted = await fitAll([...jobs, rows], config);
     classifiers = fitted.slice(0, folds.length);
     final = fitted[folds.length] as ContextModel["classifier"];
   }
@@ -145,9 +158,8 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
  * Context-stage threshold per routed type, tuned for mean estimated page word F1 on the
  * out-of-fold scores of the pages `include` accepts: every page for the final model, the other
  * folds' pages for a fold's model (nested, so that no held-out page's labels choose the
- * threshold it is scored with). Session 17 measured what the non-nested choice had added to the
- * held-out figures: on the label-based estimate, 0.9068 → 0.9035 over all sets, 0.848 → 0.843
- * on wcxb-dev and 0.524 → 0.489 on its products. A routed type with no page among the included
+ * threshold it is scored with). The non-nested choice made the held-out figures optimistic, most
+ * on wcxb-dev's products (measured: docs/training.md). A routed type with no page among the included
  * ones gets no threshold (applyContext then uses the general one).
  */
 export function tuneByRoutedType(records: readonly PageRecord[], routed: readonly RoutedScores[], oof: readonly Float32Array[], include: (page: number) => boolean): Record<string, number> {

@@ -2,7 +2,8 @@
  * The per-domain learning experiment of the issue: for every publisher (domain) of a set with at
  * least 1.5·N labeled pages (MIN_PAGES_FACTOR), fit a per-domain model on N of its pages (every
  * other page in id order, so both halves span the set's time slices) and score it, beside a
- * baseline model, on up to N other pages of the domain. Reports word F1 of both, the lift, and the training time.
+ * baseline model, on up to N other pages of the domain. Reports word F1
+ * of both, the lift, and the training time.
  */
 import { featureSchema } from "../features/index.ts";
 import { loadPipelineModel, pipelineFromArtifact, type PipelineModel } from "../pipeline/model/model.ts";
@@ -56,7 +57,10 @@ export function publishers(records: readonly PageRecord[], n: number): Map<strin
   return new Map([...byPublisher(records)].filter(([, l]) => l.length >= MIN_PAGES_FACTOR * n).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
 
-/** The `k` publishers with most pages and their page counts, most first (pages without a domain are no publisher: src/train/sites.ts). */
+/**
+ * The `k` publishers with most pages and their page counts, most first (pages without a domain are
+ * no publisher: src/train/sites.ts).
+ */
 export function largestPublishers(records: readonly PageRecord[], k: number): [string, number][] {
   return [...byPublisher(records)].filter(([d]) => !d.startsWith("page:")).map(([d, l]): [string, number] => [d, l.length]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k);
 }

@@ -38,7 +38,7 @@ export const BORROW_SHARE = 0.5;
  * The segment classifier trains on one in SEGMENT_ROW_STRIDE structural nodes (chosen by a hash
  * of the row, so no template position is favoured; buildRows renormalises each page's weights
  * over the rows it keeps). All rows made it the costliest fit of training (725k rows, 67 s of a
- * fold's ~90 s, session 5), and its smoothing has not shipped in any cross-validation so far.
+ * fold's ~90 s), and its smoothing has not shipped in any cross-validation so far.
  */
 export const SEGMENT_ROW_STRIDE = 3;
 const SEGMENT_ROWS: RowFilter = (rec, r) => TEXT_ROWS(rec, r) && (Math.imul(r + 1, 0x9e3779b1) >>> 0) % SEGMENT_ROW_STRIDE === 0;
@@ -77,12 +77,18 @@ export interface FitConfig {
   trees?: Readonly<Record<string, number>>;
 }
 
-/** The GBDT parameters of a final fit whose fold models stopped at `n` trees on average: early stopping keeps at least `n` (final-trees.ts). */
+/**
+ * The GBDT parameters of a final fit whose fold models stopped at `n` trees on average: early
+ * stopping keeps at least `n` (final-trees.ts).
+ */
 export function treeFloor(n: number): Record<string, unknown> {
   return { minEstimators: Math.max(1, Math.round(n)) };
 }
 
-/** The classifiers of a fitted pipeline by key ("content", "segment", "content:TYPE"): what FitConfig.trees names. */
+/**
+ * The classifiers of a fitted pipeline by key ("content", "segment",
+ * "content:TYPE"): what FitConfig.trees names.
+ */
 export function pipelineClassifiers(fitted: FittedPipeline): Map<string, Classifier> {
   const out = new Map<string, Classifier>([["content", fitted.content]]);
   if (fitted.segment) out.set("segment", fitted.segment);
@@ -97,7 +103,10 @@ export interface FittedPipeline {
   router: { types: string[]; classifiers: Classifier[] } | null;
 }
 
-/** Fits a classifier of the config's kind on `rows`, on the config's pool when it has one; `extra` overrides the config's params. */
+/**
+ * Fits a classifier of the config's kind on `rows`, on the config's pool when it has one; `extra`
+ * overrides the config's params.
+ */
 export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, extra: Record<string, unknown> = {}): Promise<Classifier> {
   const params = config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params, ...extra } : config.params;
   if (config.pool) return fitOnPool(config.pool, rows, config.kind, params, config.seed);
@@ -124,7 +133,10 @@ function stableHash(s: string): number {
   return h;
 }
 
-/** Training pages and page weights of type `t`'s content model (own pages, plus borrowed ones; see BORROW_BELOW). */
+/**
+ * Training pages and page weights of type `t`'s content model (own
+ * pages, plus borrowed ones; see BORROW_BELOW).
+ */
 export function typeTrainingPages(records: readonly PageRecord[], t: string, general: readonly PageRecord[], borrow: boolean): { pages: PageRecord[]; weights: number[]; borrowed: number } {
   const own = records.filter((r) => pageTypeOf(r) === t);
   if (!borrow || own.length >= BORROW_BELOW) return { pages: own, weights: own.map(() => 1), borrowed: 0 };
@@ -178,7 +190,8 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
   const keys = ["content"];
   log(`content classifier: ${(jobs[0] as RowSet).X.nRows} leaf segments from ${generalRecords.length} pages`);
   if ((jobs[0] as RowSet).X.nRows === 0) throw new TrainError(`the ${records.length} trainable page(s) hold no leaf segment to train the content classifier on: give more labeled pages`);
-  // the segment classifier samples one structural node in SEGMENT_ROW_STRIDE: a handful of tiny pages may give it none
+  // the segment classifier samples one structural node in
+  // SEGMENT_ROW_STRIDE: a handful of tiny pages may give it none
   const segment = config.segment ? buildRows(records, nCols, SEGMENT_ROWS, "good") : null;
   if (segment && segment.X.nRows > 0) {
     jobs.push(segment);

@@ -51,15 +51,25 @@ export interface PageRecord {
   ambiguous: Uint8Array;
   /** Number of gold words (for page-level statistics). */
   goldWords: number;
-  /** id/class tokens of each leaf row, for the context stage's class-token lexicon (src/pipeline/class-lexicon.ts). */
+  /**
+   * id/class tokens of each leaf row, for the context stage's class-token lexicon
+   * (src/pipeline/class-lexicon.ts).
+   */
   classTokens: RowTokens;
-  /** Section-heading tokens of each leaf row, for the context stage's heading lexicon (src/pipeline/heading-lexicon.ts). */
+  /**
+   * Section-heading tokens of each leaf row, for the context stage's heading lexicon
+   * (src/pipeline/heading-lexicon.ts).
+   */
   headingTokens: RowTokens;
-  /** Path signature of each row, for the context stage's same-path features (src/pipeline/path-signature.ts). */
+  /**
+   * Path signature of each row, for the context stage's same-path features (src/pipeline/path-signature.ts).
+   */
   paths: Uint32Array;
 }
 
-/** The page's snapshot in `mode`: rendered statically, or the cached chromium render (an error when missing). */
+/**
+ * The page's snapshot in `mode`: rendered statically, or the cached chromium render (an error when missing).
+ */
 export async function datasetSnapshot(ds: Dataset, page: DatasetPage, mode: RenderMode): Promise<PageSnapshot> {
   if (mode === "static") return staticSnapshot(await readDatasetPage(ds, page));
   const snap = await readCachedSnapshot(ds, page.id);
@@ -90,7 +100,7 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
     good[r] = labels.goodSegment[k] as number;
     // labels.ts gives NaN where the alignment counted none of the row's words: a word split over two
     // rows ("2<sup>nd</sup>" when the <sup> is its own row) is one token, owned by the first row.
-    // 0, not NaN: one NaN made estimatedF1 (thresholds.ts) 0 for the whole page (11 pages, session 6).
+    // 0, not NaN: one NaN would make estimatedF1 (thresholds.ts) 0 for the whole page.
     const g = labels.goldShare[k] as number;
     share[r] = Number.isNaN(g) ? 0 : g;
   }

@@ -2,7 +2,7 @@
  * Pruning the training caches. Every feature-schema change starts a new
  * data/cache/<schema-hash>/ folder (1-3 GB for the default sets) and every renderer change a new
  * data/cache/snapshots/chromium/<key>/ folder (about 120 MB); old ones are never read again by
- * this code but stay on disk (11 GB after six sessions here). `npm run cache:prune` removes the
+ * this code but stay on disk (they add up to many GB). `npm run cache:prune` removes the
  * folders this pith would not read: feature folders of other schema hashes, and snapshot folders
  * of other renderer keys (kept when the key cannot be computed, i.e. no Chromium installed).
  */

@@ -1,11 +1,13 @@
 /**
  * Cache of Chromium renders of dataset pages, for chromium-mode training:
- * <cache>/snapshots/chromium/<key>/<dataset>-<folder hash>/<id>.<html size>-<html content hash>.json.gz (the raw PageSnapshot, gzipped
+ * <cache>/snapshots/chromium/<key>/<dataset>-<folder hash>/<id>.<html size>-<html content
+ * hash>.json.gz (the raw PageSnapshot, gzipped
  * JSON). Raw snapshots, not features: a feature change (a new schema hash) recomputes the
  * feature tables from these files in seconds per set instead of rendering again for minutes.
  *
  * Choices:
- * - <key> hashes the Chromium renderer's code (chromium.ts, its tabs and policy, in-page.ts, attributes.ts, the
+ * - <key> hashes the Chromium renderer's code (chromium.ts, its tabs
+ *   and policy, in-page.ts, attributes.ts, the
  *   markup repair it shares with the static renderer in repair.ts, the snapshot types) and
  *   the browser's `--version`: a renderer or browser change writes a new folder and stale
  *   renders are never read. Pages are keyed by their set's folder, their id and their HTML
@@ -17,8 +19,8 @@
  *   set instead of one per worker.
  * - A page that fails to render is skipped and counted in a warning. A render error is
  *   remembered in <id>.error.txt (the reason), so later runs skip the page (delete the file to
- *   retry); a timeout is not, since under load it is often transient (harvest-forums hv-0077
- *   timed out at load average 9 and rendered at the next run).
+ *   retry); a timeout is not, since under load it is often transient (a forum page that timed
+ *   out at load average 9 rendered at the next run).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -63,7 +65,10 @@ export function snapshotDir(ds: Dataset): string {
   return join(cacheDir(), "snapshots", "chromium", snapshotKey(), datasetCacheName(ds.dir));
 }
 
-/** A render's file: named after the page and its HTML file's size and content hash, so a page saved with other bytes is rendered again. */
+/**
+ * A render's file: named after the page and its HTML file's size and content hash, so a page saved
+ * with other bytes is rendered again.
+ */
 function snapshotPath(ds: Dataset, id: string): string {
   const stamp = fileStamp(join(ds.dir, "html", `${id}.html.gz`));
   return join(snapshotDir(ds), `${encodeURIComponent(id)}.${stamp}.json.gz`);
@@ -111,7 +116,8 @@ export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[]
   const renderOne = async (p: DatasetPage): Promise<void> => {
     const r = await renderPage(renderer, await readDatasetPage(ds, p));
     if (r.ok) {
-      await writeAtomic(snapshotPath(ds, p.id), gzipSync(JSON.stringify(r.value))); // a render cut short leaves no truncated snapshot
+      // a render cut short leaves no truncated snapshot
+      await writeAtomic(snapshotPath(ds, p.id), gzipSync(JSON.stringify(r.value)));
       ok.add(p.id);
     } else {
       const reason = r.error.reason.startsWith(r.error.stage) ? r.error.reason : `${r.error.stage}: ${r.error.reason}`;

@@ -61,7 +61,7 @@ export interface TrainOptions {
   onReport?: (report: CvReport) => void;
   /**
    * The final fit's GBDTs keep at least the fold models' mean tree count (final-trees.ts;
-   * default true); false: each stops early on its own holdout alone, as before session 27.
+   * default true); false: each stops early on its own holdout alone.
    */
   finalTrees?: boolean;
 }
@@ -81,7 +81,10 @@ export interface TrainResult {
   failures: PageFailure[];
 }
 
-/** Every page of the sets, from the feature cache (computed on first use), and the labeled pages that have no record. */
+/**
+ * Every page of the sets, from the feature cache (computed on first
+ * use), and the labeled pages that have no record.
+ */
 export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage">): Promise<{ records: PageRecord[]; sets: TrainingSet[]; dirs: Map<string, string>; skipped: SkippedPage[] }> {
   const records: PageRecord[] = [];
   const sets: TrainingSet[] = [];
@@ -103,7 +106,10 @@ export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | 
   return { records, sets, dirs, skipped };
 }
 
-/** Whether a site (as a set's index names it: maybe Unicode) is the domain (a domainKey) or a sub-domain of it. */
+/**
+ * Whether a site (as a set's index names it: maybe Unicode) is the
+ * domain (a domainKey) or a sub-domain of it.
+ */
 function inDomain(site: string, domain: string): boolean {
   const s = site.startsWith("page:") ? site : domainKey(site);
   return s === domain || s.endsWith(`.${domain}`);
@@ -199,7 +205,8 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
     ...(context ? { context } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
     hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, context: context !== null, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
-    metrics: report ? { crossValidation: withoutPages(report) } : {}, // per-page figures stay out of the artifact
+    // per-page figures stay out of the artifact
+    metrics: report ? { crossValidation: withoutPages(report) } : {},
   });
   return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000, failures };
 }

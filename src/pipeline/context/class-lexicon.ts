@@ -16,17 +16,15 @@
  * template repeated down a page weighs no more than a short one); the weight is the add-one
  * smoothed log-odds of the two page frequencies. Tokens seen on fewer than MIN_LEXICON_PAGES
  * pages are left out: mostly one site's names, which say nothing about another site. (Counting
- * each site once instead of each page measured the same: docs/learned-pipeline.md.)
+ * each site once instead of each page measured the same: docs/classifiers.md.)
  * Features per leaf (CLASS_LEXICON_FEATURES): mean, minimum and maximum weight of its known
  * tokens (NaN when none is known) and how many are known.
  *
  * The lexicon feeds the context stage (context.ts), which trains on out-of-fold inputs: the
  * features of a training page come from a lexicon fitted without its fold (src/train/context.ts).
- * Measured (session 7, label-based F1 estimate on the context stage's out-of-fold scores, all
- * 4,691 pages): all 0.8968 → 0.9033, wcxb-dev 0.839 → 0.844, dragnet 0.898 → 0.910,
- * readability 0.920 → 0.930, harvest-forums 0.866 → 0.876; no set lost. The same lexicon over
- * the leaf's own words (a naive-Bayes text score) added nothing beside it (all 0.894 → 0.894 in
- * a late-fusion check), so only class tokens are used.
+ * It lifts the context stage's out-of-fold F1 on every set (measured: docs/classifiers.md). The
+ * same lexicon over the leaf's own words (a naive-Bayes text score) added nothing beside it, so
+ * only class tokens are used.
  */
 import type { Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../../types.ts";
@@ -130,7 +128,10 @@ function eachLevel(page: PageSnapshot, tree: Tree, node: number, visit: (element
   }
 }
 
-/** The lexicon's token for an id/class part or a tag at a level: "2:sidebar", "1t:article" (compile parses it back). */
+/**
+ * The lexicon's token for an id/class part or a tag at a level:
+ * "2:sidebar", "1t:article" (compile parses it back).
+ */
 function lexiconToken(level: number, name: string, tag: boolean): string {
   return `${level}${tag ? "t" : ""}:${name}`;
 }
@@ -157,7 +158,10 @@ interface PartsEntry {
 const NO_PARTS: PartsEntry = { parts: [], lexicon: null, known: null };
 /** id/class strings repeat within and across pages: their parts are memoised, up to this many strings. */
 const PARTS_MEMO_MAX = 50_000;
-/** Elements with an id: by id, then by class string ("" for none), so no id + class string is built and hashed per call. */
+/**
+ * Elements with an id: by id, then by class string ("" for none), so no
+ * id + class string is built and hashed per call.
+ */
 const PARTS_MEMO = new Map<string, Map<string, PartsEntry>>();
 /**
  * Elements with a class and no id (most of them) are memoised by the class string itself, not
@@ -167,7 +171,10 @@ const PARTS_MEMO = new Map<string, Map<string, PartsEntry>>();
  */
 const CLASS_PARTS_MEMO = new Map<string, PartsEntry>();
 
-/** The distinct parts of an element's id and class (memoised by the class string, or by the id and then the class string). */
+/**
+ * The distinct parts of an element's id and class (memoised by the
+ * class string, or by the id and then the class string).
+ */
 function partsEntry(node: SnapshotNode): PartsEntry {
   const a = node.attrs;
   if (!a) return NO_PARTS;
@@ -186,7 +193,10 @@ function distinctParts(node: SnapshotNode): readonly string[] {
   return partsEntry(node).parts;
 }
 
-/** Distinct classParts of `names`, memoised in `memo` under `key` (bounded; a leading space splits off nothing). */
+/**
+ * Distinct classParts of `names`, memoised in `memo` under `key`
+ * (bounded; a leading space splits off nothing).
+ */
 function memoParts(memo: Map<string, PartsEntry>, key: string, names: string = key): PartsEntry {
   let entry = memo.get(key);
   if (entry) return entry;
@@ -208,7 +218,9 @@ export interface LexiconPage {
 export interface LexiconOptions {
   /** Tokens seen on fewer training pages are dropped (default MIN_LEXICON_PAGES). */
   minPages?: number;
-  /** Tokens seen on fewer distinct sites are dropped (default 0: no site rule; the heading lexicon sets one). */
+  /**
+   * Tokens seen on fewer distinct sites are dropped (default 0: no site rule; the heading lexicon sets one).
+   */
   minSites?: number;
 }
 
@@ -361,11 +373,10 @@ function compile(lexicon: ClassLexicon): CompiledLexicon {
  * building token lists or prefixed strings: each (element, level) is summarised once into flat
  * arrays (its id/class string split once per distinct string, its parts' weights looked up once
  * per distinct string: knownParts) and a row combines its LEXICON_LEVELS summaries (the levels'
- * token sets are disjoint). No closures in the loops: this runs on every page. On 200 wcxb-dev
- * pages (1,000 element-level visits, 506 summaries a page) 0.47 → 0.39 ms a page with knownParts
- * in a one-slot PartsEntry, the id memo keyed without a concatenated string and each element's
- * parts taken once for all its levels (pageLexicon alone, old and new alternating in one
- * process; same features bit for bit). Extraction's path; training keeps the token lists.
+ * token sets are disjoint). No closures in the loops: this runs on every page. knownParts sits in
+ * a one-slot PartsEntry, the id memo is keyed without a concatenated string and each element's
+ * parts are taken once for all its levels: measurably faster than the token lists, with the same
+ * features bit for bit. Extraction's path; training keeps the token lists.
  */
 export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): PageLexicon {
   const lex = compile(lexicon);
@@ -382,7 +393,8 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
   const width = CLASS_LEXICON_FEATURES.length;
   const features = new Float32Array(nodes.length * width).fill(NaN);
   const rowBest = new Int32Array(nodes.length).fill(-1); // summary index holding the row's strongest token
-  const elementParts: (KnownParts | undefined)[] = new Array(page.nodes.length); // an element's parts, looked up once for all its levels
+  // an element's parts, looked up once for all its levels
+  const elementParts: (KnownParts | undefined)[] = new Array(page.nodes.length);
   for (let r = 0; r < nodes.length; r++) {
     const b = r * width;
     if ((ownWords[r] as number) === 0) {

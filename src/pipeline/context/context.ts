@@ -14,21 +14,15 @@
  *   context up to the fourth level carried most of the signal).
  * - One pooled context model for every page type, trained on out-of-fold stage-1 scores of
  *   every training set (src/train/context.ts); its decision threshold is tuned per routed type.
- * Measured (session 5, `npm run train:default`, held-out word F1, variants "no-context" → shipped):
- * all 0.898 → 0.905, wcxb-dev 0.845 → 0.857 (listing 0.588 → 0.679, collection 0.608 → 0.670),
- * dragnet 0.891 → 0.900, readability 0.943 → 0.951; harvest-forums 0.878 → 0.873 and wcxb-dev
- * articles 0.951 → 0.949 lose a little. The stage costs about 1.2 ms per page (bench:extract).
- * Session 7: the class-token lexicon's features (class-lexicon.ts, CLASS_LEXICON_FEATURES) joined
- * the context features: all 0.905 → 0.913, wcxb-dev 0.859 → 0.862, dragnet 0.900 → 0.921.
- * Tried and not kept: features of the leaf's record run (stage-1 mean, kept share, size and word
- * share over every card of the list its card belongs to, src/dom/records.ts): a full run gave all
- * 0.906 and wcxb-dev 0.857 against 0.905 / 0.857, within run-to-run noise, for a new PageRecord
- * field and cache format.
- * Session 8: the same-path features (PATH_FEATURES): the word-weighted stage-1 mean, kept share,
- * number and word share of the page's *other* leaves whose root-to-leaf tag/class path is the
- * leaf's (path-signature.ts). Template copies share a role wherever they sit on the page.
- * Measured (`npm run train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865,
- * harvest-forums 0.867 → 0.880; dragnet and cleaneval 0.921 → 0.920.
+ * - The class-token lexicon's features (class-lexicon.ts, CLASS_LEXICON_FEATURES) and the
+ *   same-path features (PATH_FEATURES: the word-weighted stage-1 mean, kept share, number and
+ *   word share of the page's *other* leaves whose root-to-leaf tag/class path is the leaf's,
+ *   path-signature.ts) join the context features: template copies share a role wherever they sit
+ *   on the page.
+ * The stage lifts held-out word F1 most on listings and collections, at the cost of a little on
+ * forums and articles, and costs about 1.2 ms per page (bench:extract); measured: docs/classifiers.md.
+ * Features of the leaf's record run (src/dom/records.ts) were tried and not kept: within
+ * run-to-run noise, for a new PageRecord field and cache format.
  */
 import { createMatrix, matrixFromData, type Matrix } from "../../ml/matrix.ts";
 import type { Classifier } from "../../ml/classifier.ts";
@@ -66,7 +60,9 @@ export interface ContextModel {
   lexicon: ClassLexicon | null;
   /** Weights of section-heading tokens (heading-lexicon.ts); null: the heading features are missing (NaN). */
   headingLexicon: ClassLexicon | null;
-  /** Set when the model reads a subset of CONTEXT_FEATURES (trained before some were added): their positions. */
+  /**
+   * Set when the model reads a subset of CONTEXT_FEATURES (trained before some were added): their positions.
+   */
   columns?: Int32Array;
 }
 
@@ -84,9 +80,15 @@ export interface StageOne {
   nCols: number;
   /** CLASS_LEXICON_FEATURES per row, row-major (class-lexicon.ts lexiconFeatures); null: all NaN. */
   lexicon: Float32Array | null;
-  /** HEADING_LEXICON_FEATURES per row, row-major (lexiconFeatures over heading-lexicon.ts's tokens); null: all NaN. */
+  /**
+   * HEADING_LEXICON_FEATURES per row, row-major (lexiconFeatures over
+   * heading-lexicon.ts's tokens); null: all NaN.
+   */
   headings: Float32Array | null;
-  /** Path signature per row (path-signature.ts rowPathSignatures); null: the same-path features are missing (NaN). */
+  /**
+   * Path signature per row (path-signature.ts rowPathSignatures); null:
+   * the same-path features are missing (NaN).
+   */
   paths: Uint32Array | null;
 }
 
@@ -120,7 +122,10 @@ function subtreeSums(s: StageOne): { score: Float64Array; words: Float64Array; k
   return { score, words, kept };
 }
 
-/** Words of the leaves scored strictly above a score: sorted scores, prefix sums, binary search (no quadratic scan on huge pages). */
+/**
+ * Words of the leaves scored strictly above a score: sorted scores, prefix sums, binary search (no
+ * quadratic scan on huge pages).
+ */
 function wordsAbove(s: StageOne, leaves: readonly number[]): (p: number) => number {
   const order = [...leaves].sort((a, b) => (s.scores[b] as number) - (s.scores[a] as number));
   const scores = Float64Array.from(order, (r) => s.scores[r] as number);
@@ -155,7 +160,10 @@ function pathSums(s: Pick<StageOne, "scores" | "threshold" | "own">, leaves: rea
   return out;
 }
 
-/** The page's other leaves on row r's path: how many, their words, word-weighted stage-1 sum and kept words (row r's own contribution taken out); null when r's path has no sums. */
+/**
+ * The page's other leaves on row r's path: how many, their words, word-weighted stage-1 sum and
+ * kept words (row r's own contribution taken out); null when r's path has no sums.
+ */
 function othersOnPath(s: Pick<StageOne, "scores" | "threshold" | "own">, sums: Map<number, Float64Array>, paths: Uint32Array, r: number): { n: number; words: number; score: number; kept: number } | null {
   const e = sums.get(paths[r] as number);
   if (!e) return null;
@@ -188,7 +196,9 @@ export function samePathLeaves(s: Pick<StageOne, "scores" | "threshold" | "own">
   };
 }
 
-/** The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features. */
+/**
+ * The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features.
+ */
 export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
   const nc = CONTEXT_FEATURES.length;
   const width = nc + s.nCols;
@@ -267,7 +277,10 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
   return X;
 }
 
-/** The context stage on one page: new P(main) per row (NaN where the row owns no words) and the threshold to use. */
+/**
+ * The context stage on one page: new P(main) per row (NaN where the row
+ * owns no words) and the threshold to use.
+ */
 export function applyContext(model: ContextModel, s: StageOne): { scores: Float32Array; threshold: number } {
   const leaves = leafRows(s.own);
   const out = new Float32Array(s.scores.length).fill(NaN);
@@ -279,7 +292,10 @@ export function applyContext(model: ContextModel, s: StageOne): { scores: Float3
   return { scores: out, threshold };
 }
 
-/** The context matrix in a model's column order: its context features (`columns`), then the leaf's own features. */
+/**
+ * The context matrix in a model's column order: its context features
+ * (`columns`), then the leaf's own features.
+ */
 function modelColumns(X: Matrix, columns: Int32Array, nCols: number): Matrix {
   const nc = CONTEXT_FEATURES.length;
   const map = Int32Array.from([...columns, ...Array.from({ length: nCols }, (_, k) => nc + k)]);

@@ -10,19 +10,15 @@
  * - A path step is the element's record signature (src/dom/records.ts signatureId): its tag and
  *   its class tokens, lower-cased, sorted, with digits removed ("post-1234 Post" and "post
  *   post-98" are one step): generated ids and counters differ between copies of one template,
- *   the names do not. Ids are left out for the same reason. (Until session 9 the step kept the
- *   class names' case: that split 6 pages of the 4,762 labeled ones into other groups.)
+ *   the names do not. Ids are left out for the same reason. (Keeping the class names' case
+ *   split a few labeled pages' templates into other groups.)
  * - Text nodes take their parent's signature; the root's parent contributes seed 0.
  * - A step's id (memoised across pages) is mixed into the parent's signature (murmur3's
  *   finaliser): one pass over the snapshot in document order (parents precede children), no
  *   recursion, so 10,000-level pages are safe. A collision merges two paths' statistics, which
  *   at 32 bits is rare on one page. Only equality within a page matters, never the values.
- * Measured (session 8, the context-stage harness on out-of-fold stage-1 scores, label-based
- * page-F1 estimate): all 0.9052 → 0.9066, wcxb-dev 0.8427 → 0.8472 (collection 0.604 → 0.632,
- * forum 0.763 → 0.772), harvest-forums 0.867 → 0.883; wcxb-dev products 0.533 → 0.515 and dragnet
- * 0.918 → 0.915 lose. Tags-only paths: all 0.9061, wcxb-dev 0.8472. End to end (`npm run
- * train:default`, shipped column): all 0.913 → 0.914, wcxb-dev 0.862 → 0.865 (listing 0.700 →
- * 0.712, product 0.599 → 0.610), harvest-forums 0.867 → 0.880.
+ * The same-path features lift collections, forums and listings at a small cost on products and
+ * dragnet; tags-only paths did about as well (measured: docs/classifiers.md).
  */
 import { pageSignatureIds, signatureIds } from "../../dom/records.ts";
 import type { Tree } from "../../dom/tree.ts";

@@ -57,7 +57,10 @@ export interface PipelineExtra {
   base?: { model: "default"; weight: number };
   /** "candidates": the model reads markup-hidden text (src/pipeline/hidden-text.ts); absent: it does not. */
   hiddenText?: typeof HIDDEN_TEXT_CANDIDATES;
-  /** The context stage's feature names, decision threshold per routed type, class-token and heading lexicons (its classifier is "context"). */
+  /**
+   * The context stage's feature names, decision threshold per routed type, class-token and heading
+   * lexicons (its classifier is "context").
+   */
   context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon; headingLexicon?: ClassLexicon };
 }
 
@@ -83,7 +86,9 @@ export interface PipelineModel {
   hiddenText: boolean;
   /** The context stage (context.ts), when the artifact has one. */
   context?: ContextModel;
-  /** Set when the model reads a subset of the current features: its columns in the current table (columns.ts). */
+  /**
+   * Set when the model reads a subset of the current features: its columns in the current table (columns.ts).
+   */
   columns?: Int32Array;
   /** A per-domain model's base model and the domain model's weight in the blend. */
   base?: { model: PipelineModel; weight: number };
@@ -159,7 +164,9 @@ function isLexicon(x: unknown): x is ClassLexicon {
   return typeof l === "object" && l !== null && typeof l.pages === "number" && typeof l.weights === "object" && l.weights !== null && Object.values(l.weights).every((w) => typeof w === "number");
 }
 
-/** Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem). */
+/**
+ * Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem).
+ */
 export async function loadPipelineModel(file: string, mode: RenderMode): Promise<PipelineModel> {
   const current = featureSchema();
   try {

@@ -90,7 +90,10 @@ export function cachedModel(file: string, mode: RenderMode): Promise<PipelineMod
   return m;
 }
 
-/** The model at `file` for `mode` when cachedModel has finished loading it, else undefined: the ml extractor then works without an await (time-limit.ts). */
+/**
+ * The model at `file` for `mode` when cachedModel has finished loading it, else undefined: the ml
+ * extractor then works without an await (time-limit.ts).
+ */
 export function loadedModel(file: string, mode: RenderMode): PipelineModel | undefined {
   return loaded.get(cacheKey(file, mode));
 }

@@ -9,12 +9,11 @@
  * wrapper such as `<div class="post-and-comments">` never fires). Forums and every other page
  * type keep their comments.
  *
- * Off by default (`--param comments=drop` turns it on), because measured in-sample with the bundled
- * model (`pith evaluate --method ml --param comments=keep|drop`) it cost more than it gained:
- * dragnet 0.908 → 0.901 (57 pages changed, 24 gained up to +0.55, the rest lost: dragnet's gold
- * keeps the comments on many pages although its README says they are separate), cleaneval blog
- * 0.897 → 0.804; wcxb-dev, l3s-gn1, utomo-big9 and readability unchanged. The classifier already
- * learns the sets' mixed comment conventions; the rule is for users who want article bodies only.
+ * Off by default (`--param comments=drop` turns it on), because measured with the bundled model it
+ * cost more than it gained (dragnet's gold keeps the comments on many pages although its README
+ * says they are separate, and cleaneval's blogs keep them; measured: docs/rules.md). The classifier
+ * already learns the sets' mixed comment conventions; the rule is for users who want article
+ * bodies only.
  */
 import type { Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";

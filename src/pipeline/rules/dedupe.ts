@@ -8,20 +8,15 @@
  * identical paragraphs are the author's), and so does an isolated repeat (neither neighbouring
  * eligible leaf repeats) whose container also holds a leaf that repeats nothing: copied blocks
  * come as runs of repeated leaves or as whole copied containers, while an author who says a
- * paragraph again does so among new text (readability rd-0014 repeats a lorem paragraph under a
- * second heading beside a new one). It also keeps quoted text (inside <blockquote>: forum
+ * paragraph again does so among new text (a readability test page repeats a lorem paragraph
+ * under a second heading beside a new one). It also keeps quoted text (inside <blockquote>: forum
  * replies quote earlier posts, and forum gold keeps the quotes); pages routed to the forum model
- * skip the rule (QUOTING_TYPES), since forum software also quotes in plain divs (harvest-forums
- * hv-0102: div#message1 inside div#message3).
+ * skip the rule (QUOTING_TYPES), since forum software also quotes in plain divs (a post's
+ * div#message1 inside another's div#message3).
  *
- * The isolated-repeat exemption, in-sample with the session-3 bundled model: readability 0.947 →
- * 0.953 (rd-0014 and its 4 twins 0.843 → 0.992), wcxb-dev 0.903 → 0.904, the other sets level;
- * 78 of 4,691 pages move by more than 0.005, 51 up, 27 down (at most −0.031).
- *
- * Measured in-sample with the bundled model (`pith evaluate --method ml --param dedupe=false|true`):
- * wcxb-dev 0.873 → 0.878, dragnet 0.908 → 0.909, l3s-gn1, utomo-big9 unchanged, cleaneval 0.924 →
- * 0.923, readability 0.943 → 0.937 (its synthetic lorem-ipsum test pages repeat paragraphs across
- * containers), harvest-forums 0.862 → 0.860 before forums were exempted.
+ * The rule gains most on wcxb-dev; readability's synthetic lorem-ipsum test pages, which repeat
+ * paragraphs across containers, are what the isolated-repeat exemption is for (measured:
+ * docs/rules.md).
  */
 import { nodePath } from "../../dom/path.ts";
 import { textOf } from "../../dom/text.ts";
@@ -51,7 +46,8 @@ export function copyText(page: PageSnapshot, tree: Tree, node: number, own: Pick
 export function dropDuplicates(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
   const firstParent = new Map<string, number>(); // text → DOM parent of its first kept copy
   const fresh = new Set<number>(); // DOM parents holding a kept leaf that repeats nothing
-  const leaves: { row: number; parent: number; text: string; repeat: boolean }[] = []; // eligible leaves, document order
+  // eligible leaves, document order
+  const leaves: { row: number; parent: number; text: string; repeat: boolean }[] = [];
   const quoted = inheritedBits(page.nodes, (node) => (node.tag === "blockquote" ? 1 : 0));
   for (let r = 0; r < nodes.length; r++) {
     const node = nodes[r] as number;

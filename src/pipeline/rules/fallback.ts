@@ -12,21 +12,14 @@
  * a decision (a pure navigation page, a shell whose content a script would load) and keeping its
  * best-scoring menu would only add noise; an article page has an article, and an empty result
  * there is a miss. Nor do notice pages (NOTICE: "404 Page Not Found", "You need to enable
- * JavaScript to run this app"): their gold is empty in wcxb-dev (wx-4577) and cleaneval
- * (cef-0278), and a crawl is full of them.
+ * JavaScript to run this app"): their gold is empty in wcxb-dev and cleaneval, and a crawl is
+ * full of them.
  *
- * Session 11, held-out sites (`npm run train:default`, same folds and seed), the fallback on
- * large pages too: on every routed type, all 0.9133 → 0.9143, but wcxb-dev 0.8641 → 0.8598: six
- * wcxb-dev pages routed to listing or general whose gold is empty fell 1 → 0 (wx-4720 and
- * wx-4750 are shells whose items a script would load: the static text is header and footer;
- * wx-4868 is a home page), and one product page rose (wx-0583 0 → 0.21). On article-routed pages alone, 17 pages rose and none fell (dragnet 13, e.g. dn-0924,
- * dn-0926 0 → 1; cleaneval 4): so large pages qualify only there.
- *
- * Measured in-sample with the session-2 bundled model (`pith evaluate --method ml --param
- * fallback=false|true`, all seven sets): 13 of 4,691 pages change. Before the notice check:
- * readability rd-0005, rd-0047 0 → 1 and rd-0048 0 → 0.80 (tiny test pages: "Test", one lorem-
- * ipsum line, "abc def ghi"), wx-4577 and cef-0278 1 → 0 (the notices above); the other 8 have
- * gold the static page does not show (0 → ≤ 0.04).
+ * Held out, the fallback on large pages of every routed type cost wcxb-dev: pages routed to
+ * listing or general whose gold is empty (shells whose items a script would load, so the static
+ * text is header and footer, and home pages) lost everything, while on article-routed pages
+ * pages only rose: so large pages qualify only there. On small pages it restores tiny test pages
+ * ("Test", one lorem-ipsum line); measured: docs/rules.md.
  */
 import { textOf } from "../../dom/text.ts";
 import type { Tree } from "../../dom/tree.ts";
@@ -59,7 +52,8 @@ export const NOTICE_PAGE_MAX_WORDS = 30;
  * Notice pages stay empty even when the classifier keeps their text: a page of at most
  * NOTICE_PAGE_MAX_WORDS words that says "Page not found", "Access denied" or "enable JavaScript"
  * (NOTICE_PHRASE: a bare status code is not enough here, "500 people came" is prose)
- * has no main content (the gold of wx-4577 and cef-0278 is empty), and a crawl is full of them.
+ * has no main content (such pages' gold is empty in wcxb-dev and cleaneval), and a crawl is full
+ * of them.
  * Clears `keep` in place; returns the trace.
  */
 export function dropNoticePage(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {

@@ -9,26 +9,25 @@
  * (`<details role="navigation">`) at P(main) 0.16-0.17. On the labels, words inside `<nav>` are
  * 0.1 % gold on wcxb-dev and those inside furniture roles 0.0 % (landmarks.ts).
  *
- * Measured (session 34):
- * - On every routed type, in-sample (`pith evaluate --method ml`, the seven sets): 14 pages moved,
- *   net −0.62 page-units. Some annotators keep a collection's category menu that sits in a
- *   <nav> (wx-0656, Nike: 0.60 → 0.32) or Scholar's profile in a role=navigation box (wx-2917).
- * - On documentation-routed pages only: 7 pages up, none down, in-sample. Held out (`npm run
- *   train:default -- --seed 42`, same models, the rule only at evaluation): the shipped column
- *   moves by +0.005 page-units in all (wx-0683 0.991 → 0.997), every set's figure unchanged at
- *   three decimals. The held-out documentation models seldom keep such leaves.
- * - On 1,655 local documentation pages (Node's, npm's, rustdoc, valgrind, …): it fires on
- *   Node's 64 API pages only, dropping their table of contents and sidebar.
- * So it is level on the labeled sets and ships for documentation pages like Node's.
+ * On every routed type it cost more than it gained: some annotators keep a collection's category
+ * menu that sits in a <nav>, or a profile in a role=navigation box. On documentation-routed pages
+ * it only helps, and on local documentation pages (Node's, npm's, rustdoc, valgrind, …) it fires
+ * on Node's API pages only, dropping their table of contents and sidebar. So it is level on the
+ * labeled sets and ships for documentation pages like Node's (measured: docs/rules.md).
  */
 import type { Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
 import type { Ownership } from "../own-text.ts";
 
-/** Landmark roles of page furniture that never hold main content (not complementary: <aside> is 4.6 % gold). */
+/**
+ * Landmark roles of page furniture that never hold main content (not complementary: <aside> is 4.6 % gold).
+ */
 const NAVIGATION_ROLES: ReadonlySet<string> = new Set(["navigation", "banner", "contentinfo"]);
-/** Routed page types the rule runs on: the ones decided at a low threshold (documentation's context threshold is 0.125). */
+/**
+ * Routed page types the rule runs on: the ones decided at a low
+ * threshold (documentation's context threshold is 0.125).
+ */
 export const LANDMARK_RULE_TYPES: ReadonlySet<string> = new Set(["documentation"]);
 /** A landmark box holding this share of the page's words or more is not furniture. */
 export const MAX_LANDMARK_SHARE = 0.5;

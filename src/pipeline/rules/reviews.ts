@@ -7,7 +7,7 @@
  * of the page's words (a page that is all reviews keeps them). Off with `--param reviews=keep`.
  *
  * Why a rule (pith, measured): held out, the non-article page types lose precision, not recall
- * (session 35, docs/learned-pipeline.md), and on products much of the kept noise is customer
+ * (docs/evaluation.md), and on products much of the kept noise is customer
  * reviews: long first-person prose that scores like content (an REI pack's two reviews at
  * P(main) 0.41 and 0.45 against the product threshold 0.35). The features cannot learn the
  * convention across sets: words in review containers are 10 % gold on wcxb-dev's product pages
@@ -18,26 +18,17 @@
  * quoted testimonials are gold on wcxb-dev's Steam and nordrepublic pages); products routed to
  * another model keep their reviews (the rule follows the routed type, as comments.ts and
  * landmark-rule.ts do). A page whose review boxes together hold REVIEW_PAGE_SHARE of its words
- * is left alone: a buyer's guide routed to product (wx-0010, reviewed.com, sections with ids like
- * `lg-home-appliances-review`, 77 % of its words) lost 0.97 → 0.18 without that guard. 0.6 lies
- * between that page and IKEA's product page, whose review boxes hold 54 % of its words and whose
- * gold leaves them out: chosen on those two pages.
+ * is left alone: a buyer's guide routed to product, whose sections have ids like
+ * `lg-home-appliances-review` and hold 77 % of its words, lost nearly all its text without that
+ * guard. 0.6 is chosen between that page and a store's product page whose review boxes hold 54 %
+ * of its words and whose gold leaves them out.
  *
- * Measured held out (`npm run train:default -- --seed S`; the rule acts only when the held-out
- * pages are extracted, so the models are those of the same run without it), wcxb-dev products:
- * - seed 42: 0.589 → 0.601, +1.19 page-units on 12 product pages (10 up, e.g. wx-0622 IKEA 0.32
- *   → 0.74, wx-0594 0.69 → 0.89, wx-0628 REI 0.79 → 0.91; wx-0586 0.43 → 0.38, wx-3026 −0.007);
- * - seed 7: 0.607 → 0.622, +1.20 on 23 (10 up by more than 0.01, 6 down: five Steam pages whose
- *   gold keeps the user-review summary, −0.03 to −0.05 each, and Amazon's 0.62 → 0.54);
- * every other row of the CV report unchanged (wcxb-dev 0.867 → 0.867 / 0.868 → 0.869).
- * In-sample (the bundled model on its own training pages, `pith evaluate --method ml --param
- * reviews=keep|drop`, before the guard), where the model has learned each page's own
- * convention, it lost 0.6 page-units: ten Steam pages and wx-0185, a course page whose gold
- * keeps its learners' reviews (0.99 → 0.61), which the held-out models drop already.
- * Tried, not kept: the rule also on pages routed to the general model that declare one product
- * (schema.org Product / ProductGroup or og:type product, no item list; branch reviews-general),
- * seed 42: 7 pages moved, net −0.67 page-units (wx-0185 0.91 → 0.59, wx-2111, a pest-control
- * service page with a reviews box, 0.95 → 0.56; wx-0590 beardbrand 0.48 → 0.55 up).
+ * Held out, it lifts wcxb-dev's products on both seeds and leaves every other row of the CV
+ * report unchanged; what it loses is on store pages whose gold keeps the user-review summary
+ * (measured: docs/rules.md). In-sample, where the model has learned each page's own convention,
+ * it loses on those pages and on a course page whose gold keeps its learners' reviews.
+ * The rule on pages routed to the general model that declare one product (schema.org Product /
+ * ProductGroup or og:type product) was tried and lost (a service page's reviews box is gold).
  */
 import { inheritedBits, type Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
@@ -78,7 +69,10 @@ export function reviewShare(page: PageSnapshot, nodes: Int32Array, own: Ownershi
   return words / own.totalWords;
 }
 
-/** Drops kept rows inside review boxes, unless the page is a review page (reviewShare); returns the trace of what it dropped. */
+/**
+ * Drops kept rows inside review boxes, unless the page is a review page
+ * (reviewShare); returns the trace of what it dropped.
+ */
 export function dropReviews(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
   if (reviewShare(page, nodes, own) >= REVIEW_PAGE_SHARE) return [];
   return applyBoxRule(REVIEW_RULE, page, tree, nodes, own, keep);
