@@ -15,14 +15,14 @@
  * `--no-tree-floor`: the final fit's GBDTs stop early on their own holdouts alone, as before
  * session 27, instead of keeping at least the fold models' mean tree count (src/train/final-trees.ts).
  * `--bags N`: every GBDT averages N boosters (src/ml/gbdt.ts `bags`; not the shipped recipe:
- * docs/learned-pipeline.md has what 3 bags cost and gained).
+ * docs/experiments.md has what 3 bags cost and gained).
  *
  * `--pages FILE`: where the held-out word F1 of every page goes, one JSON line per page with its
  * type, routed type and F1 per CV variant (default data/cv/<model>.pages.jsonl, not committed).
  *
  * `--seed S`: another seed than DEFAULT_SEED (folds, row and column sampling). Measured over
  * seeds 42, 7 and 1 with nothing changed: all sets 0.915-0.917, a wcxb-dev page type up to 0.03
- * apart, so a change is compared under more than one seed (docs/learned-pipeline.md).
+ * apart, so a change is compared under more than one seed (docs/training.md).
  *
  * Usage: npm run train:default -- [--mode static|chromium] [--seed S] [--folds K] [--no-cv] [--sets A,B] [--general-sets A,B] [--no-borrow] [--no-context] [--no-tree-floor] [--bags N] [--out FILE] [--pages FILE]
  */

@@ -9,7 +9,7 @@
  *   §IV step (ii) "we select those nodes with a higher CNR": nodes with CNR ≥ `top` × the page's
  *        largest CNR (the paper leaves the threshold to its tool's settings; CNR_TOP_FRACTION is
  *        our default, measured on the readability and l3s-gn1 sets,
- *        docs/papers-cnr-louvan.md). A selected text node
+ *        docs/algorithms.md). A selected text node
  *        stands for its parent element: Algorithm 2 merges siblings, and a paragraph's text node
  *        has none.
  *   Algorithm 2  (1) drop selected nodes inside other selected nodes; (2)–(3) while a node has

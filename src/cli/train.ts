@@ -39,7 +39,7 @@ Options:
   --bags N           gbdt: average N boosters per classifier, each from its own seed (default 1).
                      More accurate and slower: 3 bags gave +0.002 held-out word F1 over the
                      training sets (harvest-forums +0.016), 2.4× the training time and 17 %
-                     fewer pages/s in pith extract (docs/learned-pipeline.md)
+                     fewer pages/s in pith extract (docs/experiments.md)
   --mode MODE        static (default) or chromium: chromium first renders every page without a
                      cached render with headless Chromium (JS off, offline, 15 s per page) into
                      data/cache/snapshots/chromium/, then trains on the rendered pages; the

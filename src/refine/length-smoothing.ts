@@ -10,7 +10,7 @@
  * (a line, see blocks.ts), so inline links and bold words do not split a sentence into strings.
  * The paper does not say which array the standard deviation is taken on ("the standard deviation
  * of the string length"; Figure 3 draws it over the smoothed curve): `stdOf` chooses. Defaults
- * measured on the readability set (130 pages, not a reporting set; docs/papers-cnr-louvan.md):
+ * measured on the readability set (130 pages, not a reporting set; docs/algorithms.md):
  * smoothing lifts word F1 far above the raw lengths, and r from 1 to 5 scores within 0.02.
  * Linear: a sliding-window sum.
  */

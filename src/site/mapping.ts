@@ -18,7 +18,7 @@
  * Attributes are not compared by default (EqualityMode "tag"): per-page classes on <body>
  * or wrappers ("single-post postid-123") would make the whole page a candidate: on the
  * multi-page sites "tag" scores best on three of four sets (on l3s-gn1 all three are within 0.01)
- * (`--param equality=tag|id|attributes`; measured: docs/papers-debnath-alarte.md). `href`/`src`
+ * (`--param equality=tag|id|attributes`; measured: docs/site.md). `href`/`src`
  * are never compared: template links often differ by a tracking parameter.
  *
  * Everything is iterative (explicit stacks) and linear in the number of mapped children:
