@@ -23,10 +23,24 @@ const OUT = "notebooks/out";
 export const BINS = 30;
 /** Features plotted (the rest are ranked in the summary only). */
 export const PLOTTED = [
-  "ctx_anc1_link_density", "ctx_anc2_link_density", "ctx_anc3_link_density", "ctx_anc4_link_density",
-  "ctx_anc1_cnr", "ctx_anc2_cnr", "ctx_anc3_text_share", "ctx_anc4_text_share",
-  "cnr", "cnr_rank", "dom_anchor_ratio", "txt_words", "txt_stop_ratio", "txt_words_rel_max_leaf",
-  "ctx_pos_text", "dom_depth", "ctx_same_tag_siblings", "txt_avg_word_len",
+  "ctx_anc1_link_density",
+  "ctx_anc2_link_density",
+  "ctx_anc3_link_density",
+  "ctx_anc4_link_density",
+  "ctx_anc1_cnr",
+  "ctx_anc2_cnr",
+  "ctx_anc3_text_share",
+  "ctx_anc4_text_share",
+  "cnr",
+  "cnr_rank",
+  "dom_anchor_ratio",
+  "txt_words",
+  "txt_stop_ratio",
+  "txt_words_rel_max_leaf",
+  "ctx_pos_text",
+  "dom_depth",
+  "ctx_same_tag_siblings",
+  "txt_avg_word_len",
 ] as const;
 /** Features spanning orders of magnitude are plotted as log10(1 + x). */
 const LOG_SCALE: ReadonlySet<string> = new Set(["txt_words", "ctx_anc1_cnr", "ctx_anc2_cnr", "cnr"]);
@@ -42,7 +56,10 @@ function split(table: ColumnTable, name: string): Split {
   const v = table.array(name) as ArrayLike<number | null>;
   const y = table.array("main") as ArrayLike<number>;
   const w = table.array("words") as ArrayLike<number>;
-  const m: number[] = [], n: number[] = [], mw: number[] = [], nw: number[] = [];
+  const m: number[] = [],
+    n: number[] = [],
+    mw: number[] = [],
+    nw: number[] = [];
   for (let r = 0; r < v.length; r++) {
     const x = v[r];
     if (x === null || x === undefined || Number.isNaN(x)) continue;
@@ -50,21 +67,30 @@ function split(table: ColumnTable, name: string): Split {
     if (y[r] === 1) (m.push(t), mw.push(w[r] as number));
     else (n.push(t), nw.push(w[r] as number));
   }
-  return { main: Float64Array.from(m), noise: Float64Array.from(n), mainW: Float64Array.from(mw), noiseW: Float64Array.from(nw) };
+  return {
+    main: Float64Array.from(m),
+    noise: Float64Array.from(n),
+    mainW: Float64Array.from(mw),
+    noiseW: Float64Array.from(nw),
+  };
 }
 
 /** Mann-Whitney AUC of main vs noise (ties count half); 0.5 = no signal. */
 export function auc(main: Float64Array, noise: Float64Array): number {
-  const all = [...Array.from(main, (v) => [v, 1] as const), ...Array.from(noise, (v) => [v, 0] as const)].sort((a, b) => a[0] - b[0]);
+  const all = [
+    ...Array.from(main, (v) => [v, 1] as const),
+    ...Array.from(noise, (v) => [v, 0] as const),
+  ].sort((a, b) => a[0] - b[0]);
   let rankSum = 0;
-  for (let k = 0; k < all.length; ) {
+  for (let k = 0; k < all.length;) {
     let e = k;
     while (e + 1 < all.length && all[e + 1]![0] === all[k]![0]) e++;
     const mid = (k + e) / 2 + 1;
     for (let t = k; t <= e; t++) if (all[t]![1] === 1) rankSum += mid;
     k = e + 1;
   }
-  const nm = main.length, nn = noise.length;
+  const nm = main.length,
+    nn = noise.length;
   return nm && nn ? (rankSum - (nm * (nm + 1)) / 2) / (nm * nn) : NaN;
 }
 
@@ -87,8 +113,10 @@ function histogram(values: Float64Array, weights: Float64Array, lo: number, hi: 
 /** One small-multiple panel: two step histograms (main green, noise red) with axis labels. */
 function panel(name: string, s: Split, x0: number, y0: number, w: number, h: number): string {
   const both = Float64Array.from([...s.main, ...s.noise]).sort();
-  const lo = quantile(both, 0.01), hi = quantile(both, 0.99);
-  const hm = histogram(s.main, s.mainW, lo, hi), hn = histogram(s.noise, s.noiseW, lo, hi);
+  const lo = quantile(both, 0.01),
+    hi = quantile(both, 0.99);
+  const hm = histogram(s.main, s.mainW, lo, hi),
+    hn = histogram(s.noise, s.noiseW, lo, hi);
   const top = Math.max(...hm, ...hn, 1e-9);
   const step = (hist: number[], color: string): string => {
     let d = `M${x0},${y0 + h}`;
@@ -102,7 +130,8 @@ function panel(name: string, s: Split, x0: number, y0: number, w: number, h: num
   const title = LOG_SCALE.has(name) ? `log10(1+${name})` : name;
   return [
     `<rect x="${x0}" y="${y0}" width="${w}" height="${h}" fill="none" stroke="#ccc"/>`,
-    step(hn, "#c0392b"), step(hm, "#27ae60"),
+    step(hn, "#c0392b"),
+    step(hm, "#27ae60"),
     `<text x="${x0}" y="${y0 - 6}" font-size="12" font-family="sans-serif">${title} (AUC ${auc(s.main, s.noise).toFixed(3)})</text>`,
     `<text x="${x0}" y="${y0 + h + 13}" font-size="10" font-family="sans-serif">${fmt(lo)}</text>`,
     `<text x="${x0 + w}" y="${y0 + h + 13}" font-size="10" text-anchor="end" font-family="sans-serif">${fmt(hi)}</text>`,
@@ -111,28 +140,70 @@ function panel(name: string, s: Split, x0: number, y0: number, w: number, h: num
 
 async function main(): Promise<void> {
   if (!existsSync(INPUT)) {
-    process.stderr.write(`no table at ${INPUT}: run \`node bin/pith.js features wcxb-dev --limit 300 --out ${INPUT}\` first\n`);
+    process.stderr.write(
+      `no table at ${INPUT}: run \`node bin/pith.js features wcxb-dev --limit 300 --out ${INPUT}\` first\n`,
+    );
     process.exit(1);
   }
   const names = featureSchema().names;
-  const all = await aq.loadCSV(INPUT, { parse: Object.fromEntries([...names, "main", "words", "good_segment", "gold_share"].map((n) => [n, (s: string) => (s === "" ? NaN : Number(s))])) });
+  const all = await aq.loadCSV(INPUT, {
+    parse: Object.fromEntries(
+      [...names, "main", "words", "good_segment", "gold_share"].map((n) => [
+        n,
+        (s: string) => (s === "" ? NaN : Number(s)),
+      ]),
+    ),
+  });
   // arquero: leaf segments with words, labelled
-  const leaves = all.filter(aq.escape((d: Record<string, number>) => d["txt_leaf"] === 1 && (d["words"] ?? 0) > 0));
-  const byLabel = leaves.groupby("main").rollup({ rows: aq.op.count(), words: aq.op.sum("words"), median_link_density: aq.op.median("dom_anchor_ratio"), median_anc2_link_density: aq.op.median("ctx_anc2_link_density") });
+  const leaves = all.filter(
+    aq.escape((d: Record<string, number>) => d["txt_leaf"] === 1 && (d["words"] ?? 0) > 0),
+  );
+  const byLabel = leaves
+    .groupby("main")
+    .rollup({
+      rows: aq.op.count(),
+      words: aq.op.sum("words"),
+      median_link_density: aq.op.median("dom_anchor_ratio"),
+      median_anc2_link_density: aq.op.median("ctx_anc2_link_density"),
+    });
   mkdirSync(OUT, { recursive: true });
-  const cols = 3, w = 260, h = 120, pad = 50;
+  const cols = 3,
+    w = 260,
+    h = 120,
+    pad = 50;
   const rows = Math.ceil(PLOTTED.length / cols);
-  const panels = PLOTTED.map((n, k) => panel(n, split(leaves, n), pad + (k % cols) * (w + pad), pad + Math.floor(k / cols) * (h + pad), w, h));
+  const panels = PLOTTED.map((n, k) =>
+    panel(n, split(leaves, n), pad + (k % cols) * (w + pad), pad + Math.floor(k / cols) * (h + pad), w, h),
+  );
   const legend = `<text x="${pad}" y="20" font-size="13" font-family="sans-serif">wcxb-dev leaf segments: <tspan fill="#27ae60">main</tspan> vs <tspan fill="#c0392b">noise</tspan>, word-weighted share per bin (1st-99th percentile range)</text>`;
-  writeFileSync(`${OUT}/feature-distributions.svg`, `<svg xmlns="http://www.w3.org/2000/svg" width="${pad + cols * (w + pad)}" height="${pad + rows * (h + pad)}">\n<rect width="100%" height="100%" fill="white"/>\n${legend}\n${panels.join("\n")}\n</svg>\n`);
-  const ranking = names.map((n) => ({ n, a: auc(split(leaves, n).main, split(leaves, n).noise) })).filter((x) => !Number.isNaN(x.a)).sort((x, y) => Math.abs(y.a - 0.5) - Math.abs(x.a - 0.5));
+  writeFileSync(
+    `${OUT}/feature-distributions.svg`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${pad + cols * (w + pad)}" height="${pad + rows * (h + pad)}">\n<rect width="100%" height="100%" fill="white"/>\n${legend}\n${panels.join("\n")}\n</svg>\n`,
+  );
+  const ranking = names
+    .map((n) => ({ n, a: auc(split(leaves, n).main, split(leaves, n).noise) }))
+    .filter((x) => !Number.isNaN(x.a))
+    .sort((x, y) => Math.abs(y.a - 0.5) - Math.abs(x.a - 0.5));
   const md = [
-    `# Feature distributions, wcxb-dev (${INPUT})`, "", `${all.numRows()} structural rows; ${leaves.numRows()} leaf segments with words.`, "",
-    byLabel.toMarkdown(), "", "## Univariate AUC, main vs noise (leaf segments; 0.5 = no signal)", "", "| feature | AUC |", "|---|---|",
-    ...ranking.slice(0, 40).map((x) => `| ${x.n} | ${x.a.toFixed(3)} |`), "", "![distributions](feature-distributions.svg)", "",
+    `# Feature distributions, wcxb-dev (${INPUT})`,
+    "",
+    `${all.numRows()} structural rows; ${leaves.numRows()} leaf segments with words.`,
+    "",
+    byLabel.toMarkdown(),
+    "",
+    "## Univariate AUC, main vs noise (leaf segments; 0.5 = no signal)",
+    "",
+    "| feature | AUC |",
+    "|---|---|",
+    ...ranking.slice(0, 40).map((x) => `| ${x.n} | ${x.a.toFixed(3)} |`),
+    "",
+    "![distributions](feature-distributions.svg)",
+    "",
   ].join("\n");
   writeFileSync(`${OUT}/feature-distributions.md`, md);
-  process.stdout.write(md.split("\n").slice(0, 40).join("\n") + `\n… wrote ${OUT}/feature-distributions.svg and .md\n`);
+  process.stdout.write(
+    md.split("\n").slice(0, 40).join("\n") + `\n… wrote ${OUT}/feature-distributions.svg and .md\n`,
+  );
 }
 
 await main();

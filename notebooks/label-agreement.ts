@@ -19,15 +19,31 @@ import { wcxbWords } from "../src/evaluate/metrics.ts";
 const { values, positionals } = parseArgs({ options: { limit: { type: "string" } }, allowPositionals: true });
 const sets = positionals.length ? positionals : ["l3s-gn1", "readability"];
 
-function oracleText(page: ReturnType<typeof staticSnapshot>, tree: ReturnType<typeof buildTree>, l: NodeLabels): string {
-  return textOf(page, tree, outermost(tree, [...l.nodes].filter((_, r) => l.main[r] === 1)));
+function oracleText(
+  page: ReturnType<typeof staticSnapshot>,
+  tree: ReturnType<typeof buildTree>,
+  l: NodeLabels,
+): string {
+  return textOf(
+    page,
+    tree,
+    outermost(
+      tree,
+      [...l.nodes].filter((_, r) => l.main[r] === 1),
+    ),
+  );
 }
 
 for (const name of sets) {
   const ds = loadDataset(name);
-  let leaves = 0, agree = 0, words = 0, agreeWords = 0;
+  let leaves = 0,
+    agree = 0,
+    words = 0,
+    agreeWords = 0;
   const cell = [0, 0, 0, 0]; // word-weighted [text=0/html=0, 0/1, 1/0, 1/1]
-  let fText = 0, fHtml = 0, pages = 0;
+  let fText = 0,
+    fHtml = 0,
+    pages = 0;
   for (const page of ds.pages.slice(0, Number(values.limit ?? Infinity))) {
     const gold = await readGold(ds, page);
     const goldHtml = await readGoldHtml(ds, page);
@@ -40,7 +56,8 @@ for (const name of sets) {
     for (let r = 0; r < a.nodes.length; r++) {
       const w = a.words[r] as number;
       if (!structure.leaf[a.nodes[r] as number] || w === 0) continue;
-      const x = a.main[r] as number, y = b.main[r] as number;
+      const x = a.main[r] as number,
+        y = b.main[r] as number;
       leaves++;
       words += w;
       if (x === y) (agree++, (agreeWords += w));
@@ -53,5 +70,7 @@ for (const name of sets) {
   const [c00, c01, c10, c11] = cell as [number, number, number, number];
   const po = (c00 + c11) / words;
   const pe = ((c00 + c01) * (c00 + c10) + (c10 + c11) * (c01 + c11)) / (words * words);
-  console.log(`${name}\t${pages} pages\tleaf segments agreeing ${(agree / leaves).toFixed(4)} (${leaves})\tword-weighted ${(agreeWords / words).toFixed(4)}\tkappa ${((po - pe) / (1 - pe)).toFixed(4)}\ttext-only main ${(c10 / words).toFixed(4)} / html-only main ${(c01 / words).toFixed(4)} of words\toracle F1 vs gold text: text labels ${(fText / pages).toFixed(4)}, gold-html labels ${(fHtml / pages).toFixed(4)}`);
+  console.log(
+    `${name}\t${pages} pages\tleaf segments agreeing ${(agree / leaves).toFixed(4)} (${leaves})\tword-weighted ${(agreeWords / words).toFixed(4)}\tkappa ${((po - pe) / (1 - pe)).toFixed(4)}\ttext-only main ${(c10 / words).toFixed(4)} / html-only main ${(c01 / words).toFixed(4)} of words\toracle F1 vs gold text: text labels ${(fText / pages).toFixed(4)}, gold-html labels ${(fHtml / pages).toFixed(4)}`,
+  );
 }

@@ -33,9 +33,16 @@ for (const name of process.argv.slice(2).length ? process.argv.slice(2) : listDa
     if (visible >= REACHABLE_RECALL) continue;
     const all = wcxbWords(textOf(snap, tree, [0], { visibleOnly: false }), gold).r;
     const raw = wcxbWords(input.html.replace(TAGS, " ").replace(/&[a-z]+;|&#\d+;/g, " "), gold).r;
-    const bucket = all >= REACHABLE_RECALL ? "hidden" : raw >= REACHABLE_RECALL ? "dropped by the parser" : "not in the page";
+    const bucket =
+      all >= REACHABLE_RECALL
+        ? "hidden"
+        : raw >= REACHABLE_RECALL
+          ? "dropped by the parser"
+          : "not in the page";
     buckets.set(bucket, [...(buckets.get(bucket) ?? []), `${page.id}(${visible.toFixed(2)})`]);
   }
-  const parts = [...buckets].map(([b, ids]) => `${b}: ${ids.length} [${ids.slice(0, 6).join(" ")}${ids.length > 6 ? " …" : ""}]`);
+  const parts = [...buckets].map(
+    ([b, ids]) => `${b}: ${ids.length} [${ids.slice(0, 6).join(" ")}${ids.length > 6 ? " …" : ""}]`,
+  );
   console.log(`${name}\t${n} pages with gold\t${parts.join("\t") || "all reachable"}`);
 }

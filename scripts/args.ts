@@ -13,7 +13,10 @@ type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O }>>["v
 /** Parses process.argv for a script whose usage text is `usage` (first line "Usage: ..."). */
 export function scriptArgs<const O extends Options>(usage: string, options: O): Values<O> {
   try {
-    const { values } = parseArgs({ options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: false });
+    const { values } = parseArgs({
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+    });
     if ((values as { help?: boolean }).help) {
       process.stdout.write(`${usage.trim()}\n`);
       process.exit(EXIT.ok);
@@ -25,10 +28,18 @@ export function scriptArgs<const O extends Options>(usage: string, options: O): 
 }
 
 /** A whole number ≥ `min` from option `name`'s value, `fallback` when the option is absent. */
-export function intOption(usage: string, name: string, raw: string | undefined, fallback: number, min = 1): number {
+export function intOption(
+  usage: string,
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min = 1,
+): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  return Number.isInteger(n) && n >= min ? n : usageError(usage, `--${name} must be a whole number ≥ ${min}, not "${raw}"`);
+  return Number.isInteger(n) && n >= min
+    ? n
+    : usageError(usage, `--${name} must be a whole number ≥ ${min}, not "${raw}"`);
 }
 
 /** Prints `message` and the usage on stderr and exits 2. */

@@ -70,7 +70,10 @@ interface Row {
 const WARMUP_PAGES = 20;
 
 /** One pass over the pages: wall seconds, CPU ms and each page's ms. */
-async function timedPass(inputs: PageInput[], run: (input: PageInput) => unknown): Promise<{ seconds: number; cpuMs: number; times: number[] }> {
+async function timedPass(
+  inputs: PageInput[],
+  run: (input: PageInput) => unknown,
+): Promise<{ seconds: number; cpuMs: number; times: number[] }> {
   const times: number[] = [];
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -83,7 +86,12 @@ async function timedPass(inputs: PageInput[], run: (input: PageInput) => unknown
   return { seconds: (performance.now() - t0) / 1000, cpuMs: (cpu.user + cpu.system) / 1000, times };
 }
 
-async function timeMethod(name: string, inputs: PageInput[], run: (input: PageInput) => unknown, rounds: number): Promise<Row> {
+async function timeMethod(
+  name: string,
+  inputs: PageInput[],
+  run: (input: PageInput) => unknown,
+  rounds: number,
+): Promise<Row> {
   for (const input of inputs.slice(0, WARMUP_PAGES)) await run(input);
   const passes = [];
   for (let k = 0; k < rounds; k++) passes.push(await timedPass(inputs, run));
@@ -91,8 +99,24 @@ async function timeMethod(name: string, inputs: PageInput[], run: (input: PageIn
   const median = passes[(passes.length - 1) >> 1] as (typeof passes)[number];
   const times = [...median.times].sort((a, b) => a - b);
   const perSec = (p: { seconds: number }): number => inputs.length / p.seconds;
-  const range = passes.length > 1 ? { slowest: perSec(passes[passes.length - 1] as (typeof passes)[number]), fastest: perSec(passes[0] as (typeof passes)[number]) } : undefined;
-  return { method: name, pages: inputs.length, pagesPerSec: perSec(median), ...(range ? { range } : {}), meanMs: (median.seconds * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: median.cpuMs / inputs.length };
+  const range =
+    passes.length > 1
+      ? {
+          slowest: perSec(passes[passes.length - 1] as (typeof passes)[number]),
+          fastest: perSec(passes[0] as (typeof passes)[number]),
+        }
+      : undefined;
+  return {
+    method: name,
+    pages: inputs.length,
+    pagesPerSec: perSec(median),
+    ...(range ? { range } : {}),
+    meanMs: (median.seconds * 1000) / inputs.length,
+    p50: quantile(times, 0.5),
+    p95: quantile(times, 0.95),
+    rssMb: process.resourceUsage().maxRSS / 1024,
+    cpuMs: median.cpuMs / inputs.length,
+  };
 }
 
 /**
@@ -102,21 +126,45 @@ async function timeMethod(name: string, inputs: PageInput[], run: (input: PageIn
  */
 async function batchMl(inputs: PageBytes[], workers: number): Promise<Row> {
   const t0 = performance.now();
-  const pool = new ExtractPool(workers, { method: "ml", params: { mode: "static", trace: false }, format: "text", output: DEFAULT_OUTPUT, render: {} }, 60_000);
+  const pool = new ExtractPool(
+    workers,
+    {
+      method: "ml",
+      params: { mode: "static", trace: false },
+      format: "text",
+      output: DEFAULT_OUTPUT,
+      render: {},
+    },
+    60_000,
+  );
   try {
     await pool.ready();
     const startMs = performance.now() - t0;
     const run = async (): Promise<{ seconds: number; cpuMs: number }> => {
       const t = performance.now();
       const cpu0 = process.cpuUsage(); // the whole process: this thread and the workers
-      await mapLimit(inputs, 2 * workers, (i) => pool.extract(i), () => {});
+      await mapLimit(
+        inputs,
+        2 * workers,
+        (i) => pool.extract(i),
+        () => {},
+      );
       const cpu = process.cpuUsage(cpu0);
       return { seconds: (performance.now() - t) / 1000, cpuMs: (cpu.user + cpu.system) / 1000 };
     };
     await run(); // warm-up pass: the workers' JIT and memo tables, as on a long batch
     const { seconds: total, cpuMs } = await run();
     const method = `ml static, text, \`pith extract\` on ${workers} worker threads (their start, ${startMs.toFixed(0)} ms once per batch, not counted)`;
-    return { method, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: NaN, p95: NaN, rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: cpuMs / inputs.length };
+    return {
+      method,
+      pages: inputs.length,
+      pagesPerSec: inputs.length / total,
+      meanMs: (total * 1000) / inputs.length,
+      p50: NaN,
+      p95: NaN,
+      rssMb: process.resourceUsage().maxRSS / 1024,
+      cpuMs: cpuMs / inputs.length,
+    };
   } finally {
     await pool.close();
   }
@@ -150,57 +198,121 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
     const times: number[] = [];
     let errors = 0;
     const t0 = performance.now();
-    await mapLimit(inputs, renderer.concurrency, async (input) => {
-      const s = performance.now();
-      try {
-        const snap = await renderer.render(input);
-        if (withModel) await mlExtractor.extract(snap, { params: { mode: "chromium", trace: false } });
-        times.push(performance.now() - s);
-      } catch {
-        errors++;
-      }
-    }, () => {});
+    await mapLimit(
+      inputs,
+      renderer.concurrency,
+      async (input) => {
+        const s = performance.now();
+        try {
+          const snap = await renderer.render(input);
+          if (withModel) await mlExtractor.extract(snap, { params: { mode: "chromium", trace: false } });
+          times.push(performance.now() - s);
+        } catch {
+          errors++;
+        }
+      },
+      () => {},
+    );
     const total = (performance.now() - t0) / 1000;
     const cpuMs = cpuMsOf([...new Set([...pids0, ...renderer.processIds()])]) - cpu0;
     times.sort((a, b) => a - b);
     const name = `${withModel ? "ml chromium (render + extract, chromium model" : "chromium render only (no chromium model"}, ${renderer.concurrency} tabs, ${basename(findChromium())}${errors ? `, ${errors} errors` : ""})`;
-    return { method: name, pages: inputs.length, pagesPerSec: inputs.length / total, meanMs: (total * 1000) / inputs.length, p50: quantile(times, 0.5), p95: quantile(times, 0.95), rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: cpuMs / inputs.length };
+    return {
+      method: name,
+      pages: inputs.length,
+      pagesPerSec: inputs.length / total,
+      meanMs: (total * 1000) / inputs.length,
+      p50: quantile(times, 0.5),
+      p95: quantile(times, 0.95),
+      rssMb: process.resourceUsage().maxRSS / 1024,
+      cpuMs: cpuMs / inputs.length,
+    };
   } finally {
     await renderer.close();
   }
 }
 
 async function main(): Promise<void> {
-  const values = scriptArgs(USAGE, { pages: { type: "string" }, seed: { type: "string" }, rounds: { type: "string" }, "no-peers": { type: "boolean" }, chromium: { type: "boolean" } });
+  const values = scriptArgs(USAGE, {
+    pages: { type: "string" },
+    seed: { type: "string" },
+    rounds: { type: "string" },
+    "no-peers": { type: "boolean" },
+    chromium: { type: "boolean" },
+  });
   const n = intOption(USAGE, "pages", values.pages, DEFAULT_PAGES);
   const rounds = intOption(USAGE, "rounds", values.rounds, DEFAULT_ROUNDS, 1);
   const seed = intOption(USAGE, "seed", values.seed, 1, 0);
   const ds = loadDataset("wcxb-dev");
   const order = shuffleInPlace(Array.from(ds.pages.keys()), createRng(seed)).slice(0, n);
-  const inputs = await Promise.all(order.map((i) => readDatasetPage(ds, ds.pages[i] as (typeof ds.pages)[number])));
+  const inputs = await Promise.all(
+    order.map((i) => readDatasetPage(ds, ds.pages[i] as (typeof ds.pages)[number])),
+  );
   await cachedModel(defaultModelPath("static"), "static");
-  for (const input of inputs.slice(0, 10)) await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static" } }); // warm-up
+  for (const input of inputs.slice(0, 10))
+    await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static" } }); // warm-up
   const rows: Row[] = [];
   rows.push(await timeMethod("static snapshot only", inputs, (i) => staticSnapshot(i), rounds));
-  rows.push(await timeMethod("ml static, --format json (with trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } }), rounds));
-  rows.push(await timeMethod("ml static, text output (no trace)", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } }), rounds));
-  rows.push(await timeMethod("ml static, text output, context stage off", inputs, (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false, context: false } }), rounds));
+  rows.push(
+    await timeMethod(
+      "ml static, --format json (with trace)",
+      inputs,
+      (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } }),
+      rounds,
+    ),
+  );
+  rows.push(
+    await timeMethod(
+      "ml static, text output (no trace)",
+      inputs,
+      (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } }),
+      rounds,
+    ),
+  );
+  rows.push(
+    await timeMethod(
+      "ml static, text output, context stage off",
+      inputs,
+      (i) =>
+        mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false, context: false } }),
+      rounds,
+    ),
+  );
   if (!values["no-peers"]) {
     for (const name of ["readability", "defuddle"]) {
       const peer = getPeer(name);
       if (peer) rows.push(await timeMethod(name, inputs, (i) => peer.extract(i, staticSnapshot(i)), 1));
     }
   }
-  const files = order.map((i) => ds.pages[i] as (typeof ds.pages)[number]).map((p): PageBytes => ({ id: p.id, source: p.id, url: p.url, remote: false, charset: null, bytes: readFileSync(join(ds.dir, "html", `${p.id}.html.gz`)) }));
+  const files = order
+    .map((i) => ds.pages[i] as (typeof ds.pages)[number])
+    .map((p): PageBytes => ({
+      id: p.id,
+      source: p.id,
+      url: p.url,
+      remote: false,
+      charset: null,
+      bytes: readFileSync(join(ds.dir, "html", `${p.id}.html.gz`)),
+    }));
   rows.push(await batchMl(files, availableParallelism()));
   if (values.chromium) rows.push(await chromiumMl(inputs));
-  process.stdout.write(`wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted; pith's one-core rows: median of ${rounds} pass${rounds === 1 ? "" : "es"} (slowest–fastest in brackets), the peers' one pass\n\n`);
+  process.stdout.write(
+    `wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted; pith's one-core rows: median of ${rounds} pass${rounds === 1 ? "" : "es"} (slowest–fastest in brackets), the peers' one pass\n\n`,
+  );
   // This VM's speed varies by up to 2× between days; a method's speed relative to Readability in the same run does not.
   const readability = rows.find((r) => r.method === "readability");
-  const relative = (r: Row): string => (readability ? `${(r.pagesPerSec / readability.pagesPerSec).toFixed(1)}×` : "–");
-  process.stdout.write("| method | pages/s (wall) | × Readability | ms/page mean | p50 | p95 | CPU ms/page | pages/s per core (CPU) | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|\n");
-  const perSec = (r: Row): string => r.pagesPerSec.toFixed(1) + (r.range ? ` (${r.range.slowest.toFixed(1)}–${r.range.fastest.toFixed(1)})` : "");
-  for (const r of rows) process.stdout.write(`| ${r.method} | ${perSec(r)} | ${relative(r)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`);
+  const relative = (r: Row): string =>
+    readability ? `${(r.pagesPerSec / readability.pagesPerSec).toFixed(1)}×` : "–";
+  process.stdout.write(
+    "| method | pages/s (wall) | × Readability | ms/page mean | p50 | p95 | CPU ms/page | pages/s per core (CPU) | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|\n",
+  );
+  const perSec = (r: Row): string =>
+    r.pagesPerSec.toFixed(1) +
+    (r.range ? ` (${r.range.slowest.toFixed(1)}–${r.range.fastest.toFixed(1)})` : "");
+  for (const r of rows)
+    process.stdout.write(
+      `| ${r.method} | ${perSec(r)} | ${relative(r)} | ${r.meanMs.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpuMs.toFixed(1)} | ${(1000 / r.cpuMs).toFixed(1)} | ${r.rssMb.toFixed(0)} |\n`,
+    );
 }
 
 await main();

@@ -26,9 +26,15 @@ const limit = intOption(USAGE, "limit", values.limit, 300);
 const ds = loadDataset(values.data ?? "wcxb-dev");
 const pages = ds.pages.slice(0, limit);
 const inputs: Array<{ input: PageInput; gold: string | null; lang: string | null }> = [];
-for (const p of pages) inputs.push({ input: await readDatasetPage(ds, p), gold: await readGold(ds, p), lang: p.lang });
+for (const p of pages)
+  inputs.push({ input: await readDatasetPage(ds, p), gold: await readGold(ds, p), lang: p.lang });
 
-const times = { snapshot: [] as number[], tree: [] as number[], features: [] as number[], labels: [] as number[] };
+const times = {
+  snapshot: [] as number[],
+  tree: [] as number[],
+  features: [] as number[],
+  labels: [] as number[],
+};
 const cpu = { snapshot: 0, tree: 0, features: 0, labels: 0 };
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const d = process.cpuUsage(since);
@@ -67,10 +73,14 @@ for (let pass = 0; pass < 2; pass++) {
   }
 }
 const mean = (a: number[]): number => a.reduce((s, x) => s + x, 0) / Math.max(1, a.length);
-console.log(`${ds.name}: ${inputs.length} pages, ${(nodes / inputs.length).toFixed(0)} nodes/page, ${(rows / inputs.length).toFixed(0)} structural rows/page`);
+console.log(
+  `${ds.name}: ${inputs.length} pages, ${(nodes / inputs.length).toFixed(0)} nodes/page, ${(rows / inputs.length).toFixed(0)} structural rows/page`,
+);
 for (const [k, a] of Object.entries(times)) {
   const c = cpu[k as keyof typeof cpu] / Math.max(1, a.length);
-  console.log(`  ${k.padEnd(9)} wall mean ${mean(a).toFixed(2)} ms/page, median ${median(a).toFixed(2)} ms/page; CPU mean ${c.toFixed(2)} ms/page`);
+  console.log(
+    `  ${k.padEnd(9)} wall mean ${mean(a).toFixed(2)} ms/page, median ${median(a).toFixed(2)} ms/page; CPU mean ${c.toFixed(2)} ms/page`,
+  );
 }
 
 /** Stage by stage over all pages, best of SEPARATE_REPS (less noise from a shared machine). */
@@ -90,4 +100,6 @@ const best = (fn: () => void): number => {
 };
 const snapCpu = best(() => inputs.forEach(({ input }) => staticSnapshot(input)));
 const featCpu = best(() => snaps.forEach(({ snap, tree, lang }) => computeFeatures(snap, tree, { lang })));
-console.log(`  separate passes, best of ${SEPARATE_REPS}: snapshot CPU ${snapCpu.toFixed(2)} ms/page, features CPU ${featCpu.toFixed(2)} ms/page (${((100 * featCpu) / snapCpu).toFixed(0)} %)`);
+console.log(
+  `  separate passes, best of ${SEPARATE_REPS}: snapshot CPU ${snapCpu.toFixed(2)} ms/page, features CPU ${featCpu.toFixed(2)} ms/page (${((100 * featCpu) / snapCpu).toFixed(0)} %)`,
+);

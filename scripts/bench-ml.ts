@@ -27,10 +27,19 @@ const USAGE = `Usage: node --import tsx scripts/bench-ml.ts [--quick] [--no-ml-r
 
 Training time, prediction speed and held-out AUC of pith's classifiers on synthetic node-feature
 tables (and on data/features/*.jsonl when present).`;
-const args = scriptArgs(USAGE, { quick: { type: "boolean" }, "no-ml-rf": { type: "boolean" }, sizes: { type: "string" }, sections: { type: "string" } });
+const args = scriptArgs(USAGE, {
+  quick: { type: "boolean" },
+  "no-ml-rf": { type: "boolean" },
+  sizes: { type: "string" },
+  sections: { type: "string" },
+});
 const QUICK = args.quick === true;
 const NO_ML_RF = args["no-ml-rf"] === true;
-const SIZES = args.sizes ? args.sizes.split(",").map((s) => intOption(USAGE, "sizes", s, 0)) : QUICK ? [10_000, 50_000] : [10_000, 100_000, 400_000];
+const SIZES = args.sizes
+  ? args.sizes.split(",").map((s) => intOption(USAGE, "sizes", s, 0))
+  : QUICK
+    ? [10_000, 50_000]
+    : [10_000, 100_000, 400_000];
 const SECTIONS = new Set(args.sections ? args.sections.split(",") : ["ml-rf", "shared", "scale", "real"]);
 const N_COLS = 100;
 const TEST_ROWS = QUICK ? 10_000 : 50_000;
@@ -54,13 +63,24 @@ interface Row {
   jsonKB: number;
 }
 
-async function measure(kind: ClassifierKind, params: Record<string, unknown>, train: { X: Matrix; y: Uint8Array; groups?: Int32Array },
-  test: { X: Matrix; y: Uint8Array }, data: string): Promise<Row> {
+async function measure(
+  kind: ClassifierKind,
+  params: Record<string, unknown>,
+  train: { X: Matrix; y: Uint8Array; groups?: Int32Array },
+  test: { X: Matrix; y: Uint8Array },
+  data: string,
+): Promise<Row> {
   const clf: Classifier = await createClassifier(kind, params);
   let units = 0;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  await clf.fit(train.X, train.y, { seed: 1, ...(train.groups ? { groups: train.groups } : {}), onProgress: (d) => { units = d; } });
+  await clf.fit(train.X, train.y, {
+    seed: 1,
+    ...(train.groups ? { groups: train.groups } : {}),
+    onProgress: (d) => {
+      units = d;
+    },
+  });
   const fitS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(c0);
   const fitCpuS = (cpu.user + cpu.system) / 1e6;
@@ -69,9 +89,20 @@ async function measure(kind: ClassifierKind, params: Record<string, unknown>, tr
   const pc = process.cpuUsage(c1);
   const predS = (pc.user + pc.system) / 1e6;
   const unitName = kind === "mlp" ? "epochs" : "trees";
-  const row = { data, model: `${kind} ${JSON.stringify(params)}`, rows: train.X.nRows, fitS, fitCpuS, units: `${units} ${unitName}`, predRowsPerS: test.X.nRows / predS, auc: rocAuc(test.y, p),
-    jsonKB: JSON.stringify(clf.toJSON()).length / 1024 };
-  console.error(`  ${row.model} on ${row.rows} rows: fit ${fitS.toFixed(1)} s (CPU ${fitCpuS.toFixed(1)} s), ${row.units}, AUC ${row.auc.toFixed(4)}`);
+  const row = {
+    data,
+    model: `${kind} ${JSON.stringify(params)}`,
+    rows: train.X.nRows,
+    fitS,
+    fitCpuS,
+    units: `${units} ${unitName}`,
+    predRowsPerS: test.X.nRows / predS,
+    auc: rocAuc(test.y, p),
+    jsonKB: JSON.stringify(clf.toJSON()).length / 1024,
+  };
+  console.error(
+    `  ${row.model} on ${row.rows} rows: fit ${fitS.toFixed(1)} s (CPU ${fitCpuS.toFixed(1)} s), ${row.units}, AUC ${row.auc.toFixed(4)}`,
+  );
   return row;
 }
 
@@ -82,11 +113,16 @@ function firstRows(d: SyntheticData, n: number): { X: Matrix; y: Uint8Array; gro
 
 async function mlRfScaling(d: SyntheticData, test: { X: Matrix; y: Uint8Array }): Promise<Row[]> {
   const out: Row[] = [];
-  for (const n of ML_RF_SCALING_ROWS) out.push(await measure("ml-rf", { nEstimators: 1 }, firstRows(d, n), test, "synthetic"));
+  for (const n of ML_RF_SCALING_ROWS)
+    out.push(await measure("ml-rf", { nEstimators: 1 }, firstRows(d, n), test, "synthetic"));
   return out;
 }
 
-async function sharedSample(d: SyntheticData, test: { X: Matrix; y: Uint8Array }, data: string): Promise<Row[]> {
+async function sharedSample(
+  d: SyntheticData,
+  test: { X: Matrix; y: Uint8Array },
+  data: string,
+): Promise<Row[]> {
   const train = firstRows(d, Math.min(SHARED_ROWS, d.X.nRows));
   const out: Row[] = [];
   if (!NO_ML_RF) out.push(await measure("ml-rf", { nEstimators: ML_RF_TREES }, train, test, data));
@@ -111,7 +147,9 @@ async function scaling(d: SyntheticData, test: { X: Matrix; y: Uint8Array }): Pr
 /** Reads data/features/*.jsonl into one table, or null when there is none. */
 function readFeatureTables(dir: string): { X: Matrix; y: Uint8Array; groups: Int32Array } | null {
   if (!existsSync(dir)) return null;
-  const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort();
   const rows: (number | null)[][] = [];
   const labels: number[] = [];
   const groupIds: number[] = [];
@@ -141,20 +179,28 @@ async function realData(): Promise<Row[]> {
     return [];
   }
   const split = groupHoldout(table.X.nRows, 0.2, 1, table.groups);
-  const pick = (idx: Uint32Array) => ({ X: selectRows(table.X, idx), y: selectIndices(table.y, idx), groups: selectIndices(table.groups, idx) });
+  const pick = (idx: Uint32Array) => ({
+    X: selectRows(table.X, idx),
+    y: selectIndices(table.y, idx),
+    groups: selectIndices(table.groups, idx),
+  });
   const train = pick(split.train);
   const test = pick(split.test);
   console.error(`real table: ${table.X.nRows} rows × ${table.X.nCols} features`);
   const out: Row[] = [];
-  out.push(...await sharedSample(train as SyntheticData & typeof train, test, "real"));
+  out.push(...(await sharedSample(train as SyntheticData & typeof train, test, "real")));
   out.push(await measure("gbdt", {}, train, test, "real"));
   out.push(await measure("rf", {}, train, test, "real"));
   return out;
 }
 
 function table(rows: Row[]): string {
-  const head = "| data | model | train rows | fit wall s | fit CPU s | size | JSON KB | predict rows/CPU-s | held-out AUC |\n|---|---|---:|---:|---:|---|---:|---:|---:|";
-  const body = rows.map((r) => `| ${r.data} | ${r.model} | ${r.rows} | ${r.fitS.toFixed(1)} | ${r.fitCpuS.toFixed(1)} | ${r.units} | ${Math.round(r.jsonKB)} | ${Math.round(r.predRowsPerS)} | ${r.auc.toFixed(4)} |`);
+  const head =
+    "| data | model | train rows | fit wall s | fit CPU s | size | JSON KB | predict rows/CPU-s | held-out AUC |\n|---|---|---:|---:|---:|---|---:|---:|---:|";
+  const body = rows.map(
+    (r) =>
+      `| ${r.data} | ${r.model} | ${r.rows} | ${r.fitS.toFixed(1)} | ${r.fitCpuS.toFixed(1)} | ${r.units} | ${Math.round(r.jsonKB)} | ${Math.round(r.predRowsPerS)} | ${r.auc.toFixed(4)} |`,
+  );
   return [head, ...body].join("\n");
 }
 
@@ -163,15 +209,26 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const train = makeSyntheticData({ nRows: maxRows, nCols: N_COLS, seed: 1 });
   const test = makeSyntheticData({ nRows: TEST_ROWS, nCols: N_COLS, seed: 2 });
-  console.error(`synthetic: ${maxRows} training rows × ${N_COLS} features (+${TEST_ROWS} rows of unseen sites) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.error(
+    `synthetic: ${maxRows} training rows × ${N_COLS} features (+${TEST_ROWS} rows of unseen sites) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const sections: [string, Row[]][] = [];
-  if (!NO_ML_RF && SECTIONS.has("ml-rf")) sections.push(["ml-random-forest, one tree, against rows", await mlRfScaling(train, test)]);
-  if (SECTIONS.has("shared")) sections.push([`Shared ${SHARED_ROWS}-row sample`, await sharedSample(train, test, "synthetic")]);
+  if (!NO_ML_RF && SECTIONS.has("ml-rf"))
+    sections.push(["ml-random-forest, one tree, against rows", await mlRfScaling(train, test)]);
+  if (SECTIONS.has("shared"))
+    sections.push([`Shared ${SHARED_ROWS}-row sample`, await sharedSample(train, test, "synthetic")]);
   if (SECTIONS.has("scale")) sections.push(["Histogram learners against rows", await scaling(train, test)]);
   const real = SECTIONS.has("real") ? await realData() : [];
   if (real.length > 0) sections.push(["Real feature table (data/features)", real]);
   for (const [title, rows] of sections) console.log(`\n### ${title}\n\n${table(rows)}`);
-  console.log(`\nNode ${process.version}, load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB, total ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `\nNode ${process.version}, load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        " ",
+      )}, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB, total ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 await main();

@@ -154,13 +154,24 @@ function runSequential(mode: string, pages: PageInput[], fn: (page: PageInput) =
   const wallMs = performance.now() - started;
   const memory = probe.stop();
   const cpuMs = cpuMsOf([process.pid]) - cpu0;
-  return { mode, pages: pages.length, errors: 0, wallMs, perPageMs, cpuMs, peakRssMb: memory.rss, peakPssMb: memory.pss };
+  return {
+    mode,
+    pages: pages.length,
+    errors: 0,
+    wallMs,
+    perPageMs,
+    cpuMs,
+    peakRssMb: memory.rss,
+    peakPssMb: memory.pss,
+  };
 }
 
 async function runChromium(concurrency: number, pages: PageInput[], timeoutMs: number): Promise<ModeResult> {
   const renderer = await ChromiumRenderer.launch({ concurrency });
   try {
-    await Promise.all(pages.slice(0, WARMUP_PAGES).map((page) => renderer.render(page, { timeoutMs }).catch(() => undefined)));
+    await Promise.all(
+      pages.slice(0, WARMUP_PAGES).map((page) => renderer.render(page, { timeoutMs }).catch(() => undefined)),
+    );
     const probe = memoryProbe(() => renderer.processIds());
     const pids0 = [process.pid, ...renderer.processIds()];
     const cpu0 = cpuMsOf(pids0);
@@ -183,7 +194,16 @@ async function runChromium(concurrency: number, pages: PageInput[], timeoutMs: n
     const memory = probe.stop();
     // Processes started during the run (relaunches) are missed; the usual tree is stable.
     const cpuMs = cpuMsOf([...new Set([...pids0, ...renderer.processIds()])]) - cpu0;
-    return { mode: `chromium, ${concurrency} page${concurrency > 1 ? "s" : ""} at once`, pages: pages.length, errors, wallMs, perPageMs, cpuMs, peakRssMb: memory.rss, peakPssMb: memory.pss };
+    return {
+      mode: `chromium, ${concurrency} page${concurrency > 1 ? "s" : ""} at once`,
+      pages: pages.length,
+      errors,
+      wallMs,
+      perPageMs,
+      cpuMs,
+      peakRssMb: memory.rss,
+      peakPssMb: memory.pss,
+    };
   } finally {
     await renderer.close();
   }
@@ -208,10 +228,15 @@ function tableRow(r: ModeResult): string {
 }
 
 async function runMode(mode: string, pages: PageInput[], timeoutMs: number): Promise<ModeResult> {
-  if (mode === "parse") return runSequential("htmlparser2 parseDocument (bare parse)", pages, (p) => void parseDocument(p.html));
+  if (mode === "parse")
+    return runSequential("htmlparser2 parseDocument (bare parse)", pages, (p) => void parseDocument(p.html));
   if (mode === "parse-fast") {
     const options = { Tokenizer: fastTokenizer() };
-    return runSequential("htmlparser2 parseDocument with pith's tokenizer", pages, (p) => void parseDocument(p.html, options));
+    return runSequential(
+      "htmlparser2 parseDocument with pith's tokenizer",
+      pages,
+      (p) => void parseDocument(p.html, options),
+    );
   }
   if (mode === "static") {
     const renderer = new StaticRenderer();
@@ -233,12 +258,20 @@ async function main(): Promise<void> {
   });
   const count = intOption(USAGE, "pages", values.pages, DEFAULT_PAGES);
   const timeoutMs = intOption(USAGE, "timeout-ms", values["timeout-ms"], 15_000);
-  const maxBytes = values["max-kb"] === undefined ? Infinity : intOption(USAGE, "max-kb", values["max-kb"], 0) * 1024;
-  const pages = loadSample(values.data ?? DEFAULT_DATA, count).filter((p) => Buffer.byteLength(p.html) <= maxBytes);
+  const maxBytes =
+    values["max-kb"] === undefined ? Infinity : intOption(USAGE, "max-kb", values["max-kb"], 0) * 1024;
+  const pages = loadSample(values.data ?? DEFAULT_DATA, count).filter(
+    (p) => Buffer.byteLength(p.html) <= maxBytes,
+  );
   const kb = pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0) / pages.length / 1024;
-  const load = loadavg().map((x) => x.toFixed(1)).join(" ");
-  console.log(`${pages.length} pages from ${values.data ?? "wcxb-dev"} (seed ${SAMPLE_SEED}), mean ${kb.toFixed(0)} KB of HTML; load average at start: ${load}\n`);
-  const header = "| mode | pages | errors | pages/s | median ms/page | p95 ms/page | CPU ms/page | pages per CPU-s | peak RSS MB | peak PSS MB |";
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
+  console.log(
+    `${pages.length} pages from ${values.data ?? "wcxb-dev"} (seed ${SAMPLE_SEED}), mean ${kb.toFixed(0)} KB of HTML; load average at start: ${load}\n`,
+  );
+  const header =
+    "| mode | pages | errors | pages/s | median ms/page | p95 ms/page | CPU ms/page | pages per CPU-s | peak RSS MB | peak PSS MB |";
   const rows: string[] = [];
   for (const mode of (values.modes ?? DEFAULT_MODES).split(",")) {
     const result = await runMode(mode.trim(), pages, timeoutMs);

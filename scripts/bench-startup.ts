@@ -38,7 +38,8 @@ function runOnce(args: string[], env: NodeJS.ProcessEnv): Sample {
   const started = performance.now();
   const r = spawnSync(cmd, argv, { env: { ...process.env, ...env }, encoding: "utf8" });
   const ms = performance.now() - started;
-  if (r.status !== 0) throw new Error(`pith ${args.join(" ")} exited ${r.status}: ${r.stderr.split("\n").slice(-3).join(" ")}`);
+  if (r.status !== 0)
+    throw new Error(`pith ${args.join(" ")} exited ${r.status}: ${r.stderr.split("\n").slice(-3).join(" ")}`);
   const rss = /PITH_RSS_KB (\d+)/.exec(r.stderr);
   return { ms, rssMb: rss ? Number(rss[1]) / 1024 : null };
 }
@@ -78,7 +79,9 @@ function main(): void {
         const xs = samples.get(s) ?? [];
         const ms = xs.map((x) => x.ms);
         const rss = xs.flatMap((x) => (x.rssMb === null ? [] : [x.rssMb]));
-        console.log(`| ${name} | ${s} | ${median(ms).toFixed(0)} | ${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)} | ${rss.length ? median(rss).toFixed(0) : "–"} |`);
+        console.log(
+          `| ${name} | ${s} | ${median(ms).toFixed(0)} | ${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)} | ${rss.length ? median(rss).toFixed(0) : "–"} |`,
+        );
       }
     }
   } finally {

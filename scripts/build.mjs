@@ -59,7 +59,9 @@ async function build() {
   try {
     esbuild = await import("esbuild");
   } catch {
-    console.error("pith build: esbuild is not installed; pith will run its sources through tsx (slower start)");
+    console.error(
+      "pith build: esbuild is not installed; pith will run its sources through tsx (slower start)",
+    );
     return;
   }
   const out = join(root, "dist");
@@ -71,7 +73,9 @@ async function build() {
   } catch (e) {
     // an install must not fail for want of the bundle: without its stamp, bin/pith.js runs the sources
     rmSync(out, { recursive: true, force: true });
-    console.error(`pith build: no bundle (${String(e?.message ?? e).split("\n")[0]}); pith will run its sources through tsx (slower start)`);
+    console.error(
+      `pith build: no bundle (${String(e?.message ?? e).split("\n")[0]}); pith will run its sources through tsx (slower start)`,
+    );
     return;
   }
   writeFileSync(join(out, "source-stamp.json"), JSON.stringify(stamp) + "\n");

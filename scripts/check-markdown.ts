@@ -45,27 +45,44 @@ Chromium renders, whose computed display decides blocks). --extract checks the l
 pipeline's extraction of each page instead of its whole body (its chosen nodes, several roots
 per page, and its text output). Exits 1 if any page differs.`;
 
-const values = scriptArgs(USAGE, { sets: { type: "string" }, limit: { type: "string" }, show: { type: "string" }, mode: { type: "string" }, extract: { type: "boolean" } });
-if (values.mode !== undefined && values.mode !== "static" && values.mode !== "chromium") usageError(USAGE, `--mode must be static or chromium, not "${values.mode}"`);
+const values = scriptArgs(USAGE, {
+  sets: { type: "string" },
+  limit: { type: "string" },
+  show: { type: "string" },
+  mode: { type: "string" },
+  extract: { type: "boolean" },
+});
+if (values.mode !== undefined && values.mode !== "static" && values.mode !== "chromium")
+  usageError(USAGE, `--mode must be static or chromium, not "${values.mode}"`);
 const mode = values.mode === "chromium" ? "chromium" : "static";
 const renderer = await createRenderer(mode, { concurrency: 1 });
 const limit = intOption(USAGE, "limit", values.limit, Number.POSITIVE_INFINITY);
 const show = intOption(USAGE, "show", values.show, 10, 0);
-const sets = values.sets?.split(",") ?? readdirSync(dataDir()).filter((d) => existsSync(join(dataDir(), d, "html"))).sort();
+const sets =
+  values.sets?.split(",") ??
+  readdirSync(dataDir())
+    .filter((d) => existsSync(join(dataDir(), d, "html")))
+    .sort();
 const markdown = new MarkdownIt({ html: true });
 const letters = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{Nd}]/gu) ?? []).join("");
 const params = { mode, trace: false };
 if (values.extract) await mlExtractor.prepare?.(params);
 
 /** The extraction to check: the learned pipeline's, or the whole <body> (null: a page without one). */
-async function extractionOf(page: PageSnapshot, tree: Tree): Promise<{ extraction: Extraction; text: string } | null> {
+async function extractionOf(
+  page: PageSnapshot,
+  tree: Tree,
+): Promise<{ extraction: Extraction; text: string } | null> {
   if (values.extract) {
     const extraction = await mlExtractor.extract(page, { params });
     return { extraction, text: extraction.text };
   }
   const body = page.nodes.findIndex((n) => n.tag === "body");
   if (body < 0) return null;
-  return { extraction: { method: "check", text: "", nodes: [body], scores: [1], trace: [] }, text: textOf(page, tree, [body], { preformatted: true }) };
+  return {
+    extraction: { method: "check", text: "", nodes: [body], scores: [1], trace: [] },
+    text: textOf(page, tree, [body], { preformatted: true }),
+  };
 }
 
 /** Letters of the outermost <pre> elements of an HTML fragment (a <pre> in a <pre> is part of its code block). */
@@ -98,11 +115,18 @@ for (const name of sets) {
     pages++;
     const md = formatExtraction("markdown", page, tree, checked.extraction);
     const renderedHtml = markdown.render(md);
-    const rendered = letters(parseHTML(`<html><body>${renderedHtml}</body></html>`).document.body.textContent ?? "");
+    const rendered = letters(
+      parseHTML(`<html><body>${renderedHtml}</body></html>`).document.body.textContent ?? "",
+    );
     const text = letters(checked.text);
     const htmlCode = codeLetters(formatExtraction("html", page, tree, checked.extraction));
     const mdCode = codeLetters(renderedHtml);
-    const problem = text !== rendered ? `text ${difference(text, rendered)}` : htmlCode !== mdCode ? `code blocks: html ${difference(htmlCode, mdCode)}` : null;
+    const problem =
+      text !== rendered
+        ? `text ${difference(text, rendered)}`
+        : htmlCode !== mdCode
+          ? `code blocks: html ${difference(htmlCode, mdCode)}`
+          : null;
     if (!problem) continue;
     bad++;
     if (bad <= show) console.log(`${ds.name}/${entry.id}: ${problem}`);

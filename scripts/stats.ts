@@ -7,5 +7,8 @@ export function quantile(sorted: readonly number[], q: number): number {
 
 /** quantile 0.5 of `xs` in any order (of an even count, the upper of the middle two). */
 export function median(xs: readonly number[]): number {
-  return quantile([...xs].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 }

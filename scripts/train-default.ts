@@ -36,7 +36,15 @@ import type { RenderMode } from "../src/types.ts";
 import { intOption, scriptArgs, usageError } from "./args.ts";
 
 /** The sets the default static model learns from (see MODEL_CARD.md for why these). */
-export const DEFAULT_SETS = ["wcxb-dev", "cleaneval", "harvest-forums", "dragnet", "l3s-gn1", "utomo-big9", "readability"];
+export const DEFAULT_SETS = [
+  "wcxb-dev",
+  "cleaneval",
+  "harvest-forums",
+  "dragnet",
+  "l3s-gn1",
+  "utomo-big9",
+  "readability",
+];
 /**
  * Sets that train the general content model (the one pages go to when the router is unsure):
  * the ones whose gold keeps every kind of main content. Measured: 0.885 vs 0.868 word F1 over all
@@ -53,20 +61,47 @@ Rebuilds the bundled default model (models/default-<mode>.json and its .cv.txt) 
 (default ../shared/data), with site-grouped cross-validation. Defaults: --mode static --seed ${DEFAULT_SEED}
 --folds ${DEFAULT_FOLDS}, sets ${DEFAULT_SETS.join(",")}. Exits 1 (after writing the model) when a page was
 skipped or failed its held-out evaluation, each named on stderr as in pith train.`;
-const values = scriptArgs(USAGE, { mode: { type: "string" }, seed: { type: "string" }, folds: { type: "string" }, "no-cv": { type: "boolean" }, sets: { type: "string" }, "general-sets": { type: "string" }, "no-borrow": { type: "boolean" }, "no-context": { type: "boolean" }, "no-tree-floor": { type: "boolean" }, bags: { type: "string" }, out: { type: "string" }, pages: { type: "string" } });
+const values = scriptArgs(USAGE, {
+  mode: { type: "string" },
+  seed: { type: "string" },
+  folds: { type: "string" },
+  "no-cv": { type: "boolean" },
+  sets: { type: "string" },
+  "general-sets": { type: "string" },
+  "no-borrow": { type: "boolean" },
+  "no-context": { type: "boolean" },
+  "no-tree-floor": { type: "boolean" },
+  bags: { type: "string" },
+  out: { type: "string" },
+  pages: { type: "string" },
+});
 const mode = (values.mode ?? "static") as RenderMode;
-if (mode !== "static" && mode !== "chromium") usageError(USAGE, `--mode must be static or chromium, not "${String(values.mode)}"`);
+if (mode !== "static" && mode !== "chromium")
+  usageError(USAGE, `--mode must be static or chromium, not "${String(values.mode)}"`);
 const datasets = values.sets ? values.sets.split(",") : DEFAULT_SETS;
-const generalSets = values["general-sets"] ? values["general-sets"].split(",") : DEFAULT_GENERAL_SETS.filter((s) => datasets.includes(s));
+const generalSets = values["general-sets"]
+  ? values["general-sets"].split(",")
+  : DEFAULT_GENERAL_SETS.filter((s) => datasets.includes(s));
 const bags = intOption(USAGE, "bags", values.bags, 1);
 const seed = intOption(USAGE, "seed", values.seed, DEFAULT_SEED, 0);
 const started = performance.now();
 const result = await train({
-  datasets, mode, kind: "gbdt", params: bags > 1 ? { bags } : {}, seed,
-  folds: values["no-cv"] ? 0 : intOption(USAGE, "folds", values.folds, DEFAULT_FOLDS, 2), perType: true, segment: true, borrow: !values["no-borrow"], ...(values["no-context"] ? { context: false } : {}), genres: [], domain: null,
+  datasets,
+  mode,
+  kind: "gbdt",
+  params: bags > 1 ? { bags } : {},
+  seed,
+  folds: values["no-cv"] ? 0 : intOption(USAGE, "folds", values.folds, DEFAULT_FOLDS, 2),
+  perType: true,
+  segment: true,
+  borrow: !values["no-borrow"],
+  ...(values["no-context"] ? { context: false } : {}),
+  genres: [],
+  domain: null,
   ...(generalSets.length ? { generalSets } : {}),
   ...(values["no-tree-floor"] ? { finalTrees: false } : {}),
-  name: `default-${mode}`, log: (s) => void process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`),
+  name: `default-${mode}`,
+  log: (s) => void process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`),
   onReport: (r) => void process.stderr.write(`${formatReport(r)}\n`),
 });
 const out = values.out ?? defaultModelPath(mode);
@@ -80,5 +115,7 @@ if (result.report) {
   writeFileSync(pagesFile, result.report.perPage.map((p) => JSON.stringify(p)).join("\n") + "\n");
   process.stdout.write(`held-out word F1 per page: ${pagesFile}\n`);
 }
-process.stdout.write(`wrote ${out} from ${result.records} pages in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+process.stdout.write(
+  `wrote ${out} from ${result.records} pages in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+);
 process.exitCode = reportFailures(result.failures); // as pith train: 1 when a page was skipped or failed its held-out evaluation

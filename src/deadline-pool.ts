@@ -21,7 +21,8 @@ import { exitOnSignals } from "./exit-on-signal.ts";
 import { moduleWorker } from "./workers.ts";
 
 /** Messages a pool worker sends. */
-export type PoolReply<R> = { ready: true } | { fatal: string } | { closed: true } | { id: number; result: R } | { holds: string[] };
+export type PoolReply<R> =
+  { ready: true } | { fatal: string } | { closed: true } | { id: number; result: R } | { holds: string[] };
 
 /** Messages a pool worker receives. */
 export type PoolRequest<J> = { id: number; job: J } | { close: true };
@@ -165,7 +166,10 @@ export class DeadlinePool<J, R> {
   }
 
   private spawn(): void {
-    const worker = moduleWorker(this.o.url, { workerData: this.o.workerData, ...(this.o.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.o.heapMb } } : {}) });
+    const worker = moduleWorker(this.o.url, {
+      workerData: this.o.workerData,
+      ...(this.o.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.o.heapMb } } : {}),
+    });
     const slot: Slot<J, R> = { worker, ready: false, task: null, timer: null, holds: [] };
     this.slots.add(slot);
     worker.on("message", (m: PoolReply<R>) => this.onMessage(slot, m));

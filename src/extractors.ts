@@ -24,11 +24,18 @@ export function registerExtractor(extractor: Extractor): void {
  * comment=drop` for `comments` would otherwise do nothing, silently. Only for a method run
  * alone: several methods share one set of params, each reading its own.
  */
-export function checkParamNames(extractor: Extractor, params: Readonly<Record<string, unknown>>, internal: readonly string[] = ["mode", "trace", "model", "modelDir"]): void {
+export function checkParamNames(
+  extractor: Extractor,
+  params: Readonly<Record<string, unknown>>,
+  internal: readonly string[] = ["mode", "trace", "model", "modelDir"],
+): void {
   const known = extractor.knownParams;
   if (!known) return;
   const unknown = Object.keys(params).filter((k) => !known.includes(k) && !internal.includes(k));
-  if (unknown.length) throw new Error(`unknown --param ${unknown.map((k) => `"${k}"`).join(", ")} for ${extractor.name}; known: ${known.filter((k) => !internal.includes(k)).join(", ")}`);
+  if (unknown.length)
+    throw new Error(
+      `unknown --param ${unknown.map((k) => `"${k}"`).join(", ")} for ${extractor.name}; known: ${known.filter((k) => !internal.includes(k)).join(", ")}`,
+    );
 }
 
 /**
@@ -38,11 +45,17 @@ export function checkParamNames(extractor: Extractor, params: Readonly<Record<st
  * part of each step runs under `limit` (time-limit.ts): all of it for a method that returns its
  * extraction at once, as the ml method does once its model is loaded.
  */
-export async function runExtractor(extractor: Extractor, page: PageSnapshot, context: ExtractorContext = {}, limit: Limit = NO_LIMIT): Promise<Extraction> {
+export async function runExtractor(
+  extractor: Extractor,
+  page: PageSnapshot,
+  context: ExtractorContext = {},
+  limit: Limit = NO_LIMIT,
+): Promise<Extraction> {
   const view = extractor.view ? await limit.run(() => extractor.view!(page, context)) : page;
   return limit.run(() => {
     const reason = pageEmptyReason(page, view);
-    if (reason !== null) return { method: extractor.name, text: "", nodes: [], trace: [], emptyReason: reason };
+    if (reason !== null)
+      return { method: extractor.name, text: "", nodes: [], trace: [], emptyReason: reason };
     return extractor.extract(page, context);
   });
 }

@@ -13,14 +13,34 @@ export { buildTree, type Tree } from "./dom/tree.ts";
 export { textOf, words } from "./dom/text.ts";
 export { nodePath } from "./dom/path.ts";
 export { getExtractor, extractorNames, registerExtractor, runExtractor } from "./extractors.ts";
-export { equalTopDownMapping, occurrenceCounts, prepareForMapping, DEFAULT_EQUALITY, type EqualityMode, type MappedPage } from "./site/mapping.ts";
+export {
+  equalTopDownMapping,
+  occurrenceCounts,
+  prepareForMapping,
+  DEFAULT_EQUALITY,
+  type EqualityMode,
+  type MappedPage,
+} from "./site/mapping.ts";
 export { getBlockSet, DEFAULT_TAG_SET, PAPER_TAG_SET, type BlockSet } from "./site/block-set.ts";
 export { blockIbdf, nodeIbdf, indexBlocks, type BlockIbdf } from "./site/ibdf.ts";
 export { evaluateMethods, type EvaluateOptions, type EvaluationResult } from "./evaluate/runner.ts";
 export { wcxbWords, aebShingles, lcsScore, snippetCounts, nodeScore } from "./evaluate/metrics.ts";
-export { computeFeatures, featureSchema, structuralNodes, siteContextFor, type FeatureTable, type FeatureSchema } from "./features/index.ts";
+export {
+  computeFeatures,
+  featureSchema,
+  structuralNodes,
+  siteContextFor,
+  type FeatureTable,
+  type FeatureSchema,
+} from "./features/index.ts";
 export { labelNodes, type NodeLabels } from "./train/labels.ts";
-export { textBlocks, nodesForBlocks, type TextBlock, type BlockView, type RefineResult } from "./refine/blocks.ts";
+export {
+  textBlocks,
+  nodesForBlocks,
+  type TextBlock,
+  type BlockView,
+  type RefineResult,
+} from "./refine/blocks.ts";
 export { largestBlock, type LbsOptions } from "./refine/largest-block.ts";
 export { lengthSmoothing, type SlsOptions } from "./refine/length-smoothing.ts";
 export { tablePattern, type TpOptions } from "./refine/table-pattern.ts";

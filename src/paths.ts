@@ -15,7 +15,8 @@ export const BUNDLED = import.meta.url.endsWith(".js");
 function pithRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "pith") return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "pith")
+      return dir;
     if (dirname(dir) === dir) throw new Error(`pith's package.json was not found above ${from}`);
   }
 }
@@ -28,5 +29,7 @@ export const PITH_ROOT = pithRoot(import.meta.dirname);
  * ("cli/extract-worker"): the bundled module when this code is the bundle, else the source.
  */
 export function workerModule(name: string): string {
-  return pathToFileURL(BUNDLED ? resolve(PITH_ROOT, "dist", `${name}.js`) : resolve(PITH_ROOT, "src", `${name}.ts`)).href;
+  return pathToFileURL(
+    BUNDLED ? resolve(PITH_ROOT, "dist", `${name}.js`) : resolve(PITH_ROOT, "src", `${name}.ts`),
+  ).href;
 }

@@ -15,8 +15,12 @@ function badPagesDir(): string {
   writeFileSync(join(dir, "empty.html"), "");
   writeFileSync(join(dir, "huge.html"), hugePage(10 * 1024 * 1024));
   writeFileSync(join(dir, "deep.html"), deeplyNested(10_000));
-  writeFileSync(join(dir, "infinite-loop.html"), "<html><body><p>before</p><script>while(true){}</script><p>after</p></body></html>");
-  for (const f of ["binary.bin.html", "invalid-utf8.html", "shift-jis.html"]) copyFileSync(fixturePath(`inputs/${f}`), join(dir, f));
+  writeFileSync(
+    join(dir, "infinite-loop.html"),
+    "<html><body><p>before</p><script>while(true){}</script><p>after</p></body></html>",
+  );
+  for (const f of ["binary.bin.html", "invalid-utf8.html", "shift-jis.html"])
+    copyFileSync(fixturePath(`inputs/${f}`), join(dir, f));
   return dir;
 }
 
@@ -34,14 +38,26 @@ async function runBatch(mode: string, timeoutMs: number): Promise<void> {
   const dir = badPagesDir();
   const { server, url } = await hangingServer();
   try {
-    const args = ["render", "--summary", "--mode", mode, "--timeout", String(timeoutMs), dir, join(dir, "missing.html"), "http://127.0.0.1:9/unreachable", url];
+    const args = [
+      "render",
+      "--summary",
+      "--mode",
+      mode,
+      "--timeout",
+      String(timeoutMs),
+      dir,
+      join(dir, "missing.html"),
+      "http://127.0.0.1:9/unreachable",
+      url,
+    ];
     const res = await pith(args);
     const out = res.stdout;
     const err = res.stderr;
     assert.equal(res.status, 1, `exit 1 when some pages fail; stderr:\n${err}`);
     // the folder is one of several inputs, so its pages are named by their whole path (src/io/inputs.ts)
     const id = (page: string) => escapeRegExp(join(dir, page));
-    for (const ok of ["empty.html", "invalid-utf8.html", "shift-jis.html"]) assert.match(out, new RegExp(`^${id(ok)}\\t${mode}\\t`, "m"), `${ok} rendered`);
+    for (const ok of ["empty.html", "invalid-utf8.html", "shift-jis.html"])
+      assert.match(out, new RegExp(`^${id(ok)}\\t${mode}\\t`, "m"), `${ok} rendered`);
     for (const slow of SLOW_PAGES) {
       const name = id(slow);
       const rendered = new RegExp(`^${name}\\t${mode}\\t`, "m").test(out);
@@ -51,8 +67,18 @@ async function runBatch(mode: string, timeoutMs: number): Promise<void> {
     assert.match(err, new RegExp(`^error\\t${id("binary.bin.html")}\\tdecode\\tbinary data`, "m"));
     assert.match(err, /^error\t.*missing\.html\tread\tno such file/m);
     assert.match(err, /^error\thttp:\/\/127\.0\.0\.1:9\/unreachable\tfetch\tunreachable/m);
-    assert.match(err, new RegExp(`^error\\t${escapeRegExp(url)}\\tfetch\\tunreachable: no answer within ${timeoutMs} ms`, "m"));
-    assert.match(out + err, /infinite-loop\.html/, "the script page is reported (JavaScript is off by default)");
+    assert.match(
+      err,
+      new RegExp(
+        `^error\\t${escapeRegExp(url)}\\tfetch\\tunreachable: no answer within ${timeoutMs} ms`,
+        "m",
+      ),
+    );
+    assert.match(
+      out + err,
+      /infinite-loop\.html/,
+      "the script page is reported (JavaScript is off by default)",
+    );
     const counts = /rendered (\d+) page\(s\), (\d+) error\(s\)/.exec(err);
     assert.ok(counts, "a summary line");
     assert.equal(Number(counts[1]) + Number(counts[2]), 10, "every page is reported");
@@ -76,9 +102,20 @@ test("a parameter value the method cannot use is a usage error (exit 2) before a
   assert.equal(extract.status, 2);
   assert.match(extract.stderr, /^pith: extract: --param bias must be precision or recall, not "speed"$/m);
   assert.equal(extract.stdout, "");
-  const evaluate = await pith(["evaluate", "--method", "ml", "--data", fixturePath("evaluate/tiny"), "--param", "refiner=bogus"]);
+  const evaluate = await pith([
+    "evaluate",
+    "--method",
+    "ml",
+    "--data",
+    fixturePath("evaluate/tiny"),
+    "--param",
+    "refiner=bogus",
+  ]);
   assert.equal(evaluate.status, 2);
-  assert.match(evaluate.stderr, /--param refiner must be one of none, lbs, tp, region, records, fill, not "bogus"/);
+  assert.match(
+    evaluate.stderr,
+    /--param refiner must be one of none, lbs, tp, region, records, fill, not "bogus"/,
+  );
   const fine = await pith(["extract", page, "--param", "bias=recall"]);
   assert.equal(fine.status, 0, fine.stderr);
 });
@@ -87,7 +124,10 @@ test("an option value starting with a dash is a usage error that says how to giv
   const page = fixturePath("pages/article.html");
   const spaced = await pith(["extract", page, "--timeout", "-5"]);
   assert.equal(spaced.status, 2);
-  assert.match(spaced.stderr, /^pith: extract: --timeout is missing its value \(one that starts with "-" is written --timeout=-value\) \(see `pith extract --help`\)$/m);
+  assert.match(
+    spaced.stderr,
+    /^pith: extract: --timeout is missing its value \(one that starts with "-" is written --timeout=-value\) \(see `pith extract --help`\)$/m,
+  );
   const unknown = await pith(["extract", page, "--bogus"]);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /^pith: extract: unknown option --bogus \(see `pith extract --help`\)$/m);

@@ -44,7 +44,11 @@ test("--workers 2 writes byte for byte what one thread writes (JSON with trace),
 test("run from a directory outside pith's checkout, the workers still start (tsx resolved from pith's files)", async () => {
   const dir = fixtureBatch();
   const elsewhere = tempDir("pith-cwd-");
-  const res = await pith(["extract", dir, "--out", join(elsewhere, "out"), "--workers", "2"], undefined, elsewhere);
+  const res = await pith(
+    ["extract", dir, "--out", join(elsewhere, "out"), "--workers", "2"],
+    undefined,
+    elsewhere,
+  );
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stderr, /extracted 7 page\(s\) with ml, 0 error\(s\)/);
   assert.match(readFileSync(join(elsewhere, "out", "article.txt"), "utf8"), /Rivers rarely run straight/);
@@ -58,7 +62,18 @@ for (const workers of ["1", "0"]) {
     copyFileSync(fixturePath("pages/article.html"), join(dir, "b-article.html"));
     copyFileSync(fixturePath("site/blog/bees.html"), join(dir, "c-bees.html"));
     const out = tempDir("pith-slow-out-");
-    const res = await pith(["extract", dir, "--workers", workers, "--timeout", "1500", "--format", "json", "--out", out]);
+    const res = await pith([
+      "extract",
+      dir,
+      "--workers",
+      workers,
+      "--timeout",
+      "1500",
+      "--format",
+      "json",
+      "--out",
+      out,
+    ]);
     assert.equal(res.status, 1, res.stderr);
     assert.match(res.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: extraction took longer than 1500 ms$/m);
     assert.match(res.stderr, /extracted 2 page\(s\) with ml, 1 error\(s\)/);
@@ -69,22 +84,40 @@ for (const workers of ["1", "0"]) {
     const aloneOut = tempDir("pith-slow-alone-out-");
     const clean = await pith(["extract", alone, "--workers", workers, "--format", "json", "--out", aloneOut]);
     assert.equal(clean.status, 0, clean.stderr);
-    const record = (file: string) => ({ ...(JSON.parse(readFileSync(file, "utf8")) as object), source: null }); // the source is the directory's
-    for (const f of ["b-article.json", "c-bees.json"]) assert.deepEqual(record(join(out, f)), record(join(aloneOut, f)), f);
+    const record = (file: string) => ({
+      ...(JSON.parse(readFileSync(file, "utf8")) as object),
+      source: null,
+    }); // the source is the directory's
+    for (const f of ["b-article.json", "c-bees.json"])
+      assert.deepEqual(record(join(out, f)), record(join(aloneOut, f)), f);
     assert.match(readFileSync(join(out, "b-article.json"), "utf8"), /Rivers rarely run straight/);
   });
 }
 
 test("a page that outgrows a worker's heap is an error record for that page; a fresh worker takes the next one", async () => {
   // 64 MB holds the model and a normal page, not a 10 MB one
-  const pool = new ExtractPool(1, { method: "ml", params: { mode: "static", trace: false }, format: "text", output: DEFAULT_OUTPUT, render: {} }, 60_000, 64);
+  const pool = new ExtractPool(
+    1,
+    {
+      method: "ml",
+      params: { mode: "static", trace: false },
+      format: "text",
+      output: DEFAULT_OUTPUT,
+      render: {},
+    },
+    60_000,
+    64,
+  );
   try {
     await pool.ready();
     const [huge, article] = await Promise.all([
       pool.extract(bytesOf(hugePage(10 * 1024 * 1024), "huge")),
       pool.extract(bytesOf(fixtureText("pages/article.html"), "article")),
     ]);
-    assert.ok(!huge.ok && huge.error.stage === "extract" && /memory limit/.test(huge.error.reason), JSON.stringify(huge));
+    assert.ok(
+      !huge.ok && huge.error.stage === "extract" && /memory limit/.test(huge.error.reason),
+      JSON.stringify(huge),
+    );
     assert.ok(article.ok, JSON.stringify(article));
     assert.match(article.value.body, /Rivers rarely run straight/);
   } finally {
@@ -95,15 +128,25 @@ test("a page that outgrows a worker's heap is an error record for that page; a f
 test("a WARC crawl runs on the workers by default: one JSON line per HTML response, in record order, with its URL", async () => {
   const dir = tempDir("pith-warc-x-");
   const records = [
-    await warcResponse("https://blog.test/posts/rivers.html", fixtureText("site/blog/rivers.html"), "text/html; charset=utf-8"),
+    await warcResponse(
+      "https://blog.test/posts/rivers.html",
+      fixtureText("site/blog/rivers.html"),
+      "text/html; charset=utf-8",
+    ),
     await warcResponse("https://blog.test/logo.png", "PNG", "image/png"),
     await warcResponse("https://news.test/article", fixtureText("pages/article.html"), "text/html"),
   ];
   writeFileSync(join(dir, "crawl.warc.gz"), Buffer.concat(records));
   const res = await pith(["extract", join(dir, "crawl.warc.gz"), "--format", "json"]);
   assert.equal(res.status, 0, res.stderr);
-  const lines = res.stdout.trim().split("\n").map((l) => JSON.parse(l) as { url: string; text: string });
-  assert.deepEqual(lines.map((l) => l.url), ["https://blog.test/posts/rivers.html", "https://news.test/article"]);
+  const lines = res.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { url: string; text: string });
+  assert.deepEqual(
+    lines.map((l) => l.url),
+    ["https://blog.test/posts/rivers.html", "https://news.test/article"],
+  );
   assert.match(lines[0]?.text ?? "", /Water moving over rock/);
   assert.match(lines[1]?.text ?? "", /Rivers rarely run straight/);
 });
@@ -123,6 +166,9 @@ test("--workers must be a whole number of 0 or more", async () => {
   for (const bad of ["-1", "1.5"]) {
     const res = await pith(["extract", fixturePath("pages/article.html"), `--workers=${bad}`]);
     assert.equal(res.status, 2, bad);
-    assert.match(res.stderr, new RegExp(`--workers must be a whole number, 0 or more, not ${bad.replace(".", "\\.")}`));
+    assert.match(
+      res.stderr,
+      new RegExp(`--workers must be a whole number, 0 or more, not ${bad.replace(".", "\\.")}`),
+    );
   }
 });

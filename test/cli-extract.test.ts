@@ -18,7 +18,18 @@ test("a directory with --out: one output per page named after the input, bad pag
   copyFileSync(ARTICLE, join(dir, "a", "page.html"));
   writeFileSync(join(dir, "b.html.gz"), gzipSync(readFileSync(ARTICLE)));
   writeFileSync(join(dir, "broken.html"), Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 7)));
-  const res = await pith(["extract", dir, "--method", "cnr", "--param", "bias=precision", "--out", out, "--format", "markdown"]);
+  const res = await pith([
+    "extract",
+    dir,
+    "--method",
+    "cnr",
+    "--param",
+    "bias=precision",
+    "--out",
+    out,
+    "--format",
+    "markdown",
+  ]);
   assert.equal(res.status, 1, res.stderr);
   assert.ok(existsSync(join(out, "a", "page.md")), "a/page.html → a/page.md");
   assert.ok(existsSync(join(out, "b.md")), "b.html.gz → b.md");
@@ -36,15 +47,27 @@ test("a directory on stdout: each page's text after a ==> id <== line, JSON one 
   assert.deepEqual(text.stdout.match(/^==> .* <==$/gm), ["==> one.html <==", "==> two.html <=="]);
   const [before, first, second] = text.stdout.split(/^==> .* <==\n/m);
   assert.equal(before, "", "the output starts with a header");
-  assert.ok(first?.includes("Why rivers meander") && second?.includes("Why rivers meander"), "each page's text follows its header");
+  assert.ok(
+    first?.includes("Why rivers meander") && second?.includes("Why rivers meander"),
+    "each page's text follows its header",
+  );
   const json = await pith(["extract", dir, "--method", "cnr", "--format", "json"]);
-  assert.deepEqual(json.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id), ["one.html", "two.html"]);
+  assert.deepEqual(
+    json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { id: string }).id),
+    ["one.html", "two.html"],
+  );
   const single = await pith(["extract", join(dir, "one.html"), "--method", "cnr"]);
   assert.doesNotMatch(single.stdout, /==>/);
 });
 
 test("stdin in, JSON out: chosen nodes with paths, the method and the trace", async () => {
-  const res = await pith(["extract", "-", "--method", "cnr", "--param", "bias=precision", "--format", "json"], fixtureText("pages/article.html"));
+  const res = await pith(
+    ["extract", "-", "--method", "cnr", "--param", "bias=precision", "--format", "json"],
+    fixtureText("pages/article.html"),
+  );
   assert.equal(res.status, 0, res.stderr);
   const json = JSON.parse(res.stdout);
   assert.equal(json.id, "-");
@@ -62,7 +85,10 @@ test("ml: JSON output carries the trace; text output, computed without it, is th
   assert.equal(json.status, 0, json.stderr);
   assert.equal(text.status, 0, text.stderr);
   const parsed = JSON.parse(json.stdout);
-  assert.ok(parsed.trace.some((t: { step: string }) => t.step === "content-classifier"), "the classifier's decisions are traced");
+  assert.ok(
+    parsed.trace.some((t: { step: string }) => t.step === "content-classifier"),
+    "the classifier's decisions are traced",
+  );
   assert.equal(text.stdout.trim(), parsed.text.trim());
 });
 
@@ -96,17 +122,27 @@ test("usage errors exit 2 with one line naming the problem", async () => {
 
 test("images: Markdown and HTML keep the content's images, --no-images leaves them out, in a worker batch as in one page; with text it is a usage error", async () => {
   const dir = tempDir("pith-img-");
-  const html = readFileSync(ARTICLE, "utf8").replace(/(<p[ >])/, `<p><img src="/figures/meander.png" alt="A river bend"></p>$1`);
+  const html = readFileSync(ARTICLE, "utf8").replace(
+    /(<p[ >])/,
+    `<p><img src="/figures/meander.png" alt="A river bend"></p>$1`,
+  );
   writeFileSync(join(dir, "one.html"), html);
   writeFileSync(join(dir, "two.html"), html);
   const page = join(dir, "one.html");
   const md = await pith(["extract", page, "--format", "markdown"]);
   assert.equal(md.status, 0, md.stderr);
   assert.match(md.stdout, /^!\[A river bend\]\(\/figures\/meander\.png\)$/m);
-  for (const [format, image] of [["markdown", /!\[A river bend\]/], ["html", /<img src="\/figures\/meander\.png" alt="A river bend">/]] as const) {
+  for (const [format, image] of [
+    ["markdown", /!\[A river bend\]/],
+    ["html", /<img src="\/figures\/meander\.png" alt="A river bend">/],
+  ] as const) {
     const batch = await pith(["extract", dir, "--format", format, "--workers", "1"]);
     assert.equal(batch.status, 0, batch.stderr);
-    assert.equal(batch.stdout.match(new RegExp(image.source, "g"))?.length, 2, `${format}: both pages' image`);
+    assert.equal(
+      batch.stdout.match(new RegExp(image.source, "g"))?.length,
+      2,
+      `${format}: both pages' image`,
+    );
     for (const input of [page, dir]) {
       const none = await pith(["extract", input, "--format", format, "--no-images", "--workers", "1"]);
       assert.equal(none.status, 0, none.stderr);
@@ -127,10 +163,19 @@ test("the summary line says which models a batch used: a per-domain model beside
   const pages = join(dir, "pages");
   mkdirSync(pages);
   copyFileSync(ARTICLE, join(pages, "plain.html"));
-  writeFileSync(join(pages, "site.html"), readFileSync(ARTICLE, "utf8").replace("<head>", `<head><link rel="canonical" href="https://www.example.org/a">`));
+  writeFileSync(
+    join(pages, "site.html"),
+    readFileSync(ARTICLE, "utf8").replace(
+      "<head>",
+      `<head><link rel="canonical" href="https://www.example.org/a">`,
+    ),
+  );
   const res = await pith(["extract", pages, "--model-dir", models, "--workers", "1"]);
   assert.equal(res.status, 0, res.stderr);
-  assert.match(res.stderr, /extracted 2 page\(s\) with ml, 0 error\(s\); models: (default-static \(default\) ×1, default-static \(domain:example\.org\) ×1|default-static \(domain:example\.org\) ×1, default-static \(default\) ×1)$/m);
+  assert.match(
+    res.stderr,
+    /extracted 2 page\(s\) with ml, 0 error\(s\); models: (default-static \(default\) ×1, default-static \(domain:example\.org\) ×1|default-static \(domain:example\.org\) ×1, default-static \(default\) ×1)$/m,
+  );
 });
 
 test("a corrupt model is one fatal error before the batch (exit 3), not one per page", async () => {
@@ -147,18 +192,39 @@ test("a corrupt model is one fatal error before the batch (exit 3), not one per 
 test("a page a script builds: static mode says it is empty and how to run the script; --mode chromium --js then extracts it", async () => {
   const dir = tempDir("pith-shell-");
   const shell = join(dir, "app.html");
-  const words = "The river festival drew thousands of visitors to the old harbour on Sunday, where boats were decorated with lanterns.";
-  writeFileSync(shell, `<html><head><title>App</title><script type="application/ld+json">{"@type":"WebPage"}</script></head><body><div id="root"></div>
-<script>document.getElementById("root").innerHTML = "<article><h1>Festival</h1><p>${words}</p><p>${words}</p></article>";</script></body></html>`);
+  const words =
+    "The river festival drew thousands of visitors to the old harbour on Sunday, where boats were decorated with lanterns.";
+  writeFileSync(
+    shell,
+    `<html><head><title>App</title><script type="application/ld+json">{"@type":"WebPage"}</script></head><body><div id="root"></div>
+<script>document.getElementById("root").innerHTML = "<article><h1>Festival</h1><p>${words}</p><p>${words}</p></article>";</script></body></html>`,
+  );
   const still = await pith(["extract", shell]);
   assert.equal(still.stdout.trim(), "");
-  assert.match(still.stderr, /^empty\t.*app\.html\tthe page has no visible text, but 1 script that may build it: try --mode chromium --js \(and --network for a local file\)$/m);
+  assert.match(
+    still.stderr,
+    /^empty\t.*app\.html\tthe page has no visible text, but 1 script that may build it: try --mode chromium --js \(and --network for a local file\)$/m,
+  );
   const cra = join(dir, "cra.html");
-  writeFileSync(cra, `<!doctype html><html><head><script src="/static/js/main.js"></script></head><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>`);
-  assert.match((await pith(["extract", cra])).stderr, /\ta notice page \("enable javascript"\), not content; 1 script may build the page: try --mode chromium --js/, "an app shell's noscript notice keeps the hint");
+  writeFileSync(
+    cra,
+    `<!doctype html><html><head><script src="/static/js/main.js"></script></head><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>`,
+  );
+  assert.match(
+    (await pith(["extract", cra])).stderr,
+    /\ta notice page \("enable javascript"\), not content; 1 script may build the page: try --mode chromium --js/,
+    "an app shell's noscript notice keeps the hint",
+  );
   const data = join(dir, "data.html");
-  writeFileSync(data, `<html><body><script type="application/ld+json">{"@type":"WebPage"}</script></body></html>`);
-  assert.match((await pith(["extract", data])).stderr, /\tthe page has no visible text$/m, "a data script is not code: no hint");
+  writeFileSync(
+    data,
+    `<html><body><script type="application/ld+json">{"@type":"WebPage"}</script></body></html>`,
+  );
+  assert.match(
+    (await pith(["extract", data])).stderr,
+    /\tthe page has no visible text$/m,
+    "a data script is not code: no hint",
+  );
   const run = await pith(["extract", shell, "--mode", "chromium", "--js"]);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /river festival drew thousands/);
@@ -166,9 +232,18 @@ test("a page a script builds: static mode says it is empty and how to run the sc
 
 test("a feed or a sitemap given as a page is an empty extraction that says what the document is", async () => {
   const dir = tempDir("pith-feed-");
-  writeFileSync(join(dir, "feed.xml"), `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`);
-  writeFileSync(join(dir, "atom.xml"), `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><entry><title>Post</title><content type="html">Words of the post.</content></entry></feed>`);
-  writeFileSync(join(dir, "sitemap.xml"), `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`);
+  writeFileSync(
+    join(dir, "feed.xml"),
+    `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`,
+  );
+  writeFileSync(
+    join(dir, "atom.xml"),
+    `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><entry><title>Post</title><content type="html">Words of the post.</content></entry></feed>`,
+  );
+  writeFileSync(
+    join(dir, "sitemap.xml"),
+    `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`,
+  );
   const run = await pith(["extract", join(dir, "feed.xml"), join(dir, "atom.xml"), join(dir, "sitemap.xml")]);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stderr, /^empty\t.*feed\.xml\tnot an HTML page: the document is an RSS feed$/m);
@@ -180,40 +255,113 @@ test("a feed or a sitemap given as a page is an empty extraction that says what 
 
 test("every method of pith extract gives a feed, a sitemap, an image-only or a punctuation-only page the learned pipeline's empty extraction and reason", async () => {
   const dir = tempDir("pith-feed-all-");
-  writeFileSync(join(dir, "feed.xml"), `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`);
-  writeFileSync(join(dir, "sitemap.xml"), `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`);
-  writeFileSync(join(dir, "image.html"), `<html><body><div><img src="a.png" alt="A photo"></div></body></html>`);
+  writeFileSync(
+    join(dir, "feed.xml"),
+    `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><item><title>One</title><description>&lt;p&gt;The first item of the feed, with words.&lt;/p&gt;</description></item></channel></rss>`,
+  );
+  writeFileSync(
+    join(dir, "sitemap.xml"),
+    `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://x.org/</loc></url></urlset>`,
+  );
+  writeFileSync(
+    join(dir, "image.html"),
+    `<html><body><div><img src="a.png" alt="A photo"></div></body></html>`,
+  );
   writeFileSync(join(dir, "dashes.html"), `<html><body><p>— · —</p></body></html>`);
   const inputs = ["feed.xml", "sitemap.xml", "image.html", "dashes.html"].map((f) => join(dir, f));
-  const reasons = (stderr: string): string[] => stderr.split("\n").filter((l) => l.startsWith("empty\t")).map((l) => l.replace(/^empty\t.*\//, ""));
+  const reasons = (stderr: string): string[] =>
+    stderr
+      .split("\n")
+      .filter((l) => l.startsWith("empty\t"))
+      .map((l) => l.replace(/^empty\t.*\//, ""));
   const ml = await pith(["extract", ...inputs, "--workers", "0"]);
-  assert.deepEqual(reasons(ml.stderr), ["feed.xml\tnot an HTML page: the document is an RSS feed", "sitemap.xml\tnot an HTML page: the document is a sitemap", "image.html\tthe page has no visible text", "dashes.html\tthe page has no visible text"]);
-  for (const method of ["cnr", "content-extractor", "feature-extractor", "k-feature-extractor", "lbs", "sls", "tp", "site"]) {
+  assert.deepEqual(reasons(ml.stderr), [
+    "feed.xml\tnot an HTML page: the document is an RSS feed",
+    "sitemap.xml\tnot an HTML page: the document is a sitemap",
+    "image.html\tthe page has no visible text",
+    "dashes.html\tthe page has no visible text",
+  ]);
+  for (const method of [
+    "cnr",
+    "content-extractor",
+    "feature-extractor",
+    "k-feature-extractor",
+    "lbs",
+    "sls",
+    "tp",
+    "site",
+  ]) {
     const run = await pith(["extract", ...inputs, "--method", method, "--workers", "0", "--format", "json"]);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(reasons(run.stderr), reasons(ml.stderr), method);
-    assert.deepEqual(run.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { text: string }).text), ["", "", "", ""], method);
+    assert.deepEqual(
+      run.stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { text: string }).text),
+      ["", "", "", ""],
+      method,
+    );
   }
 });
 
 test("a frameset, or a page that only embeds another in an iframe, names the frames that hold its content; a hidden tracking iframe beside scripts does not hide the scripts hint", async () => {
   const dir = tempDir("pith-frames-");
-  writeFileSync(join(dir, "frames.html"), `<html><head><title>Old site</title></head><frameset cols="20%,80%"><frame src="menu.html"><frame src="main.html"></frameset></html>`);
-  writeFileSync(join(dir, "embed.html"), `<html><body><iframe src="https://example.org/article.html" width=800 height=600></iframe></body></html>`);
-  writeFileSync(join(dir, "shell.html"), `<html><head><script src="app.js"></script></head><body><noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript><div id="root"></div></body></html>`);
-  const run = await pith(["extract", join(dir, "frames.html"), join(dir, "embed.html"), join(dir, "shell.html")]);
-  assert.match(run.stderr, /^empty\t.*frames\.html\tthe page has no visible text of its own: its content is in 2 frames \(menu\.html, main\.html\); extract those pages$/m);
-  assert.match(run.stderr, /^empty\t.*embed\.html\tthe page has no visible text of its own: its content is in 1 frame \(https:\/\/example\.org\/article\.html\); extract those pages$/m);
-  assert.match(run.stderr, /^empty\t.*shell\.html\tthe page has no visible text, but 1 script that may build it/m);
+  writeFileSync(
+    join(dir, "frames.html"),
+    `<html><head><title>Old site</title></head><frameset cols="20%,80%"><frame src="menu.html"><frame src="main.html"></frameset></html>`,
+  );
+  writeFileSync(
+    join(dir, "embed.html"),
+    `<html><body><iframe src="https://example.org/article.html" width=800 height=600></iframe></body></html>`,
+  );
+  writeFileSync(
+    join(dir, "shell.html"),
+    `<html><head><script src="app.js"></script></head><body><noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript><div id="root"></div></body></html>`,
+  );
+  const run = await pith([
+    "extract",
+    join(dir, "frames.html"),
+    join(dir, "embed.html"),
+    join(dir, "shell.html"),
+  ]);
+  assert.match(
+    run.stderr,
+    /^empty\t.*frames\.html\tthe page has no visible text of its own: its content is in 2 frames \(menu\.html, main\.html\); extract those pages$/m,
+  );
+  assert.match(
+    run.stderr,
+    /^empty\t.*embed\.html\tthe page has no visible text of its own: its content is in 1 frame \(https:\/\/example\.org\/article\.html\); extract those pages$/m,
+  );
+  assert.match(
+    run.stderr,
+    /^empty\t.*shell\.html\tthe page has no visible text, but 1 script that may build it/m,
+  );
 });
 
 test("a page that only sends the browser on (<meta http-equiv=refresh>) names where, made absolute against a URL input's address; every method says so; a plain reload is no target", async () => {
   const dir = tempDir("pith-refresh-");
-  writeFileSync(join(dir, "moved.html"), `<html><head><meta http-equiv="Refresh" content="0; URL='new/place.html?a=1&amp;b=2'"><script>location.href = "new/place.html"</script></head><body></body></html>`);
-  writeFileSync(join(dir, "reload.html"), `<html><head><meta http-equiv="refresh" content="30"></head><body></body></html>`);
+  writeFileSync(
+    join(dir, "moved.html"),
+    `<html><head><meta http-equiv="Refresh" content="0; URL='new/place.html?a=1&amp;b=2'"><script>location.href = "new/place.html"</script></head><body></body></html>`,
+  );
+  writeFileSync(
+    join(dir, "reload.html"),
+    `<html><head><meta http-equiv="refresh" content="30"></head><body></body></html>`,
+  );
   for (const method of ["ml", "cnr"]) {
-    const run = await pith(["extract", join(dir, "moved.html"), join(dir, "reload.html"), "--method", method]);
-    assert.match(run.stderr, /^empty\t.*moved\.html\tthe page has no visible text: it sends the browser to new\/place\.html\?a=1&b=2 \(<meta http-equiv="refresh">\); extract that page$/m, method);
+    const run = await pith([
+      "extract",
+      join(dir, "moved.html"),
+      join(dir, "reload.html"),
+      "--method",
+      method,
+    ]);
+    assert.match(
+      run.stderr,
+      /^empty\t.*moved\.html\tthe page has no visible text: it sends the browser to new\/place\.html\?a=1&b=2 \(<meta http-equiv="refresh">\); extract that page$/m,
+      method,
+    );
     assert.match(run.stderr, /^empty\t.*reload\.html\tthe page has no visible text$/m, method);
   }
   const server = createServer((_req, res) => {
@@ -263,16 +411,31 @@ test("--input-list: inputs from a file or stdin after the positional ones; a mis
   copyFileSync(ARTICLE, join(dir, "two.html"));
   writeFileSync(join(dir, "list.txt"), `# batch\n${join(dir, "two.html")}\n${join(dir, "missing.html")}\n`);
   const out = join(dir, "out");
-  const res = await pith(["extract", join(dir, "one.html"), "--input-list", join(dir, "list.txt"), "--method", "cnr", "--out", out]);
+  const res = await pith([
+    "extract",
+    join(dir, "one.html"),
+    "--input-list",
+    join(dir, "list.txt"),
+    "--method",
+    "cnr",
+    "--out",
+    out,
+  ]);
   assert.equal(res.status, 1, res.stderr);
   assert.match(res.stderr, /^error\t.*missing\.html\tread\tno such file$/m);
   assert.match(res.stderr, /extracted 2 page\(s\) with cnr, 1 error\(s\)/);
   assert.ok(existsSync(join(out, dir.slice(1), "one.txt")) && existsSync(join(out, dir.slice(1), "two.txt")));
 
-  const piped = await pith(["extract", "--input-list", "-", "--method", "cnr"], `${join(dir, "one.html")}\n${join(dir, "two.html")}\n`);
+  const piped = await pith(
+    ["extract", "--input-list", "-", "--method", "cnr"],
+    `${join(dir, "one.html")}\n${join(dir, "two.html")}\n`,
+  );
   assert.equal(piped.status, 0, piped.stderr);
   assert.equal(piped.stdout.match(/^==> .* <==$/gm)?.length, 2, "a header per page, as for several inputs");
-  const dash = await pith(["extract", "--input-list", "-", "--method", "cnr"], `${join(dir, "one.html")}\n-\n`);
+  const dash = await pith(
+    ["extract", "--input-list", "-", "--method", "cnr"],
+    `${join(dir, "one.html")}\n-\n`,
+  );
   assert.equal(dash.status, 1, "a '-' line in a list read from stdin is an error record, not an empty page");
   assert.match(dash.stderr, /^error\t-\tread\tstdin is the input list here/m);
 

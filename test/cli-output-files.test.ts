@@ -1,7 +1,18 @@
 /** `--out DIR`: one file per page that no other page of the run overwrites, written whole, and `--skip-existing` to resume. */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  type Dirent,
+} from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -34,11 +45,16 @@ test("output names: files keep their path, WARC records and URL queries get a fi
   const long = outputName(`https://x.org/search?q=${"ä".repeat(400)}`, ".txt");
   const [, name = ""] = long.split("/");
   assert.ok(Buffer.byteLength(name) <= MAX_SEGMENT + 4, `${Buffer.byteLength(name)} bytes`);
-  assert.notEqual(long, outputName(`https://x.org/search?q=${"ä".repeat(401)}`, ".txt"), "two long names that share a prefix stay apart");
+  assert.notEqual(
+    long,
+    outputName(`https://x.org/search?q=${"ä".repeat(401)}`, ".txt"),
+    "two long names that share a prefix stay apart",
+  );
 });
 
 test("output names stay under the path limit: a URL of many long segments keeps its first ones and ends in one hashed segment; two such URLs that differ deep down stay apart; a file can be written there", () => {
-  const deep = (last: string) => `https://x.org/${Array.from({ length: 25 }, (_, k) => `${k}${"s".repeat(199)}`).join("/")}/${last}`;
+  const deep = (last: string) =>
+    `https://x.org/${Array.from({ length: 25 }, (_, k) => `${k}${"s".repeat(199)}`).join("/")}/${last}`;
   const name = outputName(deep("a"), ".txt");
   assert.ok(Buffer.byteLength(name) <= MAX_NAME + 4, `${Buffer.byteLength(name)} bytes`);
   assert.ok(name.startsWith(`x.org/0${"s".repeat(199)}/1${"s".repeat(199)}/`), name.slice(0, 80));
@@ -54,10 +70,20 @@ test("output names stay under the path limit: a URL of many long segments keeps 
 test("output names of URLs: a host without a path is its index page, as with the slash; percent-escapes are read, so a non-ASCII path keeps its letters (and its length), and an escaped '/' or '..' stays inside its segment", () => {
   assert.equal(outputName("https://x.org", ".txt"), outputName("https://x.org/", ".txt"));
   assert.equal(outputName("https://x.org?lang=en", ".txt"), "x.org/index_lang_en.txt");
-  assert.equal(outputName("https://ru.x.org/wiki/%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0", ".txt"), "ru.x.org/wiki/Москва.txt");
-  assert.equal(outputName("https://x.org/caf%C3%A9?q=cr%C3%A8me%20br%C3%BBl%C3%A9e", ".txt"), "x.org/café_q_crème_brûlée.txt");
+  assert.equal(
+    outputName("https://ru.x.org/wiki/%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0", ".txt"),
+    "ru.x.org/wiki/Москва.txt",
+  );
+  assert.equal(
+    outputName("https://x.org/caf%C3%A9?q=cr%C3%A8me%20br%C3%BBl%C3%A9e", ".txt"),
+    "x.org/café_q_crème_brûlée.txt",
+  );
   assert.equal(outputName("https://x.org/a%2Fb/%2E%2E/c", ".txt"), "x.org/a_b/_/c.txt");
-  assert.equal(outputName("https://x.org/100%25/%E2%28", ".txt"), "x.org/100_/_E2_28.txt", "an escape that is not UTF-8 stays as written");
+  assert.equal(
+    outputName("https://x.org/100%25/%E2%28", ".txt"),
+    "x.org/100_/_E2_28.txt",
+    "an escape that is not UTF-8 stays as written",
+  );
 });
 
 test("a WARC with --out: one file per HTML record, in a folder named after the WARC", async () => {
@@ -65,7 +91,11 @@ test("a WARC with --out: one file per HTML record, in a folder named after the W
   const records = [
     await warcResponse("https://news.test/list?page=1", fixtureText("pages/article.html"), "text/html"),
     await warcResponse("https://news.test/logo.png", "PNG", "image/png"),
-    await warcResponse("https://news.test/list?page=2", fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"), "text/html"),
+    await warcResponse(
+      "https://news.test/list?page=2",
+      fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"),
+      "text/html",
+    ),
   ];
   writeFileSync(join(dir, "crawl.warc.gz"), Buffer.concat(records));
   const out = join(dir, "out");
@@ -79,19 +109,34 @@ test("a WARC with --out: one file per HTML record, in a folder named after the W
 
 test("several directories with --out: each one's pages under its own name, so two index.html do not clash; a lone directory's pages are named inside it; an input list's directories keep their names", async () => {
   const dir = tempDir("pith-dirs-out-");
-  for (const [site, title] of [["siteA", "Why rivers flood"], ["siteB", "Why rivers dry up"]] as const) {
+  for (const [site, title] of [
+    ["siteA", "Why rivers flood"],
+    ["siteB", "Why rivers dry up"],
+  ] as const) {
     mkdirSync(join(dir, site, "posts"), { recursive: true });
-    writeFileSync(join(dir, site, "index.html"), fixtureText("pages/article.html").replaceAll("Why rivers meander", title));
+    writeFileSync(
+      join(dir, site, "index.html"),
+      fixtureText("pages/article.html").replaceAll("Why rivers meander", title),
+    );
     copyFileSync(ARTICLE, join(dir, site, "posts", "one.html"));
   }
   const both = await pith(["extract", "siteA", "siteB", "--method", "cnr", "--out", "out"], undefined, dir);
   assert.equal(both.status, 0, both.stderr);
-  assert.deepEqual(filesBelow(join(dir, "out")), ["siteA/index.txt", "siteA/posts/one.txt", "siteB/index.txt", "siteB/posts/one.txt"]);
+  assert.deepEqual(filesBelow(join(dir, "out")), [
+    "siteA/index.txt",
+    "siteA/posts/one.txt",
+    "siteB/index.txt",
+    "siteB/posts/one.txt",
+  ]);
   assert.match(readFileSync(join(dir, "out", "siteB", "index.txt"), "utf8"), /rivers dry up/);
   const lone = await pith(["extract", "siteA", "--method", "cnr", "--out", "lone"], undefined, dir);
   assert.equal(lone.status, 0, lone.stderr);
   assert.deepEqual(filesBelow(join(dir, "lone")), ["index.txt", "posts/one.txt"]);
-  const listed = await pith(["extract", "--input-list", "-", "--method", "cnr", "--out", "listed"], "siteA\nsiteB\n", dir);
+  const listed = await pith(
+    ["extract", "--input-list", "-", "--method", "cnr", "--out", "listed"],
+    "siteA\nsiteB\n",
+    dir,
+  );
   assert.equal(listed.status, 0, listed.stderr);
   assert.deepEqual(filesBelow(join(dir, "listed")), filesBelow(join(dir, "out")));
 });
@@ -109,12 +154,27 @@ test("--skip-existing resumes a batch: finished outputs stay as they are, missin
   const whole = readFileSync(missing, "utf8");
   rmSync(missing); // a page whose output is gone is done again
 
-  const resumed = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out, "--skip-existing"]);
+  const resumed = await pith([
+    "extract",
+    join(dir, "in"),
+    "--method",
+    "cnr",
+    "--out",
+    out,
+    "--skip-existing",
+  ]);
   assert.equal(resumed.status, 0, resumed.stderr);
-  assert.match(resumed.stderr, /extracted 1 page\(s\) with cnr, 0 error\(s\), 2 skipped \(output already there\)/);
+  assert.match(
+    resumed.stderr,
+    /extracted 1 page\(s\) with cnr, 0 error\(s\), 2 skipped \(output already there\)/,
+  );
   assert.equal(readFileSync(join(out, "a.txt"), "utf8"), "kept from the first run\n");
   assert.equal(readFileSync(missing, "utf8"), whole);
-  assert.deepEqual(filesBelow(out), ["a.txt", "b.txt", "c.txt"], "no temporary files left beside the outputs");
+  assert.deepEqual(
+    filesBelow(out),
+    ["a.txt", "b.txt", "c.txt"],
+    "no temporary files left beside the outputs",
+  );
 
   const again = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out]);
   assert.equal(again.status, 0, again.stderr);
@@ -137,20 +197,33 @@ test("--skip-existing does not fetch a URL whose output is there", async () => {
 test("two inputs with one output name: the second is an error record and the first's output stays", async () => {
   const dir = tempDir("pith-clash-");
   copyFileSync(ARTICLE, join(dir, "page.html"));
-  writeFileSync(join(dir, "page.htm"), fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"));
+  writeFileSync(
+    join(dir, "page.htm"),
+    fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"),
+  );
   const out = join(dir, "out");
   const res = await pith(["extract", dir, "--method", "cnr", "--out", out]);
   assert.equal(res.status, 1, res.stderr);
-  assert.match(res.stderr, /^error\tpage\.html\twrite\toutput page\.txt belongs to another input of this run \(two inputs with one name\), so this page's output is not written$/m);
+  assert.match(
+    res.stderr,
+    /^error\tpage\.html\twrite\toutput page\.txt belongs to another input of this run \(two inputs with one name\), so this page's output is not written$/m,
+  );
   assert.match(res.stderr, /extracted 1 page\(s\) with cnr, 1 error\(s\)/);
-  assert.match(readFileSync(join(out, "page.txt"), "utf8"), /rivers flood/, "page.htm comes first in sorted order and keeps its output");
+  assert.match(
+    readFileSync(join(out, "page.txt"), "utf8"),
+    /rivers flood/,
+    "page.htm comes first in sorted order and keeps its output",
+  );
 });
 
 test("--skip-existing resuming a batch with two inputs of one output name: the first is skipped, the second is still an error record, not skipped as if done", async () => {
   const dir = tempDir("pith-clash-resume-");
   mkdirSync(join(dir, "in"));
   copyFileSync(ARTICLE, join(dir, "in", "page.html"));
-  writeFileSync(join(dir, "in", "page.htm"), fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"));
+  writeFileSync(
+    join(dir, "in", "page.htm"),
+    fixtureText("pages/article.html").replaceAll("Why rivers meander", "Why rivers flood"),
+  );
   copyFileSync(ARTICLE, join(dir, "in", "other.html"));
   const out = join(dir, "out");
   // a first run that stopped after page.htm, the first of the two in sorted order: page.html and other.html never ran
@@ -159,12 +232,33 @@ test("--skip-existing resuming a batch with two inputs of one output name: the f
   const old = new Date(Date.now() - 60_000);
   utimesSync(join(out, "page.txt"), old, old);
   // resumed in this thread (other.html is done now), then again on workers (it is skipped too)
-  for (const [workers, summary] of [["0", "extracted 1 page(s) with cnr, 1 error(s), 1 skipped"], ["2", "extracted 0 page(s) with cnr, 1 error(s), 2 skipped"]] as const) {
-    const res = await pith(["extract", join(dir, "in"), "--method", "cnr", "--out", out, "--skip-existing", "--workers", workers]);
+  for (const [workers, summary] of [
+    ["0", "extracted 1 page(s) with cnr, 1 error(s), 1 skipped"],
+    ["2", "extracted 0 page(s) with cnr, 1 error(s), 2 skipped"],
+  ] as const) {
+    const res = await pith([
+      "extract",
+      join(dir, "in"),
+      "--method",
+      "cnr",
+      "--out",
+      out,
+      "--skip-existing",
+      "--workers",
+      workers,
+    ]);
     assert.equal(res.status, 1, res.stderr);
-    assert.match(res.stderr, /^error\tpage\.html\twrite\toutput page\.txt belongs to another input of this run \(two inputs with one name\)/m, workers);
+    assert.match(
+      res.stderr,
+      /^error\tpage\.html\twrite\toutput page\.txt belongs to another input of this run \(two inputs with one name\)/m,
+      workers,
+    );
     assert.ok(res.stderr.includes(`${summary} (output already there)`), res.stderr);
-    assert.equal(readFileSync(join(out, "page.txt"), "utf8"), "page.htm's output\n", "the first input's output is neither rewritten nor overwritten");
+    assert.equal(
+      readFileSync(join(out, "page.txt"), "utf8"),
+      "page.htm's output\n",
+      "the first input's output is neither rewritten nor overwritten",
+    );
     assert.deepEqual(filesBelow(out), ["other.txt", "page.txt"]);
   }
 });
@@ -195,7 +289,10 @@ test("render --out writes each WARC record's snapshot to its own file, and --ski
   assert.equal(res.status, 0, res.stderr);
   const files = filesBelow(out);
   assert.equal(files.length, 2, files.join(", "));
-  assert.ok(files.every((f) => /crawl\/[12]\.snapshot\.json\.gz$/.test(f)), files.join(", "));
+  assert.ok(
+    files.every((f) => /crawl\/[12]\.snapshot\.json\.gz$/.test(f)),
+    files.join(", "),
+  );
   const again = await pith(["render", join(dir, "crawl.warc"), "--out", out, "--gzip", "--skip-existing"]);
   assert.equal(again.status, 0, again.stderr);
   assert.match(again.stderr, /rendered 0 page\(s\), 0 error\(s\), 2 skipped/);
@@ -224,7 +321,10 @@ test("an --out that cannot be a directory is one usage error (exit 2) before the
   const file = join(dir, "taken");
   writeFileSync(file, "a file, not a folder");
   const pages = [join(dir, "a.html"), join(dir, "b.html")];
-  for (const [command, ...args] of [["extract", ...pages, "--method", "cnr"], ["render", ...pages]] as const) {
+  for (const [command, ...args] of [
+    ["extract", ...pages, "--method", "cnr"],
+    ["render", ...pages],
+  ] as const) {
     const res = await pith([command, ...args, "--out", join(file, "out")]);
     assert.equal(res.status, 2, res.stderr);
     assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
@@ -250,16 +350,23 @@ test("makeDirs: creates the missing levels, accepts what exists, and fails (neve
   }
 });
 
-test("writeAtomic: a regular file is replaced whole with no temporary left; a pipe or device is written in place, not replaced", { timeout: 10_000 }, async () => {
-  const dir = tempDir("pith-atomic-");
-  const file = join(dir, "sub", "model.json");
-  await writeAtomic(file, "one");
-  writeAtomicSync(file, "two");
-  assert.equal(readFileSync(file, "utf8"), "two");
-  assert.deepEqual(readdirSync(join(dir, "sub")), ["model.json"]);
-  const fifo = join(dir, "pipe");
-  execFileSync("mkfifo", [fifo]);
-  const [read] = await Promise.all([readFile(fifo, "utf8"), writeAtomic(fifo, "through the pipe")]);
-  assert.equal(read, "through the pipe");
-  assert.ok(statSync(fifo).isFIFO(), "still a pipe: a rename would have put a regular file there (as it would over /dev/null)");
-});
+test(
+  "writeAtomic: a regular file is replaced whole with no temporary left; a pipe or device is written in place, not replaced",
+  { timeout: 10_000 },
+  async () => {
+    const dir = tempDir("pith-atomic-");
+    const file = join(dir, "sub", "model.json");
+    await writeAtomic(file, "one");
+    writeAtomicSync(file, "two");
+    assert.equal(readFileSync(file, "utf8"), "two");
+    assert.deepEqual(readdirSync(join(dir, "sub")), ["model.json"]);
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const [read] = await Promise.all([readFile(fifo, "utf8"), writeAtomic(fifo, "through the pipe")]);
+    assert.equal(read, "through the pipe");
+    assert.ok(
+      statSync(fifo).isFIFO(),
+      "still a pipe: a rename would have put a regular file there (as it would over /dev/null)",
+    );
+  },
+);

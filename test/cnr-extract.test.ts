@@ -33,7 +33,11 @@ test("Algorithm 2: sibling blocks are replaced by their parent, bottom-up to a f
   const [p1, p2, footer] = [byId(fox, "p1"), byId(fox, "p2"), byId(fox, "footer")];
   const article = byId(fox, "article");
   assert.deepEqual(mergeBlocks(tree, [p1, p2, footer + 1]).blocks, [article, footer + 1]);
-  assert.deepEqual(mergeBlocks(tree, [p1, p2, article + 1, footer]).blocks, [1], "article and footer are siblings: both merge into <body>");
+  assert.deepEqual(
+    mergeBlocks(tree, [p1, p2, article + 1, footer]).blocks,
+    [1],
+    "article and footer are siblings: both merge into <body>",
+  );
   assert.deepEqual(mergeBlocks(tree, [p1, p2], 3).blocks, [p1, p2]);
 });
 
@@ -42,13 +46,19 @@ test("CNR picks the article div, not the navigation or the footer", () => {
   // <p>, the article (349 / 7 = 49.9) is selected itself; <body> (369 / 32 = 11.5) is not.
   const r = cnrExtract(fox);
   assert.deepEqual(r.nodes, [byId(fox, "article")]);
-  assert.match(r.text, /^Sandusky trial\nThe man identified .* a\.\nHe said he had been in foster care for years\.$/);
+  assert.match(
+    r.text,
+    /^Sandusky trial\nThe man identified .* a\.\nHe said he had been in foster care for years\.$/,
+  );
   assert.equal(r.trace.at(-1)?.action, "keep");
   assert.match(r.trace.at(-1)?.reason ?? "", /349 chars of 3 selected nodes/);
   // A lower threshold (0.05 × 300 = 15) also selects the footer's <p> (20 chars): a second block, dropped.
   const low = cnrExtract(fox, { params: { top: 0.05 } });
   assert.deepEqual(low.nodes, [byId(fox, "article")]);
-  assert.ok(low.trace.some((e) => e.action === "drop" && e.text === "Published June 13, 2012"), "the footer block is traced as dropped");
+  assert.ok(
+    low.trace.some((e) => e.action === "drop" && e.text === "Published June 13, 2012"),
+    "the footer block is traced as dropped",
+  );
 });
 
 test("the precision/recall knob moves the chosen block toward the leaves or the root", () => {
@@ -61,14 +71,23 @@ test("the precision/recall knob moves the chosen block toward the leaves or the 
 });
 
 test("no text, a single node, or only link text: empty result with a reason", () => {
-  for (const html of ["", "<html><body><div><img src=x></div></body></html>", `<html><body><nav><a href="/">Only links</a></nav></body></html>`]) {
+  for (const html of [
+    "",
+    "<html><body><div><img src=x></div></body></html>",
+    `<html><body><nav><a href="/">Only links</a></nav></body></html>`,
+  ]) {
     const r = cnrExtract(staticSnapshot(pageFromHtml(html)));
     assert.deepEqual(r.nodes, []);
     assert.equal(r.text, "");
     assert.ok(r.emptyReason, `empty reason for ${JSON.stringify(html)}`);
   }
   // the page shows "Only links": not a page without visible text (runExtractor's reason) but text CNR does not count
-  assert.match(cnrExtract(staticSnapshot(pageFromHtml(`<html><body><nav><a href="/">Only links</a></nav></body></html>`))).emptyReason ?? "", /^no text outside links, menus and media/);
+  assert.match(
+    cnrExtract(
+      staticSnapshot(pageFromHtml(`<html><body><nav><a href="/">Only links</a></nav></body></html>`)),
+    ).emptyReason ?? "",
+    /^no text outside links, menus and media/,
+  );
 });
 
 test("10,000-level nesting and 100,000 nodes: no overflow (speed is measured by the benchmarks, not here)", () => {

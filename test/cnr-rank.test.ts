@@ -6,9 +6,11 @@ import { createRng } from "../src/ml/prng.ts";
 /** The definition: row indices sorted by value, each run of equal values at the mean of its positions over m - 1. */
 function reference(vals: Float64Array): Float64Array {
   const m = vals.length;
-  const order = Array.from({ length: m }, (_, r) => r).sort((a, b) => (vals[a] as number) - (vals[b] as number));
+  const order = Array.from({ length: m }, (_, r) => r).sort(
+    (a, b) => (vals[a] as number) - (vals[b] as number),
+  );
   const rank = new Float64Array(m);
-  for (let k = 0; k < m; ) {
+  for (let k = 0; k < m;) {
     let e = k;
     while (e + 1 < m && vals[order[e + 1] as number] === vals[order[k] as number]) e++;
     for (let t = k; t <= e; t++) rank[order[t] as number] = m > 1 ? (k + e) / 2 / (m - 1) : 1;

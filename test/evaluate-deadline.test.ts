@@ -16,10 +16,26 @@ test("a page that outruns its deadline on a worker fails alone; the other pages 
     writeSyntheticSet(dir, ["a.test", "b.test"], 3);
     writeFileSync(join(dir, "html", "p-0-1.html.gz"), gzipSync(hugePage(20_000_000)));
     const timeoutMs = 1_000;
-    const { pages, runs } = await evaluateMethods({ methods: ["all-text"], datasets: [dir], workers: 2, renderOptions: { timeoutMs } });
+    const { pages, runs } = await evaluateMethods({
+      methods: ["all-text"],
+      datasets: [dir],
+      workers: 2,
+      renderOptions: { timeoutMs },
+    });
     assert.equal(pages.length, 6);
     const byId = new Map(pages.map((p) => [p.id, p]));
-    const job = { datasetDir: dir, domain: "a.test", ids: ["p-0-1"], contextIds: [], methods: ["all-text"], mode: "static" as const, renderOptions: { timeoutMs }, params: {}, site: false, rouge: false };
+    const job = {
+      datasetDir: dir,
+      domain: "a.test",
+      ids: ["p-0-1"],
+      contextIds: [],
+      methods: ["all-text"],
+      mode: "static" as const,
+      renderOptions: { timeoutMs },
+      params: {},
+      site: false,
+      rouge: false,
+    };
     const deadline = jobDeadlineMs(job);
     assert.equal(deadline, 2_000);
     assert.equal(byId.get("p-0-1")?.error, `timeout: evaluating 1 page(s) took longer than ${deadline} ms`);

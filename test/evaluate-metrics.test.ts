@@ -23,7 +23,21 @@ describe("WCXB word P/R/F1", () => {
   it("tokenizes like Python's re.findall(r'\\w+', s.lower()) on Unicode text", () => {
     // Output of Python 3.11 on the same string: combining marks split words, digits of any script count.
     const s = "हिन्दी café naïve x²  ½ Ⅻ a‿b 日本語 ٣٤ e\u0301";
-    assert.deepEqual(wcxbTokens(s), ["ह", "न", "द", "café", "naïve", "x²", "½", "ⅻ", "a", "b", "日本語", "٣٤", "e"]);
+    assert.deepEqual(wcxbTokens(s), [
+      "ह",
+      "न",
+      "द",
+      "café",
+      "naïve",
+      "x²",
+      "½",
+      "ⅻ",
+      "a",
+      "b",
+      "日本語",
+      "٣٤",
+      "e",
+    ]);
     assert.deepEqual(wcxbTokens("Snake_case, it's 3.5!"), ["snake_case", "it", "s", "3", "5"]);
   });
   it("scores the multiset overlap", () => {
@@ -61,8 +75,19 @@ describe("article-extraction-benchmark shingles", () => {
   });
   it("aggregates F1 from the mean precision and mean recall", () => {
     const page = (id: string, pred: string, gold: string): PageFigures => ({
-      method: "m", dataset: "d", id, domain: null, group: "g",
-      wcxb: wcxbWords(pred, gold), aeb: aebShingles(pred, gold), lcs: lcsScore(pred, gold), nodes: null, snippets: null, rouge: null, ms: 1, chars: pred.length,
+      method: "m",
+      dataset: "d",
+      id,
+      domain: null,
+      group: "g",
+      wcxb: wcxbWords(pred, gold),
+      aeb: aebShingles(pred, gold),
+      lcs: lcsScore(pred, gold),
+      nodes: null,
+      snippets: null,
+      rouge: null,
+      ms: 1,
+      chars: pred.length,
     });
     const [all] = aggregate([page("1", "a b c d e", "a b c d"), page("2", "", "a b c d e f")]);
     close(all?.aeb.p ?? -1, 0.25);
@@ -74,7 +99,10 @@ describe("article-extraction-benchmark shingles", () => {
 
 describe("snippets", () => {
   const text = "Hello World, this is  the main text.";
-  const c = snippetCounts(text, { with: ["hello world", "main text", "absent"], without: ["this is the", "footer"] });
+  const c = snippetCounts(text, {
+    with: ["hello world", "main text", "absent"],
+    without: ["this is the", "footer"],
+  });
   it("WCXB: case-insensitive substring shares", () => {
     assert.deepEqual([c.withFound, c.withTotal, c.withoutAvoided, c.withoutTotal], [2, 3, 2, 2]);
   });
@@ -90,13 +118,17 @@ describe("Louvan's LCS P/R/F1", () => {
     const cp = (s: string): number[] => [...s].map((c) => c.codePointAt(0) as number);
     assert.equal(lcsLength(cp("ABCBDAB"), cp("BDCABA")), 4);
     let seed = 7;
-    const rand = (k: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) % k);
+    const rand = (k: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % k;
     for (let t = 0; t < 300; t++) {
       const a = Array.from({ length: rand(90) }, () => rand(1 + (t % 4)));
       const b = Array.from({ length: rand(90) }, () => rand(1 + (t % 4)));
       const dp = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
       for (let i = 1; i <= a.length; i++)
-        for (let j = 1; j <= b.length; j++) (dp[i] as number[])[j] = a[i - 1] === b[j - 1] ? (dp[i - 1] as number[])[j - 1]! + 1 : Math.max((dp[i - 1] as number[])[j]!, (dp[i] as number[])[j - 1]!);
+        for (let j = 1; j <= b.length; j++)
+          (dp[i] as number[])[j] =
+            a[i - 1] === b[j - 1]
+              ? (dp[i - 1] as number[])[j - 1]! + 1
+              : Math.max((dp[i - 1] as number[])[j]!, (dp[i] as number[])[j - 1]!);
       assert.equal(lcsLength(a, b), (dp[a.length] as number[])[b.length], `case ${t}`);
     }
   });
@@ -120,7 +152,8 @@ describe("Louvan's LCS P/R/F1", () => {
     assert.equal(w.unit, "word");
     close(w.p, 2 / 3);
     const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do".split(" ");
-    const gen = (n: number, k: number): string => Array.from({ length: n }, (_, i) => words[(i * k) % words.length]).join(" ");
+    const gen = (n: number, k: number): string =>
+      Array.from({ length: n }, (_, i) => words[(i * k) % words.length]).join(" ");
     const big = lcsScore(gen(8000, 3), gen(8000, 7)); // ≈ 50k characters each
     assert.equal(big.unit, "char");
   });

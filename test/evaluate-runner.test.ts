@@ -19,7 +19,8 @@ import type { ExtractorContext, PageSnapshot } from "../src/types.ts";
 import { fixturePath, pageFromHtml, tempDir } from "./helpers.ts";
 
 const TINY = fixturePath("evaluate/tiny");
-const close = (a: number | undefined, b: number, eps = 1e-9): void => assert.ok(a !== undefined && Math.abs(a - b) < eps, `${a} ≠ ${b}`);
+const close = (a: number | undefined, b: number, eps = 1e-9): void =>
+  assert.ok(a !== undefined && Math.abs(a - b) < eps, `${a} ≠ ${b}`);
 
 describe("node labels from gold-html", () => {
   const html = `<html><body><nav>Home News</nav><p>The council met today.</p><p>Comments: great</p></body></html>`;
@@ -78,17 +79,36 @@ describe("evaluateMethods on the tiny fixture", () => {
     // snippets: with 3/3 found; without 0/3 avoided; trafilatura tp 1, fp 3, fn 2
     assert.deepEqual({ ...all?.snippets, f1: 0 }, { with: 1, without: 0, f1: 0, n_with: 3, n_without: 3 });
     close(all?.snippets?.f1, 2 / 7);
-    assert.deepEqual(runs.map((r) => `${r.group}:${r.pages}`), ["all:3", "article:2", "forum:1"]);
+    assert.deepEqual(
+      runs.map((r) => `${r.group}:${r.pages}`),
+      ["all:3", "article:2", "forum:1"],
+    );
   });
 
   it("counts a failing method as a miss and goes on: 0 on every page, also where the gold is empty", async () => {
-    registerExtractor({ name: "test-throws", description: "always fails", extract: () => { throw new Error("boom"); } });
+    registerExtractor({
+      name: "test-throws",
+      description: "always fails",
+      extract: () => {
+        throw new Error("boom");
+      },
+    });
     const { runs, pages } = await evaluateMethods({ methods: ["test-throws"], datasets: [TINY], workers: 1 });
-    assert.deepEqual(pages.map((p) => p.error), ["extract: boom", "extract: boom", "extract: boom"]);
+    assert.deepEqual(
+      pages.map((p) => p.error),
+      ["extract: boom", "extract: boom", "extract: boom"],
+    );
     const all = runs.find((r) => r.group === "all");
     assert.equal(all?.errors, 3);
     assert.equal(all?.wcxb.f1, 0, "t-3's empty gold does not make a failure a hit");
-    assert.deepEqual(pages.map((p) => [p.wcxb.f1, p.aeb.tp, p.lcs.f1]), [[0, 0, 0], [0, 0, 0], [0, 0, 0]]);
+    assert.deepEqual(
+      pages.map((p) => [p.wcxb.f1, p.aeb.tp, p.lcs.f1]),
+      [
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+    );
   });
 
   it("leaves out pages without a gold file (and says which), refuses two sets of one name and an unknown page type", async () => {
@@ -96,11 +116,24 @@ describe("evaluateMethods on the tiny fixture", () => {
     const copy = join(root, "tiny");
     cpSync(TINY, copy, { recursive: true });
     rmSync(join(copy, "gold", "t-2.txt"));
-    const { pages, withoutGold } = await evaluateMethods({ methods: ["all-text"], datasets: [copy], workers: 1 });
-    assert.deepEqual(pages.map((p) => p.id), ["t-1", "t-3"]);
+    const { pages, withoutGold } = await evaluateMethods({
+      methods: ["all-text"],
+      datasets: [copy],
+      workers: 1,
+    });
+    assert.deepEqual(
+      pages.map((p) => p.id),
+      ["t-1", "t-3"],
+    );
     assert.deepEqual(withoutGold, ["tiny/t-2"]);
-    await assert.rejects(evaluateMethods({ methods: ["all-text"], datasets: [TINY, copy], workers: 1 }), (e: Error) => e instanceof DatasetError && /two sets are named "tiny"/.test(e.message));
-    await assert.rejects(evaluateMethods({ methods: ["all-text"], datasets: [TINY], pageType: "recipe", workers: 1 }), /no page of type "recipe" .*types there: article, forum/);
+    await assert.rejects(
+      evaluateMethods({ methods: ["all-text"], datasets: [TINY, copy], workers: 1 }),
+      (e: Error) => e instanceof DatasetError && /two sets are named "tiny"/.test(e.message),
+    );
+    await assert.rejects(
+      evaluateMethods({ methods: ["all-text"], datasets: [TINY], pageType: "recipe", workers: 1 }),
+      /no page of type "recipe" .*types there: article, forum/,
+    );
     const twice = await evaluateMethods({ methods: ["all-text"], datasets: [TINY, TINY], workers: 1 });
     assert.equal(twice.pages.length, 3, "one set named twice is evaluated once");
     rmSync(root, { recursive: true, force: true });
@@ -109,21 +142,45 @@ describe("evaluateMethods on the tiny fixture", () => {
   it("gives site methods the other pages of the same domain, and the oracle its gold", async () => {
     const seen = new Map<string, string[]>();
     const record = (page: PageSnapshot, ctx?: ExtractorContext) => {
-      seen.set(page.id, [...(ctx?.site?.pages.map((p) => p.id) ?? ["no-site"]), String(ctx?.params?.["gold"] ?? "")]);
+      seen.set(page.id, [
+        ...(ctx?.site?.pages.map((p) => p.id) ?? ["no-site"]),
+        String(ctx?.params?.["gold"] ?? ""),
+      ]);
       return { method: "x", text: "", nodes: [], trace: [] };
     };
-    registerExtractor({ name: "test-site", description: "records its site context", needsSite: true, extract: record });
+    registerExtractor({
+      name: "test-site",
+      description: "records its site context",
+      needsSite: true,
+      extract: record,
+    });
     await evaluateMethods({ methods: ["test-site"], datasets: [TINY], limit: 1, workers: 1 });
     assert.deepEqual(seen.get("t-1"), ["t-3", ""]); // t-3 rendered as context only
     assert.equal(seen.size, 1);
     registerExtractor({ name: "oracle", description: "records params.gold", extract: record });
-    await evaluateMethods({ methods: ["oracle"], datasets: [TINY], select: (p) => p.id === "t-2", workers: 1 });
-    assert.deepEqual(seen.get("t-2"), ["no-site", "First post: how do I fix my bike?\nReply: pump the tyres.\n"]);
+    await evaluateMethods({
+      methods: ["oracle"],
+      datasets: [TINY],
+      select: (p) => p.id === "t-2",
+      workers: 1,
+    });
+    assert.deepEqual(seen.get("t-2"), [
+      "no-site",
+      "First post: how do I fix my bike?\nReply: pump the tyres.\n",
+    ]);
   });
 
   it("gives the same figures on worker threads", async () => {
-    const inProcess = await evaluateMethods({ methods: ["all-text", "readability"], datasets: [TINY], workers: 1 });
-    const threaded = await evaluateMethods({ methods: ["all-text", "readability"], datasets: [TINY], workers: 2 });
+    const inProcess = await evaluateMethods({
+      methods: ["all-text", "readability"],
+      datasets: [TINY],
+      workers: 1,
+    });
+    const threaded = await evaluateMethods({
+      methods: ["all-text", "readability"],
+      datasets: [TINY],
+      workers: 2,
+    });
     const strip = (r: typeof inProcess): unknown => r.pages.map(({ ms: _ms, ...rest }) => rest);
     assert.deepEqual(strip(threaded), strip(inProcess));
   });
@@ -133,23 +190,74 @@ describe("pith evaluate (CLI)", () => {
   it("prints a Markdown table and writes the JSON shape", async () => {
     const out = join(tempDir("pith-eval-"), "run.json");
     const bin = new URL("../bin/pith.js", import.meta.url).pathname;
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "all-text", "--data", TINY, "--json", out]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      bin,
+      "evaluate",
+      "--method",
+      "all-text",
+      "--data",
+      TINY,
+      "--json",
+      out,
+    ]);
     assert.match(stdout, /^## tiny \(3 pages\)$/m);
     assert.match(stdout, /^\| all \| all-text \| 3 \| 0\.485 \| 0\.667 \| \*\*0\.562\*\* \|/m);
-    const json = JSON.parse(readFileSync(out, "utf8")) as { runs: Record<string, unknown>[]; pages: unknown[] };
-    assert.deepEqual(Object.keys(json.runs[0] ?? {}), ["method", "dataset", "group", "pages", "errors", "wcxb", "aeb", "lcs", "nodes", "snippets", "rouge", "ms_per_page"]);
+    const json = JSON.parse(readFileSync(out, "utf8")) as {
+      runs: Record<string, unknown>[];
+      pages: unknown[];
+    };
+    assert.deepEqual(Object.keys(json.runs[0] ?? {}), [
+      "method",
+      "dataset",
+      "group",
+      "pages",
+      "errors",
+      "wcxb",
+      "aeb",
+      "lcs",
+      "nodes",
+      "snippets",
+      "rouge",
+      "ms_per_page",
+    ]);
     assert.equal(json.pages.length, 3);
   });
   it("a model that does not load is one fatal line (exit 3) before any page, as in extract; --workers 0 runs in this thread", async () => {
     const bin = new URL("../bin/pith.js", import.meta.url).pathname;
-    const run = promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "ml", "--data", TINY, "--param", `model=${join(tmpdir(), "pith-no-such-model.json")}`]);
-    await assert.rejects(run, (e: { code?: number; stderr?: string }) => e.code === 3 && /^pith: model .* not found\n$/.test(e.stderr ?? ""));
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "all-text", "--data", TINY, "--workers", "0"]);
+    const run = promisify(execFile)(process.execPath, [
+      bin,
+      "evaluate",
+      "--method",
+      "ml",
+      "--data",
+      TINY,
+      "--param",
+      `model=${join(tmpdir(), "pith-no-such-model.json")}`,
+    ]);
+    await assert.rejects(
+      run,
+      (e: { code?: number; stderr?: string }) =>
+        e.code === 3 && /^pith: model .* not found\n$/.test(e.stderr ?? ""),
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      bin,
+      "evaluate",
+      "--method",
+      "all-text",
+      "--data",
+      TINY,
+      "--workers",
+      "0",
+    ]);
     assert.match(stdout, /^## tiny \(3 pages\)$/m);
   });
   it("rejects an unknown method or dataset as a usage error (exit 2), naming the peers", async () => {
     const bin = new URL("../bin/pith.js", import.meta.url).pathname;
     const run = promisify(execFile)(process.execPath, [bin, "evaluate", "--method", "nope", "--data", TINY]);
-    await assert.rejects(run, (e: { code?: number; stderr?: string }) => e.code === 2 && /unknown method "nope".*defuddle, all-text/.test(e.stderr ?? ""));
+    await assert.rejects(
+      run,
+      (e: { code?: number; stderr?: string }) =>
+        e.code === 2 && /unknown method "nope".*defuddle, all-text/.test(e.stderr ?? ""),
+    );
   });
 });

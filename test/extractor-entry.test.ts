@@ -27,21 +27,47 @@ const NO_PAGE: readonly [string, string, string][] = [
   ["atom", ATOM, "not an HTML page: the document is an Atom feed"],
   ["sitemap", SITEMAP, "not an HTML page: the document is a sitemap"],
   ["empty", "", "the page has no visible text"],
-  ["svg", `<html><body><svg><circle r="1"/><text>inside svg</text></svg></body></html>`, "the page has no visible text"],
-  ["image", `<html><body><div><img src="a.png" alt="A photo"></div></body></html>`, "the page has no visible text"],
+  [
+    "svg",
+    `<html><body><svg><circle r="1"/><text>inside svg</text></svg></body></html>`,
+    "the page has no visible text",
+  ],
+  [
+    "image",
+    `<html><body><div><img src="a.png" alt="A photo"></div></body></html>`,
+    "the page has no visible text",
+  ],
   ["punctuation", `<html><body><p>— · —</p></body></html>`, "the page has no visible text"],
-  ["controls", `<html><body><button>Click me now</button><select><option>One</option></select></body></html>`, "the page has no visible text"],
-  ["app shell", `<html><head><script src="app.js"></script></head><body><div id="root"></div></body></html>`, "the page has no visible text, but 1 script that may build it: try --mode chromium --js (and --network for a local file)"],
+  [
+    "controls",
+    `<html><body><button>Click me now</button><select><option>One</option></select></body></html>`,
+    "the page has no visible text",
+  ],
+  [
+    "app shell",
+    `<html><head><script src="app.js"></script></head><body><div id="root"></div></body></html>`,
+    "the page has no visible text, but 1 script that may build it: try --mode chromium --js (and --network for a local file)",
+  ],
 ];
 
 const snap = (html: string, id = "p"): PageSnapshot => staticSnapshot(pageFromHtml(html, id));
 /** Every registered method with what it needs to run on one page (the oracle its gold, the site methods a site). */
-const contextFor = (method: string): ExtractorContext => ({ params: method === "oracle" ? { gold: "The first item of the feed, with words." } : {}, site: { domain: "x.org", pages: [snap("<html><body><p>Another page of the site.</p></body></html>", "other")] } });
+const contextFor = (method: string): ExtractorContext => ({
+  params: method === "oracle" ? { gold: "The first item of the feed, with words." } : {},
+  site: {
+    domain: "x.org",
+    pages: [snap("<html><body><p>Another page of the site.</p></body></html>", "other")],
+  },
+});
 
 /** An extractor that records the pages it was asked to extract from, and keeps all their text. */
 function spy(name: string): { seen: string[] } {
   const seen: string[] = [];
-  registerExtractor({ name, description: "test: records its pages", extract: (page) => (seen.push(page.id), { method: name, text: "everything", nodes: [0], trace: [] }) });
+  registerExtractor({
+    name,
+    description: "test: records its pages",
+    extract: (page) => (seen.push(page.id), { method: name, text: "everything", nodes: [0], trace: [] }),
+  });
   return { seen };
 }
 
@@ -52,7 +78,11 @@ test("every method gives the same empty extraction and reason for a feed, a site
     const page = snap(html);
     for (const method of methods) {
       const e = await runExtractor(getExtractor(method), page, contextFor(method));
-      assert.deepEqual([e.method, e.text, e.nodes, e.emptyReason], [method, "", [], reason], `${method} on ${what}`);
+      assert.deepEqual(
+        [e.method, e.text, e.nodes, e.emptyReason],
+        [method, "", [], reason],
+        `${method} on ${what}`,
+      );
     }
   }
 });
@@ -70,20 +100,38 @@ test("the methods do not run on such pages; on a page with words they do, as cal
 });
 
 test("the check reads the snapshot the method reads: the static model sees markup-hidden text, the other methods do not", async () => {
-  const page = snap(`<html><body><div hidden><p>Shipping takes three days within the country.</p></div></body></html>`);
+  const page = snap(
+    `<html><body><div hidden><p>Shipping takes three days within the country.</p></div></body></html>`,
+  );
   assert.equal(hasVisibleWords(page), false);
   const ml = await runExtractor(getExtractor("ml"), page, { params: {} });
   assert.equal(ml.emptyReason, undefined);
   assert.match(ml.text, /Shipping takes three days/);
-  assert.equal((await runExtractor(getExtractor("ml"), page, { params: { hidden: false } })).emptyReason, "the page has no visible text");
-  for (const method of ["cnr", "lbs", "feature-extractor"]) assert.equal((await runExtractor(getExtractor(method), page)).emptyReason, "the page has no visible text", method);
+  assert.equal(
+    (await runExtractor(getExtractor("ml"), page, { params: { hidden: false } })).emptyReason,
+    "the page has no visible text",
+  );
+  for (const method of ["cnr", "lbs", "feature-extractor"])
+    assert.equal(
+      (await runExtractor(getExtractor(method), page)).emptyReason,
+      "the page has no visible text",
+      method,
+    );
 });
 
 test("pith extract's page path goes through the entry", async () => {
   const { seen } = spy("test-extract-spy");
-  const out = await pageOutput({ ok: true, value: snap(RSS, "feed.xml") }, getExtractor("test-extract-spy"), {}, "text");
+  const out = await pageOutput(
+    { ok: true, value: snap(RSS, "feed.xml") },
+    getExtractor("test-extract-spy"),
+    {},
+    "text",
+  );
   assert.ok(out.ok);
-  assert.deepEqual([out.value.body, out.value.empty, out.value.emptyReason], ["", true, "not an HTML page: the document is an RSS feed"]);
+  assert.deepEqual(
+    [out.value.body, out.value.empty, out.value.emptyReason],
+    ["", true, "not an HTML page: the document is an RSS feed"],
+  );
   assert.deepEqual(seen, []);
 });
 
@@ -94,7 +142,11 @@ test("pith evaluate's page path goes through the entry", async () => {
   cpSync(fixturePath("evaluate/tiny"), set, { recursive: true });
   writeFileSync(join(set, "html", "t-4.html.gz"), gzipSync(RSS));
   writeFileSync(join(set, "gold", "t-4.txt"), "The first item of the feed, with words.\n");
-  writeFileSync(join(set, "index.jsonl"), `{"id": "t-4", "url": "https://a.example/feed.xml", "domain": "a.example", "genre": "news", "page_type": "article", "lang": "en"}\n`, { flag: "a" });
+  writeFileSync(
+    join(set, "index.jsonl"),
+    `{"id": "t-4", "url": "https://a.example/feed.xml", "domain": "a.example", "genre": "news", "page_type": "article", "lang": "en"}\n`,
+    { flag: "a" },
+  );
   try {
     const { pages } = await evaluateMethods({ methods: ["test-evaluate-spy"], datasets: [set], workers: 1 });
     const feed = pages.find((p) => p.id === "t-4");

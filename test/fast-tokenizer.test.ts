@@ -12,7 +12,8 @@ function events(html: string | string[], tokenizer: typeof Tokenizer): string[] 
   const parser: Parser = new Parser(
     {
       onopentagname: (name) => log.push(`<${name}${at()}`),
-      onattribute: (name, value, quote) => log.push(`a ${name}=${JSON.stringify(value)} ${String(quote)}${at()}`),
+      onattribute: (name, value, quote) =>
+        log.push(`a ${name}=${JSON.stringify(value)} ${String(quote)}${at()}`),
       onopentag: (name, attrs, implied) => log.push(`> ${name} ${JSON.stringify(attrs)} ${implied}${at()}`),
       onclosetag: (name, implied) => log.push(`/${name} ${implied}${at()}`),
       ontext: (text) => log.push(`t ${JSON.stringify(text)}${at()}`),
@@ -20,7 +21,13 @@ function events(html: string | string[], tokenizer: typeof Tokenizer): string[] 
       oncdatastart: () => log.push(`cdata${at()}`),
       onprocessinginstruction: (name, data) => log.push(`pi ${name} ${JSON.stringify(data)}${at()}`),
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: false, recognizeSelfClosing: false, Tokenizer: tokenizer },
+    {
+      decodeEntities: true,
+      lowerCaseTags: true,
+      lowerCaseAttributeNames: false,
+      recognizeSelfClosing: false,
+      Tokenizer: tokenizer,
+    },
   );
   for (const chunk of typeof html === "string" ? [] : html) parser.write(chunk);
   parser.end(typeof html === "string" ? html : undefined);
@@ -37,12 +44,69 @@ function assertSameEvents(html: string | string[], what: string): void {
 
 /** Pieces that drive the tokenizer through every state it has: tags, attributes, entities, raw text, comments, CDATA. */
 const PIECES = [
-  "<", ">", "</", "/>", "&", "&amp;", "&amp", "&#x41;", "&#65", "&notit;", "&lt", "\"", "'", "=", " ", "\n", "a", "word ", "é", "😀",
-  "<p>", "</p>", "<div class=\"x y\">", "<a href='/q?a=1&b=2'>", "<img src=x alt=\"a &amp; b\">", "<br/>", "<input value=a&amp>",
-  "<script>", "</script>", "</script ", "<style>", "</style>", "<title>", "</title>", "<textarea>", "</textarea>",
-  "<!--", "-->", "--!>", "<!-->", "<![CDATA[", "]]>", "<!doctype html>", "<?xml x?>", "<svg>", "</svg>", "<math>", "<plaintext>",
-  "<noscript>", "</noscript>", "<table><tr><td>", "<li>", "<form>", "</form>",
-  "<div data-long-name=\"v\" Hidden>", "<x-el\tdata-a\n=b\fc\r/>", "</div\n>", "</DIV x>", "<a b=c d e=f>", "<p/x>", "<i\fid=x>", "</i\f>", "<b c\fd\r\ne>",
+  "<",
+  ">",
+  "</",
+  "/>",
+  "&",
+  "&amp;",
+  "&amp",
+  "&#x41;",
+  "&#65",
+  "&notit;",
+  "&lt",
+  '"',
+  "'",
+  "=",
+  " ",
+  "\n",
+  "a",
+  "word ",
+  "é",
+  "😀",
+  "<p>",
+  "</p>",
+  '<div class="x y">',
+  "<a href='/q?a=1&b=2'>",
+  '<img src=x alt="a &amp; b">',
+  "<br/>",
+  "<input value=a&amp>",
+  "<script>",
+  "</script>",
+  "</script ",
+  "<style>",
+  "</style>",
+  "<title>",
+  "</title>",
+  "<textarea>",
+  "</textarea>",
+  "<!--",
+  "-->",
+  "--!>",
+  "<!-->",
+  "<![CDATA[",
+  "]]>",
+  "<!doctype html>",
+  "<?xml x?>",
+  "<svg>",
+  "</svg>",
+  "<math>",
+  "<plaintext>",
+  "<noscript>",
+  "</noscript>",
+  "<table><tr><td>",
+  "<li>",
+  "<form>",
+  "</form>",
+  '<div data-long-name="v" Hidden>',
+  "<x-el\tdata-a\n=b\fc\r/>",
+  "</div\n>",
+  "</DIV x>",
+  "<a b=c d e=f>",
+  "<p/x>",
+  "<i\fid=x>",
+  "</i\f>",
+  "<b c\fd\r\ne>",
 ];
 
 function fuzzHtml(rng: Rng, pieces: number): string {
@@ -52,7 +116,10 @@ function fuzzHtml(rng: Rng, pieces: number): string {
 }
 
 test("the fast tokenizer replaces htmlparser2's character loop (the installed version still has the methods it overrides)", () => {
-  assert.ok(fastTokenizerApplies(), "htmlparser2's Tokenizer changed: src/render/fast-tokenizer.ts falls back to the slow stock tokenizer");
+  assert.ok(
+    fastTokenizerApplies(),
+    "htmlparser2's Tokenizer changed: src/render/fast-tokenizer.ts falls back to the slow stock tokenizer",
+  );
   assert.notEqual(fastTokenizer(), Tokenizer);
 });
 
@@ -61,7 +128,7 @@ test("fast tokenizer: the same events as htmlparser2's on the fixture pages and 
   assertSameEvents(hugePage(2_000_000), "a 2 MB page");
   assertSameEvents("", "empty");
   assertSameEvents("no markup & no end", "text only");
-  assertSameEvents("<p title=\"never closed", "unterminated attribute");
+  assertSameEvents('<p title="never closed', "unterminated attribute");
   assertSameEvents("<script>var s = '</scr' + 'ipt>'; if (a<b) {}</script>tail", "script body with `<`");
 });
 
@@ -73,6 +140,9 @@ test("fast tokenizer: the same events as htmlparser2's on 400 fuzzed documents, 
     assertSameEvents(html, `fuzz ${k}: ${shown}`);
     const cut1 = rng.int(html.length + 1);
     const cut2 = cut1 + rng.int(html.length - cut1 + 1);
-    assertSameEvents([html.slice(0, cut1), html.slice(cut1, cut2), html.slice(cut2)], `fuzz ${k} in chunks at ${cut1}, ${cut2}: ${shown}`);
+    assertSameEvents(
+      [html.slice(0, cut1), html.slice(cut1, cut2), html.slice(cut2)],
+      `fuzz ${k} in chunks at ${cut1}, ${cut2}: ${shown}`,
+    );
   }
 });

@@ -13,14 +13,18 @@ import { staticSnapshot } from "../src/render/static.ts";
 import { pith, tempDir } from "./helpers.ts";
 
 const fixture = (name: string): string => new URL(`./fixtures/${name}`, import.meta.url).pathname;
-const snap = (html: string) => staticSnapshot({ id: "t", source: "t", url: null, html, encoding: "utf-8", remote: false });
+const snap = (html: string) =>
+  staticSnapshot({ id: "t", source: "t", url: null, html, encoding: "utf-8", remote: false });
 
 test("nodePaths equals nodePath for every node of the fixtures", () => {
   for (const f of ["features/mixed.html", "pages/article.html"]) {
     const page = snap(readFileSync(fixture(f), "utf8"));
     const tree = buildTree(page);
     const all = Array.from({ length: tree.n }, (_, i) => i);
-    assert.deepEqual(nodePaths(page, tree, all), all.map((i) => nodePath(page, tree, i)));
+    assert.deepEqual(
+      nodePaths(page, tree, all),
+      all.map((i) => nodePath(page, tree, i)),
+    );
   }
 });
 
@@ -28,18 +32,43 @@ test("nodePaths and nodePath: deep nodes keep only their last parts", () => {
   const page = snap(`<html><body>${"<div>".repeat(5_000)}<p>x</p>${"</div>".repeat(5_000)}</body></html>`);
   const tree = buildTree(page);
   const [p] = nodePaths(page, tree, [tree.n - 2]);
-  assert.equal(p, `…>${Array(PATH_TAIL_PARTS - 1).fill("div").join(">")}>p`);
-  assert.equal(nodePath(page, tree, tree.n - 2), p, "JSON output and traces (nodePath) cut deep paths the same way");
+  assert.equal(
+    p,
+    `…>${Array(PATH_TAIL_PARTS - 1)
+      .fill("div")
+      .join(">")}>p`,
+  );
+  assert.equal(
+    nodePath(page, tree, tree.n - 2),
+    p,
+    "JSON output and traces (nodePath) cut deep paths the same way",
+  );
 });
 
 test("pith features writes one JSONL row per structural node with features and no labels for plain files", () => {
   const dir = tempDir("pith-features-");
   const out = join(dir, "t.jsonl");
-  execFileSync(process.execPath, ["bin/pith.js", "features", fixture("features/mixed.html"), "--out", out], { cwd: new URL("..", import.meta.url).pathname, stdio: "pipe" });
-  const rows = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  execFileSync(process.execPath, ["bin/pith.js", "features", fixture("features/mixed.html"), "--out", out], {
+    cwd: new URL("..", import.meta.url).pathname,
+    stdio: "pipe",
+  });
+  const rows = readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const page = snap(readFileSync(fixture("features/mixed.html"), "utf8"));
   assert.equal(rows.length, structuralNodes(page, buildTree(page)).length);
-  assert.deepEqual(rows.map((r) => r["path"]), ["html>body", "html>body>div#nav", "html>body>div#main", "html>body>div#main>#text", "html>body>div#main>p", "html>body>div#main>div"]);
+  assert.deepEqual(
+    rows.map((r) => r["path"]),
+    [
+      "html>body",
+      "html>body>div#nav",
+      "html>body>div#main",
+      "html>body>div#main>#text",
+      "html>body>div#main>p",
+      "html>body>div#main>div",
+    ],
+  );
   for (const r of rows) {
     for (const n of featureSchema().names) assert.ok(n in r, n);
     assert.equal(r["main"], null);
@@ -59,7 +88,10 @@ test("pith features: a set folder without gold/ gets rows without labels; a long
   const res = await pith(["features", set, "--out", out]);
   assert.equal(res.status, 0, res.stderr);
   assert.doesNotMatch(res.stderr, /MaxListenersExceededWarning|Warning/);
-  const rows = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const rows = readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   assert.ok(rows.length > 300, `${rows.length} rows`);
   assert.ok(rows.every((r) => r["main"] === null && r["dataset"] === "nogold"));
 });
@@ -68,17 +100,56 @@ test("an output file that cannot be written is one usage error (exit 2) before a
   const dir = tempDir("pith-outfile-");
   const taken = join(dir, "taken");
   writeFileSync(taken, "");
-  const features = await pith(["features", fixture("pages/article.html"), "--out", join(taken, "rows.jsonl")]);
-  const evaluate = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", join(taken, "report.json")]);
-  const asDir = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", dir]);
+  const features = await pith([
+    "features",
+    fixture("pages/article.html"),
+    "--out",
+    join(taken, "rows.jsonl"),
+  ]);
+  const evaluate = await pith([
+    "evaluate",
+    "--method",
+    "cnr",
+    "--data",
+    fixture("evaluate/tiny"),
+    "--json",
+    join(taken, "report.json"),
+  ]);
+  const asDir = await pith([
+    "evaluate",
+    "--method",
+    "cnr",
+    "--data",
+    fixture("evaluate/tiny"),
+    "--json",
+    dir,
+  ]);
   const train = await pith(["train", "--data", fixture("evaluate/tiny"), "--out", join(taken, "model.json")]);
-  for (const [res, what] of [[features, "features: cannot write --out"], [evaluate, "evaluate: cannot write --json"], [asDir, "evaluate: cannot write --json"], [train, "train: cannot write --out"]] as const) {
+  for (const [res, what] of [
+    [features, "features: cannot write --out"],
+    [evaluate, "evaluate: cannot write --json"],
+    [asDir, "evaluate: cannot write --json"],
+    [train, "train: cannot write --out"],
+  ] as const) {
     assert.equal(res.status, 2, res.stderr);
     assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
     assert.ok(res.stderr.startsWith(`pith: ${what}`), res.stderr);
     assert.equal(res.stdout, "", "nothing was evaluated or written");
   }
-  const ok = await pith(["evaluate", "--method", "cnr", "--data", fixture("evaluate/tiny"), "--json", join(dir, "new", "report.json")]);
+  const ok = await pith([
+    "evaluate",
+    "--method",
+    "cnr",
+    "--data",
+    fixture("evaluate/tiny"),
+    "--json",
+    join(dir, "new", "report.json"),
+  ]);
   assert.equal(ok.status, 0, ok.stderr);
-  assert.equal((JSON.parse(readFileSync(join(dir, "new", "report.json"), "utf8")) as { runs: unknown[] }).runs.length > 0, true, "its folder is made");
+  assert.equal(
+    (JSON.parse(readFileSync(join(dir, "new", "report.json"), "utf8")) as { runs: unknown[] }).runs.length >
+      0,
+    true,
+    "its folder is made",
+  );
 });

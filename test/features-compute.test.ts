@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { buildTree } from "../src/dom/tree.ts";
-import { computeFeatures, featureDefinitions, featureSchema, featureValue, siteContextFor, type FeatureTable } from "../src/features/index.ts";
+import {
+  computeFeatures,
+  featureDefinitions,
+  featureSchema,
+  featureValue,
+  siteContextFor,
+  type FeatureTable,
+} from "../src/features/index.ts";
 import { LANG_SAMPLE_CHARS, LANG_SAMPLE_MAX_CHARS, languageSample } from "../src/features/stats.ts";
 import { analyzeStructure } from "../src/features/structural.ts";
 import { staticSnapshot } from "../src/render/static.ts";
@@ -30,9 +37,24 @@ test("schema: unique names, 16-hex hash, every feature documented with a paper",
   assert.equal(new Set(s.names).size, s.names.length);
   assert.match(s.hash, /^[0-9a-f]{16}$/);
   const defs = featureDefinitions();
-  assert.deepEqual(defs.map((d) => d.name), s.names);
+  assert.deepEqual(
+    defs.map((d) => d.name),
+    s.names,
+  );
   for (const d of defs) assert.ok(d.description.length > 10 && d.paper.length > 0, d.name);
-  for (const n of ["dom_n_a", "dom_anchor_ratio", "dom_height", "txt_stop_ratio", "cnr", "cnr_rank", "ctx_anc4_link_density", "vis_font_rel", "site_occurrences", "site_ibdf"]) assert.ok(s.names.includes(n), n);
+  for (const n of [
+    "dom_n_a",
+    "dom_anchor_ratio",
+    "dom_height",
+    "txt_stop_ratio",
+    "cnr",
+    "cnr_rank",
+    "ctx_anc4_link_density",
+    "vis_font_rel",
+    "site_occurrences",
+    "site_ibdf",
+  ])
+    assert.ok(s.names.includes(n), n);
 });
 
 test("features: hand-computed values on the mixed fixture", () => {
@@ -42,7 +64,10 @@ test("features: hand-computed values on the mixed fixture", () => {
   assert.equal(t.values.length, t.nodes.length * t.schema.names.length);
   assert.equal(t.lang, "en");
   // tags of the rows: body, div#nav, div#main, "Intro words here", p, div.related
-  assert.deepEqual([...t.nodes].map((i) => page.nodes[i]!.tag), ["body", "div", "div", "#text", "p", "div"]);
+  assert.deepEqual(
+    [...t.nodes].map((i) => page.nodes[i]!.tag),
+    ["body", "div", "div", "#text", "p", "div"],
+  );
   const nav = rowOf(page, t, byId(page, "nav"));
   assert.equal(featureValue(t, nav, "txt_words"), 2);
   assert.equal(featureValue(t, nav, "dom_n_a"), 2);
@@ -73,21 +98,37 @@ test("features: hand-computed values on the mixed fixture", () => {
   assert.equal(featureValue(t, p, "ctx_win_link_density"), Math.fround(8 / 37));
   assert.equal(featureValue(t, p, "ctx_win_sentence_leaves"), 0);
   assert.ok(Number.isNaN(featureValue(t, 0, "ctx_win_words"))); // body holds every leaf: empty window
-  assert.equal(featureValue(t, rowOf(page, t, (i) => page.nodes[i]!.attrs?.["class"] === "related"), "ctx_in_related"), 1);
+  assert.equal(
+    featureValue(
+      t,
+      rowOf(page, t, (i) => page.nodes[i]!.attrs?.["class"] === "related"),
+      "ctx_in_related",
+    ),
+    1,
+  );
 });
 
 test("features: visual columns are NaN in static mode, site columns NaN without a site", () => {
   const page = snap(fixture("mixed.html"));
   const t = computeFeatures(page, buildTree(page));
   for (let r = 0; r < t.nodes.length; r++) {
-    for (const n of ["vis_x", "vis_font_rel", "vis_above_fold", "site_occurrences", "site_ibdf"]) assert.ok(Number.isNaN(featureValue(t, r, n)), n);
+    for (const n of ["vis_x", "vis_font_rel", "vis_above_fold", "site_occurrences", "site_ibdf"])
+      assert.ok(Number.isNaN(featureValue(t, r, n)), n);
   }
 });
 
 test("features: site context gives occurrence counts (template nav found in the other page)", () => {
   const a = snap(fixture("mixed.html"), "a", "https://example.org/a");
-  const b = snap(fixture("mixed.html").replace("First para one two three.", "Another page entirely."), "b", "https://example.org/b");
-  const contexts = siteContextFor([{ domain: "example.org", snapshot: a }, { domain: "example.org", snapshot: b }, { domain: null, snapshot: snap("<p>x</p>") }]);
+  const b = snap(
+    fixture("mixed.html").replace("First para one two three.", "Another page entirely."),
+    "b",
+    "https://example.org/b",
+  );
+  const contexts = siteContextFor([
+    { domain: "example.org", snapshot: a },
+    { domain: "example.org", snapshot: b },
+    { domain: null, snapshot: snap("<p>x</p>") },
+  ]);
   assert.equal(contexts.size, 2);
   const t = computeFeatures(a, buildTree(a), { site: contexts.get(a)! });
   const nav = rowOf(a, t, byId(a, "nav"));
@@ -98,7 +139,12 @@ test("features: site context gives occurrence counts (template nav found in the 
 });
 
 test("bad input: no text, only scripts → a table without overflow", () => {
-  for (const html of ["", "<html></html>", "<script>var a = 1;</script><style>p{}</style>", "<div><div></div></div>"]) {
+  for (const html of [
+    "",
+    "<html></html>",
+    "<script>var a = 1;</script><style>p{}</style>",
+    "<div><div></div></div>",
+  ]) {
     const page = snap(html);
     const t = computeFeatures(page, buildTree(page));
     assert.equal(t.values.length, t.nodes.length * t.schema.names.length);
@@ -107,7 +153,9 @@ test("bad input: no text, only scripts → a table without overflow", () => {
 });
 
 test("bad input: 10,000 levels and 100,000 nodes in linear time", () => {
-  const deep = snap(`<html><body>${"<div>".repeat(10_000)}<p>deep text at the bottom</p>${"</div>".repeat(10_000)}</body></html>`);
+  const deep = snap(
+    `<html><body>${"<div>".repeat(10_000)}<p>deep text at the bottom</p>${"</div>".repeat(10_000)}</body></html>`,
+  );
   const td = computeFeatures(deep, buildTree(deep));
   assert.equal(td.nodes.length, 10_002); // body + 10,000 divs + p
   const p = td.nodes.length - 1;
@@ -134,7 +182,8 @@ test("every family writes every column of every row (one-hot columns may leave t
     set: (r: number, c: number) => void written.add(`${r}:${c}`),
   };
   const kb = Int32Array.from(page.nodes, (n) => keywordBits(n));
-  for (const f of FAMILIES) f.fill({ page, tree, stats, rows, site: null, keywordBits: kb, filled: null }, writer);
+  for (const f of FAMILIES)
+    f.fill({ page, tree, stats, rows, site: null, keywordBits: kb, filled: null }, writer);
   for (const [name, c] of index) {
     if (/^dom_(tag|role)_/.test(name)) continue;
     for (let r = 0; r < rows.length; r++) assert.ok(written.has(`${r}:${c}`), `${name} row ${r}`);
@@ -142,20 +191,33 @@ test("every family writes every column of every row (one-hot columns may leave t
 });
 
 test("fillRows: the rows asked for get the full table's values, bit for bit; the others stay 0", () => {
-  const body = Array.from({ length: 8 }, (_, k) => `<section class="card c${k}"><h2>Part ${k}</h2><p>The ${k} paragraph, with <a href="/x${k}">a link</a> and some words.</p><ul><li>one $${k}.99</li><li>two</li></ul></section>`).join("");
-  const page = snap(`<html><head><title>Part 3</title></head><body><nav><a href="/">Home</a> <a href="/b">Blog</a></nav><main><h1>Part 3</h1>${body}</main><footer>© 2024</footer></body></html>`, "t", "https://example.org/news/2024/05/a-story");
+  const body = Array.from(
+    { length: 8 },
+    (_, k) =>
+      `<section class="card c${k}"><h2>Part ${k}</h2><p>The ${k} paragraph, with <a href="/x${k}">a link</a> and some words.</p><ul><li>one $${k}.99</li><li>two</li></ul></section>`,
+  ).join("");
+  const page = snap(
+    `<html><head><title>Part 3</title></head><body><nav><a href="/">Home</a> <a href="/b">Blog</a></nav><main><h1>Part 3</h1>${body}</main><footer>© 2024</footer></body></html>`,
+    "t",
+    "https://example.org/news/2024/05/a-story",
+  );
   const tree = buildTree(page);
   const full = computeFeatures(page, tree);
   const width = full.schema.names.length;
   let asked: Uint8Array | null = null;
-  const part = computeFeatures(page, tree, { fillRows: (rows) => (asked = Uint8Array.from(rows, (_, r) => r % 3 === 1 ? 1 : 0)) });
+  const part = computeFeatures(page, tree, {
+    fillRows: (rows) => (asked = Uint8Array.from(rows, (_, r) => (r % 3 === 1 ? 1 : 0))),
+  });
   assert.ok(asked, "fillRows was called with the rows");
   assert.deepEqual([...part.nodes], [...full.nodes]);
   assert.ok(full.nodes.length > 20, `${full.nodes.length} rows`);
   for (let r = 0; r < full.nodes.length; r++) {
     for (let c = 0; c < width; c++) {
       const want = asked![r] === 1 ? full.values[r * width + c] : 0;
-      assert.ok(Object.is(part.values[r * width + c], want), `row ${r} ${full.schema.names[c]}: ${part.values[r * width + c]} against ${want}`);
+      assert.ok(
+        Object.is(part.values[r * width + c], want),
+        `row ${r} ${full.schema.names[c]}: ${part.values[r * width + c]} against ${want}`,
+      );
     }
   }
 });
@@ -168,7 +230,11 @@ test("language sample: the first longer text nodes past LANG_SAMPLE_CHARS, and n
   };
   const para = "The river bends where the bank is soft and the water is slow. ";
   const many = sampleOf(`<html><body>${`<p>${para}</p>`.repeat(40)}</body></html>`);
-  assert.equal(many.length, Math.ceil(LANG_SAMPLE_CHARS / (para.length + 1)) * (para.length + 1), "whole nodes until the sample passes LANG_SAMPLE_CHARS");
+  assert.equal(
+    many.length,
+    Math.ceil(LANG_SAMPLE_CHARS / (para.length + 1)) * (para.length + 1),
+    "whole nodes until the sample passes LANG_SAMPLE_CHARS",
+  );
   const huge = sampleOf(`<html><body><p>${para.repeat(20_000)}</p></body></html>`);
   assert.equal(huge.length, LANG_SAMPLE_MAX_CHARS + 1, "a 1.2 MB text node is cut");
   assert.ok(huge.startsWith(para));

@@ -22,7 +22,15 @@ test("each node says which sectioning elements, furniture roles and dialogs hold
   const names = featureSchema().names;
   const W = names.length;
   const lm = names.filter((n) => n.startsWith("lm_in_"));
-  assert.deepEqual(lm, ["lm_in_footer", "lm_in_nav", "lm_in_aside", "lm_in_main", "lm_in_article", "lm_in_furniture_role", "lm_in_dialog"]);
+  assert.deepEqual(lm, [
+    "lm_in_footer",
+    "lm_in_nav",
+    "lm_in_aside",
+    "lm_in_main",
+    "lm_in_article",
+    "lm_in_furniture_role",
+    "lm_in_dialog",
+  ]);
   const rows = Array.from(table.nodes);
   const on = (needle: string): string[] => {
     let i = page.nodes.findIndex((n) => n.type === 3 && (n.text ?? "").includes(needle));

@@ -21,11 +21,30 @@ test("pageMeta: og:type, canonical URL, JSON-LD and microdata types (not other s
 });
 
 test("pageMeta: nothing declared, relative canonical, og:url fallback, garbage", () => {
-  const none = { description: null, author: null, published: null, modified: null, siteName: null, image: null };
-  assert.deepEqual(pageMeta("<p>plain</p>"), { canonicalUrl: null, ogType: null, schemaTypes: [] }, "declared metadata only when asked");
-  assert.deepEqual(pageMeta("<p>plain</p>", { declared: true }), { canonicalUrl: null, ogType: null, schemaTypes: [], declared: none });
+  const none = {
+    description: null,
+    author: null,
+    published: null,
+    modified: null,
+    siteName: null,
+    image: null,
+  };
+  assert.deepEqual(
+    pageMeta("<p>plain</p>"),
+    { canonicalUrl: null, ogType: null, schemaTypes: [] },
+    "declared metadata only when asked",
+  );
+  assert.deepEqual(pageMeta("<p>plain</p>", { declared: true }), {
+    canonicalUrl: null,
+    ogType: null,
+    schemaTypes: [],
+    declared: none,
+  });
   assert.equal(pageMeta(`<link rel="canonical" href="/relative">`).canonicalUrl, null);
-  assert.equal(pageMeta(`<meta property="og:url" content="https://a.example/x">`).canonicalUrl, "https://a.example/x");
+  assert.equal(
+    pageMeta(`<meta property="og:url" content="https://a.example/x">`).canonicalUrl,
+    "https://a.example/x",
+  );
   const broken = `<script type="application/ld+json">{"@type": ["Article", "@type": </script><meta name=og:type`;
   assert.deepEqual(pageMeta(broken).schemaTypes, []);
   assert.equal(pageMeta("\u0000\u0001<meta".repeat(1000)).ogType, null);
@@ -46,29 +65,87 @@ test("pageMeta declared: Open Graph before <meta name> before JSON-LD, a URL is 
     image: "/lead.jpg",
   });
   const ldOnly = `<script type="application/ld+json">{"@type":"BlogPosting","author":{"@type":"Person","name":"Caf\u00e9 \/ Writer"},"datePublished":"2023-05-06","publisher":{"@type":"Organization","name":"LD Pub"},"description":"From LD"}</script>`;
-  assert.deepEqual(pageMeta(ldOnly, { declared: true }).declared, { description: "From LD", author: "Café / Writer", published: "2023-05-06", modified: null, siteName: "LD Pub", image: null });
-  assert.equal(pageMeta(`<meta property="article:author" content="https://facebook.com/x"><p>By Someone, May 3</p>`, { declared: true }).declared?.author, null, "no byline read from text");
-  assert.equal(pageMeta(`<script type="application/ld+json">{"author": "Solo Name", "datePublished": </script>`, { declared: true }).declared?.author, "Solo Name");
+  assert.deepEqual(pageMeta(ldOnly, { declared: true }).declared, {
+    description: "From LD",
+    author: "Café / Writer",
+    published: "2023-05-06",
+    modified: null,
+    siteName: "LD Pub",
+    image: null,
+  });
+  assert.equal(
+    pageMeta(`<meta property="article:author" content="https://facebook.com/x"><p>By Someone, May 3</p>`, {
+      declared: true,
+    }).declared?.author,
+    null,
+    "no byline read from text",
+  );
+  assert.equal(
+    pageMeta(`<script type="application/ld+json">{"author": "Solo Name", "datePublished": </script>`, {
+      declared: true,
+    }).declared?.author,
+    "Solo Name",
+  );
 });
 
 test("pageMeta declared, real-world JSON-LD: @graph, nested objects before the name, several authors, the work's description over a photo's, long values, comments and '>' in values", () => {
   const ld = (o: unknown) => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
-  const graph = ld({ "@graph": [
-    { "@type": "Organization", name: "Org", description: "The organisation" },
-    { "@type": "NewsArticle", headline: "H", image: { "@type": "ImageObject", description: "Photo caption" }, description: "Article summary", datePublished: "2024-05-06",
-      author: [{ "@type": "Person", image: { "@type": "ImageObject", url: "u" }, name: "Ann Lee" }, "Bo Chan"], publisher: { "@type": "Organization", logo: { "@type": "ImageObject", url: "l" }, name: "Pub Name" } },
-  ] });
+  const graph = ld({
+    "@graph": [
+      { "@type": "Organization", name: "Org", description: "The organisation" },
+      {
+        "@type": "NewsArticle",
+        headline: "H",
+        image: { "@type": "ImageObject", description: "Photo caption" },
+        description: "Article summary",
+        datePublished: "2024-05-06",
+        author: [
+          { "@type": "Person", image: { "@type": "ImageObject", url: "u" }, name: "Ann Lee" },
+          "Bo Chan",
+        ],
+        publisher: { "@type": "Organization", logo: { "@type": "ImageObject", url: "l" }, name: "Pub Name" },
+      },
+    ],
+  });
   const d = pageMeta(graph, { declared: true }).declared;
-  assert.deepEqual([d?.description, d?.author, d?.siteName, d?.published], ["Article summary", "Ann Lee, Bo Chan", "Pub Name", "2024-05-06"]);
+  assert.deepEqual(
+    [d?.description, d?.author, d?.siteName, d?.published],
+    ["Article summary", "Ann Lee, Bo Chan", "Pub Name", "2024-05-06"],
+  );
   const broken = `<script type="application/ld+json">{"author":{"@type":"Person","image":{"@type":"ImageObject","url":"u"},"name":"Nested Author"}, "x": </script>`;
-  assert.equal(pageMeta(broken, { declared: true }).declared?.author, "Nested Author", "invalid JSON: the regular expressions step over one nested object");
-  const long = pageMeta(ld({ "@type": "Article", headline: "h", description: "word ".repeat(400) }), { declared: true }).declared?.description ?? "";
+  assert.equal(
+    pageMeta(broken, { declared: true }).declared?.author,
+    "Nested Author",
+    "invalid JSON: the regular expressions step over one nested object",
+  );
+  const long =
+    pageMeta(ld({ "@type": "Article", headline: "h", description: "word ".repeat(400) }), { declared: true })
+      .declared?.description ?? "";
   assert.ok(long.length > 900 && long.length <= 1000, `a long description is cut, not lost (${long.length})`);
   const img = `https://cdn.example/i.jpg?${"sig=abc&".repeat(200)}w=800`;
-  assert.equal(pageMeta(`<meta property="og:image" content="${img}">`, { declared: true }).declared?.image, img, "a long URL is kept whole");
-  assert.equal(pageMeta(`<!-- <meta name="author" content="Commented Out"> --><meta name="author" content="Real Author">`, { declared: true }).declared?.author, "Real Author");
-  assert.equal(pageMeta(`<meta name="description" content="Prices: 5 > 3 and more">`, { declared: true }).declared?.description, "Prices: 5 > 3 and more");
-  assert.equal(pageMeta(`<meta name="description" content="x?a=1&copy=2 &amp; &copy; y">`, { declared: true }).declared?.description, "x?a=1&copy=2 & © y", "attribute rules: a reference before '=' stays");
+  assert.equal(
+    pageMeta(`<meta property="og:image" content="${img}">`, { declared: true }).declared?.image,
+    img,
+    "a long URL is kept whole",
+  );
+  assert.equal(
+    pageMeta(
+      `<!-- <meta name="author" content="Commented Out"> --><meta name="author" content="Real Author">`,
+      { declared: true },
+    ).declared?.author,
+    "Real Author",
+  );
+  assert.equal(
+    pageMeta(`<meta name="description" content="Prices: 5 > 3 and more">`, { declared: true }).declared
+      ?.description,
+    "Prices: 5 > 3 and more",
+  );
+  assert.equal(
+    pageMeta(`<meta name="description" content="x?a=1&copy=2 &amp; &copy; y">`, { declared: true }).declared
+      ?.description,
+    "x?a=1&copy=2 & © y",
+    "attribute rules: a reference before '=' stays",
+  );
 });
 
 test("page features: every row carries the page's kind; URL columns from the canonical URL, NaN without any", () => {
@@ -85,7 +162,13 @@ test("page features: every row carries the page's kind; URL columns from the can
   const tb = computeFeatures(bare, buildTree(bare));
   assert.ok(Number.isNaN(featureValue(tb, 0, "page_url_depth")));
   assert.equal(featureValue(tb, 0, "page_schema_types"), 0);
-  const forum = staticSnapshot(pageFromHtml("<html><body><p>Reply text</p></body></html>", "f", "https://forum.example/t/why-is-my-build-slow/12345?page=2"));
+  const forum = staticSnapshot(
+    pageFromHtml(
+      "<html><body><p>Reply text</p></body></html>",
+      "f",
+      "https://forum.example/t/why-is-my-build-slow/12345?page=2",
+    ),
+  );
   const tf = computeFeatures(forum, buildTree(forum));
   assert.equal(featureValue(tf, 0, "page_url_forum"), 1);
   assert.equal(featureValue(tf, 0, "page_url_numeric_id"), 1);

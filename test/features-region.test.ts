@@ -46,7 +46,11 @@ test("region: heading side and common ancestor, repeated cards, prices", () => {
   const grid = rowWhere(page, t.nodes, (i) => page.nodes[i]!.attrs?.["class"] === "grid");
   assert.equal(featureValue(t, grid, "reg_prices"), 4);
   // a paragraph inside a card sees the card run one level up
-  const p = rowWhere(page, t.nodes, (i) => page.nodes[i]!.tag === "p" && page.nodes[page.nodes[i]!.parent]!.attrs?.["id"] === "first");
+  const p = rowWhere(
+    page,
+    t.nodes,
+    (i) => page.nodes[i]!.tag === "p" && page.nodes[page.nodes[i]!.parent]!.attrs?.["id"] === "first",
+  );
   assert.equal(featureValue(t, p, "reg_repeat_max"), 3);
   assert.equal(featureValue(t, p, "reg_repeat_level"), 1);
 });

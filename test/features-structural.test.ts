@@ -8,7 +8,14 @@ import { staticSnapshot } from "../src/render/static.ts";
 import type { PageSnapshot } from "../src/types.ts";
 
 function snap(body: string): PageSnapshot {
-  return staticSnapshot({ id: "t", source: "t", url: null, html: `<html><body>${body}</body></html>`, encoding: "utf-8", remote: false });
+  return staticSnapshot({
+    id: "t",
+    source: "t",
+    url: null,
+    html: `<html><body>${body}</body></html>`,
+    encoding: "utf-8",
+    remote: false,
+  });
 }
 
 /** Structural nodes as "tag" or "tag*" (* = leaf segment), document order. */
@@ -21,10 +28,18 @@ function describe(body: string): string {
 const TABLE: Array<[string, string, string]> = [
   ["block children", "<div><p>a</p><p>b</p></div>", "body div p* p*"],
   ["inline children stay inside their block", "<div>text <b>bold</b> <a href=x>link</a></div>", "body div*"],
-  ["anonymous blocks: inline runs beside blocks", "<div>head <p>para</p> tail</div>", "body div #text* p* #text*"],
+  [
+    "anonymous blocks: inline runs beside blocks",
+    "<div>head <p>para</p> tail</div>",
+    "body div #text* p* #text*",
+  ],
   ["inline element beside a block", "<div><span>x</span><div>y</div></div>", "body div span* div*"],
   ["br and hr are not segments", "<p>line<br>line2</p><hr>", "body p*"],
-  ["inline wrapping blocks (teaser card)", "<a href=x><div>card</div><div>text</div></a>", "body a div* div*"],
+  [
+    "inline wrapping blocks (teaser card)",
+    "<a href=x><div>card</div><div>text</div></a>",
+    "body a div* div*",
+  ],
   ["hidden subtrees are skipped", '<div style="display:none"><p>x</p></div><p>y</p>', "body p*"],
   ["scripts are not content", "<div><script>var a = 1;</script><p>y</p></div>", "body div p*"],
   ["lists", "<ul><li>a</li><li>b <a href=x>c</a></li></ul>", "body ul li* li*"],
@@ -39,7 +54,9 @@ for (const [name, body, expected] of TABLE) {
 }
 
 test("structural: containers own no text, so the leaves tile the page's words", () => {
-  const page = snap("<div>a <b>b</b><section><h2>c d</h2>e<ul><li>f</li></ul><a href=x><div>g</div>h</a></section>i</div><p>j</p>");
+  const page = snap(
+    "<div>a <b>b</b><section><h2>c d</h2>e<ul><li>f</li></ul><a href=x><div>g</div>h</a></section>i</div><p>j</p>",
+  );
   const tree = buildTree(page);
   const s = analyzeStructure(page, tree);
   const leaves = [...s.nodes].filter((i) => s.leaf[i]);
@@ -47,8 +64,14 @@ test("structural: containers own no text, so the leaves tile the page's words", 
   assert.deepEqual(words(textOf(page, tree, [0])), ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
   for (const i of s.nodes) {
     if (s.leaf[i]) continue;
-    const inLeaves = leaves.filter((l) => l > i && l < tree.end[i]!).reduce((k, l) => k + words(textOf(page, tree, [l])).length, 0);
-    assert.equal(inLeaves, words(textOf(page, tree, [i])).length, `container ${page.nodes[i]!.tag} holds only its leaves' words`);
+    const inLeaves = leaves
+      .filter((l) => l > i && l < tree.end[i]!)
+      .reduce((k, l) => k + words(textOf(page, tree, [l])).length, 0);
+    assert.equal(
+      inLeaves,
+      words(textOf(page, tree, [i])).length,
+      `container ${page.nodes[i]!.tag} holds only its leaves' words`,
+    );
   }
 });
 
@@ -63,9 +86,19 @@ test("textOf with maxChars: the same start as the whole text, whole lines only, 
     const cut = textOf(page, tree, [div], { maxChars });
     assert.equal(cut.slice(0, maxChars), full.slice(0, maxChars), `maxChars ${maxChars}`);
     assert.ok(full.startsWith(cut), "whole lines of the full text");
-    assert.ok(cut.split("\n").length <= Math.ceil(maxChars / 20) + 1, `${cut.split("\n").length} lines for maxChars ${maxChars}`);
+    assert.ok(
+      cut.split("\n").length <= Math.ceil(maxChars / 20) + 1,
+      `${cut.split("\n").length} lines for maxChars ${maxChars}`,
+    );
   }
   assert.equal(textOf(page, tree, [div], { maxChars: Infinity }), full);
-  assert.equal(textOf(page, tree, [div], { maxChars: full.length }), full, "a limit the text does not pass changes nothing");
-  assert.equal(textOf(page, tree, [div], { preformatted: true, maxChars: 1e9 }), textOf(page, tree, [div], { preformatted: true }));
+  assert.equal(
+    textOf(page, tree, [div], { maxChars: full.length }),
+    full,
+    "a limit the text does not pass changes nothing",
+  );
+  assert.equal(
+    textOf(page, tree, [div], { preformatted: true, maxChars: 1e9 }),
+    textOf(page, tree, [div], { preformatted: true }),
+  );
 });

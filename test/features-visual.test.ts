@@ -6,18 +6,63 @@ import { computeFeatures, featureValue } from "../src/features/index.ts";
 import type { NodeStyle, PageSnapshot, SnapshotNode } from "../src/types.ts";
 import { SNAPSHOT_VERSION } from "../src/types.ts";
 
-const style = (fontSize: number, display = "block"): NodeStyle => ({ display, visibility: "visible", position: "static", fontSize, fontWeight: 400 });
+const style = (fontSize: number, display = "block"): NodeStyle => ({
+  display,
+  visibility: "visible",
+  position: "static",
+  fontSize,
+  fontWeight: 400,
+});
 
 test("visual: boxes relative to the document, font size relative to body text, above the fold", () => {
   const nodes: SnapshotNode[] = [
-    { parent: -1, type: 1, tag: "html", visible: true, box: { x: 0, y: 0, w: 1000, h: 2000 }, style: style(16) },
-    { parent: 0, type: 1, tag: "body", visible: true, box: { x: 0, y: 0, w: 1000, h: 2000 }, style: style(16) },
+    {
+      parent: -1,
+      type: 1,
+      tag: "html",
+      visible: true,
+      box: { x: 0, y: 0, w: 1000, h: 2000 },
+      style: style(16),
+    },
+    {
+      parent: 0,
+      type: 1,
+      tag: "body",
+      visible: true,
+      box: { x: 0, y: 0, w: 1000, h: 2000 },
+      style: style(16),
+    },
     { parent: 1, type: 1, tag: "h1", visible: true, box: { x: 100, y: 50, w: 500, h: 40 }, style: style(32) },
     { parent: 2, type: 3, tag: "#text", text: "Title", visible: true },
-    { parent: 1, type: 1, tag: "p", visible: true, box: { x: 100, y: 1500, w: 800, h: 200 }, style: style(16) },
-    { parent: 4, type: 3, tag: "#text", text: "A much longer paragraph of body text sets the body font size.", visible: true },
+    {
+      parent: 1,
+      type: 1,
+      tag: "p",
+      visible: true,
+      box: { x: 100, y: 1500, w: 800, h: 200 },
+      style: style(16),
+    },
+    {
+      parent: 4,
+      type: 3,
+      tag: "#text",
+      text: "A much longer paragraph of body text sets the body font size.",
+      visible: true,
+    },
   ];
-  const page: PageSnapshot = { version: SNAPSHOT_VERSION, mode: "chromium", id: "v", source: "v", url: null, title: "", lang: "en", document: { width: 1000, height: 2000 }, viewport: { width: 1000, height: 800 }, nodes, ms: 0 };
+  const page: PageSnapshot = {
+    version: SNAPSHOT_VERSION,
+    mode: "chromium",
+    id: "v",
+    source: "v",
+    url: null,
+    title: "",
+    lang: "en",
+    document: { width: 1000, height: 2000 },
+    viewport: { width: 1000, height: 800 },
+    nodes,
+    ms: 0,
+  };
   const t = computeFeatures(page, buildTree(page));
   assert.deepEqual([...t.nodes], [1, 2, 4]);
   const [h1, p] = [1, 2];

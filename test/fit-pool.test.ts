@@ -14,12 +14,24 @@ import { WorkerPool } from "../src/train/pool.ts";
 import { train, type TrainOptions } from "../src/train/train.ts";
 import { syntheticSetFixture } from "./helpers.ts";
 
-const set = syntheticSetFixture("pool", ["alpha.example", "beta.example", "gamma.example", "delta.example", "epsilon.example", "zeta.example"], 2);
+const set = syntheticSetFixture(
+  "pool",
+  ["alpha.example", "beta.example", "gamma.example", "delta.example", "epsilon.example", "zeta.example"],
+  2,
+);
 
 function rowSet(nRows: number, seed: number): RowSet {
   const d = makeSyntheticData({ nRows, nCols: 20, seed });
   const w = Float32Array.from(d.y, (_, i) => 0.5 + (i % 3));
-  return { X: d.X, y: d.y, w, groups: d.groups, sites: [], page: new Int32Array(nRows), row: new Int32Array(nRows) };
+  return {
+    X: d.X,
+    y: d.y,
+    w,
+    groups: d.groups,
+    sites: [],
+    page: new Int32Array(nRows),
+    row: new Int32Array(nRows),
+  };
 }
 
 test("a classifier fitted on a worker equals the one fitted in this thread", async () => {
@@ -39,7 +51,10 @@ test("a fit that fails rejects with its error and the pool goes on", async () =>
   const pool = new WorkerPool(1);
   try {
     const bad: RowSet = { ...rowSet(200, 3), y: new Uint8Array(10) };
-    await assert.rejects(fitOnPool(pool, bad, "gbdt", { nEstimators: 5 }, 1), (e: Error) => e.message.length > 0 && !e.message.includes("\n"));
+    await assert.rejects(
+      fitOnPool(pool, bad, "gbdt", { nEstimators: 5 }, 1),
+      (e: Error) => e.message.length > 0 && !e.message.includes("\n"),
+    );
     const good = await fitOnPool(pool, rowSet(500, 4), "gbdt", { nEstimators: 5 }, 1);
     assert.equal(good.predictProba(rowSet(50, 9).X).length, 50);
   } finally {
@@ -50,14 +65,28 @@ test("a fit that fails rejects with its error and the pool goes on", async () =>
 
 function options(workers: number): TrainOptions {
   return {
-    datasets: [set.dir], mode: "static", kind: "gbdt", params: { nEstimators: 15, minSamplesLeaf: 2 }, seed: 9, folds: 3, perType: false, segment: true,
-    context: "always", genres: [], domain: null, name: "pool", workers,
+    datasets: [set.dir],
+    mode: "static",
+    kind: "gbdt",
+    params: { nEstimators: 15, minSamplesLeaf: 2 },
+    seed: 9,
+    folds: 3,
+    perType: false,
+    segment: true,
+    context: "always",
+    genres: [],
+    domain: null,
+    name: "pool",
+    workers,
   };
 }
 
 test("training on two worker threads writes the same model file as training on one thread", async () => {
   const one = await train(options(1));
   const two = await train(options(2));
-  assert.ok("context" in one.artifact.classifiers && "segment" in one.artifact.classifiers, "the run fits a segment classifier and a context stage");
+  assert.ok(
+    "context" in one.artifact.classifiers && "segment" in one.artifact.classifiers,
+    "the run fits a segment classifier and a context stage",
+  );
   assert.equal(serializeModel(two.artifact), serializeModel(one.artifact));
 });

@@ -46,7 +46,11 @@ export const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
  * Runs `pith ARGS` in a child process (stdin closed after `stdin`; in `cwd` when given, else the
  * test's working directory) and collects its exit status and output.
  */
-export function pith(args: string[], stdin?: string, cwd?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function pith(
+  args: string[],
+  stdin?: string,
+  cwd?: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn("node", [PITH, ...args], { timeout: 120_000, ...(cwd ? { cwd } : {}) });
     let stdout = "";
@@ -68,7 +72,12 @@ export function fixtureText(rel: string): string {
 }
 
 /** One gzipped WARC response record: a crawl holding `body` for `url`. */
-export async function warcResponse(url: string, body: string, contentType: string, gzip = true): Promise<Uint8Array> {
+export async function warcResponse(
+  url: string,
+  body: string,
+  contentType: string,
+  gzip = true,
+): Promise<Uint8Array> {
   const record = WARCRecord.create(
     { url, type: "response", warcVersion: "WARC/1.1", httpHeaders: { "Content-Type": contentType } },
     (async function* () {
@@ -99,7 +108,8 @@ export function parserFixtures(): { html: string; what: string }[] {
 
 /** A page of roughly `bytes` bytes made of many paragraphs. */
 export function hugePage(bytes: number): string {
-  const para = "<div class=\"c\"><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p></div>\n";
+  const para =
+    '<div class="c"><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p></div>\n';
   return `<html><body>${para.repeat(Math.ceil(bytes / para.length))}</body></html>`;
 }
 
@@ -107,7 +117,9 @@ export function hugePage(bytes: number): string {
 export const BLOG = ["rivers", "bees", "bread", "stars", "tides"];
 
 export function blogPages(): PageSnapshot[] {
-  return BLOG.map((n) => staticSnapshot(pageFromHtml(fixtureText(`site/blog/${n}.html`), n, `http://blog.test/posts/${n}.html`)));
+  return BLOG.map((n) =>
+    staticSnapshot(pageFromHtml(fixtureText(`site/blog/${n}.html`), n, `http://blog.test/posts/${n}.html`)),
+  );
 }
 
 /** The main text of fixtures/site/blog/rivers.html. */
@@ -118,7 +130,10 @@ export const RIVERS_TEXT = [
   "The Colorado river cut the Grand Canyon over roughly six million years of erosion.",
 ].join("\n");
 
-const WORDS = "river bank water flow stone valley delta rain cloud sea tide sand grass field forest hill lake bridge".split(" ");
+const WORDS =
+  "river bank water flow stone valley delta rain cloud sea tide sand grass field forest hill lake bridge".split(
+    " ",
+  );
 
 function sentence(rng: () => number, n: number): string {
   return Array.from({ length: n }, () => WORDS[Math.floor(rng() * WORDS.length)]).join(" ") + ".";
@@ -128,9 +143,13 @@ function sentence(rng: () => number, n: number): string {
 export function syntheticPage(seed: number, site: string): { html: string; gold: string } {
   const r = createRng(seed);
   const rng = (): number => r.next();
-  const paras = Array.from({ length: 3 + Math.floor(rng() * 3) }, () => sentence(rng, 25 + Math.floor(rng() * 20)));
+  const paras = Array.from({ length: 3 + Math.floor(rng() * 3) }, () =>
+    sentence(rng, 25 + Math.floor(rng() * 20)),
+  );
   const title = sentence(rng, 5);
-  const nav = ["Home", "News", "Sport", "About", "Contact"].map((t) => `<li><a href="/${t}">${t}</a></li>`).join("");
+  const nav = ["Home", "News", "Sport", "About", "Contact"]
+    .map((t) => `<li><a href="/${t}">${t}</a></li>`)
+    .join("");
   const related = Array.from({ length: 4 }, () => `<li><a href="/r">${sentence(rng, 4)}</a></li>`).join("");
   const html = `<!doctype html><html><head><title>${title}</title></head><body>
 <header class="${site}-top"><nav><ul>${nav}</ul></nav></header>
@@ -151,7 +170,9 @@ export function writeSyntheticSet(dir: string, sites: readonly string[], pagesPe
       const { html, gold } = syntheticPage(100 * s + k + 1, site);
       writeFileSync(join(dir, "html", `${id}.html.gz`), gzipSync(html));
       writeFileSync(join(dir, "gold", `${id}.txt`), gold);
-      index.push(JSON.stringify({ id, url: `https://${site}/${id}`, domain: site, genre: "news", lang: "en" }));
+      index.push(
+        JSON.stringify({ id, url: `https://${site}/${id}`, domain: site, genre: "news", lang: "en" }),
+      );
     }
   });
   writeFileSync(join(dir, "index.jsonl"), index.join("\n") + "\n");
@@ -163,7 +184,11 @@ export function writeSyntheticSet(dir: string, sites: readonly string[], pagesPe
  * test file that calls this at top level: made before its tests, removed after them. `dir` is
  * set once the tests run.
  */
-export function syntheticSetFixture(name: string, sites: readonly string[], pagesPerSite: number): { dir: string } {
+export function syntheticSetFixture(
+  name: string,
+  sites: readonly string[],
+  pagesPerSite: number,
+): { dir: string } {
   const set = { dir: "" };
   let cache = "";
   before(() => {

@@ -37,32 +37,59 @@ test("an HTTP charset wins over nothing, and valid UTF-8 wins over a wrong label
 });
 
 test("a page declared UTF-8 whose non-ASCII bytes are not UTF-8 (a latin-1 page under a utf-8 template) is detected; a few broken bytes among valid UTF-8 stay UTF-8", () => {
-  const lying = Buffer.from('<html><head><meta charset="utf-8"></head><body><p>\xdcber die Stra\xdfe gehen wir heute mit den Kindern, und dann essen wir K\xe4se.</p></body></html>', "latin1");
+  const lying = Buffer.from(
+    '<html><head><meta charset="utf-8"></head><body><p>\xdcber die Stra\xdfe gehen wir heute mit den Kindern, und dann essen wir K\xe4se.</p></body></html>',
+    "latin1",
+  );
   const d = decodeHtml(lying);
   assert.match(d.html, /Über die Straße .* Käse/);
   assert.doesNotMatch(d.html, /\ufffd/);
   assert.doesNotMatch(d.encoding, /meta/);
-  const mostly = Buffer.concat([Buffer.from('<meta charset="utf-8"><p>Café crème brûlée ', "utf8"), Buffer.from([0xff]), Buffer.from(" one bad byte</p>", "utf8")]);
+  const mostly = Buffer.concat([
+    Buffer.from('<meta charset="utf-8"><p>Café crème brûlée ', "utf8"),
+    Buffer.from([0xff]),
+    Buffer.from(" one bad byte</p>", "utf8"),
+  ]);
   const m = decodeHtml(mostly);
   assert.match(m.html, /Café crème brûlée \ufffd one bad byte/);
   assert.equal(m.encoding, "utf-8 (meta)");
 });
 
 test("an XML declaration's encoding is a declared charset (an XHTML chapter in windows-1251)", () => {
-  const head = Buffer.from(`<?xml version="1.0" encoding="windows-1251"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>`, "latin1");
+  const head = Buffer.from(
+    `<?xml version="1.0" encoding="windows-1251"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>`,
+    "latin1",
+  );
   const body = Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, 0x2c, 0x20, 0xec, 0xe8, 0xf0]); // "Привет, мир" in windows-1251
-  assert.match(decodeHtml(Buffer.concat([head, body, Buffer.from("</p></body></html>")])).html, /Привет, мир/);
+  assert.match(
+    decodeHtml(Buffer.concat([head, body, Buffer.from("</p></body></html>")])).html,
+    /Привет, мир/,
+  );
 });
 
 test("undeclared Cyrillic pages (windows-1251, KOI8-R) are detected, not read as windows-1252 mojibake; undeclared Latin-1 stays Latin-1", async () => {
   const iconv = (await import("iconv-lite")).default;
-  const text = "Сегодня в Москве ожидается облачная погода с прояснениями, температура воздуха около десяти градусов.";
-  for (const [encoding, label] of [["win1251", "windows-1251"], ["koi8-r", "koi8-r"]] as const) {
-    const d = decodeHtml(iconv.encode(`<html><head><title>Погода</title></head><body><h1>Погода в Москве</h1><p>${text}</p></body></html>`, encoding));
+  const text =
+    "Сегодня в Москве ожидается облачная погода с прояснениями, температура воздуха около десяти градусов.";
+  for (const [encoding, label] of [
+    ["win1251", "windows-1251"],
+    ["koi8-r", "koi8-r"],
+  ] as const) {
+    const d = decodeHtml(
+      iconv.encode(
+        `<html><head><title>Погода</title></head><body><h1>Погода в Москве</h1><p>${text}</p></body></html>`,
+        encoding,
+      ),
+    );
     assert.match(d.html, /Погода в Москве/);
     assert.equal(d.encoding, `${label} (detected)`);
   }
-  const latin = decodeHtml(Buffer.from("<html><body><p>El niño comió una manzana en el jardín mientras su mamá leía un libro.</p></body></html>", "latin1"));
+  const latin = decodeHtml(
+    Buffer.from(
+      "<html><body><p>El niño comió una manzana en el jardín mientras su mamá leía un libro.</p></body></html>",
+      "latin1",
+    ),
+  );
   assert.match(latin.html, /El niño comió una manzana en el jardín/);
 });
 
@@ -71,7 +98,10 @@ test("gzip input is transparently decompressed", () => {
 });
 
 test("binary garbage is refused with a DecodeError naming the reason", () => {
-  assert.throws(() => decodeHtml(fixture("binary.bin.html")), (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message));
+  assert.throws(
+    () => decodeHtml(fixture("binary.bin.html")),
+    (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message),
+  );
 });
 
 test("an empty file decodes to an empty page", () => {
@@ -86,31 +116,49 @@ test("UTF-16 without a byte-order mark is told by its NUL bytes (LE and BE), not
   assert.deepEqual(decodeHtml(be), { html, encoding: "utf-16be (no bom)" });
   // NUL runs (padding in a binary format) fall on even and odd bytes alike: still binary
   const padded = Buffer.concat([Buffer.alloc(2048), Buffer.from("<p>text after padding</p>")]);
-  assert.throws(() => decodeHtml(padded), (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message));
+  assert.throws(
+    () => decodeHtml(padded),
+    (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message),
+  );
 });
 
 test("undeclared Thai (TIS-620, windows-874) is recognised, not read as EUC-KR or windows-1252 mojibake; undeclared Korean stays EUC-KR", async () => {
   const iconv = (await import("iconv-lite")).default;
   const thai = "กรุงเทพมหานครเป็นเมืองหลวงและเมืองที่มีประชากรมากที่สุดของประเทศไทย ตั้งอยู่บนฝั่งแม่น้ำเจ้าพระยา ใกล้กับอ่าวไทย";
-  const page = (title: string, text: string) => `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+  const page = (title: string, text: string) =>
+    `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
   for (const encoding of ["tis620", "windows874"]) {
     // windows-874 adds punctuation in 0x80-0x9F (the quotes, dash and ellipsis here)
     const html = page("ข่าววันนี้", encoding === "tis620" ? thai : `“${thai}” – ต่อ…`);
-    assert.deepEqual(decodeHtml(iconv.encode(html, encoding)), { html, encoding: "windows-874 (detected)" }, encoding);
+    assert.deepEqual(
+      decodeHtml(iconv.encode(html, encoding)),
+      { html, encoding: "windows-874 (detected)" },
+      encoding,
+    );
   }
-  const korean = "서울은 대한민국의 수도이자 최대 도시이다. 한강이 도시를 가로질러 흐르며, 약 천만 명의 인구가 살고 있다.";
+  const korean =
+    "서울은 대한민국의 수도이자 최대 도시이다. 한강이 도시를 가로질러 흐르며, 약 천만 명의 인구가 살고 있다.";
   const html = page("오늘의 뉴스", korean);
   assert.deepEqual(decodeHtml(iconv.encode(html, "euc-kr")), { html, encoding: "euc-kr (detected)" });
 });
 
 test("text that keeps Thai spelling when read as windows-874 is still not Thai: Korean in EUC-KR (its marks are all second bytes of pairs), lower-case Ukrainian in KOI8-U (no tone marks or leading vowels)", async () => {
   const iconv = (await import("iconv-lite")).default;
-  const korean = iconv.encode("잘못된 문자열: 정규식 패턴과 일치해야 합니다. 유효하지 않은 인자입니다. 옵션의 조합이 잘못되었습니다. 알 수 없는 인자들입니다.", "euc-kr");
+  const korean = iconv.encode(
+    "잘못된 문자열: 정규식 패턴과 일치해야 합니다. 유효하지 않은 인자입니다. 옵션의 조합이 잘못되었습니다. 알 수 없는 인자들입니다.",
+    "euc-kr",
+  );
   const k = thaiEvidence(korean);
   assert.ok(k.letters >= 100 && k.misspelt === 0 && k.marks > 10 && k.evenMarks === 0, JSON.stringify(k));
   assert.equal(looksThai(korean), false);
-  const ukrainian = iconv.encode("символів матиме байтів матиме елементів матиме елементів матиме байтів", "koi8-u");
+  const ukrainian = iconv.encode(
+    "символів матиме байтів матиме елементів матиме елементів матиме байтів",
+    "koi8-u",
+  );
   const u = thaiEvidence(ukrainian);
-  assert.ok(u.letters >= 60 && u.misspelt <= 1 && u.evenMarks >= u.marks / 2 && u.core === 0, JSON.stringify(u));
+  assert.ok(
+    u.letters >= 60 && u.misspelt <= 1 && u.evenMarks >= u.marks / 2 && u.core === 0,
+    JSON.stringify(u),
+  );
   assert.equal(looksThai(ukrainian), false);
 });

@@ -29,7 +29,10 @@ function snap(html: string): PageSnapshot {
 const bits = (a: Uint8Array): string => [...a].join("");
 
 test("align: monotonic matching blocks, noise left out", () => {
-  assert.equal(bits(alignTokens("x a b c d y e f g".split(" "), "a b c d e f g".split(" ")).matched), "011110111");
+  assert.equal(
+    bits(alignTokens("x a b c d y e f g".split(" "), "a b c d e f g".split(" ")).matched),
+    "011110111",
+  );
   assert.equal(alignTokens([], ["a"]).matchedCount, 0);
   assert.equal(alignTokens(["a"], []).matchedCount, 0);
 });
@@ -78,15 +81,23 @@ test("labels: hand-computed shares, main and good segments on the mixed fixture"
   const L = labelNodes(page, tree, fixture("features/mixed.gold.txt"));
   // rows: body, div#nav, div#main, "Intro words here", p, div.related
   assert.deepEqual([...L.words], [13, 2, 11, 3, 5, 3]);
-  assert.deepEqual([...L.goldShare].map((x) => Math.round(x * 1000) / 1000), [0.615, 0, 0.727, 1, 1, 0]);
+  assert.deepEqual(
+    [...L.goldShare].map((x) => Math.round(x * 1000) / 1000),
+    [0.615, 0, 0.727, 1, 1, 0],
+  );
   assert.deepEqual([...L.main], [0, 0, 0, 1, 1, 0]);
   assert.deepEqual([...L.goodSegment], [0, 1, 0, 1, 1, 1]);
 });
 
 test("labels: a container is main only when all its word-bearing leaves are", () => {
-  const page = snap("<html><body><div id=a><p>one two</p><p>three four</p></div><div id=b><p>five six</p><p>menu items</p></div></body></html>");
+  const page = snap(
+    "<html><body><div id=a><p>one two</p><p>three four</p></div><div id=b><p>five six</p><p>menu items</p></div></body></html>",
+  );
   const L = labelNodes(page, buildTree(page), "one two three four five six");
-  assert.deepEqual([...L.nodes].map((i) => page.nodes[i]!.tag), ["body", "div", "p", "p", "div", "p", "p"]);
+  assert.deepEqual(
+    [...L.nodes].map((i) => page.nodes[i]!.tag),
+    ["body", "div", "p", "p", "div", "p", "p"],
+  );
   assert.deepEqual([...L.main], [0, 1, 1, 1, 0, 1, 0]);
   assert.deepEqual([...L.goodSegment], [0, 1, 0, 0, 0, 1, 1]);
 });
@@ -100,12 +111,18 @@ test("labels: no words → NaN share, nothing main", () => {
 
 test("output text keeps a code block's lines and indentation (textOf preformatted); features and labels read the collapsed line, with the same words", async () => {
   const code = `<span class="kn">from</span> <span class="nn">flask</span> <span class="kn">import</span> <span class="n">Flask</span>\n\n<span class="n">app</span> = <span class="n">Flask</span>()\n\n<span class="k">def</span> <span class="nf">hello</span>():\n    <span class="k">return</span> <span class="s2">"Hello"</span>\n`;
-  const page = snap(`<html><body><p>A minimal application:</p><pre>${code}</pre><p>So what did that code do?</p></body></html>`);
+  const page = snap(
+    `<html><body><p>A minimal application:</p><pre>${code}</pre><p>So what did that code do?</p></body></html>`,
+  );
   const tree = buildTree(page);
-  const laidOut = 'A minimal application:\nfrom flask import Flask\n\napp = Flask()\n\ndef hello():\n    return "Hello"\nSo what did that code do?';
+  const laidOut =
+    'A minimal application:\nfrom flask import Flask\n\napp = Flask()\n\ndef hello():\n    return "Hello"\nSo what did that code do?';
   assert.equal(textOf(page, tree, [0], { preformatted: true }), laidOut);
   const collapsed = textOf(page, tree, [0]);
-  assert.equal(collapsed, 'A minimal application:\nfrom flask import Flask app = Flask() def hello(): return "Hello"\nSo what did that code do?');
+  assert.equal(
+    collapsed,
+    'A minimal application:\nfrom flask import Flask app = Flask() def hello(): return "Hello"\nSo what did that code do?',
+  );
   assert.deepEqual(words(collapsed), words(laidOut));
   // an extractor's output text is the laid-out one (the oracle, given the page's own text as gold)
   assert.equal((await oracle.extract(page, { params: { gold: collapsed } })).text, laidOut);
@@ -131,7 +148,11 @@ test("labels from gold-html (readability style: every gold-html word is main) ma
   const { labelNodesFromGoldHtml } = await import("../src/train/labels.ts");
   const page = snap(fixture("features/mixed.html"));
   const tree = buildTree(page);
-  const fromHtml = labelNodesFromGoldHtml(page, tree, "<div>Intro words here<p>First para one two three.</p></div>");
+  const fromHtml = labelNodesFromGoldHtml(
+    page,
+    tree,
+    "<div>Intro words here<p>First para one two three.</p></div>",
+  );
   assert.deepEqual([...fromHtml.main], [...labelNodes(page, tree, fixture("features/mixed.gold.txt")).main]);
 });
 
@@ -143,7 +164,16 @@ async function recordOf(html: string, gold: string): Promise<PageRecord> {
     mkdirSync(join(dir, "gold"));
     writeFileSync(join(dir, "html", "p1.html.gz"), gzipSync(html));
     writeFileSync(join(dir, "gold", "p1.txt"), gold);
-    writeFileSync(join(dir, "index.jsonl"), JSON.stringify({ id: "p1", url: "https://site.example/p1", domain: "site.example", genre: "other", lang: "en" }) + "\n");
+    writeFileSync(
+      join(dir, "index.jsonl"),
+      JSON.stringify({
+        id: "p1",
+        url: "https://site.example/p1",
+        domain: "site.example",
+        genre: "other",
+        lang: "en",
+      }) + "\n",
+    );
     const ds = loadDataset(dir);
     const rec = await buildPageRecord(ds, ds.pages[0] as DatasetPage);
     assert.ok(rec);
@@ -163,12 +193,16 @@ test("labels: a noise copy of a main block is flagged ambiguous and left out of 
   const snapshot = snap(html);
   const tree = buildTree(snapshot);
   const textAt = (r: number): string => textOf(snapshot, tree, [rec.nodes[r] as number]);
-  const copies = [...rec.nodes.keys()].filter((r) => textAt(r) === blurb && rec.ownWords[r] === rec.subtreeWords[r]);
+  const copies = [...rec.nodes.keys()].filter(
+    (r) => textAt(r) === blurb && rec.ownWords[r] === rec.subtreeWords[r],
+  );
   assert.equal(copies.length, 2, "both copies of the blurb are leaf rows");
   const [teaser, body] = copies as [number, number];
   assert.deepEqual([rec.main[teaser], rec.main[body]], [0, 1], "the gold aligns to one copy only");
   assert.deepEqual([rec.ambiguous[teaser], rec.ambiguous[body]], [1, 0]);
-  const footer = [...rec.nodes.keys()].find((r) => (rec.ownWords[r] as number) > 0 && textAt(r).startsWith("Copyright")) as number;
+  const footer = [...rec.nodes.keys()].find(
+    (r) => (rec.ownWords[r] as number) > 0 && textAt(r).startsWith("Copyright"),
+  ) as number;
   assert.equal(rec.ambiguous[footer], 0, "noise that copies nothing is still trained on");
   const rows = buildRows([rec], featureSchema().names.length, TRAINING_LEAF_ROWS, "main", false);
   assert.ok(!rows.row.includes(teaser) && rows.row.includes(body) && rows.row.includes(footer));
@@ -177,7 +211,10 @@ test("labels: a noise copy of a main block is flagged ambiguous and left out of 
 test("labels: a row whose words the alignment counted elsewhere (a word split over two elements) has share 0, and the page's F1 estimate stays defined", async () => {
   // "2<sup>nd</sup>" is one token, owned by the "…a 2" text row; the <sup> row owns a word but no token
   const html = `<!doctype html><html><body><div>Some resources are for English as a 2<sup>nd</sup> language learners to use.<p>Once you become more confident, start listening.</p></div><nav><a href="/">Home</a></nav></body></html>`;
-  const rec = await recordOf(html, "Some resources are for English as a 2nd language learners to use.\nOnce you become more confident, start listening.");
+  const rec = await recordOf(
+    html,
+    "Some resources are for English as a 2nd language learners to use.\nOnce you become more confident, start listening.",
+  );
   const leaves = [...rec.nodes.keys()].filter((r) => (rec.ownWords[r] as number) > 0);
   assert.ok(leaves.every((r) => !Number.isNaN(rec.share[r] as number)));
   assert.ok(estimatedF1(rec, (r) => rec.main[r] === 1) > 0.9);

@@ -3,7 +3,16 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { artifactClassifier, createArtifact, hashFeatureNames, loadModel, type ModelArtifact, type ModelExpectation, ModelLoadError, saveModel } from "../src/ml/artifact.ts";
+import {
+  artifactClassifier,
+  createArtifact,
+  hashFeatureNames,
+  loadModel,
+  type ModelArtifact,
+  type ModelExpectation,
+  ModelLoadError,
+  saveModel,
+} from "../src/ml/artifact.ts";
 import { GradientBoostedTrees } from "../src/ml/gbdt.ts";
 import { makeToyData } from "../src/ml/synthetic.ts";
 import { tempDir } from "./helpers.ts";
@@ -11,13 +20,21 @@ import { tempDir } from "./helpers.ts";
 const NAMES = ["a", "b", "c", "d", "e"];
 const HASH = hashFeatureNames(NAMES);
 
-function trainedArtifact(): { art: ModelArtifact; model: GradientBoostedTrees; X: ReturnType<typeof makeToyData>["X"] } {
+function trainedArtifact(): {
+  art: ModelArtifact;
+  model: GradientBoostedTrees;
+  X: ReturnType<typeof makeToyData>["X"];
+} {
   const d = makeToyData("xor", 1500, 1);
   const model = new GradientBoostedTrees({ nEstimators: 20 });
   model.fit(d.X, d.y, { seed: 1 });
   const art = createArtifact({
-    kind: "content", featureSchema: { names: NAMES, hash: HASH }, mode: "static",
-    trainingSets: [{ name: "toy", license: "CC0" }], hyperParameters: { ...model.params }, metrics: { auc: 0.99 },
+    kind: "content",
+    featureSchema: { names: NAMES, hash: HASH },
+    mode: "static",
+    trainingSets: [{ name: "toy", license: "CC0" }],
+    hyperParameters: { ...model.params },
+    metrics: { auc: 0.99 },
     classifiers: { content: model.toJSON() },
   });
   return { art, model, X: d.X };
@@ -27,7 +44,10 @@ async function tmpFile(name: string): Promise<string> {
   return path.join(tempDir("pith-ml-"), name);
 }
 
-async function loadError(file: string, expected: ModelExpectation = { schemaHash: HASH, mode: "static" }): Promise<string> {
+async function loadError(
+  file: string,
+  expected: ModelExpectation = { schemaHash: HASH, mode: "static" },
+): Promise<string> {
   try {
     await loadModel(file, expected);
   } catch (e) {
@@ -57,8 +77,14 @@ describe("model artifact", () => {
     const { art } = trainedArtifact();
     const file = await tmpFile("m.json");
     await saveModel(file, art);
-    assert.match(await loadError(file, { schemaHash: "cd34ef567890aa", mode: "static" }), /trained on feature schema [0-9a-f]{12}… but this pith computes cd34ef567890…; retrain it with `pith train`/);
-    assert.match(await loadError(file, { schemaHash: HASH, mode: "chromium" }), /trained for static mode but pith is running in chromium mode/);
+    assert.match(
+      await loadError(file, { schemaHash: "cd34ef567890aa", mode: "static" }),
+      /trained on feature schema [0-9a-f]{12}… but this pith computes cd34ef567890…; retrain it with `pith train`/,
+    );
+    assert.match(
+      await loadError(file, { schemaHash: HASH, mode: "chromium" }),
+      /trained for static mode but pith is running in chromium mode/,
+    );
     const text = await readFile(file, "utf8");
     await writeFile(file, text.slice(0, text.length / 2));
     assert.match(await loadError(file), /is corrupt \(not valid JSON/);

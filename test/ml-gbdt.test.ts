@@ -64,7 +64,13 @@ describe("gbdt", () => {
     const d = makeSyntheticData({ nRows: 6000, nCols: 20, seed: 6, noise: 2 });
     const m = new GradientBoostedTrees({ nEstimators: 400, learningRate: 0.3, earlyStoppingRounds: 10 });
     let last = 0;
-    m.fit(d.X, d.y, { seed: 1, groups: d.groups, onProgress: (done) => { last = done; } });
+    m.fit(d.X, d.y, {
+      seed: 1,
+      groups: d.groups,
+      onProgress: (done) => {
+        last = done;
+      },
+    });
     assert.ok(m.nTrees < 400 && m.nTrees > 0, `kept ${m.nTrees}`);
     assert.equal(last, m.nTrees);
   });
@@ -77,7 +83,13 @@ describe("gbdt", () => {
     const floor = free.nTrees + 25;
     const floored = new GradientBoostedTrees({ ...params, minEstimators: floor });
     let last = 0;
-    floored.fit(d.X, d.y, { seed: 1, groups: d.groups, onProgress: (done) => { last = done; } });
+    floored.fit(d.X, d.y, {
+      seed: 1,
+      groups: d.groups,
+      onProgress: (done) => {
+        last = done;
+      },
+    });
     assert.equal(floored.nTrees, floor);
     assert.equal(last, floor);
     const low = new GradientBoostedTrees({ ...params, minEstimators: 2 });
@@ -128,19 +140,35 @@ describe("gbdt", () => {
     };
     const single = [0, 1, 2].map((k) => fit({}, 3 + k * BAG_SEED_STEP));
     const bagged = fit({ bags: 3 }, 3);
-    assert.equal(bagged.nTrees, single.reduce((s, m) => s + m.nTrees, 0));
+    assert.equal(
+      bagged.nTrees,
+      single.reduce((s, m) => s + m.nTrees, 0),
+    );
     const raw = single.map((m) => m.predictRaw(d.X));
     const mean = raw[0]!.map((_, r) => (raw[0]![r]! + raw[1]![r]! + raw[2]![r]!) / 3);
     const got = bagged.predictRaw(d.X);
-    for (let r = 0; r < d.y.length; r++) assert.ok(Math.abs(got[r]! - mean[r]!) < 1e-4, `row ${r}: ${got[r]} vs ${mean[r]}`);
-    assert.equal(JSON.stringify(fit({ bags: 1 }, 3).toJSON().trees), JSON.stringify(single[0]!.toJSON().trees));
+    for (let r = 0; r < d.y.length; r++)
+      assert.ok(Math.abs(got[r]! - mean[r]!) < 1e-4, `row ${r}: ${got[r]} vs ${mean[r]}`);
+    assert.equal(
+      JSON.stringify(fit({ bags: 1 }, 3).toJSON().trees),
+      JSON.stringify(single[0]!.toJSON().trees),
+    );
     const back = await loadClassifier(JSON.parse(JSON.stringify(bagged.toJSON())));
     assert.deepEqual(back.predictProba(d.X), bagged.predictProba(d.X));
     assert.throws(() => new GradientBoostedTrees({ bags: 0 }), /bags/);
   });
 
   it("rejects malformed JSON with a one-line error", async () => {
-    await assert.rejects(loadClassifier({ kind: "gbdt", version: 1, nCols: 3, baseScore: 0, trees: { feature: [0], roots: [0] } }), /lack|different lengths|out of range/);
+    await assert.rejects(
+      loadClassifier({
+        kind: "gbdt",
+        version: 1,
+        nCols: 3,
+        baseScore: 0,
+        trees: { feature: [0], roots: [0] },
+      }),
+      /lack|different lengths|out of range/,
+    );
     await assert.rejects(loadClassifier({ kind: "nope" }), /unknown classifier kind/);
   });
 });

@@ -69,7 +69,10 @@ describe("rankFeatures", () => {
   it("sorts by gain and gives shares", async () => {
     const { rankFeatures } = await import("../src/ml/classifier.ts");
     const r = rankFeatures([1, 3, 0], ["a", "b", "c"], 2);
-    assert.deepEqual(r.map((x) => x.name), ["b", "a"]);
+    assert.deepEqual(
+      r.map((x) => x.name),
+      ["b", "a"],
+    );
     assert.equal(r[0]!.share, 0.75);
     assert.throws(() => rankFeatures([1], ["a", "b"]), /importances/);
   });

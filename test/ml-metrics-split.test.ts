@@ -92,7 +92,9 @@ describe("cross-validation", () => {
     const d = makeSyntheticData({ nRows: 3000, nCols: 20, seed: 2 });
     const seenFolds: number[] = [];
     const cv = await crossValidate(() => new GradientBoostedTrees({ nEstimators: 30 }), d.X, d.y, {
-      groups: d.groups, k: 3, onFold: (f) => seenFolds.push(f),
+      groups: d.groups,
+      k: 3,
+      onFold: (f) => seenFolds.push(f),
     });
     assert.deepEqual(seenFolds, [1, 2, 3]);
     assert.equal(cv.folds.length, 3);

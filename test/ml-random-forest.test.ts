@@ -32,6 +32,8 @@ describe("ml-random-forest wrapper", () => {
     const a = fit({ seed: 1 });
     assert.deepEqual(fit({ seed: 1 }).predictProba(d.X), a.predictProba(d.X));
     const mean = (p: Float32Array) => p.reduce((x, y) => x + y, 0) / p.length;
-    assert.ok(mean(fit({ seed: 1, classWeight: "balanced" }).predictProba(d.X)) > mean(a.predictProba(d.X)) + 0.1);
+    assert.ok(
+      mean(fit({ seed: 1, classWeight: "balanced" }).predictProba(d.X)) > mean(a.predictProba(d.X)) + 0.1,
+    );
   });
 });

@@ -22,7 +22,8 @@ function reference(values: Float32Array, nCols: number, own: Ownership): Float32
       wsum[c] = (wsum[c] as number) + w;
     }
   });
-  for (let c = 0; c < nCols; c++) out[c] = (wsum[c] as number) > 0 ? (sum[c] as number) / (wsum[c] as number) : NaN;
+  for (let c = 0; c < nCols; c++)
+    out[c] = (wsum[c] as number) > 0 ? (sum[c] as number) / (wsum[c] as number) : NaN;
   out[nCols] = Math.log1p(own.totalWords);
   out[nCols + 1] = Math.log1p(own.ownWords.length);
   out[nCols + 2] = Math.log1p(leaves);
@@ -36,9 +37,11 @@ test("pageFeatures equals the per-cell weighted mean bit for bit (NaN cells, row
     const rows = rng.int(40);
     const nCols = 1 + rng.int(12);
     const values = new Float32Array(rows * nCols);
-    for (let k = 0; k < values.length; k++) values[k] = rng.int(4) === 0 ? NaN : (rng.next() - 0.3) * 10 ** rng.int(6);
+    for (let k = 0; k < values.length; k++)
+      values[k] = rng.int(4) === 0 ? NaN : (rng.next() - 0.3) * 10 ** rng.int(6);
     const ownWords = new Int32Array(rows);
-    for (let r = 0; r < rows; r++) ownWords[r] = rng.int(3) === 0 ? 0 : 1 + rng.int(rng.int(2) ? 5 : 2_000_000);
+    for (let r = 0; r < rows; r++)
+      ownWords[r] = rng.int(3) === 0 ? 0 : 1 + rng.int(rng.int(2) ? 5 : 2_000_000);
     const totalWords = ownWords.reduce((a, b) => a + b, 0) + rng.int(10);
     const own = { ownWords, totalWords } as Ownership;
     const got = pageFeatures(values, nCols, own);

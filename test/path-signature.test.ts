@@ -40,7 +40,8 @@ test("path signatures: template copies share one, other paths do not", () => {
   const snap = staticSnapshot(pageFromHtml(html));
   const sig = pathSignatures(snap);
   snap.nodes.forEach((n, i) => {
-    if (n.type === 3 && n.parent >= 0) assert.equal(sig[i], sig[n.parent], "a text node takes its parent's signature");
+    if (n.type === 3 && n.parent >= 0)
+      assert.equal(sig[i], sig[n.parent], "a text node takes its parent's signature");
   });
 });
 

@@ -10,7 +10,13 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import { ModelLoadError, type ModelArtifact } from "../src/ml/artifact.ts";
-import { CONTEXT_FEATURES, CONTEXT_TYPES, contextMatrix, type StageOne, samePathLeaves } from "../src/pipeline/context/context.ts";
+import {
+  CONTEXT_FEATURES,
+  CONTEXT_TYPES,
+  contextMatrix,
+  type StageOne,
+  samePathLeaves,
+} from "../src/pipeline/context/context.ts";
 import { MIN_HEADING_SITES } from "../src/pipeline/context/heading-lexicon.ts";
 import { loadPipelineModel, pipelineFromArtifact, type PipelineExtra } from "../src/pipeline/model/model.ts";
 import { GENERAL, runPipeline } from "../src/pipeline/run.ts";
@@ -29,7 +35,18 @@ function smallPage(): StageOne {
     values: Float32Array.from([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]),
     nCols: 2,
     // lex_cls_mean, _min, _max, _known per row: row 2 has two known tokens, row 4 none
-    lexicon: Float32Array.from([...Array(8).fill(NaN), 1.5, 1, 2, 2, ...Array(4).fill(NaN), NaN, NaN, NaN, 0]),
+    lexicon: Float32Array.from([
+      ...Array(8).fill(NaN),
+      1.5,
+      1,
+      2,
+      2,
+      ...Array(4).fill(NaN),
+      NaN,
+      NaN,
+      NaN,
+      0,
+    ]),
     // the two paragraphs share a path signature, the nav item has its own
     paths: Uint32Array.from([1, 2, 7, 7, 9]),
     headings: null,
@@ -59,21 +76,49 @@ test("context features: the leaf's score, its neighbours, its ancestors, the pag
   assert.ok(Math.abs(at(1, "ctx_page_kept_share") - 10 / 22) < 1e-6);
   assert.ok(Math.abs(at(1, "ctx_page_words_above") - 12 / 22) < 1e-6, "words of leaves scored above .1");
   for (const t of CONTEXT_TYPES) assert.equal(at(0, `ctx_is_${t}`), t === "forum" ? 1 : 0);
-  assert.deepEqual([at(0, "lex_cls_mean"), at(0, "lex_cls_min"), at(0, "lex_cls_max"), at(0, "lex_cls_known")], [1.5, 1, 2, 2], "the leaf's class-token lexicon features");
-  assert.ok(Number.isNaN(at(2, "lex_cls_mean")) && at(2, "lex_cls_known") === 0, "a leaf without known tokens");
+  assert.deepEqual(
+    [at(0, "lex_cls_mean"), at(0, "lex_cls_min"), at(0, "lex_cls_max"), at(0, "lex_cls_known")],
+    [1.5, 1, 2, 2],
+    "the leaf's class-token lexicon features",
+  );
+  assert.ok(
+    Number.isNaN(at(2, "lex_cls_mean")) && at(2, "lex_cls_known") === 0,
+    "a leaf without known tokens",
+  );
   const none = contextMatrix({ ...smallPage(), lexicon: null }, [2]);
   assert.ok(Number.isNaN(none.data[column("lex_cls_known")] as number), "no lexicon: missing, not zero");
   assert.ok(Math.abs(at(0, "ctx_path_mean") - 0.1) < 1e-6, "the other paragraph's score, not the leaf's own");
-  assert.ok(Math.abs(at(1, "ctx_path_mean") - 0.9) < 1e-6 && at(1, "ctx_path_kept") === 1, "the first paragraph is kept");
-  assert.ok(Math.abs(at(0, "ctx_path_log_n") - Math.log(2)) < 1e-6 && Math.abs(at(0, "ctx_path_word_share") - 10 / 22) < 1e-6);
-  assert.ok(Number.isNaN(at(2, "ctx_path_mean")) && at(2, "ctx_path_log_n") === 0 && at(2, "ctx_path_word_share") === 0, "a leaf whose path no other leaf has");
+  assert.ok(
+    Math.abs(at(1, "ctx_path_mean") - 0.9) < 1e-6 && at(1, "ctx_path_kept") === 1,
+    "the first paragraph is kept",
+  );
+  assert.ok(
+    Math.abs(at(0, "ctx_path_log_n") - Math.log(2)) < 1e-6 &&
+      Math.abs(at(0, "ctx_path_word_share") - 10 / 22) < 1e-6,
+  );
+  assert.ok(
+    Number.isNaN(at(2, "ctx_path_mean")) &&
+      at(2, "ctx_path_log_n") === 0 &&
+      at(2, "ctx_path_word_share") === 0,
+    "a leaf whose path no other leaf has",
+  );
   const same = samePathLeaves(smallPage(), smallPage().paths as Uint32Array);
   const other = same(3);
-  assert.ok(other && other.n === 1 && Math.abs(other.mean - 0.9) < 1e-6, "for the trace: one other leaf on the path, scored .9");
+  assert.ok(
+    other && other.n === 1 && Math.abs(other.mean - 0.9) < 1e-6,
+    "for the trace: one other leaf on the path, scored .9",
+  );
   assert.equal(same(4), null, "no other leaf on the nav item's path");
   const noPaths = contextMatrix({ ...smallPage(), paths: null }, [2]);
-  assert.ok(Number.isNaN(noPaths.data[column("ctx_path_log_n")] as number), "no path signatures: missing, not zero");
-  assert.deepEqual([...CONTEXT_TYPES], [GENERAL, ...PAGE_TYPES], "the context stage knows every router label");
+  assert.ok(
+    Number.isNaN(noPaths.data[column("ctx_path_log_n")] as number),
+    "no path signatures: missing, not zero",
+  );
+  assert.deepEqual(
+    [...CONTEXT_TYPES],
+    [GENERAL, ...PAGE_TYPES],
+    "the context stage knows every router label",
+  );
   assert.deepEqual([...X.data.subarray(width - 2, width)], [2, 2], "the leaf's own features follow");
 });
 
@@ -82,8 +127,19 @@ const set = syntheticSetFixture("context", SITES, 2);
 
 function options(extra: Partial<TrainOptions> = {}): TrainOptions {
   return {
-    datasets: [set.dir], mode: "static", kind: "gbdt", params: { nEstimators: 20, minSamplesLeaf: 2 }, seed: 3, folds: 3, perType: false, segment: false,
-    genres: [], domain: null, name: "ctx", workers: 1, ...extra,
+    datasets: [set.dir],
+    mode: "static",
+    kind: "gbdt",
+    params: { nEstimators: 20, minSamplesLeaf: 2 },
+    seed: 3,
+    folds: 3,
+    perType: false,
+    segment: false,
+    genres: [],
+    domain: null,
+    name: "ctx",
+    workers: 1,
+    ...extra,
   };
 }
 
@@ -93,21 +149,40 @@ test("training with cross-validation measures the context stage and ships it whe
   assert.ok(report?.context, "the report describes the context stage");
   // the columns are of the model written; the other side of the context comparison is a column of its own
   const other = report.context.shipped ? "no-context" : "with-context";
-  assert.ok(other in report.endToEnd, `the report measures the pipeline ${report.context.shipped ? "without" : "with"} it`);
+  assert.ok(
+    other in report.endToEnd,
+    `the report measures the pipeline ${report.context.shipped ? "without" : "with"} it`,
+  );
   const plain = report.endToEnd["plain"]?.["all"]?.f1 ?? 0;
   const alternative = report.endToEnd[other]?.["all"]?.f1 ?? 0;
-  assert.ok(report.context.shipped ? plain >= alternative : plain > alternative, `plain ${plain}, ${other} ${alternative}`);
+  assert.ok(
+    report.context.shipped ? plain >= alternative : plain > alternative,
+    `plain ${plain}, ${other} ${alternative}`,
+  );
   assert.equal("context" in auto.artifact.classifiers, report.context.shipped);
   const withContext = await train(options({ context: "always" }));
-  assert.equal(withContext.report?.context?.shipped, true, "\"always\" ships it, and the report says so");
+  assert.equal(withContext.report?.context?.shipped, true, '"always" ships it, and the report says so');
   const extra = withContext.artifact.extra as PipelineExtra;
   assert.deepEqual(extra.context?.features, [...CONTEXT_FEATURES]);
   const lexicon = extra.context?.lexicon;
-  assert.ok(lexicon && lexicon.pages === SITES.length * 2, "the shipped stage carries the lexicon of every training page");
-  assert.ok(Object.keys(lexicon.weights).length > 0 && Object.keys(lexicon.weights).every((t) => /^\d+t?:/.test(t)), "level-prefixed tokens");
+  assert.ok(
+    lexicon && lexicon.pages === SITES.length * 2,
+    "the shipped stage carries the lexicon of every training page",
+  );
+  assert.ok(
+    Object.keys(lexicon.weights).length > 0 && Object.keys(lexicon.weights).every((t) => /^\d+t?:/.test(t)),
+    "level-prefixed tokens",
+  );
   const headingLexicon = extra.context?.headingLexicon;
-  assert.ok(headingLexicon && headingLexicon.pages === SITES.length * 2, "the shipped stage carries the heading lexicon of every training page");
-  assert.deepEqual(headingLexicon.weights, {}, `no heading token is on ${MIN_HEADING_SITES} sites of ${SITES.length}`);
+  assert.ok(
+    headingLexicon && headingLexicon.pages === SITES.length * 2,
+    "the shipped stage carries the heading lexicon of every training page",
+  );
+  assert.deepEqual(
+    headingLexicon.weights,
+    {},
+    `no heading token is on ${MIN_HEADING_SITES} sites of ${SITES.length}`,
+  );
   const model = await pipelineFromArtifact(withContext.artifact, "ctx");
   assert.ok(model.context);
   assert.deepEqual(model.context.lexicon, lexicon, "the lexicon survives the model file");
@@ -118,28 +193,71 @@ test("training with cross-validation measures the context stage and ships it whe
   const stageOne = runPipeline(model, snap, { context: false });
   assert.notDeepEqual([...run.scores], [...stageOne.scores], "the context stage rescored the leaves");
   const reasons = run.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
-  assert.ok(reasons.some((r) => r.includes(`≥ ${threshold} (`) || r.includes(`< ${threshold} (`)), `the context threshold ${threshold} decides: ${reasons.join("; ")}`);
-  assert.ok(reasons.every((r) => /\(content classifier \d\.\d{3}, context stage \d\.\d{3}(, class token \d+t?:\S+ [+−]\d\.\d{2})?(, heading token h:\S+ [+−]\d\.\d{2})?(, \d+ same-path (?:leaf|leaves) at \d\.\d{3})?\)$/.test(r)), `each reason shows both scores: ${reasons[0]}`);
-  assert.ok(reasons.some((r) => /class token \d+t?:\S+ [+−]\d\.\d{2}[,)]/.test(r)), `a reason names the lexicon's strongest class token: ${reasons[0]}`);
-  assert.ok(reasons.some((r) => /, [1-9]\d* same-path (?:leaf|leaves) at \d\.\d{3}\)$/.test(r)), `a reason says how many leaves share the leaf's path and how stage 1 scored them: ${reasons[0]}`);
-  const plainReasons = stageOne.extraction.trace.filter((t) => t.step === "content-classifier").map((t) => t.reason);
-  assert.ok(plainReasons.every((r) => !r.includes("context stage")), "without the stage the reason names one score");
+  assert.ok(
+    reasons.some((r) => r.includes(`≥ ${threshold} (`) || r.includes(`< ${threshold} (`)),
+    `the context threshold ${threshold} decides: ${reasons.join("; ")}`,
+  );
+  assert.ok(
+    reasons.every((r) =>
+      /\(content classifier \d\.\d{3}, context stage \d\.\d{3}(, class token \d+t?:\S+ [+−]\d\.\d{2})?(, heading token h:\S+ [+−]\d\.\d{2})?(, \d+ same-path (?:leaf|leaves) at \d\.\d{3})?\)$/.test(
+        r,
+      ),
+    ),
+    `each reason shows both scores: ${reasons[0]}`,
+  );
+  assert.ok(
+    reasons.some((r) => /class token \d+t?:\S+ [+−]\d\.\d{2}[,)]/.test(r)),
+    `a reason names the lexicon's strongest class token: ${reasons[0]}`,
+  );
+  assert.ok(
+    reasons.some((r) => /, [1-9]\d* same-path (?:leaf|leaves) at \d\.\d{3}\)$/.test(r)),
+    `a reason says how many leaves share the leaf's path and how stage 1 scored them: ${reasons[0]}`,
+  );
+  const plainReasons = stageOne.extraction.trace
+    .filter((t) => t.step === "content-classifier")
+    .map((t) => t.reason);
+  assert.ok(
+    plainReasons.every((r) => !r.includes("context stage")),
+    "without the stage the reason names one score",
+  );
   const named = await pipelineFromArtifact(withContext.artifact, "ctx");
-  (named.context as NonNullable<typeof named.context>).headingLexicon = { pages: 12, weights: { "h:related": -2.5 } };
-  const relatedReasons = runPipeline(named, snap).extraction.trace.filter((t) => t.step === "content-classifier" && /Related stories/.test(t.text ?? "")).map((t) => t.reason);
-  assert.ok(relatedReasons.length && relatedReasons.every((r) => r.includes(", heading token h:related −2.50")), `the trace names the section heading's token: ${relatedReasons[0]}`);
+  (named.context as NonNullable<typeof named.context>).headingLexicon = {
+    pages: 12,
+    weights: { "h:related": -2.5 },
+  };
+  const relatedReasons = runPipeline(named, snap)
+    .extraction.trace.filter((t) => t.step === "content-classifier" && /Related stories/.test(t.text ?? ""))
+    .map((t) => t.reason);
+  assert.ok(
+    relatedReasons.length && relatedReasons.every((r) => r.includes(", heading token h:related −2.50")),
+    `the trace names the section heading's token: ${relatedReasons[0]}`,
+  );
   const broken = structuredClone(withContext.artifact);
   (broken.extra as PipelineExtra).context = { features: ["ctx_s", "ctx_not_computed"], thresholds: {} };
-  await assert.rejects(pipelineFromArtifact(broken, "broken.json"), (e: Error) => e instanceof ModelLoadError && /context features/.test(e.message));
+  await assert.rejects(
+    pipelineFromArtifact(broken, "broken.json"),
+    (e: Error) => e instanceof ModelLoadError && /context features/.test(e.message),
+  );
   const badLexicon = structuredClone(withContext.artifact);
-  (badLexicon.extra as PipelineExtra).context = { features: [...CONTEXT_FEATURES], thresholds: {}, lexicon: { pages: 1, weights: { "0:x": "heavy" as unknown as number } } };
-  await assert.rejects(pipelineFromArtifact(badLexicon, "bad-lexicon.json"), (e: Error) => e instanceof ModelLoadError && /lexicon/.test(e.message));
+  (badLexicon.extra as PipelineExtra).context = {
+    features: [...CONTEXT_FEATURES],
+    thresholds: {},
+    lexicon: { pages: 1, weights: { "0:x": "heavy" as unknown as number } },
+  };
+  await assert.rejects(
+    pipelineFromArtifact(badLexicon, "bad-lexicon.json"),
+    (e: Error) => e instanceof ModelLoadError && /lexicon/.test(e.message),
+  );
 });
 
 test("a context stage that lost is not shipped, and the report's columns and choices are of the model written, without it", async () => {
   const lost = await train(options());
   const kept = await train(options({ context: "always" })); // the same fold models, with the stage shipped
-  assert.equal(lost.report?.context?.shipped, false, "on this set the stage loses (else this test proves nothing)");
+  assert.equal(
+    lost.report?.context?.shipped,
+    false,
+    "on this set the stage loses (else this test proves nothing)",
+  );
   assert.ok(!("context" in lost.artifact.classifiers));
   const all = (r: typeof lost, column: string): number | undefined => r.report?.endToEnd[column]?.["all"]?.f1;
   assert.ok((all(kept, "plain") as number) < (all(kept, "no-context") as number));
@@ -148,7 +266,9 @@ test("a context stage that lost is not shipped, and the report's columns and cho
   assert.ok(!("no-context" in (lost.report?.endToEnd ?? {})));
   // nothing is chosen on this set, so what ships is plain: the no-context figure, in the report and in the model's metrics
   assert.deepEqual(lost.report?.refiners, {});
-  const metrics = lost.artifact.metrics["crossValidation"] as { endToEnd: Record<string, Record<string, { f1: number }>> };
+  const metrics = lost.artifact.metrics["crossValidation"] as {
+    endToEnd: Record<string, Record<string, { f1: number }>>;
+  };
   assert.equal(metrics.endToEnd["shipped"]?.["all"]?.f1, all(kept, "no-context"));
   assert.equal(all(lost, "shipped"), all(kept, "no-context"));
 });
@@ -167,20 +287,40 @@ test("a model trained before the heading features still loads and scores every l
   // in that layout, which now sit 4 further) so that their place is tested too; the expected scores and text are
   // what da49461's code computed with that file
   const dir = new URL("./fixtures/models/", import.meta.url);
-  const artifact = JSON.parse(readFileSync(new URL("context-before-headings.json", dir), "utf8")) as ModelArtifact;
-  const expected = JSON.parse(readFileSync(new URL("context-before-headings.expected.json", dir), "utf8")) as Record<string, { text: string; scores: (number | null)[] }>;
+  const artifact = JSON.parse(
+    readFileSync(new URL("context-before-headings.json", dir), "utf8"),
+  ) as ModelArtifact;
+  const expected = JSON.parse(
+    readFileSync(new URL("context-before-headings.expected.json", dir), "utf8"),
+  ) as Record<string, { text: string; scores: (number | null)[] }>;
   const features = (artifact.extra as PipelineExtra).context?.features ?? [];
-  assert.ok(features.length < CONTEXT_FEATURES.length && !features.some((f) => f.startsWith("lex_head_")), "the fixture predates the heading features");
+  assert.ok(
+    features.length < CONTEXT_FEATURES.length && !features.some((f) => f.startsWith("lex_head_")),
+    "the fixture predates the heading features",
+  );
   // loaded as `pith extract` loads a file: stage-1 columns picked by name too (features added since: hid_*)
-  const model = await loadPipelineModel(fileURLToPath(new URL("context-before-headings.json", dir)), "static");
+  const model = await loadPipelineModel(
+    fileURLToPath(new URL("context-before-headings.json", dir)),
+    "static",
+  );
   assert.ok(model.context?.columns, "its context columns are picked by name");
   assert.ok(model.columns, "its stage-1 columns are picked by name");
   assert.equal(model.hiddenText, false, "a model without extra.hiddenText reads the snapshot as rendered");
   assert.equal(Object.keys(expected).length, 3);
   for (const [seed, want] of Object.entries(expected)) {
-    const snap = staticSnapshot({ id: "x", source: "x", url: null, html: syntheticPage(Number(seed), "z.example").html, encoding: "utf-8", remote: false });
+    const snap = staticSnapshot({
+      id: "x",
+      source: "x",
+      url: null,
+      html: syntheticPage(Number(seed), "z.example").html,
+      encoding: "utf-8",
+      remote: false,
+    });
     const run = runPipeline(model, snap);
     assert.equal(run.extraction.text, want.text);
-    assert.deepEqual(Array.from(run.scores, (s) => (Number.isNaN(s) ? null : Math.round(s * 1e6) / 1e6)), want.scores);
+    assert.deepEqual(
+      Array.from(run.scores, (s) => (Number.isNaN(s) ? null : Math.round(s * 1e6) / 1e6)),
+      want.scores,
+    );
   }
 });

@@ -19,7 +19,9 @@ const PAGE = `<html><body>
 function setup() {
   const { page, tree, nodes, own } = staticRows(PAGE);
   const rowOf = (s: string) => {
-    const r = [...nodes].findIndex((i, k) => (own.ownWords[k] as number) > 0 && textOf(page, tree, [i]).startsWith(s));
+    const r = [...nodes].findIndex(
+      (i, k) => (own.ownWords[k] as number) > 0 && textOf(page, tree, [i]).startsWith(s),
+    );
     assert.ok(r >= 0, s);
     return r;
   };
@@ -54,7 +56,12 @@ test("fill: leaves inside the region of the kept words come back unless the clas
   assert.equal(out.keep[menu], 0, "outside the region nothing is added");
   assert.equal(out.trace.length, 2);
   assert.ok(out.trace.every((t) => t.step === "fill" && t.action === "keep"));
-  assert.match(out.trace[0]!.reason, new RegExp(`inside the main region main \\(≥ ${FILL_SHARE * 100}% of the kept words\\) and P\\(main\\)=0\\.200`));
+  assert.match(
+    out.trace[0]!.reason,
+    new RegExp(
+      `inside the main region main \\(≥ ${FILL_SHARE * 100}% of the kept words\\) and P\\(main\\)=0\\.200`,
+    ),
+  );
   assert.equal(keep[link1], 0, "the input decisions are not changed in place");
 });
 
@@ -84,5 +91,7 @@ test("fill: kept words spread over the page make the region a high ancestor, nev
   const tag = page.nodes[nodes[region] as number]!.tag;
   assert.ok(tag === "body" || tag === "html", `region is ${tag}`);
   const out = fillMainRegion(own, scores, threshold, keep, describe, pathOf);
-  assert.ok(out.keep.every((k, r) => k === 1 || scores[r]! < FILL_FLOOR || (own.ownWords[r] as number) === 0));
+  assert.ok(
+    out.keep.every((k, r) => k === 1 || scores[r]! < FILL_FLOOR || (own.ownWords[r] as number) === 0),
+  );
 });

@@ -37,11 +37,27 @@ test("the view shows markup-hidden text and nothing that is not page text; the s
   const before = text(snap);
   const view = revealMarkupHidden(snap);
   const shown = text(view);
-  for (const s of ["An answer in a collapsed accordion.", "A tab panel not selected yet.", "decorative duplicate", "Visible paragraph."]) assert.ok(shown.includes(s), `view shows "${s}"`);
-  for (const s of ["template content", "token", "escaped.gif", "script text", ".x{}"]) assert.ok(!shown.includes(s), `view hides "${s}"`);
-  assert.ok(!before.includes("collapsed accordion") && !before.includes("tab panel") && !before.includes("decorative"), "the rendered snapshot still hides them");
+  for (const s of [
+    "An answer in a collapsed accordion.",
+    "A tab panel not selected yet.",
+    "decorative duplicate",
+    "Visible paragraph.",
+  ])
+    assert.ok(shown.includes(s), `view shows "${s}"`);
+  for (const s of ["template content", "token", "escaped.gif", "script text", ".x{}"])
+    assert.ok(!shown.includes(s), `view hides "${s}"`);
+  assert.ok(
+    !before.includes("collapsed accordion") &&
+      !before.includes("tab panel") &&
+      !before.includes("decorative"),
+    "the rendered snapshot still hides them",
+  );
   assert.equal(text(snap), before, "revealing does not modify its input");
-  assert.equal(view.nodes.length, snap.nodes.length, "same nodes, same indices: a chosen node means the same in both");
+  assert.equal(
+    view.nodes.length,
+    snap.nodes.length,
+    "same nodes, same indices: a chosen node means the same in both",
+  );
   assert.equal(revealMarkupHidden(view), view, "a view is revealed once");
 });
 
@@ -64,7 +80,8 @@ test("hid_* features say which markup hid a node, itself or through an ancestor"
     assert.ok(i >= 0, `a row for "${needle}"`);
     return rows.indexOf(i);
   };
-  const flags = (needle: string) => ["hid_attr", "hid_aria", "hid_style"].map((n) => table.values[row(needle) * W + col(n)]);
+  const flags = (needle: string) =>
+    ["hid_attr", "hid_aria", "hid_style"].map((n) => table.values[row(needle) * W + col(n)]);
   assert.deepEqual(flags("collapsed accordion"), [0, 0, 1]);
   assert.deepEqual(flags("tab panel"), [1, 0, 0]);
   assert.deepEqual(flags("decorative duplicate"), [0, 1, 0]);
@@ -81,22 +98,43 @@ test("the output formats render the chosen nodes from the view the extractor rea
   const e = oracle.extract(snap, { params: { gold } }) as Extraction;
   assert.ok(e.view, "the oracle read the view");
   assert.ok(e.text.includes(ANSWERS[0] as string), "the hidden answer is chosen");
-  for (const format of ["markdown", "html", "json"] as const) assert.ok(formatExtraction(format, snap, tree, e).includes(ANSWERS[0] as string), `${format} carries it`);
+  for (const format of ["markdown", "html", "json"] as const)
+    assert.ok(formatExtraction(format, snap, tree, e).includes(ANSWERS[0] as string), `${format} carries it`);
 });
 
 test("the bundled static model decides on markup-hidden text; with --param hidden=false, or without extra.hiddenText, it never sees it", async () => {
-  const withView = JSON.parse(await pith(["extract", "--format", "json", fixturePath(FAQ)]).then((r) => r.stdout)) as { text: string; trace: { text: string }[] };
-  for (const a of ANSWERS) assert.ok(withView.trace.some((t) => t.text.startsWith(a)), `a decision about "${a}"`);
-  const shown = JSON.parse((await pith(["extract", "--format", "json", "--param", "hidden=false", fixturePath(FAQ)])).stdout) as { text: string; trace: { text: string }[] };
-  for (const a of ANSWERS) assert.ok(!shown.trace.some((t) => t.text.startsWith(a)) && !shown.text.includes(a), `--param hidden=false: nothing about "${a}"`);
-  const artifact = JSON.parse(readFileSync(new URL("../models/default-static.json", import.meta.url), "utf8")) as { extra: Record<string, unknown> };
-  assert.equal(artifact.extra["hiddenText"], "candidates", "the bundled static model was trained on the view");
+  const withView = JSON.parse(
+    await pith(["extract", "--format", "json", fixturePath(FAQ)]).then((r) => r.stdout),
+  ) as { text: string; trace: { text: string }[] };
+  for (const a of ANSWERS)
+    assert.ok(
+      withView.trace.some((t) => t.text.startsWith(a)),
+      `a decision about "${a}"`,
+    );
+  const shown = JSON.parse(
+    (await pith(["extract", "--format", "json", "--param", "hidden=false", fixturePath(FAQ)])).stdout,
+  ) as { text: string; trace: { text: string }[] };
+  for (const a of ANSWERS)
+    assert.ok(
+      !shown.trace.some((t) => t.text.startsWith(a)) && !shown.text.includes(a),
+      `--param hidden=false: nothing about "${a}"`,
+    );
+  const artifact = JSON.parse(
+    readFileSync(new URL("../models/default-static.json", import.meta.url), "utf8"),
+  ) as { extra: Record<string, unknown> };
+  assert.equal(
+    artifact.extra["hiddenText"],
+    "candidates",
+    "the bundled static model was trained on the view",
+  );
   delete artifact.extra["hiddenText"];
   const dir = tempDir("pith-hidden-");
   try {
     const file = join(dir, "no-view.json");
     writeFileSync(file, JSON.stringify(artifact));
-    const without = JSON.parse((await pith(["extract", "--format", "json", "--model", file, fixturePath(FAQ)])).stdout) as { text: string; trace: { text: string }[] };
+    const without = JSON.parse(
+      (await pith(["extract", "--format", "json", "--model", file, fixturePath(FAQ)])).stdout,
+    ) as { text: string; trace: { text: string }[] };
     for (const a of ANSWERS) {
       assert.ok(!without.trace.some((t) => t.text.startsWith(a)), `no decision about "${a}"`);
       assert.ok(!without.text.includes(a));

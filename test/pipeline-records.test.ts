@@ -5,13 +5,22 @@ import { textOf } from "../src/dom/text.ts";
 import { voteRecords } from "../src/refine/records.ts";
 import { staticRows } from "./helpers.ts";
 
-const CARDS = ["Red wool scarf for winter", "Blue cotton shirt with buttons", "Green linen trousers for summer", "Black leather belt with buckle", "White canvas shoes for walking"];
+const CARDS = [
+  "Red wool scarf for winter",
+  "Blue cotton shirt with buttons",
+  "Green linen trousers for summer",
+  "Black leather belt with buckle",
+  "White canvas shoes for walking",
+];
 const PAGE = `<html><body><nav><ul><li>Home</li><li>Shop</li></ul></nav><p>Our spring collection of clothes for the whole family.</p>
 <div class="grid">${CARDS.map((t, k) => `<div class="card"><h3 class="title">${t}</h3><p class="desc">Item ${k} ships today from our warehouse</p><span class="cta">Add this item to cart</span></div>`).join("")}</div></body></html>`;
 
 function setup() {
   const { page, tree, nodes, own } = staticRows(PAGE);
-  const rowsOf = (s: string) => [...nodes].flatMap((i, r) => ((own.ownWords[r] as number) > 0 && textOf(page, tree, [i]).includes(s) ? [r] : []));
+  const rowsOf = (s: string) =>
+    [...nodes].flatMap((i, r) =>
+      (own.ownWords[r] as number) > 0 && textOf(page, tree, [i]).includes(s) ? [r] : [],
+    );
   return { page, tree, nodes, own, rowsOf };
 }
 
@@ -25,10 +34,23 @@ test("records refiner: a field kept in most cards is kept in all; a minority fie
   keep[ctas[0] as number] = 1; // 1 of 5 "Add to cart" lines
   const intro = rowsOf("Our spring collection")[0] as number;
   const { keep: out, trace } = voteRecords(page, tree, nodes, own, keep);
-  assert.deepEqual(titles.map((r) => out[r]), [1, 1, 1, 1, 1], "all five titles");
-  assert.deepEqual(ctas.map((r) => out[r]), [1, 0, 0, 0, 0], "the minority field is left as the classifier had it");
+  assert.deepEqual(
+    titles.map((r) => out[r]),
+    [1, 1, 1, 1, 1],
+    "all five titles",
+  );
+  assert.deepEqual(
+    ctas.map((r) => out[r]),
+    [1, 0, 0, 0, 0],
+    "the minority field is left as the classifier had it",
+  );
   assert.equal(out[intro], 0);
   assert.equal(keep[titles[4] as number], 0, "the input array is not changed");
   assert.equal(trace.length, 2);
-  assert.ok(trace.every((t) => t.step === "records-refiner" && t.action === "keep" && /5 sibling records/.test(t.reason)), JSON.stringify(trace));
+  assert.ok(
+    trace.every(
+      (t) => t.step === "records-refiner" && t.action === "keep" && /5 sibling records/.test(t.reason),
+    ),
+    JSON.stringify(trace),
+  );
 });

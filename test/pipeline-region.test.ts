@@ -16,7 +16,8 @@ const PAGE = `<html><body>
 
 function setup() {
   const { page, tree, nodes, own } = staticRows(PAGE);
-  const rowOfText = (s: string) => [...nodes].findIndex((i, r) => (own.ownWords[r] as number) > 0 && textOf(page, tree, [i]).startsWith(s));
+  const rowOfText = (s: string) =>
+    [...nodes].findIndex((i, r) => (own.ownWords[r] as number) > 0 && textOf(page, tree, [i]).startsWith(s));
   return { page, tree, nodes, own, rowOfText };
 }
 
@@ -39,7 +40,14 @@ test("region: the largest positive subtree wins; kept leaves outside it are drop
   set("About us", 0.05); // a long footer below the threshold: body is not the region
   const region = bestRegion(own, scores, 0.5);
   assert.equal(page.nodes[nodes[region] as number]!.attrs?.["id"], "main");
-  const out = keepMainRegion(own, scores, 0.5, keep, (r) => ({ node: nodes[r] as number, path: String(r), text: "" }), String);
+  const out = keepMainRegion(
+    own,
+    scores,
+    0.5,
+    keep,
+    (r) => ({ node: nodes[r] as number, path: String(r), text: "" }),
+    String,
+  );
   assert.equal(out.keep[menu1], 0);
   assert.equal(out.keep[menu2], 1, `P ≥ ${OUTSIDE_KEEP} outside the region is kept`);
   assert.equal(out.keep[p1], 1);
@@ -55,7 +63,10 @@ test("region: nothing above the threshold leaves the decisions alone", () => {
   const scores = new Float32Array(nodes.length).fill(0.1);
   const keep = new Uint8Array(nodes.length);
   assert.equal(bestRegion(own, scores, 0.5), -1);
-  assert.equal(keepMainRegion(own, scores, 0.5, keep, () => ({ node: 0, path: "", text: "" }), String).keep, keep);
+  assert.equal(
+    keepMainRegion(own, scores, 0.5, keep, () => ({ node: 0, path: "", text: "" }), String).keep,
+    keep,
+  );
 });
 
 test("textOf: adjacent inline siblings are separated; drop caps, bold runs and code are not", () => {
@@ -87,10 +98,22 @@ test("dedupe: a block repeated in another container is dropped; same-parent repe
   const trace = dropDuplicates(page, tree, nodes, own, keep);
   assert.equal(trace.length, 1, JSON.stringify(trace.map((t) => t.path)));
   assert.match(trace[0]!.path, /div#b>p/);
-  const kept = textOf(page, tree, coalesce(nodes, own, keep).map((r) => nodes[r] as number));
+  const kept = textOf(
+    page,
+    tree,
+    coalesce(nodes, own, keep).map((r) => nodes[r] as number),
+  );
   assert.equal(kept.split(para).length - 1, 1);
   assert.equal(kept.split("Reply now").length - 1, 2, "short lines repeat");
   assert.equal(kept.split("Same paragraph twice").length - 1, 2, "same-parent repeats stay");
-  assert.equal(kept.split("Intro text of the very first post").length - 1, 2, "a quote and its original both stay");
-  assert.equal(kept.split("Lorem ipsum dolor sit amet again").length - 1, 2, "one paragraph said again among new text stays");
+  assert.equal(
+    kept.split("Intro text of the very first post").length - 1,
+    2,
+    "a quote and its original both stay",
+  );
+  assert.equal(
+    kept.split("Lorem ipsum dolor sit amet again").length - 1,
+    2,
+    "one paragraph said again among new text stays",
+  );
 });

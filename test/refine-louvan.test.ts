@@ -23,18 +23,34 @@ function byId(page: PageSnapshot, id: string): number {
 }
 
 test("blocks: one per leaf element, runs of inline content split at block children, links measured", () => {
-  const { page, view } = load(`<html><body><div id="d">Intro <b>bold</b> text<p>Para <a href="/x">link</a>.</p>tail</div><ul><li><a href="/">Home</a></li></ul></body></html>`);
-  assert.deepEqual(view.blocks.map((b) => b.text), ["Intro bold text", "Para link.", "tail", "Home"]);
+  const { page, view } = load(
+    `<html><body><div id="d">Intro <b>bold</b> text<p>Para <a href="/x">link</a>.</p>tail</div><ul><li><a href="/">Home</a></li></ul></body></html>`,
+  );
+  assert.deepEqual(
+    view.blocks.map((b) => b.text),
+    ["Intro bold text", "Para link.", "tail", "Home"],
+  );
   const d = byId(page, "d");
-  assert.deepEqual(view.blocks.map((b) => b.container), [d, d, d, view.blocks[3]?.container]);
+  assert.deepEqual(
+    view.blocks.map((b) => b.container),
+    [d, d, d, view.blocks[3]?.container],
+  );
   assert.equal(view.blocks[0]?.parts.length, 3, "text, <b>, text");
-  assert.deepEqual(view.blocks.map((b) => b.linkLength), [0, 4, 0, 4]);
+  assert.deepEqual(
+    view.blocks.map((b) => b.linkLength),
+    [0, 4, 0, 4],
+  );
   // SLS empty cells: div (1) before "Intro", ul + li (2) before "Home".
-  assert.deepEqual(view.blocks.map((b) => b.gap), [1, 0, 0, 2]);
+  assert.deepEqual(
+    view.blocks.map((b) => b.gap),
+    [1, 0, 0, 2],
+  );
 });
 
 test("nodesForBlocks: a fully kept element stands for its blocks; partial runs give their parts", () => {
-  const { page, tree, view } = load(`<html><body><div id="d">Intro <b>bold</b><p>Para.</p></div><p id="o">Other</p></body></html>`);
+  const { page, tree, view } = load(
+    `<html><body><div id="d">Intro <b>bold</b><p>Para.</p></div><p id="o">Other</p></body></html>`,
+  );
   assert.deepEqual(nodesForBlocks(view, [0, 1]), [byId(page, "d")]);
   const only = nodesForBlocks(view, [0]);
   assert.equal(textOf(page, tree, only).replace(/\n/g, " "), "Intro bold");
@@ -47,7 +63,12 @@ test("LBS keeps the sibling group with most text: the article, not the menu or f
   assert.deepEqual(r.nodes, [byId(page, "article")]);
   assert.deepEqual(r.kept, [1, 2, 3, 4, 5, 6]);
   const text = textOf(page, tree, r.nodes);
-  assert.ok(text.startsWith("First sentence") && text.includes("Photo: AP") && !text.includes("Menu") && !text.includes("Copyright"));
+  assert.ok(
+    text.startsWith("First sentence") &&
+      text.includes("Photo: AP") &&
+      !text.includes("Menu") &&
+      !text.includes("Copyright"),
+  );
   const dropped = r.trace.filter((t) => t.action === "drop").map((t) => t.text);
   assert.deepEqual(dropped, ["Menu", "Copyright 17"]);
 });
@@ -87,12 +108,17 @@ test("TP: a layout row holding the whole thread does not beat the posts (score =
 <div class="post">${"a".repeat(30)}</div><div class="post">${"b".repeat(25)}</div><div class="post">${"c".repeat(20)}</div></div>
 <div class="row">Footer 17</div></body></html>`);
   const r = tablePattern(view);
-  assert.deepEqual(r.nodes, page.nodes.flatMap((n, i) => (n.attrs?.["class"] === "post" ? [i] : [])));
+  assert.deepEqual(
+    r.nodes,
+    page.nodes.flatMap((n, i) => (n.attrs?.["class"] === "post" ? [i] : [])),
+  );
   assert.match(r.trace[0]?.reason ?? "", /3 × div\.post\[\|\|\], 75 chars \(score 45\)/);
 });
 
 test("TP without a repeated structure: fallback all (refiner default) or none", () => {
-  const { view } = load(`<html><body><div id="a"><p>Only one paragraph of text here.</p></div></body></html>`);
+  const { view } = load(
+    `<html><body><div id="a"><p>Only one paragraph of text here.</p></div></body></html>`,
+  );
   assert.deepEqual(tablePattern(view).kept, [0]);
   assert.deepEqual(tablePattern(view, { fallback: "none" }).kept, []);
 });
@@ -100,5 +126,6 @@ test("TP without a repeated structure: fallback all (refiner default) or none", 
 test("refiners on an empty view return nothing, without throwing", () => {
   const { view } = load(`<html><body><div></div></body></html>`);
   assert.equal(view.blocks.length, 0);
-  for (const r of [largestBlock(view), lengthSmoothing(view), tablePattern(view)]) assert.deepEqual(r, { kept: [], nodes: [], trace: [] });
+  for (const r of [largestBlock(view), lengthSmoothing(view), tablePattern(view)])
+    assert.deepEqual(r, { kept: [], nodes: [], trace: [] });
 });

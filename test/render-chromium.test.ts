@@ -92,17 +92,23 @@ let server: CountingServer;
 
 describe("findChromium", () => {
   test("names the fix in one line when there is no browser", () => {
-    assert.throws(() => findChromium({}, ["/nonexistent/chromium"]), (err: unknown) => {
-      assert.ok(err instanceof BrowserNotFoundError);
-      assert.equal(err.message, BROWSER_NOT_FOUND_MESSAGE);
-      assert.ok(!err.message.includes("\n"));
-      assert.match(err.message, /apt-get install -y chromium/);
-      return true;
-    });
+    assert.throws(
+      () => findChromium({}, ["/nonexistent/chromium"]),
+      (err: unknown) => {
+        assert.ok(err instanceof BrowserNotFoundError);
+        assert.equal(err.message, BROWSER_NOT_FOUND_MESSAGE);
+        assert.ok(!err.message.includes("\n"));
+        assert.match(err.message, /apt-get install -y chromium/);
+        return true;
+      },
+    );
   });
 
   test("an environment variable pointing at nothing is reported, not ignored", () => {
-    assert.throws(() => findChromium({ PUPPETEER_EXECUTABLE_PATH: "/nonexistent/chrome" }, []), /PUPPETEER_EXECUTABLE_PATH=\/nonexistent\/chrome/);
+    assert.throws(
+      () => findChromium({ PUPPETEER_EXECUTABLE_PATH: "/nonexistent/chrome" }, []),
+      /PUPPETEER_EXECUTABLE_PATH=\/nonexistent\/chrome/,
+    );
   });
 
   test("the environment wins over system paths", () => {
@@ -140,7 +146,11 @@ describe("resource policy", () => {
     const own = injectBase('<head><base href="/other/">', "https://a.test/dir/page.html");
     assert.match(own, /^<base data-pith-injected href="https:\/\/a\.test\/other\/">/);
     assert.equal(injectBase("<p>x", null), "<p>x");
-    assert.match(injectBase(`${"<!--c-->".repeat(60)}<p>`, "https://a.test/"), /^<base /, "many comments, no doctype");
+    assert.match(
+      injectBase(`${"<!--c-->".repeat(60)}<p>`, "https://a.test/"),
+      /^<base /,
+      "many comments, no doctype",
+    );
   });
 });
 
@@ -181,15 +191,24 @@ describe("ChromiumRenderer", () => {
     const body = "<p>" + "Rivers carve their valleys over many thousands of years. ".repeat(12) + "</p>";
     const html = `<html><head><title>t</title><meta property="og:type" content="article"><script type="application/ld+json">{"@type":"NewsArticle"}</script></head><body><div style="visibility:hidden;min-height:100vh">${body}</div></body></html>`;
     const snap = await renderer.render(page("fouc", html));
-    const visibleText = snap.nodes.filter((n) => n.type === 3 && n.visible).map((n) => n.text).join("");
+    const visibleText = snap.nodes
+      .filter((n) => n.type === 3 && n.visible)
+      .map((n) => n.text)
+      .join("");
     assert.match(visibleText, /Rivers carve their valleys/);
-    assert.deepEqual({ ...snap.meta, declared: undefined }, { canonicalUrl: null, ogType: "article", schemaTypes: ["NewsArticle"], declared: undefined });
+    assert.deepEqual(
+      { ...snap.meta, declared: undefined },
+      { canonicalUrl: null, ogType: "article", schemaTypes: ["NewsArticle"], declared: undefined },
+    );
   });
 
   test("JS off: escaped markup text in <noscript> is hidden, a plain noscript message is not", async () => {
     const html = `<html><body><p>Article text stays.</p><noscript>&lt;img src="https://pixel.example/b?P=1&amp;T=2" width=1&gt;</noscript><noscript>Please enable JavaScript.</noscript></body></html>`;
     const snap = await renderer.render(page("escaped", html));
-    const visibleText = snap.nodes.filter((n) => n.type === 3 && n.visible).map((n) => n.text).join(" ");
+    const visibleText = snap.nodes
+      .filter((n) => n.type === 3 && n.visible)
+      .map((n) => n.text)
+      .join(" ");
     assert.match(visibleText, /Article text stays/);
     assert.match(visibleText, /Please enable JavaScript/);
     assert.doesNotMatch(visibleText, /pixel\.example/);
@@ -223,7 +242,10 @@ describe("ChromiumRenderer", () => {
     assert.ok(gone && !gone.visible && gone.style?.display === "none");
     assert.ok(nodes.some((n) => n.text === "hidden text" && !n.visible));
     assert.ok(nodes.some((n) => n.text === "ghost text" && !n.visible));
-    assert.ok(nodes.some((n) => n.text === "noscript thread" && n.visible), "noscript content is DOM with JS off");
+    assert.ok(
+      nodes.some((n) => n.text === "noscript thread" && n.visible),
+      "noscript content is DOM with JS off",
+    );
     assert.ok(!textOf(snap).includes("script body"));
     assert.ok(!textOf(snap).includes("svg text"));
     assert.equal(byTag(snap, "svg").length, 1);
@@ -232,14 +254,19 @@ describe("ChromiumRenderer", () => {
 
   test("10,000-level nesting renders", async () => {
     const depth = 10_000;
-    const snap = await renderer.render(page("deep", `${"<div>".repeat(depth)}deep text${"</div>".repeat(depth)}`));
+    const snap = await renderer.render(
+      page("deep", `${"<div>".repeat(depth)}deep text${"</div>".repeat(depth)}`),
+    );
     assert.ok(snap.nodes.some((n) => n.text === "deep text"));
     assert.ok(byTag(snap, "div").length === depth);
   });
 
   test("empty file", async () => {
     const snap = await renderer.render(page("empty", ""));
-    assert.deepEqual(snap.nodes.map((n) => n.tag), ["html", "head", "body"]);
+    assert.deepEqual(
+      snap.nodes.map((n) => n.tag),
+      ["html", "head", "body"],
+    );
     assert.equal(snap.title, "");
   });
 
@@ -252,7 +279,11 @@ describe("ChromiumRenderer", () => {
   });
 
   test("invalid UTF-8 and lone surrogates", async () => {
-    const bytes = Buffer.concat([Buffer.from("<p>caf"), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from("é ok</p>")]);
+    const bytes = Buffer.concat([
+      Buffer.from("<p>caf"),
+      Buffer.from([0xc3, 0x28, 0xff, 0xfe]),
+      Buffer.from("é ok</p>"),
+    ]);
     const html = `${new TextDecoder().decode(bytes)}<p>half \uD800 pair \uDFFF end</p>`;
     const snap = await renderer.render(page("utf8", html));
     const text = textOf(snap);
@@ -270,7 +301,9 @@ describe("ChromiumRenderer", () => {
   });
 
   test("pages render concurrently into their own snapshots", async () => {
-    const snaps = await Promise.all([1, 2, 3, 4, 5].map((i) => renderer.render(page(`c${i}`, `<title>t${i}</title><p>page ${i}</p>`))));
+    const snaps = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => renderer.render(page(`c${i}`, `<title>t${i}</title><p>page ${i}</p>`))),
+    );
     snaps.forEach((s, i) => {
       assert.equal(s.title, `t${i + 1}`);
       assert.ok(s.nodes.some((n) => n.text === `page ${i + 1}`));
@@ -287,36 +320,75 @@ describe("ChromiumRenderer", () => {
     assert.ok(performance.now() - started < timeoutMs + HANG_MARGIN_MS, "rejected, not hung");
     const next = await renderer.render(page("after-loop", "<p>still alive</p>"), { timeoutMs: 10_000 });
     assert.ok(next.nodes.some((n) => n.text === "still alive"));
-    const nextJs = await renderer.render(page("after-loop-js", "<p id=a></p><script>a.textContent = 'js ran'</script>"), { javascript: true });
+    const nextJs = await renderer.render(
+      page("after-loop-js", "<p id=a></p><script>a.textContent = 'js ran'</script>"),
+      { javascript: true },
+    );
     assert.ok(nextJs.nodes.some((n) => n.text === "js ran"));
   });
 
   test("shadow roots: the declarative fixture reads as in static mode (same texts under the same hosts); a script's open root with JS on", async () => {
     const html = readFileSync(new URL("./fixtures/pages/shadow-dom.html", import.meta.url), "utf8");
     const texts = (snap: PageSnapshot) =>
-      snap.nodes.filter((n) => n.type === 3 && n.visible && n.text?.trim()).map((n) => `${snap.nodes[n.parent]?.tag}<${snap.nodes[snap.nodes[n.parent]?.parent ?? -1]?.tag}: ${n.text?.trim()}`);
+      snap.nodes
+        .filter((n) => n.type === 3 && n.visible && n.text?.trim())
+        .map(
+          (n) =>
+            `${snap.nodes[n.parent]?.tag}<${snap.nodes[snap.nodes[n.parent]?.parent ?? -1]?.tag}: ${n.text?.trim()}`,
+        );
     const chromium = await renderer.render(page("dsd", html));
     // a closed root is rendered but out of reach of page script, so only the static parser reads it (shadow-root.ts)
     const closed = "p<#shadow-root: Closed roots attach in the parser too.";
     const inStatic = texts(staticSnapshot(page("dsd", html)));
     assert.ok(inStatic.includes(closed));
-    assert.deepEqual(texts(chromium), inStatic.filter((t) => t !== closed));
-    assert.ok(texts(chromium).includes("h1<#shadow-root: The Ridgeline 25 trail pack"), texts(chromium).join("\n"));
+    assert.deepEqual(
+      texts(chromium),
+      inStatic.filter((t) => t !== closed),
+    );
+    assert.ok(
+      texts(chromium).includes("h1<#shadow-root: The Ridgeline 25 trail pack"),
+      texts(chromium).join("\n"),
+    );
     chromium.nodes.forEach((n, i) => assert.ok(n.parent < i));
     const scripted = `<p>Light intro.</p><my-card id="c"><span slot="x">slotted light text</span></my-card>
 <script>document.getElementById("c").attachShadow({ mode: "open" }).innerHTML = "<h2>Card heading</h2><p>Built by a script.</p><slot name=x></slot>";</script>`;
     assert.doesNotMatch(textOf(await renderer.render(page("shadow-js-off", scripted))), /Built by a script/);
     const on = await renderer.render(page("shadow-js-on", scripted), { javascript: true });
-    assert.deepEqual(texts(on), ["p<body: Light intro.", "h2<#shadow-root: Card heading", "p<#shadow-root: Built by a script.", "span<my-card: slotted light text"]);
+    assert.deepEqual(texts(on), [
+      "p<body: Light intro.",
+      "h2<#shadow-root: Card heading",
+      "p<#shadow-root: Built by a script.",
+      "span<my-card: slotted light text",
+    ]);
   });
 
   test("whitespace between a highlighter's spans in <pre> (or under CSS white-space: pre) is kept, as the static parser keeps it in <pre>; elsewhere it collapses", async () => {
     const html = `<pre><span>def</span> <span>f</span>():\n    <span>return</span> <span>1</span>\n\n<span>f</span>()</pre><div style="white-space:pre-wrap"><span>a</span>\n<span>b</span></div><p><span>x</span>\n   <span>y</span></p>`;
     const texts = (snap: PageSnapshot) => snap.nodes.filter((n) => n.type === 3).map((n) => n.text);
     const chromium = texts(await renderer.render(page("pre", html)));
-    assert.deepEqual(chromium, ["def", " ", "f", "():\n    ", "return", " ", "1", "\n\n", "f", "()", "a", "\n", "b", "x", " ", "y"]);
+    assert.deepEqual(chromium, [
+      "def",
+      " ",
+      "f",
+      "():\n    ",
+      "return",
+      " ",
+      "1",
+      "\n\n",
+      "f",
+      "()",
+      "a",
+      "\n",
+      "b",
+      "x",
+      " ",
+      "y",
+    ]);
     // static mode has no CSS: the same except the styled div
-    assert.deepEqual(texts(staticSnapshot(page("pre", html))), chromium.map((t, i) => (i === 11 ? " " : t)));
+    assert.deepEqual(
+      texts(staticSnapshot(page("pre", html))),
+      chromium.map((t, i) => (i === 11 ? " " : t)),
+    );
   });
 
   test("MathML: a formula's text reads as in static mode (one text child, inline unless display=block); annotations are not text", async () => {
@@ -324,10 +396,16 @@ describe("ChromiumRenderer", () => {
     <mo>+</mo><mn>1</mn><mo>=</mo><mn>0</mn></math>, linking five constants.</p>
 <math display="block"><semantics><mrow><mi>a</mi><mtext>  for  all </mtext><mi>b</mi><mspace/></mrow><annotation encoding="application/x-tex">a \\text{ for all } b</annotation></semantics></math>
 <span style="display:none"><math><mi>hidden</mi></math></span><p>After <math></math>the end.</p>`;
-    const texts = (snap: PageSnapshot) => snap.nodes.filter((n) => n.type === 3 && n.text?.trim()).map((n) => [snap.nodes[n.parent]?.tag, n.text?.trim(), n.visible]);
+    const texts = (snap: PageSnapshot) =>
+      snap.nodes
+        .filter((n) => n.type === 3 && n.text?.trim())
+        .map((n) => [snap.nodes[n.parent]?.tag, n.text?.trim(), n.visible]);
     const chromium = await renderer.render(page("math", html));
     assert.deepEqual(texts(chromium), texts(staticSnapshot(page("math", html))));
-    assert.equal(readerText(chromium, buildTree(chromium), [0]), "It states that eiπ+1=0, linking five constants.\na for all b\nAfter the end.");
+    assert.equal(
+      readerText(chromium, buildTree(chromium), [0]),
+      "It states that eiπ+1=0, linking five constants.\na for all b\nAfter the end.",
+    );
   });
 
   test("<xmp> text (raw, shown as preformatted) is page text in both modes, markup inside it unparsed", async () => {
@@ -353,27 +431,47 @@ describe("ChromiumRenderer", () => {
   });
 
   test("Markdown of a Chromium render: a table cell whose <div> is styled inline is still a data table; one holding a real block lays out", async () => {
-    const html = (cell: string) => `<table><tr><th>Model</th><th>Price</th></tr><tr><td>${cell}</td><td>$10</td></tr></table>`;
+    const html = (cell: string) =>
+      `<table><tr><th>Model</th><th>Price</th></tr><tr><td>${cell}</td><td>$10</td></tr></table>`;
     const markdown = async (name: string, cell: string) => {
       const snap = await renderer.render(page(name, html(cell)));
       const tree = buildTree(snap);
       const table = snap.nodes.findIndex((n) => n.tag === "table");
-      return formatExtraction("markdown", snap, tree, { method: "test", text: "", nodes: [table], scores: [1], trace: [] });
+      return formatExtraction("markdown", snap, tree, {
+        method: "test",
+        text: "",
+        nodes: [table],
+        scores: [1],
+        trace: [],
+      });
     };
-    assert.equal(await markdown("inline-div", `<div style="display:inline">A</div>`), "| Model | Price |\n| --- | --- |\n| A | $10 |");
+    assert.equal(
+      await markdown("inline-div", `<div style="display:inline">A</div>`),
+      "| Model | Price |\n| --- | --- |\n| A | $10 |",
+    );
     assert.equal(await markdown("block-p", `<p>A</p>`), "Model\n\nPrice\n\nA\n\n$10");
   });
 
   test("JavaScript is off by default and on when asked", async () => {
-    const html = "<p id=a>static</p><script>document.getElementById('a').textContent = 'scripted'</script><noscript><i>ns</i></noscript>";
+    const html =
+      "<p id=a>static</p><script>document.getElementById('a').textContent = 'scripted'</script><noscript><i>ns</i></noscript>";
     const off = await renderer.render(page("js-off", html));
     assert.ok(off.nodes.some((n) => n.text === "static"));
     assert.ok(byTag(off, "i").length === 1);
     const on = await renderer.render(page("js-on", html), { javascript: true });
     assert.ok(on.nodes.some((n) => n.text === "scripted"));
     assert.ok(byTag(on, "i").length === 0, "with JS on, <noscript> holds raw markup, which is dropped");
-    const dialogs = await renderer.render(page("dialogs", "<p id=a>before</p><script>alert(1); confirm('?'); prompt('?'); a.textContent = 'after dialogs'</script>"), { javascript: true, timeoutMs: 5_000 });
-    assert.ok(dialogs.nodes.some((n) => n.text === "after dialogs"), "dialogs are dismissed, not waited on");
+    const dialogs = await renderer.render(
+      page(
+        "dialogs",
+        "<p id=a>before</p><script>alert(1); confirm('?'); prompt('?'); a.textContent = 'after dialogs'</script>",
+      ),
+      { javascript: true, timeoutMs: 5_000 },
+    );
+    assert.ok(
+      dialogs.nodes.some((n) => n.text === "after dialogs"),
+      "dialogs are dismissed, not waited on",
+    );
   });
 
   test("a local page makes no network request, even to 127.0.0.1 (JS off and on)", async () => {
@@ -389,9 +487,15 @@ describe("ChromiumRenderer", () => {
   test("with network allowed, the same page does fetch (the server above is reachable)", async () => {
     server.hits.length = 0;
     const html = `<link rel="stylesheet" href="rel.css"><p>x</p>`;
-    const snap = await renderer.render(page("online", html, { url: `${server.base}/dir/page.html` }), { network: true, javascript: true });
+    const snap = await renderer.render(page("online", html, { url: `${server.base}/dir/page.html` }), {
+      network: true,
+      javascript: true,
+    });
     assert.ok(snap.nodes.some((n) => n.text === "x"));
-    assert.ok(server.hits.includes("/dir/rel.css"), `relative URL resolved against input.url: ${server.hits.join(",")}`);
+    assert.ok(
+      server.hits.includes("/dir/rel.css"),
+      `relative URL resolved against input.url: ${server.hits.join(",")}`,
+    );
   });
 
   test("with network and JavaScript, every page's scripts load (reused tabs too)", async () => {
@@ -399,8 +503,14 @@ describe("ChromiumRenderer", () => {
     try {
       for (const i of [1, 2, 3]) {
         const html = `<p id="t">not loaded</p><script src="/s${i}.js"></script>`;
-        const snap = await renderer.render(page(`js-${i}`, html, { url: `${js.base}/p${i}.html`, remote: true }), { javascript: true });
-        assert.ok(snap.nodes.some((n) => n.text === `loaded /s${i}.js`), `page ${i}`);
+        const snap = await renderer.render(
+          page(`js-${i}`, html, { url: `${js.base}/p${i}.html`, remote: true }),
+          { javascript: true },
+        );
+        assert.ok(
+          snap.nodes.some((n) => n.text === `loaded /s${i}.js`),
+          `page ${i}`,
+        );
       }
     } finally {
       js.server.close();
@@ -411,8 +521,14 @@ describe("ChromiumRenderer", () => {
     const timeoutMs = 3_000;
     const cases = [
       { html: `<p>before</p><img src="${server.base}/hang.png"><p>after</p>`, options: {} },
-      { html: `<p>before</p><img src="${server.base}/hang.png"><p>after</p>`, options: { network: true, loadResources: true } },
-      { html: `<p>before</p><script src="${server.base}/hang.js"></script><p>after</p>`, options: { network: true, javascript: true } },
+      {
+        html: `<p>before</p><img src="${server.base}/hang.png"><p>after</p>`,
+        options: { network: true, loadResources: true },
+      },
+      {
+        html: `<p>before</p><script src="${server.base}/hang.js"></script><p>after</p>`,
+        options: { network: true, javascript: true },
+      },
     ];
     const outcomes: string[] = [];
     // Start the browsers these options need outside the measured time.
@@ -422,19 +538,28 @@ describe("ChromiumRenderer", () => {
       try {
         // The page lives on 127.0.0.1 too: Chromium's Local Network Access checks stop public
         // (or stand-in) origins from reaching local addresses.
-        const snap = await renderer.render(page("never-loads", html, { url: `${server.base}/never.html` }), { ...options, timeoutMs });
+        const snap = await renderer.render(page("never-loads", html, { url: `${server.base}/never.html` }), {
+          ...options,
+          timeoutMs,
+        });
         assert.ok(snap.nodes.some((n) => n.text === "before"));
         outcomes.push("snapshot");
       } catch (err) {
         assert.match(String(err), /^Error: timeout: never-loads/);
         outcomes.push("timeout");
       }
-      assert.ok(performance.now() - started < timeoutMs + HANG_MARGIN_MS, `bounded, not hung: ${JSON.stringify(options)}`);
+      assert.ok(
+        performance.now() - started < timeoutMs + HANG_MARGIN_MS,
+        `bounded, not hung: ${JSON.stringify(options)}`,
+      );
     }
     // Offline, nothing is fetched; online, the load event is given up on after a share of the
     // time limit and the DOM is walked as it stands (parsing stopped at the hanging script).
     assert.deepEqual(outcomes, ["snapshot", "snapshot", "snapshot"]);
-    assert.ok(server.hits.includes("/hang.png") && server.hits.includes("/hang.js"), "the online cases did try");
+    assert.ok(
+      server.hits.includes("/hang.png") && server.hits.includes("/hang.js"),
+      "the online cases did try",
+    );
   });
 
   test("a page that sends the browser elsewhere (script, meta refresh, JS on and off, offline and with network) is read as it stood; pith does not follow", async () => {
@@ -449,12 +574,20 @@ describe("ChromiumRenderer", () => {
     const lost: string[] = [];
     for (const options of optionSets) {
       for (const [i, html] of pages.entries()) {
-        const snap = await renderer.render(page(`away-${i}`, html, { url: `${server.base}/dir/page.html` }), { ...options, timeoutMs: 5_000 });
-        if (!snap.nodes.some((n) => n.text === text)) lost.push(`${JSON.stringify(options)} page ${i}: ${JSON.stringify(textOf(snap).slice(0, 60))}`);
+        const snap = await renderer.render(page(`away-${i}`, html, { url: `${server.base}/dir/page.html` }), {
+          ...options,
+          timeoutMs: 5_000,
+        });
+        if (!snap.nodes.some((n) => n.text === text))
+          lost.push(`${JSON.stringify(options)} page ${i}: ${JSON.stringify(textOf(snap).slice(0, 60))}`);
       }
     }
     assert.deepEqual(lost, [], "every page read as written");
-    assert.deepEqual(server.hits.filter((h) => h.includes("away") || h.includes("other-page")), [], "no navigation request left the browser");
+    assert.deepEqual(
+      server.hits.filter((h) => h.includes("away") || h.includes("other-page")),
+      [],
+      "no navigation request left the browser",
+    );
   });
 
   test("a crashed tab (its renderer killed, as an out-of-memory page's is) fails its page at once as a crash, not at the time limit; the next page renders", async () => {
@@ -462,10 +595,12 @@ describe("ChromiumRenderer", () => {
     try {
       for (const options of [{ javascript: true }, { javascript: true, network: true }]) {
         let settled: string | undefined;
-        void own.render(page("crash", "<p>x</p><script>for (;;) {}</script>"), { ...options, timeoutMs: 30_000 }).then(
-          () => (settled = "rendered"),
-          (err: unknown) => (settled = String(err)),
-        );
+        void own
+          .render(page("crash", "<p>x</p><script>for (;;) {}</script>"), { ...options, timeoutMs: 30_000 })
+          .then(
+            () => (settled = "rendered"),
+            (err: unknown) => (settled = String(err)),
+          );
         // Kill the renderer that runs the page's loop: one seen running (not sleeping) at
         // BUSY_POLLS polls in a row. Killing renderers at any moment also hit tabs being opened or
         // navigated, where no crash is reported for the page (it then timed out, under load).
@@ -479,7 +614,10 @@ describe("ChromiumRenderer", () => {
         }
         assert.match(settled, /^Error: render failed for crash: the tab crashed/, JSON.stringify(options));
         const next = await own.render(page("after-crash-tab", "<p>next page</p>"), options);
-        assert.ok(next.nodes.some((n) => n.text === "next page"), JSON.stringify(options));
+        assert.ok(
+          next.nodes.some((n) => n.text === "next page"),
+          JSON.stringify(options),
+        );
       }
     } finally {
       await own.close();
@@ -504,7 +642,10 @@ describe("ChromiumRenderer", () => {
 
   test("a page that closes its own window (window.close()) fails as one, saying so; the next page renders", async () => {
     await assert.rejects(
-      renderer.render(page("closer", "<p>x</p><script>window.close()</script>"), { javascript: true, timeoutMs: 5_000 }),
+      renderer.render(page("closer", "<p>x</p><script>window.close()</script>"), {
+        javascript: true,
+        timeoutMs: 5_000,
+      }),
       /^Error: render failed for closer: the page closed its own window \(window\.close\(\)\)$/,
     );
     const next = await renderer.render(page("after-closer", "<p>next page</p>"), { javascript: true });
@@ -515,9 +656,11 @@ describe("ChromiumRenderer", () => {
     const own = await ChromiumRenderer.launch({ concurrency: 1 });
     try {
       const modes = [{ javascript: true }, { javascript: true, network: true }];
-      for (const options of modes) await own.render(page("plain", "<p>plain</p><script>void 0</script>"), options);
+      for (const options of modes)
+        await own.render(page("plain", "<p>plain</p><script>void 0</script>"), options);
       const tabs = await own.openTabs(); // the browsers' own
-      const spinner = "URL.createObjectURL(new Blob(['<p>popup</p><script>for (;;) {}<\\/script>'], { type: 'text/html' }))";
+      const spinner =
+        "URL.createObjectURL(new Blob(['<p>popup</p><script>for (;;) {}<\\/script>'], { type: 'text/html' }))";
       const html = `<p>opener</p><script>for (let i = 0; i < 20; i++) window.open("about:blank#" + i); window.open(${spinner}, "_blank", "noopener");</script>`;
       for (const options of modes) {
         const snap = await own.render(page("popups", html), options);
@@ -525,7 +668,8 @@ describe("ChromiumRenderer", () => {
       }
       let open = await own.openTabs();
       // Closing takes a moment: wait for it, up to a bound that only a leak reaches.
-      for (const end = Date.now() + 5_000; open > tabs && Date.now() < end; open = await own.openTabs()) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const end = Date.now() + 5_000; open > tabs && Date.now() < end; open = await own.openTabs())
+        await new Promise((resolve) => setTimeout(resolve, 100));
       assert.ok(open <= tabs, `${open} tabs open, ${tabs} before the popups`);
     } finally {
       await own.close();
@@ -554,7 +698,13 @@ describe("ChromiumRenderer", () => {
     const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
     const modes = [
       { options: { javascript: true, timeoutMs: 20_000 }, b: page("b", offlineB) },
-      { options: { javascript: true, network: true, timeoutMs: 20_000 }, b: page("b", `${open}<script async src="/check.js"></script>`, { url: `${base}/b.html`, remote: true }) },
+      {
+        options: { javascript: true, network: true, timeoutMs: 20_000 },
+        b: page("b", `${open}<script async src="/check.js"></script>`, {
+          url: `${base}/b.html`,
+          remote: true,
+        }),
+      },
     ];
     try {
       for (const { options, b } of modes) {
@@ -566,20 +716,31 @@ describe("ChromiumRenderer", () => {
           await Promise.all([own.render(plain, warm), own.render(plain, warm)]);
           const tabs = await own.openTabs();
           const rendering = own.render(b, options);
-          for (const end = Date.now() + 5_000; (await own.openTabs()) < tabs + 2; await new Promise((resolve) => setTimeout(resolve, 20))) {
+          for (
+            const end = Date.now() + 5_000;
+            (await own.openTabs()) < tabs + 2;
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          ) {
             assert.ok(Date.now() < end, `${JSON.stringify(options)}: B's popups did not open`);
           }
-          const a = await own.render(page("a", `<p>a</p><script>window.open("about:blank")</script>`), options);
+          const a = await own.render(
+            page("a", `<p>a</p><script>window.open("about:blank")</script>`),
+            options,
+          );
           const aDone = Date.now();
           assert.ok(a.nodes.some((n) => n.text === "a"));
           const text = textOf(await rendering);
           const checked = /^checked at (\d+): (.*)$/.exec(text);
           assert.ok(checked, `${JSON.stringify(options)}: ${text}`);
-          assert.ok(Number(checked[1]) > aDone, `${JSON.stringify(options)}: B checked its popups before A finished (a loaded machine?)`);
+          assert.ok(
+            Number(checked[1]) > aDone,
+            `${JSON.stringify(options)}: B checked its popups before A finished (a loaded machine?)`,
+          );
           assert.equal(checked[2], "popup open, its popup open", JSON.stringify(options));
           let left = await own.openTabs();
           // Closing takes a moment: wait for it, up to a bound that only a leak reaches.
-          for (const end = Date.now() + 5_000; left > tabs && Date.now() < end; left = await own.openTabs()) await new Promise((resolve) => setTimeout(resolve, 100));
+          for (const end = Date.now() + 5_000; left > tabs && Date.now() < end; left = await own.openTabs())
+            await new Promise((resolve) => setTimeout(resolve, 100));
           assert.ok(left <= tabs, `${JSON.stringify(options)}: ${left} tabs open, ${tabs} before the popups`);
         } finally {
           await own.close();
@@ -593,9 +754,18 @@ describe("ChromiumRenderer", () => {
   test("a page whose beforeunload handler asks to stay does not break the next page (JS on, offline and with network)", async () => {
     const stay = `<p>stay</p><script>addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = "stay?"; })</script>`;
     for (const options of [{ javascript: true }, { javascript: true, network: true }]) {
-      assert.ok((await renderer.render(page("stay", stay), options)).nodes.some((n) => n.text === "stay"), JSON.stringify(options));
-      const next = await renderer.render(page("after-stay", "<p>next page</p><script>void 0</script>"), options);
-      assert.ok(next.nodes.some((n) => n.text === "next page"), JSON.stringify(options));
+      assert.ok(
+        (await renderer.render(page("stay", stay), options)).nodes.some((n) => n.text === "stay"),
+        JSON.stringify(options),
+      );
+      const next = await renderer.render(
+        page("after-stay", "<p>next page</p><script>void 0</script>"),
+        options,
+      );
+      assert.ok(
+        next.nodes.some((n) => n.text === "next page"),
+        JSON.stringify(options),
+      );
     }
   });
 
@@ -625,7 +795,9 @@ describe("ChromiumRenderer", () => {
       const pids = own.processIds();
       assert.ok(pids.length > 0 && existsSync(dir));
       releaseBrowser(dir); // what a worker pool does for a terminated worker's browser
-      await eventually(() => !pids.some(running), "every process of the browser ended").catch(() => undefined);
+      await eventually(() => !pids.some(running), "every process of the browser ended").catch(
+        () => undefined,
+      );
       assert.deepEqual(pids.filter(running), [], "every process of the browser ended");
       assert.equal(existsSync(dir), false, "its profile directory removed");
     } finally {

@@ -45,9 +45,14 @@ test("mapLimit: slow outputs hold back new items (bounded memory), and a failed 
   assert.equal(written, 100);
   assert.ok(maxAhead <= MAX_PENDING_OUTPUTS + 3, `items started ahead of their output: ${maxAhead}`);
   await assert.rejects(
-    mapLimit([1, 2, 3], 1, async (i) => i, async (i) => {
-      if (i === 2) throw new Error("disk full");
-    }),
+    mapLimit(
+      [1, 2, 3],
+      1,
+      async (i) => i,
+      async (i) => {
+        if (i === 2) throw new Error("disk full");
+      },
+    ),
     /disk full/,
   );
 });

@@ -30,7 +30,11 @@ test("static snapshot: parents precede children, tags, kept attributes only", ()
   assert.deepEqual(main?.attrs, { id: "main", class: "a b" });
   assert.equal(s.nodes.filter((n) => n.tag === "html").length, 1);
   assert.equal(s.nodes[0]?.attrs?.["lang"], "fr");
-  assert.equal(s.nodes.some((n) => n.box !== undefined || n.style !== undefined), false, "no geometry in static mode");
+  assert.equal(
+    s.nodes.some((n) => n.box !== undefined || n.style !== undefined),
+    false,
+    "no geometry in static mode",
+  );
 });
 
 test("static snapshot: script/style bodies dropped, entities decoded, svg children dropped, noscript kept", () => {
@@ -47,7 +51,10 @@ test("static snapshot: escaped markup text in <noscript> is hidden; noscript mar
   const html = `<html><body><noscript>&lt;div style="position:absolute"&gt;&lt;img src="https://pixel.example/b?P=1"&gt;&lt;/div&gt;</noscript>
 <noscript><p>Posts are below.</p></noscript><noscript>Please enable JavaScript.</noscript><p>&lt;b&gt; is the bold tag.</p></body></html>`;
   const s = staticSnapshot(pageFromHtml(html));
-  const visible = s.nodes.filter((n) => n.type === 3 && n.visible).map((n) => n.text).join(" ");
+  const visible = s.nodes
+    .filter((n) => n.type === 3 && n.visible)
+    .map((n) => n.text)
+    .join(" ");
   assert.doesNotMatch(visible, /pixel\.example/);
   assert.match(visible, /Posts are below/);
   assert.match(visible, /Please enable JavaScript/);
@@ -64,7 +71,9 @@ test("static snapshot: hidden, display:none and aria-hidden subtrees are invisib
 });
 
 test("tree index: subtree ranges, children, depth, height, outermost, paths", () => {
-  const s = staticSnapshot(pageFromHtml("<html><body><div id=a><p>x</p><p>y</p></div><ul><li>1</li><li>2</li></ul></body></html>"));
+  const s = staticSnapshot(
+    pageFromHtml("<html><body><div id=a><p>x</p><p>y</p></div><ul><li>1</li><li>2</li></ul></body></html>"),
+  );
   const tree = buildTree(s);
   const body = s.nodes.findIndex((n) => n.tag === "body");
   const div = s.nodes.findIndex((n) => n.attrs?.["id"] === "a");
@@ -117,24 +126,49 @@ test("a page without <body> (valid HTML) or plain text gets the body a browser i
     assert.ok(body > 0, "a body is implied");
     assert.equal(textOf(s, tree, [body]), "Release notes\nVersion 2.0 is twice as fast.\nThanks.");
     assert.equal(s.title, "T");
-    assert.ok(s.nodes.every((n, i) => n.tag !== "title" || tree.parent[i] !== body), "the title stays out of the body");
+    assert.ok(
+      s.nodes.every((n, i) => n.tag !== "title" || tree.parent[i] !== body),
+      "the title stays out of the body",
+    );
   }
   const bare = staticSnapshot(pageFromHtml("just words"));
-  assert.equal(nodePath(bare, buildTree(bare), bare.nodes.findIndex((n) => n.type === 3)), "html>body>#text");
+  assert.equal(
+    nodePath(
+      bare,
+      buildTree(bare),
+      bare.nodes.findIndex((n) => n.type === 3),
+    ),
+    "html>body>#text",
+  );
   const frames = staticSnapshot(pageFromHtml("<html><frameset><frame src=a.html></frameset></html>"));
-  assert.equal(frames.nodes.some((n) => n.tag === "body"), false, "a frameset implies no body");
+  assert.equal(
+    frames.nodes.some((n) => n.tag === "body"),
+    false,
+    "a frameset implies no body",
+  );
 });
 
 test("an XHTML document (.xhtml, or an XML declaration with the XHTML namespace) is read as XML: <script/> and <style/> close, CDATA is text", () => {
-  for (const input of [{ ...pageFromHtml(XHTML_CHAPTER), source: "book/ch1.xhtml" }, pageFromHtml(XHTML_CHAPTER, "saved-page")]) {
+  for (const input of [
+    { ...pageFromHtml(XHTML_CHAPTER), source: "book/ch1.xhtml" },
+    pageFromHtml(XHTML_CHAPTER, "saved-page"),
+  ]) {
     const s = staticSnapshot(input);
-    assert.equal(textOf(s, buildTree(s), [0]), "Chapter One\nFish & <chips> and the story goes on.", input.source);
+    assert.equal(
+      textOf(s, buildTree(s), [0]),
+      "Chapter One\nFish & <chips> and the story goes on.",
+      input.source,
+    );
   }
   // the same markup served as HTML (no prolog, not a .xhtml file) is parsed as a browser parses HTML: the <style/> stays open
   const html = staticSnapshot(pageFromHtml(XHTML_CHAPTER.replace(/^<\?xml[^>]*>\n/, "")));
   assert.equal(textOf(html, buildTree(html), [0]), "");
   assert.equal(xhtmlAsHtml(`<p>a<br/>b<span class="x/y"/>c</p>`), `<p>a<br/>b<span class="x/y"></span>c</p>`);
-  assert.equal(xhtmlAsHtml(`<p>a <![CDATA[b]]> c<br></br>d</p>`), `<p>a b c<br>d</p>`, "the space before a CDATA stays; <br></br> is one break");
+  assert.equal(
+    xhtmlAsHtml(`<p>a <![CDATA[b]]> c<br></br>d</p>`),
+    `<p>a b c<br>d</p>`,
+    "the space before a CDATA stays; <br></br> is one break",
+  );
 });
 
 test("the bundled sample page: text has one line per block", () => {
@@ -145,15 +179,27 @@ test("the bundled sample page: text has one line per block", () => {
 });
 
 test("markup repairs: a stray <![CDATA[ and an unclosed <title> do not swallow the page", () => {
-  const cdata = staticSnapshot(pageFromHtml("<html><body><p>first</p><![CDATA[\n<div><p>second post</p></div><p>third</p></body></html>"));
+  const cdata = staticSnapshot(
+    pageFromHtml(
+      "<html><body><p>first</p><![CDATA[\n<div><p>second post</p></div><p>third</p></body></html>",
+    ),
+  );
   assert.equal(textOf(cdata, buildTree(cdata), [0]), "first\nsecond post\nthird");
-  const title = staticSnapshot(pageFromHtml("<html><head><title>Broken title\nvar x = 1;</script></head><body><p>The article body.</p></body></html>"));
+  const title = staticSnapshot(
+    pageFromHtml(
+      "<html><head><title>Broken title\nvar x = 1;</script></head><body><p>The article body.</p></body></html>",
+    ),
+  );
   assert.equal(title.title, "Broken title");
   assert.match(textOf(title, buildTree(title), [0]), /The article body\./);
 });
 
 test("body content inside an unclosed <head> starts the body, as in a browser", () => {
-  const s = staticSnapshot(pageFromHtml("<html><head><title>t</title><meta name=x><table><tr><td><p>Story text.</p></td></tr></table></head><body class=b><p>More.</p></body></html>"));
+  const s = staticSnapshot(
+    pageFromHtml(
+      "<html><head><title>t</title><meta name=x><table><tr><td><p>Story text.</p></td></tr></table></head><body class=b><p>More.</p></body></html>",
+    ),
+  );
   const tree = buildTree(s);
   assert.equal(textOf(s, tree, [0]), "Story text.\nMore.");
   assert.equal(s.nodes.filter((n) => n.tag === "body").length, 1);
@@ -162,38 +208,68 @@ test("body content inside an unclosed <head> starts the body, as in a browser", 
 });
 
 test("a self-closed <iframe/> in <noscript> does not swallow the page; React streamed boundaries are visible", () => {
-  const gtm = staticSnapshot(pageFromHtml('<html><body><noscript><iframe src="https://gtm.example/ns" height="0" width="0"/></noscript><p>after</p></body></html>'));
+  const gtm = staticSnapshot(
+    pageFromHtml(
+      '<html><body><noscript><iframe src="https://gtm.example/ns" height="0" width="0"/></noscript><p>after</p></body></html>',
+    ),
+  );
   assert.equal(textOf(gtm, buildTree(gtm), [0]), "after");
-  const streamed = staticSnapshot(pageFromHtml('<html><body><template id="B:0"></template><div hidden id="S:0"><p>Streamed article.</p></div><div hidden><p>really hidden</p></div></body></html>'));
+  const streamed = staticSnapshot(
+    pageFromHtml(
+      '<html><body><template id="B:0"></template><div hidden id="S:0"><p>Streamed article.</p></div><div hidden><p>really hidden</p></div></body></html>',
+    ),
+  );
   assert.equal(textOf(streamed, buildTree(streamed), [0]), "Streamed article.");
 });
 
 test("a page hidden whole by a script's starting state (anti-flicker wrapper, aria-hidden main) is read; small hidden parts stay hidden", () => {
   const article = "<p>" + "Rivers carve their valleys over many thousands of years. ".repeat(12) + "</p>";
-  const wrapped = staticSnapshot(pageFromHtml(`<html><head><title>t</title></head><body><div style="visibility:hidden;min-height:100vh"><nav style="display:none">Menu</nav>${article}</div><input type="hidden" value="secret"></body></html>`));
+  const wrapped = staticSnapshot(
+    pageFromHtml(
+      `<html><head><title>t</title></head><body><div style="visibility:hidden;min-height:100vh"><nav style="display:none">Menu</nav>${article}</div><input type="hidden" value="secret"></body></html>`,
+    ),
+  );
   const text = textOf(wrapped, buildTree(wrapped), [0]);
   assert.match(text, /Rivers carve their valleys/);
   assert.match(text, /Menu/, "inline display:none is a script's state too on such a page");
   assert.doesNotMatch(text, /secret|\bt\b/, "head elements and hidden inputs stay hidden");
-  const modal = staticSnapshot(pageFromHtml(`<html><body><main aria-hidden="true">${article}</main><div role="dialog">Accept cookies?</div></body></html>`));
+  const modal = staticSnapshot(
+    pageFromHtml(
+      `<html><body><main aria-hidden="true">${article}</main><div role="dialog">Accept cookies?</div></body></html>`,
+    ),
+  );
   assert.match(textOf(modal, buildTree(modal), [0]), /Rivers carve/);
   // a normal page with a hidden menu keeps the menu hidden
-  const normal = staticSnapshot(pageFromHtml(`<html><body><div aria-hidden="true">Off-canvas menu links</div>${article}</body></html>`));
+  const normal = staticSnapshot(
+    pageFromHtml(`<html><body><div aria-hidden="true">Off-canvas menu links</div>${article}</body></html>`),
+  );
   const normalText = textOf(normal, buildTree(normal), [0]);
   assert.match(normalText, /Rivers carve/);
   assert.doesNotMatch(normalText, /Off-canvas/);
 });
 
 test("static snapshot: attributes belong to their own start tag (ignored second <form>, duplicates, merged <body>, `/>`, svg)", () => {
-  const html = `<html lang=en><body class=a><form id=f1 class=x><form id=f2 class=y hidden><p id=p1 id=p2 class="k">x</p></form>` +
+  const html =
+    `<html lang=en><body class=a><form id=f1 class=x><form id=f2 class=y hidden><p id=p1 id=p2 class="k">x</p></form>` +
     `<body class=b data-x=1><div hidden/>after</div><input type=hidden name=q><svg aria-hidden=true><g class=z hidden><text>s</text></g></svg><p>t</p></body></html>`;
   const s = staticSnapshot(pageFromHtml(html));
   const tagged = (tag: string) => s.nodes.filter((n) => n.tag === tag);
   // the parser ignores a <form> inside a form: its attributes must not land on the open one, nor hide what follows
-  assert.deepEqual(tagged("form").map((n) => n.attrs), [{ id: "f1", class: "x" }]);
-  assert.deepEqual(tagged("p")[0]?.attrs, { id: "p1", class: "k" }, "the first of two same-named attributes wins; unknown ones are dropped");
+  assert.deepEqual(
+    tagged("form").map((n) => n.attrs),
+    [{ id: "f1", class: "x" }],
+  );
+  assert.deepEqual(
+    tagged("p")[0]?.attrs,
+    { id: "p1", class: "k" },
+    "the first of two same-named attributes wins; unknown ones are dropped",
+  );
   assert.equal(tagged("p")[0]?.visible, true);
-  assert.deepEqual(tagged("body").map((n) => n.attrs), [{ class: "b" }], "a second <body> merges its kept attributes into the first");
+  assert.deepEqual(
+    tagged("body").map((n) => n.attrs),
+    [{ class: "b" }],
+    "a second <body> merges its kept attributes into the first",
+  );
   assert.equal(s.lang, "en");
   const div = tagged("div")[0];
   assert.equal(div?.visible, false, "`<div hidden/>` is an open div, hidden");
@@ -208,7 +284,10 @@ test("unclosed elements: 20,000 open <b><i> pairs give the same text and depth a
   const page = staticSnapshot(pageFromHtml(`<html><body>${"<p><b><i>x ".repeat(20_000)}</body></html>`));
   const tree = buildTree(page);
   assert.equal(textOf(page, tree, [0]).split("\n").length, 20_000, "one line per paragraph");
-  assert.ok(tree.depth.reduce((a, d) => Math.max(a, d), 0) > 20_000, "the formatting elements stay open and nest");
+  assert.ok(
+    tree.depth.reduce((a, d) => Math.max(a, d), 0) > 20_000,
+    "the formatting elements stay open and nest",
+  );
 });
 
 test("a second <body> or <html> tag, or a stray <head>, inside the body keeps the tree whole: each node's parent is the innermost subtree around it", () => {
@@ -222,17 +301,29 @@ test("a second <body> or <html> tag, or a stray <head>, inside the body keeps th
     const open: number[] = [];
     for (let i = 0; i < page.nodes.length; i++) {
       while (open.length && (tree.end[open[open.length - 1] as number] as number) <= i) open.pop();
-      assert.equal(tree.parent[i], open.length ? open[open.length - 1] : -1, `${html}\nnode ${i} (${page.nodes[i]?.tag})`);
+      assert.equal(
+        tree.parent[i],
+        open.length ? open[open.length - 1] : -1,
+        `${html}\nnode ${i} (${page.nodes[i]?.tag})`,
+      );
       open.push(i);
     }
     const div = page.nodes.findIndex((n) => n.attrs?.["id"] === "d");
-    assert.equal(textOf(page, tree, [div]), "one\ntwo", "the text after the stray tag stays in the <div>, as a browser places it");
+    assert.equal(
+      textOf(page, tree, [div]),
+      "one\ntwo",
+      "the text after the stray tag stays in the <div>, as a browser places it",
+    );
   }
 });
 
 /** Visible text of a snapshot, one string per text node, with its parent's tag. */
-function visibleTexts(s: { nodes: { type: number; visible: boolean; text?: string; parent: number; tag: string }[] }): string[] {
-  return s.nodes.filter((n) => n.type === 3 && n.visible && n.text?.trim()).map((n) => `${s.nodes[n.parent]?.tag}: ${n.text?.trim()}`);
+function visibleTexts(s: {
+  nodes: { type: number; visible: boolean; text?: string; parent: number; tag: string }[];
+}): string[] {
+  return s.nodes
+    .filter((n) => n.type === 3 && n.visible && n.text?.trim())
+    .map((n) => `${s.nodes[n.parent]?.tag}: ${n.text?.trim()}`);
 }
 
 test("declarative shadow DOM: a host's shadow template is page text under #shadow-root, before the light children; inert templates stay hidden", () => {
@@ -244,16 +335,29 @@ test("declarative shadow DOM: a host's shadow template is page text under #shado
   const shadow = texts.findIndex((t) => t.startsWith("p: The Ridgeline 25 is a light daypack"));
   const light = texts.findIndex((t) => t.startsWith("p: Made from recycled nylon"));
   assert.ok(shadow >= 0 && light > shadow, "shadow content first, then the host's light children");
-  for (const inert of ["never attaches", "second root", "inside a plain template", "cannot host", "invalid mode", "font-size"]) {
+  for (const inert of [
+    "never attaches",
+    "second root",
+    "inside a plain template",
+    "cannot host",
+    "invalid mode",
+    "font-size",
+  ]) {
     assert.ok(!texts.some((t) => t.includes(inert)), `${inert} must stay hidden`);
   }
   const roots = s.nodes.filter((n) => n.tag === "#shadow-root");
   assert.equal(roots.length, 2);
-  assert.deepEqual(roots.map((r) => s.nodes[r.parent]?.tag), ["product-details", "div"]);
+  assert.deepEqual(
+    roots.map((r) => s.nodes[r.parent]?.tag),
+    ["product-details", "div"],
+  );
   // the tags after the templates still nest where they should: </template> closed the right element
   const footer = s.nodes.findIndex((n) => n.tag === "footer");
   assert.equal(s.nodes[s.nodes[footer]?.parent ?? -1]?.tag, "body");
-  assert.match(textOf(s, buildTree(s), [0]), /The Ridgeline 25 is a light daypack[^]*Made from recycled nylon[^]*Copyright Ridgeline Outdoor/);
+  assert.match(
+    textOf(s, buildTree(s), [0]),
+    /The Ridgeline 25 is a light daypack[^]*Made from recycled nylon[^]*Copyright Ridgeline Outdoor/,
+  );
 });
 
 test("MathML: a formula is one text child of <math> as a browser shows it; annotations, layout whitespace and hidden copies are not text", () => {
@@ -264,8 +368,18 @@ test("MathML: a formula is one text child of <math> as a browser shows it; annot
   const snap = staticSnapshot(pageFromHtml(html, "math"));
   const maths = snap.nodes.map((n, i) => [n, i] as const).filter(([n]) => n.tag === "math");
   assert.equal(maths.length, 4);
-  const childTexts = maths.map(([, i]) => snap.nodes.filter((n) => n.parent === i).map((n) => [n.type, n.text, n.visible]));
-  assert.deepEqual(childTexts, [[[3, "eiπ+1=0", true]], [[3, "a for all b", true]], [[3, "hidden", false]], []]);
-  assert.equal(textOf(snap, buildTree(snap), [0]), "It states that eiπ+1=0, linking five constants.\na for all b\nAfter the end.");
+  const childTexts = maths.map(([, i]) =>
+    snap.nodes.filter((n) => n.parent === i).map((n) => [n.type, n.text, n.visible]),
+  );
+  assert.deepEqual(childTexts, [
+    [[3, "eiπ+1=0", true]],
+    [[3, "a for all b", true]],
+    [[3, "hidden", false]],
+    [],
+  ]);
+  assert.equal(
+    textOf(snap, buildTree(snap), [0]),
+    "It states that eiπ+1=0, linking five constants.\na for all b\nAfter the end.",
+  );
   snap.nodes.forEach((n, i) => assert.ok(n.parent < i));
 });

@@ -6,11 +6,24 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 
-const SCRIPTS = ["train-default", "bench-extract", "bench-render", "bench-features", "bench-pathological", "bench-ml", "bench-startup", "prune-cache", "check-markdown"];
+const SCRIPTS = [
+  "train-default",
+  "bench-extract",
+  "bench-render",
+  "bench-features",
+  "bench-pathological",
+  "bench-ml",
+  "bench-startup",
+  "prune-cache",
+  "check-markdown",
+];
 
 function run(script: string, args: string[]) {
   const url = new URL(`../scripts/${script}.ts`, import.meta.url);
-  return spawnSync(process.execPath, ["--import", "tsx", url.pathname, ...args], { encoding: "utf8", timeout: 60_000 });
+  return spawnSync(process.execPath, ["--import", "tsx", url.pathname, ...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
 }
 
 test("every script prints its usage on --help and exits 0", () => {

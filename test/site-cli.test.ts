@@ -15,8 +15,19 @@ const RIVERS = fixturePath("site/blog/rivers.html");
 // Each CLI start costs seconds (the whole registry loads), so one spawn per behaviour; the
 // fallback and content-extractor paths are covered in-process in site-level / debnath tests.
 test("pages of one directory are one site: site extracts each article", async () => {
-  const { stdout } = await run(process.execPath, [PITH, "extract", "--method", "site", "--format", "json", fixturePath("site/blog")]);
-  const rows = stdout.trim().split("\n").map((l) => JSON.parse(l) as { source: string; text: string });
+  const { stdout } = await run(process.execPath, [
+    PITH,
+    "extract",
+    "--method",
+    "site",
+    "--format",
+    "json",
+    fixturePath("site/blog"),
+  ]);
+  const rows = stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { source: string; text: string });
   assert.equal(rows.length, 5);
   assert.equal(rows.find((r) => r.source.endsWith("rivers.html"))?.text, RIVERS_TEXT);
 });
@@ -46,7 +57,15 @@ test("a URL with --param live=true fetches its n-SET from the same host", async 
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/posts/rivers.html`;
-    const { stdout } = await run(process.execPath, [PITH, "extract", "--method", "site", "--param", "live=true", url]);
+    const { stdout } = await run(process.execPath, [
+      PITH,
+      "extract",
+      "--method",
+      "site",
+      "--param",
+      "live=true",
+      url,
+    ]);
     assert.equal(stdout.trim(), RIVERS_TEXT);
   } finally {
     server.close();

@@ -6,12 +6,19 @@ import { buildTree } from "../src/dom/tree.ts";
 import { equalTopDownMapping, occurrenceCounts } from "../src/site/mapping.ts";
 import { pageFromHtml } from "./helpers.ts";
 
-const snap = (body: string, id: string) => staticSnapshot(pageFromHtml(`<html><body>${body}</body></html>`, id));
+const snap = (body: string, id: string) =>
+  staticSnapshot(pageFromHtml(`<html><body>${body}</body></html>`, id));
 
 // A: 0 html, 1 body, 2 div#nav, 3 a, 4 "Home", 5 a, 6 "News", 7 div.post, 8 p, 9 "alpha", 10 p, 11 "beta"
-const A = snap(`<div id="nav"><a href="/">Home</a><a href="/n">News</a></div><div class="post"><p>alpha</p><p>beta</p></div>`, "A");
+const A = snap(
+  `<div id="nav"><a href="/">Home</a><a href="/n">News</a></div><div class="post"><p>alpha</p><p>beta</p></div>`,
+  "A",
+);
 // B: same template, other link text, paragraphs "beta" and "gamma"
-const B = snap(`<div id="nav"><a href="/">Home</a><a href="/s">Sport</a></div><div class="post"><p>beta</p><p>gamma</p></div>`, "B");
+const B = snap(
+  `<div id="nav"><a href="/">Home</a><a href="/s">Sport</a></div><div class="post"><p>beta</p><p>gamma</p></div>`,
+  "B",
+);
 // C: nav shared, the post container is a <section>
 const C = snap(`<div id="nav"><a href="/">Home</a></div><section class="post"><p>alpha</p></section>`, "C");
 
@@ -44,7 +51,13 @@ test("a node is never mapped below an unmapped parent (top-down)", () => {
 });
 
 test("10,000-level nesting maps without overflow", () => {
-  const deep = (t: string, id: string) => staticSnapshot(pageFromHtml(`<html><body>${"<div>".repeat(10_000)}<p>${t}</p>${"</div>".repeat(10_000)}</body></html>`, id));
+  const deep = (t: string, id: string) =>
+    staticSnapshot(
+      pageFromHtml(
+        `<html><body>${"<div>".repeat(10_000)}<p>${t}</p>${"</div>".repeat(10_000)}</body></html>`,
+        id,
+      ),
+    );
   const a = deep("bottom one", "a");
   const b = deep("bottom two", "b");
   const tree = buildTree(a);

@@ -23,7 +23,9 @@ test("hyperlink distance: path segments after the common prefix, both sides", ()
 
 test("sum of tree distances to marked nodes (rerooting)", () => {
   // 0 html, 1 body, 2 div, 3 a, 4 "x", 5 a, 6 "y"; marked: 3 and 5
-  const page = staticSnapshot(pageFromHtml(`<html><body><div><a href="/x">x</a></div><a href="/y">y</a></body></html>`));
+  const page = staticSnapshot(
+    pageFromHtml(`<html><body><div><a href="/x">x</a></div><a href="/y">y</a></body></html>`),
+  );
   const tree = buildTree(page);
   const marked = new Uint8Array(tree.n);
   marked[3] = 1;
@@ -53,7 +55,10 @@ test("site pages ranked: linked pages by link rank, unlinked after linked at equ
   const mk = (path: string) => staticSnapshot(pageFromHtml("<p>x</p>", path, `http://s.test${path}`));
   const pages = ["/about.html", "/news/c.html", "/news/a.html", "/news/b.html", "/news/key.html"].map(mk);
   const ranked = rankSitePages(key, buildTree(key), pages);
-  assert.deepEqual(ranked.map((r) => r.page.id), ["/news/b.html", "/news/a.html", "/news/c.html", "/about.html"]);
+  assert.deepEqual(
+    ranked.map((r) => r.page.id),
+    ["/news/b.html", "/news/a.html", "/news/c.html", "/about.html"],
+  );
 });
 
 const BLOG = ["rivers", "bees", "bread", "stars", "tides"];
@@ -83,11 +88,23 @@ test("live n-SET: fetches the ranked same-domain links over HTTP, skipping failu
     const key = staticSnapshot(r.value);
     const nset = await fetchNSet(key, 4);
     // distance 2: "/" (404) and the four other posts; "/" fails and is skipped
-    assert.deepEqual(nset.pages.map((p) => new URL(p.url ?? "").pathname).sort(), ["/posts/bees.html", "/posts/bread.html", "/posts/stars.html", "/posts/tides.html"]);
-    assert.equal(nset.errors.length, hits.filter((h) => h === "/").length, "only failed links cost an extra fetch");
+    assert.deepEqual(nset.pages.map((p) => new URL(p.url ?? "").pathname).sort(), [
+      "/posts/bees.html",
+      "/posts/bread.html",
+      "/posts/stars.html",
+      "/posts/tides.html",
+    ]);
+    assert.equal(
+      nset.errors.length,
+      hits.filter((h) => h === "/").length,
+      "only failed links cost an extra fetch",
+    );
     assert.ok(nset.errors.every((e) => /HTTP 404/.test(e.reason)));
     assert.equal(hits.length, 1 + 4 + nset.errors.length, "key page + 4 pages + failures");
-    assert.ok(!hits.includes("/posts/rivers.html#") && hits.filter((h) => h === "/posts/rivers.html").length === 1, "the key page is not fetched again");
+    assert.ok(
+      !hits.includes("/posts/rivers.html#") && hits.filter((h) => h === "/posts/rivers.html").length === 1,
+      "the key page is not fetched again",
+    );
     const e = await siteLevelExtractor.extract(key, { params: { live: true } });
     assert.equal(e.text, expectedRivers());
     assert.match(e.trace[0]?.reason ?? "", /live: 4 fetched/);

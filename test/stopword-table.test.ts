@@ -31,7 +31,11 @@ test("isStopword equals the list's Set.has(word.toLowerCase()) for every stopwor
     assert.ok(stop.known, lang);
     for (const w of candidates(LISTS[lang] as string[], rng)) {
       const text = `«${w}» `;
-      assert.equal(isStopword(stop, text, 1, 1 + w.length), stop.words.has(w.toLowerCase()), `${lang}: ${JSON.stringify(w)}`);
+      assert.equal(
+        isStopword(stop, text, 1, 1 + w.length),
+        stop.words.has(w.toLowerCase()),
+        `${lang}: ${JSON.stringify(w)}`,
+      );
     }
   }
 });

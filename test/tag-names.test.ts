@@ -3,7 +3,8 @@ import test from "node:test";
 import { lowerCaseName } from "../src/render/tag-names.ts";
 
 test("lowerCaseName is slice().toLowerCase() for known names in any case, unknown names and names beyond ASCII", () => {
-  const page = "<DIV><div><Div><clipPath><x-el><X-EL><İ><ſvg><svg\u00e9><h7><annotation-XML><fefunca><feFuncA><ab><a>é😀";
+  const page =
+    "<DIV><div><Div><clipPath><x-el><X-EL><İ><ſvg><svg\u00e9><h7><annotation-XML><fefunca><feFuncA><ab><a>é😀";
   for (const m of page.matchAll(/<([^>]*)>/g)) {
     const start = (m.index ?? 0) + 1;
     const end = start + (m[1] ?? "").length;

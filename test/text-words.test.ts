@@ -13,9 +13,26 @@ function scanned(text: string): string[] {
 }
 
 const CASES = [
-  "", " ", "Hello, world!", "a\u0301b c", "😀abc 😀", "\ud800x\udc00y", "x\udc00\ud800", "x\ud800", "\udc00", "𝐀𝐁 x𝐀",
-  "_a_ ‿b ＿c", "٣٤ abc", "ªµº", "\u00a0a\u00a0", "日本語テキスト、かな。", "don't stop-words 3.14", "\u200bzero\u200bwidth",
-  "ﬁne naïve Ελληνικά русский עברית العربية", "🇫🇷 flags 👍🏽", "tab\tnew\nline",
+  "",
+  " ",
+  "Hello, world!",
+  "a\u0301b c",
+  "😀abc 😀",
+  "\ud800x\udc00y",
+  "x\udc00\ud800",
+  "x\ud800",
+  "\udc00",
+  "𝐀𝐁 x𝐀",
+  "_a_ ‿b ＿c",
+  "٣٤ abc",
+  "ªµº",
+  "\u00a0a\u00a0",
+  "日本語テキスト、かな。",
+  "don't stop-words 3.14",
+  "\u200bzero\u200bwidth",
+  "ﬁne naïve Ελληνικά русский עברית العربية",
+  "🇫🇷 flags 👍🏽",
+  "tab\tnew\nline",
 ];
 
 test("the word scanner finds exactly words()'s matches (surrogates, marks, connectors, scripts)", () => {
@@ -37,7 +54,11 @@ test("collapseSpaces collapses every whitespace run to one space and trims, as /
   for (let c = 0; c < 0x10000; c++) {
     const ch = String.fromCharCode(c);
     for (const text of [`a${ch}b`, `a${ch}${ch}b`, `${ch}a b${ch}`, `${ch}`, `a ${ch} b`]) {
-      assert.equal(collapseSpaces(text), text.replace(/\s+/g, " ").trim(), `U+${c.toString(16)} in ${JSON.stringify(text)}`);
+      assert.equal(
+        collapseSpaces(text),
+        text.replace(/\s+/g, " ").trim(),
+        `U+${c.toString(16)} in ${JSON.stringify(text)}`,
+      );
     }
   }
   for (const text of [...CASES, "", "   ", "a", " a", "a ", "a  b", "a\n\n b\t", "\u3000x\ufeff y\u2028"]) {
@@ -46,5 +67,6 @@ test("collapseSpaces collapses every whitespace run to one space and trims, as /
 });
 
 test("isSpace is /\\s/ on every UTF-16 code unit", () => {
-  for (let c = 0; c < 0x10000; c++) assert.equal(isSpace(c), /\s/.test(String.fromCharCode(c)), `U+${c.toString(16)}`);
+  for (let c = 0; c < 0x10000; c++)
+    assert.equal(isSpace(c), /\s/.test(String.fromCharCode(c)), `U+${c.toString(16)}`);
 });

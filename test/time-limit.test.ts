@@ -10,7 +10,16 @@ import { defuddlePeer, readabilityPeer } from "../src/evaluate/peers.ts";
 import { getExtractor, runExtractor } from "../src/extractors.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { TimeLimit, TimeLimitExceeded } from "../src/time-limit.ts";
-import { escapeRegExp, fixturePath, fixtureText, hugePage, pageFromHtml, pith, tempDir, writeSyntheticSet } from "./helpers.ts";
+import {
+  escapeRegExp,
+  fixturePath,
+  fixtureText,
+  hugePage,
+  pageFromHtml,
+  pith,
+  tempDir,
+  writeSyntheticSet,
+} from "./helpers.ts";
 
 test("TimeLimit ends a loop that never returns, and the thread goes on", () => {
   const limit = new TimeLimit(200);
@@ -19,11 +28,15 @@ test("TimeLimit ends a loop that never returns, and the thread goes on", () => {
       limit.run(() => {
         for (;;);
       }),
-    (e: unknown) => e instanceof TimeLimitExceeded && e.message === "timeout: extraction took longer than 200 ms",
+    (e: unknown) =>
+      e instanceof TimeLimitExceeded && e.message === "timeout: extraction took longer than 200 ms",
   );
   // the budget is spent: a later call on the same limit fails at once, a fresh limit runs
   assert.throws(() => limit.run(() => 1), TimeLimitExceeded);
-  assert.equal(new TimeLimit(200).run(() => [1, 2, 3].map((x) => x * 2).join()), "2,4,6");
+  assert.equal(
+    new TimeLimit(200).run(() => [1, 2, 3].map((x) => x * 2).join()),
+    "2,4,6",
+  );
 });
 
 test("TimeLimit passes on fn's value and its own errors unchanged", () => {
@@ -73,7 +86,13 @@ test("a single page past --timeout is a timeout record and exit 1, in any format
     const res = await pith(["extract", page, "--timeout", "200", "--format", format]);
     assert.equal(res.status, 1, res.stderr);
     assert.equal(res.stdout, "");
-    assert.match(res.stderr, new RegExp(`^error\\t${escapeRegExp(page)}\\ttimeout\\ttimeout: extraction took longer than 200 ms$`, "m"));
+    assert.match(
+      res.stderr,
+      new RegExp(
+        `^error\\t${escapeRegExp(page)}\\ttimeout\\ttimeout: extraction took longer than 200 ms$`,
+        "m",
+      ),
+    );
     assert.match(res.stderr, /extracted 0 page\(s\) with ml, 1 error\(s\)/);
   }
 });
@@ -90,7 +109,10 @@ test("pith render and pith features: a page past --timeout is a timeout record a
   const out = join(tempDir("pith-limit-features-"), "rows.jsonl");
   const features = await pith(["features", dir, "--timeout", "1000", "--out", out]);
   assert.equal(features.status, 1, features.stderr);
-  assert.match(features.stderr, /^error\ta-huge\.html\ttimeout\ttimeout: (rendering|feature extraction) took longer than 1000 ms$/m);
+  assert.match(
+    features.stderr,
+    /^error\ta-huge\.html\ttimeout\ttimeout: (rendering|feature extraction) took longer than 1000 ms$/m,
+  );
   assert.match(features.stderr, /features: 1 page\(s\) → .*, 1 error\(s\)/);
   assert.match(readFileSync(out, "utf8"), /"page":"b-article\.html"/);
 });
@@ -100,13 +122,26 @@ test("pith evaluate in this thread: a method past --timeout on a page scores as 
   writeSyntheticSet(dir, ["a.test", "b.test"], 2);
   // here about 0.3 s to render and 1.5 s for ml: each step has its own 600 ms (room for the first page's cold code)
   writeFileSync(join(dir, "html", "p-0-1.html.gz"), gzipSync(hugePage(8 * 1024 * 1024)));
-  const { pages } = await evaluateMethods({ methods: ["ml", "all-text"], datasets: [dir], workers: 1, renderOptions: { timeoutMs: 600 } });
+  const { pages } = await evaluateMethods({
+    methods: ["ml", "all-text"],
+    datasets: [dir],
+    workers: 1,
+    renderOptions: { timeoutMs: 600 },
+  });
   assert.equal(pages.length, 8);
   for (const p of pages) {
     if (p.id !== "p-0-1") assert.equal(p.error, undefined, `${p.id} ${p.method}: ${p.error}`);
-    else if (p.method === "ml") assert.match(p.error ?? "", /timeout: (rendering|ml) took longer than 600 ms$/, `${p.method}: ${p.error}`);
+    else if (p.method === "ml")
+      assert.match(
+        p.error ?? "",
+        /timeout: (rendering|ml) took longer than 600 ms$/,
+        `${p.method}: ${p.error}`,
+      );
   }
-  assert.ok(pages.filter((p) => p.id !== "p-0-1" && p.method === "all-text").every((p) => p.wcxb.r > 0.99), "all text holds the gold");
+  assert.ok(
+    pages.filter((p) => p.id !== "p-0-1" && p.method === "all-text").every((p) => p.wcxb.r > 0.99),
+    "all text holds the gold",
+  );
 });
 
 test("a peer under a spent limit is a TimeLimitExceeded, and defuddle's muted console comes back", async () => {
@@ -123,9 +158,21 @@ test("a peer under a spent limit is a TimeLimitExceeded, and defuddle's muted co
         }),
       TimeLimitExceeded,
     );
-    await assert.rejects(Promise.resolve().then(() => peer.extract(input, page, spent)), TimeLimitExceeded);
+    await assert.rejects(
+      Promise.resolve().then(() => peer.extract(input, page, spent)),
+      TimeLimitExceeded,
+    );
   }
   // a limit that ends defuddle mid-parse (defuddle runs with the console muted): the console is restored all the same
-  await assert.rejects(Promise.resolve().then(() => defuddlePeer.extract(pageFromHtml(hugePage(5 * 1024 * 1024), "huge"), page, new TimeLimit(50, "defuddle"))), TimeLimitExceeded);
+  await assert.rejects(
+    Promise.resolve().then(() =>
+      defuddlePeer.extract(
+        pageFromHtml(hugePage(5 * 1024 * 1024), "huge"),
+        page,
+        new TimeLimit(50, "defuddle"),
+      ),
+    ),
+    TimeLimitExceeded,
+  );
   assert.equal(console.log, log);
 });

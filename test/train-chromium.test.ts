@@ -18,7 +18,10 @@ import { tempDir } from "./helpers.ts";
 const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
 const SITES = ["north.example", "south.example", "east.example", "west.example"];
 const PAGES_PER_SITE = 2;
-const WORDS = "meadow orchard harvest barley wheat plough furrow silo tractor hedge pasture cattle dairy cheese".split(" ");
+const WORDS =
+  "meadow orchard harvest barley wheat plough furrow silo tractor hedge pasture cattle dairy cheese".split(
+    " ",
+  );
 /** The page whose render is marked failed before training. */
 const FAILED_ID = "w-3-1";
 
@@ -28,15 +31,30 @@ let cache = "";
 let farms = ""; // the farms set's chromium snapshot folder
 
 function paragraph(seed: number, n: number): string {
-  return Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 5 + Math.floor(i / 3)) % WORDS.length]).join(" ") + ".";
+  return (
+    Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 5 + Math.floor(i / 3)) % WORDS.length]).join(
+      " ",
+    ) + "."
+  );
 }
 
 function page(s: number, k: number): { html: string; gold: string } {
   const site = SITES[s] as string;
   const title = `Farm notes ${s} ${k}: ${paragraph(s + k, 4)}`;
   const paras = [1, 2, 3, 4, 5, 6].map((j) => paragraph(10 * s + 3 * k + j, 20 + 5 * j));
-  const nav = ["Home", "Crops", "Animals", "Shop", "Events", "Recipes", "Maps", "Contact"].map((t) => `<li><a href="/${t}">${t}</a></li>`).join("");
-  const related = ["Top offers this week", "Subscribe to the newsletter", "Sale on garden tools", "Win a weekend trip", "Our partners", "Advertise with us"].map((t, j) => `<li><a href="/r${j}">${t}</a></li>`).join("");
+  const nav = ["Home", "Crops", "Animals", "Shop", "Events", "Recipes", "Maps", "Contact"]
+    .map((t) => `<li><a href="/${t}">${t}</a></li>`)
+    .join("");
+  const related = [
+    "Top offers this week",
+    "Subscribe to the newsletter",
+    "Sale on garden tools",
+    "Win a weekend trip",
+    "Our partners",
+    "Advertise with us",
+  ]
+    .map((t, j) => `<li><a href="/r${j}">${t}</a></li>`)
+    .join("");
   const html = `<!doctype html><html><head><title>${title}</title><style>nav li{display:inline}aside{float:right;width:200px;font-size:12px}</style></head><body>
 <header class="${site}-top"><nav><ul>${nav}</ul></nav></header>
 <div class="wrap"><article><h1>${title}</h1>${paras.map((p) => `<p>${p}</p>`).join("\n")}</article>
@@ -47,7 +65,10 @@ function page(s: number, k: number): { html: string; gold: string } {
 
 function pith(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn("node", [PITH, ...args], { timeout: 240_000, env: { ...process.env, PITH_CACHE: cache } });
+    const child = spawn("node", [PITH, ...args], {
+      timeout: 240_000,
+      env: { ...process.env, PITH_CACHE: cache },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -70,7 +91,9 @@ before(async () => {
       const { html, gold } = page(s, k);
       writeFileSync(join(data, "html", `${id}.html.gz`), gzipSync(html));
       writeFileSync(join(data, "gold", `${id}.txt`), gold);
-      index.push(JSON.stringify({ id, url: `https://${site}/${id}`, domain: site, genre: "news", lang: "en" }));
+      index.push(
+        JSON.stringify({ id, url: `https://${site}/${id}`, domain: site, genre: "news", lang: "en" }),
+      );
     }
   });
   writeFileSync(join(data, "index.jsonl"), index.join("\n") + "\n");
@@ -90,16 +113,48 @@ after(() => {
 
 test("train --mode chromium renders into the snapshot cache, cross-validates on the renders, writes a chromium model that extract uses", async () => {
   const model = join(root, "farm-chromium.json");
-  const res = await pith(["train", "--data", data, "--mode", "chromium", "--folds", "2", "--workers", "1", "--out", model]);
-  assert.equal(res.status, 1, `the page without a render is a failed page, the model still written: ${res.stderr}`);
+  const res = await pith([
+    "train",
+    "--data",
+    data,
+    "--mode",
+    "chromium",
+    "--folds",
+    "2",
+    "--workers",
+    "1",
+    "--out",
+    model,
+  ]);
+  assert.equal(
+    res.status,
+    1,
+    `the page without a render is a failed page, the model still written: ${res.stderr}`,
+  );
   assert.match(res.stderr, /farms: rendered 7\/7 pages with chromium/);
-  assert.match(res.stderr, new RegExp(`farms: 1 page\\(s\\) skipped, no chromium render \\(${FAILED_ID}: timeout: made up by the test\\)`));
-  assert.equal(res.stderr.match(/^error\t.*$/gm)?.join("\n"), `error\tfarms/${FAILED_ID}\tfeatures\tno chromium render: timeout: made up by the test`);
+  assert.match(
+    res.stderr,
+    new RegExp(
+      `farms: 1 page\\(s\\) skipped, no chromium render \\(${FAILED_ID}: timeout: made up by the test\\)`,
+    ),
+  );
+  assert.equal(
+    res.stderr.match(/^error\t.*$/gm)?.join("\n"),
+    `error\tfarms/${FAILED_ID}\tfeatures\tno chromium render: timeout: made up by the test`,
+  );
   assert.doesNotMatch(res.stderr, /failed end-to-end evaluation/);
   assert.match(res.stdout, /cross-validation: 2 site-grouped folds, 7 pages, 4 sites/);
   assert.match(res.stdout, /^ {2}all +7 /m, "every held-out page scored end to end");
-  assert.match(res.stdout, /^ {2}group +pages +plain .* shipped$/m, "the report has the shipped column (plain + refiners chosen per type)");
-  assert.match(res.stdout, /refiners: \{.*\}; on the general model: \[.*\]$/m, "the report names the refiners and the types sent to the general model");
+  assert.match(
+    res.stdout,
+    /^ {2}group +pages +plain .* shipped$/m,
+    "the report has the shipped column (plain + refiners chosen per type)",
+  );
+  assert.match(
+    res.stdout,
+    /refiners: \{.*\}; on the general model: \[.*\]$/m,
+    "the report names the refiners and the types sent to the general model",
+  );
   const renders = readdirSync(farms).filter((f) => f.endsWith(".json.gz"));
   assert.equal(renders.length, 7);
   const artifact = JSON.parse(readFileSync(model, "utf8")) as { mode: string };
@@ -108,21 +163,42 @@ test("train --mode chromium renders into the snapshot cache, cross-validates on 
   const input = join(root, "farm.html");
   const fresh = page(3, 1);
   writeFileSync(input, fresh.html);
-  const out = await pith(["extract", input, "--mode", "chromium", "--method", "ml", "--model", model, "--format", "json"]);
+  const out = await pith([
+    "extract",
+    input,
+    "--mode",
+    "chromium",
+    "--method",
+    "ml",
+    "--model",
+    model,
+    "--format",
+    "json",
+  ]);
   assert.equal(out.status, 0, out.stderr);
   const extraction = JSON.parse(out.stdout) as { text: string; model: string };
   assert.match(extraction.model, /farm-chromium/);
-  assert.ok(extraction.text.includes((fresh.gold.split("\n")[1] as string).slice(0, 60)), `article kept:\n${extraction.text}`);
+  assert.ok(
+    extraction.text.includes((fresh.gold.split("\n")[1] as string).slice(0, 60)),
+    `article kept:\n${extraction.text}`,
+  );
   assert.ok(!extraction.text.includes("All rights reserved"), `footer dropped:\n${extraction.text}`);
 
   const refused = await pith(["extract", input, "--mode", "static", "--method", "ml", "--model", model]);
   assert.equal(refused.status, 3);
   assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
-  assert.match(refused.stderr, /was trained for chromium mode but pith is running in static mode; use --mode chromium/);
+  assert.match(
+    refused.stderr,
+    /was trained for chromium mode but pith is running in static mode; use --mode chromium/,
+  );
 
   const again = await pith(["train", "--data", data, "--mode", "chromium", "--prepare", "--workers", "1"]);
   assert.equal(again.status, 1, again.stderr);
-  assert.match(again.stderr, new RegExp(`^error\tfarms/${FAILED_ID}\tfeatures\t`, "m"), "the page without a render, again");
+  assert.match(
+    again.stderr,
+    new RegExp(`^error\tfarms/${FAILED_ID}\tfeatures\t`, "m"),
+    "the page without a render, again",
+  );
   assert.doesNotMatch(again.stderr, /rendered \d+\/\d+ pages/, "cached renders are reused");
   assert.ok(existsSync(join(farms, `${FAILED_ID}.error.txt`)));
 });

@@ -13,8 +13,15 @@ import type { PageRecord } from "../src/train/page-record.ts";
 function page(id: string, goldShares: number[], goldWords: number): PageRecord {
   const n = goldShares.length;
   return {
-    id, site: id, nodes: new Int32Array(n), ownWords: new Int32Array(n).fill(10), subtreeWords: new Int32Array(n).fill(10),
-    share: Float32Array.from(goldShares), main: Uint8Array.from(goldShares, (s) => (s >= 0.5 ? 1 : 0)), ambiguous: new Uint8Array(n), goldWords,
+    id,
+    site: id,
+    nodes: new Int32Array(n),
+    ownWords: new Int32Array(n).fill(10),
+    subtreeWords: new Int32Array(n).fill(10),
+    share: Float32Array.from(goldShares),
+    main: Uint8Array.from(goldShares, (s) => (s >= 0.5 ? 1 : 0)),
+    ambiguous: new Uint8Array(n),
+    goldWords,
   } as unknown as PageRecord;
 }
 
@@ -30,7 +37,11 @@ test("a page trains when its leaves hold most of its gold, not when the gold is 
 });
 
 test("training rows leave out untrainable pages; evaluation rows keep them", () => {
-  const records = [page("good", [1, 1, 0], 20), page("elsewhere", [1, 0, 0], 100), page("empty", [0, 0, 0], 0)];
+  const records = [
+    page("good", [1, 1, 0], 20),
+    page("elsewhere", [1, 0, 0], 100),
+    page("empty", [0, 0, 0], 0),
+  ];
   const training = buildRowIndex(records, TRAINING_LEAF_ROWS, "main", false);
   const all = buildRowIndex(records, LEAF_ROWS, "main", false);
   assert.deepEqual([...new Set(training.page)], [0]);

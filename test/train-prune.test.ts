@@ -22,7 +22,13 @@ test("cache prune: folders of other feature schemas and renderer keys are remove
   const snapOld = folder(join(root, "snapshots", "chromium", "000000000000", "wcxb-dev"), 500);
 
   const dry = pruneCaches({ root, dryRun: true });
-  assert.deepEqual(dry.removed.map((r) => [r.path, r.bytes]).sort(), [[join(root, "0123456789abcdef"), 1000], [join(root, "snapshots", "chromium", "000000000000"), 500]].sort());
+  assert.deepEqual(
+    dry.removed.map((r) => [r.path, r.bytes]).sort(),
+    [
+      [join(root, "0123456789abcdef"), 1000],
+      [join(root, "snapshots", "chromium", "000000000000"), 500],
+    ].sort(),
+  );
   assert.ok(existsSync(old) && existsSync(snapOld), "a dry run removes nothing");
 
   pruneCaches({ root });

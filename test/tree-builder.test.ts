@@ -30,7 +30,13 @@ function parserEvents(html: string): string[] {
       onclosetag: (name) => log.push(`/${name}`),
       ontext: (text) => log.push(`t ${JSON.stringify(text)}`),
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: false, recognizeSelfClosing: false, Tokenizer: fastTokenizer() },
+    {
+      decodeEntities: true,
+      lowerCaseTags: true,
+      lowerCaseAttributeNames: false,
+      recognizeSelfClosing: false,
+      Tokenizer: fastTokenizer(),
+    },
   ).end(html);
   return log;
 }
@@ -55,19 +61,99 @@ function assertSameEvents(html: string, what: string): void {
     const got = builderEvents(html, tokenizer);
     if (expected.length === got.length && expected.every((e, i) => e === got[i])) continue;
     const i = expected.findIndex((e, k) => e !== got[k]);
-    assert.fail(`${what} (${tokenizer === Tokenizer ? "stock" : "fast"} tokenizer): event ${i} differs: Parser ${expected[i]} vs builder ${got[i]}`);
+    assert.fail(
+      `${what} (${tokenizer === Tokenizer ? "stock" : "fast"} tokenizer): event ${i} differs: Parser ${expected[i]} vs builder ${got[i]}`,
+    );
   }
 }
 
 /** Pieces that reach each rule the builder copies from Parser: implied ends, void elements, foreign content, forms. */
 const PIECES = [
-  "<p>", "</p>", "<li>", "</li>", "<table>", "<tr>", "<td>", "</td>", "<th>", "<thead>", "<tbody>", "<option>", "<optgroup>", "<select>",
-  "<input value=a&amp;b>", "<textarea>", "</textarea>", "<dd>", "<dt>", "<rt>", "<h1>", "</h2>", "<div>", "</div>", "<a href=x>", "</a>",
-  "<svg>", "</svg>", "<math>", "</math>", "<mi>", "<foreignObject>", "</foreignObject>", "</FOREIGNOBJECT>", "<clipPath>", "</clippath>",
-  "<desc>", "<title>", "</title>", "<image>", "</image>", "<path d=M0/>", "<g/>", "<br/>", "</br>", "</BR>", "<hr/>", "<p/>", "<![CDATA[",
-  "]]>", "<!--", "-->", "<?x", "<!doctype html>", "<template shadowrootmode=open>", "</template>", "<body class=b>", "<html lang=fr>",
-  "<head>", "<script>", "</script>", "<style>", "</style>", "<form id=f>", "<form class=g>", "</form>", "<DIV CLASS=Up>", "<İ>", "<x-el>",
-  "&amp;", "&lt", "&#65;", "&notit;", "&", "<", ">", "</", "/>", "\"", "'", "=", " ", "text", "é", "😀",
+  "<p>",
+  "</p>",
+  "<li>",
+  "</li>",
+  "<table>",
+  "<tr>",
+  "<td>",
+  "</td>",
+  "<th>",
+  "<thead>",
+  "<tbody>",
+  "<option>",
+  "<optgroup>",
+  "<select>",
+  "<input value=a&amp;b>",
+  "<textarea>",
+  "</textarea>",
+  "<dd>",
+  "<dt>",
+  "<rt>",
+  "<h1>",
+  "</h2>",
+  "<div>",
+  "</div>",
+  "<a href=x>",
+  "</a>",
+  "<svg>",
+  "</svg>",
+  "<math>",
+  "</math>",
+  "<mi>",
+  "<foreignObject>",
+  "</foreignObject>",
+  "</FOREIGNOBJECT>",
+  "<clipPath>",
+  "</clippath>",
+  "<desc>",
+  "<title>",
+  "</title>",
+  "<image>",
+  "</image>",
+  "<path d=M0/>",
+  "<g/>",
+  "<br/>",
+  "</br>",
+  "</BR>",
+  "<hr/>",
+  "<p/>",
+  "<![CDATA[",
+  "]]>",
+  "<!--",
+  "-->",
+  "<?x",
+  "<!doctype html>",
+  "<template shadowrootmode=open>",
+  "</template>",
+  "<body class=b>",
+  "<html lang=fr>",
+  "<head>",
+  "<script>",
+  "</script>",
+  "<style>",
+  "</style>",
+  "<form id=f>",
+  "<form class=g>",
+  "</form>",
+  "<DIV CLASS=Up>",
+  "<İ>",
+  "<x-el>",
+  "&amp;",
+  "&lt",
+  "&#65;",
+  "&notit;",
+  "&",
+  "<",
+  ">",
+  "</",
+  "/>",
+  '"',
+  "'",
+  "=",
+  " ",
+  "text",
+  "é",
+  "😀",
 ];
 
 function fuzzHtml(rng: Rng): string {
@@ -84,7 +170,10 @@ test("tree builder: the events of htmlparser2's Parser on the fixture pages and 
   assertSameEvents(hugePage(1_000_000), "a 1 MB page");
   assertSameEvents("", "empty");
   assertSameEvents("</p></br><form><form id=x></form>", "stray end tags, a form in a form");
-  assertSameEvents("<svg><foreignObject></foreignObject><style>a</svg><p>x", "an SVG end tag inside its HTML content");
+  assertSameEvents(
+    "<svg><foreignObject></foreignObject><style>a</svg><p>x",
+    "an SVG end tag inside its HTML content",
+  );
 });
 
 test("tree builder: Parser's events on pages deep enough that it counts open elements instead of searching them", () => {
@@ -93,10 +182,32 @@ test("tree builder: Parser's events on pages deep enough that it counts open ele
   // deeper than DEEP_STACK (1,024), back under half of it, deep again: stray end tags, a form in a
   // form, end tags of elements deep below, an SVG end tag inside its HTML content
   const html = [
-    "<body><form>", open(1_500, "div"), close(300, "span"), "<form id=inner>", "<p>a", close(1, "form"),
-    close(1_200, "div"), "<b>", open(900, "section"), close(1, "p"), close(1, "b"), "text",
-    "<svg>", open(1_100, "g"), "<foreignObject>", "<p>x", close(1, "foreignobject"), close(1, "svg"),
-    open(2_000, "i"), close(5, "div"), close(1, "body"), "after", close(3_000, "i"), "<form>", close(1, "form"), "tail",
+    "<body><form>",
+    open(1_500, "div"),
+    close(300, "span"),
+    "<form id=inner>",
+    "<p>a",
+    close(1, "form"),
+    close(1_200, "div"),
+    "<b>",
+    open(900, "section"),
+    close(1, "p"),
+    close(1, "b"),
+    "text",
+    "<svg>",
+    open(1_100, "g"),
+    "<foreignObject>",
+    "<p>x",
+    close(1, "foreignobject"),
+    close(1, "svg"),
+    open(2_000, "i"),
+    close(5, "div"),
+    close(1, "body"),
+    "after",
+    close(3_000, "i"),
+    "<form>",
+    close(1, "form"),
+    "tail",
   ].join("");
   assertSameEvents(html, "a page going deeper than 1,024 open elements and back");
 });
@@ -114,7 +225,14 @@ test("tree builder: 100,000 unclosed <b><i> pairs cost time in proportion", () =
   let opened = 0;
   let closed = 0;
   const ignore = (): void => {};
-  new TreeBuilder({ openTag: () => opened++, attributeName: () => null, attribute: ignore, startTagEnd: ignore, closeTag: () => closed++, text: ignore }).build("<b><i>x".repeat(100_000));
+  new TreeBuilder({
+    openTag: () => opened++,
+    attributeName: () => null,
+    attribute: ignore,
+    startTagEnd: ignore,
+    closeTag: () => closed++,
+    text: ignore,
+  }).build("<b><i>x".repeat(100_000));
   assert.equal(opened, 200_000);
   assert.equal(closed, 200_000);
   assert.ok(performance.now() - started < 5_000, "the open-element stack moved on every tag");

@@ -43,7 +43,21 @@ export const CNR_BIAS_LEVELS = 1;
  * 112 forum pages came out empty instead of 9).
  */
 export const CNR_NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
-  ...NON_CONTENT_TAGS, "img", "picture", "video", "audio", "source", "track", "map", "area", "nav", "a", "menu", "br", "hr", "wbr",
+  ...NON_CONTENT_TAGS,
+  "img",
+  "picture",
+  "video",
+  "audio",
+  "source",
+  "track",
+  "map",
+  "area",
+  "nav",
+  "a",
+  "menu",
+  "br",
+  "hr",
+  "wbr",
 ]);
 const NON_SPACE = /\S/gu;
 
@@ -119,7 +133,11 @@ export interface MergeResult {
 }
 
 /** Algorithm 2: outermost selected nodes, then sibling blocks replaced by their parent, bottom-up. */
-export function mergeBlocks(tree: Tree, selected: readonly number[], minSiblings = CNR_MIN_SIBLINGS): MergeResult {
+export function mergeBlocks(
+  tree: Tree,
+  selected: readonly number[],
+  minSiblings = CNR_MIN_SIBLINGS,
+): MergeResult {
   const inSet = new Uint8Array(tree.n);
   for (const i of outermost(tree, selected)) inSet[i] = 1;
   const merges: MergeResult["merges"] = [];
@@ -145,7 +163,8 @@ export function mergeBlocks(tree: Tree, selected: readonly number[], minSiblings
 /** Step (iii): the block with most text (first in document order on ties). */
 export function mostText(blocks: readonly number[], table: CnrTable): number {
   let best = -1;
-  for (const b of blocks) if (best < 0 || (table.textLength[b] as number) > (table.textLength[best] as number)) best = b;
+  for (const b of blocks)
+    if (best < 0 || (table.textLength[b] as number) > (table.textLength[best] as number)) best = b;
   return best;
 }
 
@@ -172,14 +191,19 @@ export function moveBlock(tree: Tree, table: CnrTable, block: number, levels: nu
 export function cnrOptions(context: ExtractorContext = {}): CnrOptions {
   const p = context.params ?? {};
   const bias = String(p["bias"] ?? "balanced");
-  if (!["precision", "balanced", "recall"].includes(bias)) throw new Error(`cnr: bias must be precision, balanced or recall, got "${bias}"`);
+  if (!["precision", "balanced", "recall"].includes(bias))
+    throw new Error(`cnr: bias must be precision, balanced or recall, got "${bias}"`);
   const biasLevels = bias === "precision" ? -CNR_BIAS_LEVELS : bias === "recall" ? CNR_BIAS_LEVELS : 0;
   const num = (key: string, dflt: number): number => {
     const v = p[key] === undefined ? dflt : Number(p[key]);
     if (!Number.isFinite(v)) throw new Error(`cnr: param ${key} must be a number, got "${String(p[key])}"`);
     return v;
   };
-  return { top: num("top", CNR_TOP_FRACTION), minSiblings: num("minSiblings", CNR_MIN_SIBLINGS), levels: Math.trunc(num("levels", biasLevels)) };
+  return {
+    top: num("top", CNR_TOP_FRACTION),
+    minSiblings: num("minSiblings", CNR_MIN_SIBLINGS),
+    levels: Math.trunc(num("levels", biasLevels)),
+  };
 }
 
 /**
@@ -200,7 +224,14 @@ function empty(reason: string, model: string): Extraction {
   return { method: METHOD, text: "", nodes: [], model, trace: [], emptyReason: reason };
 }
 
-function entry(path: string, node: number, action: "keep" | "drop", reason: string, text: string, score?: number): TraceEntry {
+function entry(
+  path: string,
+  node: number,
+  action: "keep" | "drop",
+  reason: string,
+  text: string,
+  score?: number,
+): TraceEntry {
   const e: TraceEntry = { step: METHOD, node, path, action, reason, text: text.slice(0, TRACE_TEXT_CHARS) };
   if (score !== undefined) e.score = score;
   return e;
@@ -213,7 +244,11 @@ export function cnrExtract(page: PageSnapshot, context: ExtractorContext = {}): 
   if (page.nodes.length <= 1) return empty("page has a single node", model);
   const tree = buildTree(page);
   const table = computeCnr(page, tree);
-  if ((table.textLength[0] as number) <= 0) return empty("no text outside links, menus and media, which CNR leaves out (CNR_NON_CONTENT_TAGS)", model);
+  if ((table.textLength[0] as number) <= 0)
+    return empty(
+      "no text outside links, menus and media, which CNR leaves out (CNR_NON_CONTENT_TAGS)",
+      model,
+    );
   const selected = selectTopRated(page, tree, table, opts.top);
   const merged = mergeBlocks(tree, selected, opts.minSiblings);
   const best = mostText(merged.blocks, table);
@@ -222,18 +257,50 @@ export function cnrExtract(page: PageSnapshot, context: ExtractorContext = {}): 
   const path = pathNamer(page, tree);
   const text = textOf(page, tree, [chosen], { preformatted: true });
   const trace: TraceEntry[] = [];
-  for (const m of merged.merges) trace.push(entry(path(m.parent), m.parent, "keep", `Algorithm 2: ${m.children.length} sibling blocks merged into their parent`, "", table.cnr[m.parent]));
+  for (const m of merged.merges)
+    trace.push(
+      entry(
+        path(m.parent),
+        m.parent,
+        "keep",
+        `Algorithm 2: ${m.children.length} sibling blocks merged into their parent`,
+        "",
+        table.cnr[m.parent],
+      ),
+    );
   for (const b of merged.blocks) {
     if (b === best) continue;
-    trace.push(entry(path(b), b, "drop", `block has ${table.textLength[b]} chars < ${table.textLength[best]} of the main block`, preview(page, tree, b), table.textLength[b]));
+    trace.push(
+      entry(
+        path(b),
+        b,
+        "drop",
+        `block has ${table.textLength[b]} chars < ${table.textLength[best]} of the main block`,
+        preview(page, tree, b),
+        table.textLength[b],
+      ),
+    );
   }
-  const moved = chosen === best ? "" : ` (moved ${opts.levels > 0 ? "up" : "down"} from ${path(best)}, levels=${opts.levels})`;
-  trace.push(entry(path(chosen), chosen, "keep", `block with most text: ${table.textLength[best]} chars of ${selected.length} selected nodes${moved}`, text, table.cnr[chosen]));
+  const moved =
+    chosen === best
+      ? ""
+      : ` (moved ${opts.levels > 0 ? "up" : "down"} from ${path(best)}, levels=${opts.levels})`;
+  trace.push(
+    entry(
+      path(chosen),
+      chosen,
+      "keep",
+      `block with most text: ${table.textLength[best]} chars of ${selected.length} selected nodes${moved}`,
+      text,
+      table.cnr[chosen],
+    ),
+  );
   return { method: METHOD, text, nodes: [chosen], scores: [table.cnr[chosen] as number], model, trace };
 }
 
 registerExtractor({
   name: METHOD,
-  description: "chars-nodes ratio blocks (Insa et al. 2012); params top, minSiblings, levels, bias=precision|balanced|recall",
+  description:
+    "chars-nodes ratio blocks (Insa et al. 2012); params top, minSiblings, levels, bias=precision|balanced|recall",
   extract: cnrExtract,
 });

@@ -28,7 +28,14 @@ export interface BlockCounts {
  * Count blocks for one page. `units`/`gold`: text-node indices and their gold labels;
  * `chosen`: the extractor's chosen subtree roots.
  */
-export function blockCounts(page: PageSnapshot, tree: Tree, blocks: BlockSet, units: readonly number[], gold: readonly boolean[], chosen: readonly number[]): BlockCounts {
+export function blockCounts(
+  page: PageSnapshot,
+  tree: Tree,
+  blocks: BlockSet,
+  units: readonly number[],
+  gold: readonly boolean[],
+  chosen: readonly number[],
+): BlockCounts {
   const inChosen = new Uint8Array(tree.n);
   for (const r of chosen) inChosen.fill(1, r, tree.end[r] as number);
   const nb = blocks.roots.length;

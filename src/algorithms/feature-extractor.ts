@@ -14,8 +14,21 @@
 import type { Extraction, Extractor, ExtractorContext, PageSnapshot, TraceEntry } from "../types.ts";
 import { registerExtractor } from "../extractors.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
-import { BLOCK_FEATURES, FEATURE_TAG_SET, getBlockSet, tagSetParam, type BlockFeature, type BlockSet } from "../site/block-set.ts";
-import { BoundedTrace, chosenSubtrees, emptyExtraction, extractionOf, unusablePage } from "../site/extraction.ts";
+import {
+  BLOCK_FEATURES,
+  FEATURE_TAG_SET,
+  getBlockSet,
+  tagSetParam,
+  type BlockFeature,
+  type BlockSet,
+} from "../site/block-set.ts";
+import {
+  BoundedTrace,
+  chosenSubtrees,
+  emptyExtraction,
+  extractionOf,
+  unusablePage,
+} from "../site/extraction.ts";
 
 export const METHOD = "feature-extractor";
 /**
@@ -38,7 +51,8 @@ export interface WinnerBasket {
 export function normalisedFeatures(blocks: BlockSet, ids: readonly number[]): Float64Array {
   const nf = BLOCK_FEATURES.length;
   const max = new Float64Array(nf);
-  for (const b of ids) for (let f = 0; f < nf; f++) max[f] = Math.max(max[f] as number, blocks.features[b * nf + f] as number);
+  for (const b of ids)
+    for (let f = 0; f < nf; f++) max[f] = Math.max(max[f] as number, blocks.features[b * nf + f] as number);
   const out = new Float64Array(ids.length * nf);
   ids.forEach((b, r) => {
     for (let f = 0; f < nf; f++) {
@@ -49,7 +63,11 @@ export function normalisedFeatures(blocks: BlockSet, ids: readonly number[]): Fl
   return out;
 }
 
-function desiredSums(norm: Float64Array, rows: number, desired: ReadonlySet<number>): { want: Float64Array; rest: Float64Array } {
+function desiredSums(
+  norm: Float64Array,
+  rows: number,
+  desired: ReadonlySet<number>,
+): { want: Float64Array; rest: Float64Array } {
   const nf = BLOCK_FEATURES.length;
   const want = new Float64Array(rows);
   const rest = new Float64Array(rows);
@@ -64,12 +82,19 @@ function desiredSums(norm: Float64Array, rows: number, desired: ReadonlySet<numb
 }
 
 /** Steps 1-4 up to the re-normalised basket. */
-export function winnerBasket(page: PageSnapshot, tree: Tree, desired: readonly BlockFeature[] = DEFAULT_DESIRED_FEATURES, tags: readonly string[] = FEATURE_TAG_SET): WinnerBasket {
+export function winnerBasket(
+  page: PageSnapshot,
+  tree: Tree,
+  desired: readonly BlockFeature[] = DEFAULT_DESIRED_FEATURES,
+  tags: readonly string[] = FEATURE_TAG_SET,
+): WinnerBasket {
   const blocks = getBlockSet(page, tree, tags);
   const want = new Set(desired.map((f) => BLOCK_FEATURES.indexOf(f)));
   const all = Array.from(blocks.roots, (_, b) => b);
   const first = desiredSums(normalisedFeatures(blocks, all), all.length, want);
-  const winners = all.filter((b) => (first.want[b] as number) > 0 && (first.want[b] as number) > (first.rest[b] as number));
+  const winners = all.filter(
+    (b) => (first.want[b] as number) > 0 && (first.want[b] as number) > (first.rest[b] as number),
+  );
   const second = desiredSums(normalisedFeatures(blocks, winners), winners.length, want);
   return { blocks, desired, winners, scores: Array.from(second.want) };
 }
@@ -77,12 +102,22 @@ export function winnerBasket(page: PageSnapshot, tree: Tree, desired: readonly B
 export function desiredParam(value: unknown): BlockFeature[] {
   if (typeof value !== "string" || !value) return [...DEFAULT_DESIRED_FEATURES];
   const names = value.split(",").map((s) => s.trim());
-  for (const n of names) if (!(BLOCK_FEATURES as readonly string[]).includes(n)) throw new Error(`${METHOD}: unknown feature "${n}"; known: ${BLOCK_FEATURES.join(", ")}`);
+  for (const n of names)
+    if (!(BLOCK_FEATURES as readonly string[]).includes(n))
+      throw new Error(`${METHOD}: unknown feature "${n}"; known: ${BLOCK_FEATURES.join(", ")}`);
   return names as BlockFeature[];
 }
 
 /** Extraction made of the chosen blocks (their own nodes, nested blocks excluded). */
-export function blocksExtraction(page: PageSnapshot, tree: Tree, method: string, basket: WinnerBasket, chosen: readonly number[], trace: TraceEntry[], model: string): Extraction {
+export function blocksExtraction(
+  page: PageSnapshot,
+  tree: Tree,
+  method: string,
+  basket: WinnerBasket,
+  chosen: readonly number[],
+  trace: TraceEntry[],
+  model: string,
+): Extraction {
   const mask = new Uint8Array(basket.blocks.roots.length);
   for (const b of chosen) mask[b] = 1;
   const nodes = chosenSubtrees(page, tree, basket.blocks.blockOf, mask);
@@ -96,13 +131,18 @@ export interface BasketStart {
   basket: WinnerBasket;
 }
 
-export function startBasket(page: PageSnapshot, context: ExtractorContext, method: string): BasketStart | Extraction {
+export function startBasket(
+  page: PageSnapshot,
+  context: ExtractorContext,
+  method: string,
+): BasketStart | Extraction {
   const tree = buildTree(page);
   const bad = unusablePage(page, tree);
   if (bad) return emptyExtraction(method, bad);
   const desired = desiredParam(context.params?.["feature"]);
   const basket = winnerBasket(page, tree, desired, tagSetParam(context.params?.["tags"], FEATURE_TAG_SET));
-  if (basket.winners.length === 0) return emptyExtraction(method, `no block has more ${desired.join("+")} than other features`);
+  if (basket.winners.length === 0)
+    return emptyExtraction(method, `no block has more ${desired.join("+")} than other features`);
   return { tree, desired, basket };
 }
 
@@ -116,14 +156,31 @@ function extractFeature(page: PageSnapshot, context: ExtractorContext = {}): Ext
   });
   const trace = new BoundedTrace(page, tree);
   basket.winners.forEach((b, k) =>
-    trace.add("winner-basket", basket.blocks.roots[b] as number, k === best ? "keep" : "drop", k === best ? "highest desired-feature sum in the winner basket" : "in the winner basket, not the highest", basket.scores[k]),
+    trace.add(
+      "winner-basket",
+      basket.blocks.roots[b] as number,
+      k === best ? "keep" : "drop",
+      k === best
+        ? "highest desired-feature sum in the winner basket"
+        : "in the winner basket, not the highest",
+      basket.scores[k],
+    ),
   );
-  return blocksExtraction(page, tree, METHOD, basket, [basket.winners[best] as number], trace.finish(), `feature=${desired.join(",")}`);
+  return blocksExtraction(
+    page,
+    tree,
+    METHOD,
+    basket,
+    [basket.winners[best] as number],
+    trace.finish(),
+    `feature=${desired.join(",")}`,
+  );
 }
 
 export const featureExtractor: Extractor = {
   name: METHOD,
-  description: "Single best block by normalised desired features, text by default (Debnath et al., SAC 2005, FeatureExtractor)",
+  description:
+    "Single best block by normalised desired features, text by default (Debnath et al., SAC 2005, FeatureExtractor)",
   extract: extractFeature,
 };
 

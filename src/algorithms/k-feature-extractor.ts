@@ -43,13 +43,17 @@ export interface KMeansResult {
 
 /** 1-D k-means (Lloyd) from the equidistant-rank initialisation. */
 export function kMeans1d(values: readonly number[], k: number): KMeansResult {
-  const centroids = initialCentroids([...values].sort((a, b) => b - a), k);
+  const centroids = initialCentroids(
+    [...values].sort((a, b) => b - a),
+    k,
+  );
   const assignment = new Array<number>(values.length).fill(0);
   for (let it = 0; it < MAX_KMEANS_ITERATIONS; it++) {
     let changed = false;
     values.forEach((v, i) => {
       let best = 0;
-      for (let c = 1; c < centroids.length; c++) if (Math.abs(v - (centroids[c] as number)) < Math.abs(v - (centroids[best] as number))) best = c;
+      for (let c = 1; c < centroids.length; c++)
+        if (Math.abs(v - (centroids[c] as number)) < Math.abs(v - (centroids[best] as number))) best = c;
       if (assignment[i] !== best) changed = true;
       assignment[i] = best;
     });
@@ -60,7 +64,8 @@ export function kMeans1d(values: readonly number[], k: number): KMeansResult {
       sum[c] = (sum[c] as number) + v;
       cnt[c] = (cnt[c] as number) + 1;
     });
-    for (let c = 0; c < centroids.length; c++) if ((cnt[c] as number) > 0) centroids[c] = (sum[c] as number) / (cnt[c] as number);
+    for (let c = 0; c < centroids.length; c++)
+      if ((cnt[c] as number) > 0) centroids[c] = (sum[c] as number) / (cnt[c] as number);
     if (!changed && it > 0) break;
   }
   let sse = 0;
@@ -91,15 +96,26 @@ function extractK(page: PageSnapshot, context: ExtractorContext = {}): Extractio
   const trace = new BoundedTrace(page, tree);
   basket.winners.forEach((b, i) => {
     const keep = km.assignment[i] === top;
-    const why = keep ? `in the top cluster of k=${km.k} (centroid ${(km.centroids[top] as number).toFixed(3)})` : `in cluster ${km.assignment[i]} of k=${km.k}, not the top one`;
+    const why = keep
+      ? `in the top cluster of k=${km.k} (centroid ${(km.centroids[top] as number).toFixed(3)})`
+      : `in cluster ${km.assignment[i]} of k=${km.k}, not the top one`;
     trace.add("k-means", basket.blocks.roots[b] as number, keep ? "keep" : "drop", why, basket.scores[i]);
   });
-  return blocksExtraction(page, tree, METHOD, basket, chosen, trace.finish(), `k=${km.k},feature=${desired.join(",")}`);
+  return blocksExtraction(
+    page,
+    tree,
+    METHOD,
+    basket,
+    chosen,
+    trace.finish(),
+    `k=${km.k},feature=${desired.join(",")}`,
+  );
 }
 
 export const kFeatureExtractor: Extractor = {
   name: METHOD,
-  description: "Top cluster of an adaptive k-means (k=2|3) over the FeatureExtractor winner basket (Debnath et al., SAC 2005)",
+  description:
+    "Top cluster of an adaptive k-means (k=2|3) over the FeatureExtractor winner basket (Debnath et al., SAC 2005)",
   extract: extractK,
 };
 

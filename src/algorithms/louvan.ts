@@ -22,19 +22,39 @@ type Params = NonNullable<ExtractorContext["params"]>;
 
 function numberParam(method: string, params: Params, key: string, dflt: number): number {
   const v = params[key] === undefined ? dflt : Number(params[key]);
-  if (!Number.isFinite(v)) throw new Error(`${method}: param ${key} must be a number, got "${String(params[key])}"`);
+  if (!Number.isFinite(v))
+    throw new Error(`${method}: param ${key} must be a number, got "${String(params[key])}"`);
   return v;
 }
 
-function choiceParam<T extends string>(method: string, params: Params, key: string, choices: readonly T[], dflt: T): T {
+function choiceParam<T extends string>(
+  method: string,
+  params: Params,
+  key: string,
+  choices: readonly T[],
+  dflt: T,
+): T {
   const v = String(params[key] ?? dflt);
-  if (!(choices as readonly string[]).includes(v)) throw new Error(`${method}: param ${key} must be one of ${choices.join(", ")}, got "${v}"`);
+  if (!(choices as readonly string[]).includes(v))
+    throw new Error(`${method}: param ${key} must be one of ${choices.join(", ")}, got "${v}"`);
   return v as T;
 }
 
 /** Run one refiner over the whole page's blocks and package the result. */
-function wholePage(method: string, page: PageSnapshot, model: string, refine: (view: BlockView) => RefineResult): Extraction {
-  const empty = (reason: string): Extraction => ({ method, text: "", nodes: [], model, trace: [], emptyReason: reason });
+function wholePage(
+  method: string,
+  page: PageSnapshot,
+  model: string,
+  refine: (view: BlockView) => RefineResult,
+): Extraction {
+  const empty = (reason: string): Extraction => ({
+    method,
+    text: "",
+    nodes: [],
+    model,
+    trace: [],
+    emptyReason: reason,
+  });
   if (page.nodes.length <= 1) return empty("page has a single node");
   const tree = buildTree(page);
   const body = page.nodes.findIndex((n: SnapshotNode) => n.type === 1 && n.tag === "body");
@@ -42,12 +62,19 @@ function wholePage(method: string, page: PageSnapshot, model: string, refine: (v
   if (!view.blocks.length) return empty("no text block in the page's <body>");
   const r = refine(view);
   if (!r.nodes.length) return { ...empty(`${method} kept no block`), trace: r.trace };
-  return { method, text: textOf(page, tree, r.nodes, { preformatted: true }), nodes: r.nodes, model, trace: r.trace };
+  return {
+    method,
+    text: textOf(page, tree, r.nodes, { preformatted: true }),
+    nodes: r.nodes,
+    model,
+    trace: r.trace,
+  };
 }
 
 export const lbsExtractor: Extractor = {
   name: "lbs",
-  description: "Largest Block of String (Louvan 2009, §2.3.1): the sibling group of text blocks with most text",
+  description:
+    "Largest Block of String (Louvan 2009, §2.3.1): the sibling group of text blocks with most text",
   extract(page: PageSnapshot, context: ExtractorContext = {}): Extraction {
     const countLinks = context.params?.["countLinks"] === true;
     return wholePage("lbs", page, `lbs countLinks=${countLinks}`, (v) => largestBlock(v, { countLinks }));
@@ -56,23 +83,29 @@ export const lbsExtractor: Extractor = {
 
 export const slsExtractor: Extractor = {
   name: "sls",
-  description: "String-Length Smoothing (Louvan 2009, §2.3.2): smoothed block lengths above their standard deviation",
+  description:
+    "String-Length Smoothing (Louvan 2009, §2.3.2): smoothed block lengths above their standard deviation",
   extract(page: PageSnapshot, context: ExtractorContext = {}): Extraction {
     const params = context.params ?? {};
     const radius = numberParam("sls", params, "radius", SLS_DEFAULTS.radius);
     const stdOf = choiceParam("sls", params, "stdOf", ["raw", "smoothed"] as const, SLS_DEFAULTS.stdOf);
-    return wholePage("sls", page, `sls radius=${radius} stdOf=${stdOf}`, (v) => lengthSmoothing(v, { radius, stdOf }));
+    return wholePage("sls", page, `sls radius=${radius} stdOf=${stdOf}`, (v) =>
+      lengthSmoothing(v, { radius, stdOf }),
+    );
   },
 };
 
 export const tpExtractor: Extractor = {
   name: "tp",
-  description: "Table Pattern (Louvan 2009, §2.3.3): the repeated sibling structure (forum posts) with most text",
+  description:
+    "Table Pattern (Louvan 2009, §2.3.3): the repeated sibling structure (forum posts) with most text",
   extract(page: PageSnapshot, context: ExtractorContext = {}): Extraction {
     const params = context.params ?? {};
     const minRepeats = numberParam("tp", params, "minRepeats", TP_DEFAULTS.minRepeats);
     const fallback = choiceParam("tp", params, "fallback", ["none", "all"] as const, "none");
-    return wholePage("tp", page, `tp minRepeats=${minRepeats} fallback=${fallback}`, (v) => tablePattern(v, { minRepeats, fallback }));
+    return wholePage("tp", page, `tp minRepeats=${minRepeats} fallback=${fallback}`, (v) =>
+      tablePattern(v, { minRepeats, fallback }),
+    );
   },
 };
 

@@ -25,7 +25,15 @@ import { buildTree, contains, type Tree } from "../dom/tree.ts";
 import { DEFAULT_EQUALITY, occurrenceCounts, type EqualityMode } from "../site/mapping.ts";
 import { DEFAULT_NSET_SIZE, rankSitePages, shuffled } from "../site/nset.ts";
 import { fetchNSet } from "../site/live.ts";
-import { BoundedTrace, contentMask, emptyExtraction, extractionOf, positiveIntParam, subtreeWords, unusablePage } from "../site/extraction.ts";
+import {
+  BoundedTrace,
+  contentMask,
+  emptyExtraction,
+  extractionOf,
+  positiveIntParam,
+  subtreeWords,
+  unusablePage,
+} from "../site/extraction.ts";
 import { featureExtractor } from "./feature-extractor.ts";
 
 export const METHOD = "site";
@@ -45,7 +53,11 @@ export interface NSetChoice {
 }
 
 /** §2.1 over the pages at hand (or fetched live when asked and none are given). */
-export async function chooseNSet(page: PageSnapshot, tree: Tree, context: ExtractorContext = {}): Promise<NSetChoice> {
+export async function chooseNSet(
+  page: PageSnapshot,
+  tree: Tree,
+  context: ExtractorContext = {},
+): Promise<NSetChoice> {
   const params = context.params ?? {};
   const n = positiveIntParam(METHOD, "n", params["n"], DEFAULT_NSET_SIZE);
   const others = (context.site?.pages ?? []).filter((p) => p !== page);
@@ -53,12 +65,22 @@ export async function chooseNSet(page: PageSnapshot, tree: Tree, context: Extrac
     const pages =
       params["selection"] === "random"
         ? shuffled(others, positiveIntParam(METHOD, "seed", params["seed"], DEFAULT_RANDOM_SEED)).slice(0, n)
-        : rankSitePages(page, tree, others).slice(0, n).map((r) => r.page);
-    return { pages, source: "site", note: `${pages.length} of ${others.length} site pages (${params["selection"] === "random" ? "random" : "ranked"})` };
+        : rankSitePages(page, tree, others)
+            .slice(0, n)
+            .map((r) => r.page);
+    return {
+      pages,
+      source: "site",
+      note: `${pages.length} of ${others.length} site pages (${params["selection"] === "random" ? "random" : "ranked"})`,
+    };
   }
   if (params["live"] === true) {
     const live = await fetchNSet(page, n, {}, tree);
-    return { pages: live.pages, source: "live", note: `${live.pages.length} fetched of ${live.links.length} ranked links, ${live.errors.length} failed` };
+    return {
+      pages: live.pages,
+      source: "live",
+      note: `${live.pages.length} fetched of ${live.links.length} ranked links, ${live.errors.length} failed`,
+    };
   }
   return { pages: [], source: "none", note: "no other pages of the site" };
 }
@@ -85,7 +107,12 @@ export interface SiteLevelOptions {
 }
 
 /** Algorithms 1-5 on a key page against its n-SET (pure). */
-export function siteLevelMainContent(page: PageSnapshot, tree: Tree, nset: readonly PageSnapshot[], options: SiteLevelOptions = {}): SiteLevelResult {
+export function siteLevelMainContent(
+  page: PageSnapshot,
+  tree: Tree,
+  nset: readonly PageSnapshot[],
+  options: SiteLevelOptions = {},
+): SiteLevelResult {
   const equality = options.equality ?? DEFAULT_EQUALITY;
   const occurrences = occurrenceCounts(page, tree, nset, equality);
   const content = contentMask(page, tree);
@@ -98,8 +125,13 @@ export function siteLevelMainContent(page: PageSnapshot, tree: Tree, nset: reado
     }
   }
   const reduced = reduceCandidates(tree, isCand);
-  if (reduced.length <= 1) return { occurrences, candidates, reduced, branch: -1, inBranch: reduced, main: reduced };
-  const branch = mainContentBranch(tree, reduced, options.branch === "words" ? subtreeWords(page, tree) : undefined);
+  if (reduced.length <= 1)
+    return { occurrences, candidates, reduced, branch: -1, inBranch: reduced, main: reduced };
+  const branch = mainContentBranch(
+    tree,
+    reduced,
+    options.branch === "words" ? subtreeWords(page, tree) : undefined,
+  );
   const inBranch = reduced.filter((r) => r !== branch && contains(tree, branch, r));
   return { occurrences, candidates, reduced, branch, inBranch, main: mergeSiblings(tree, inBranch) };
 }
@@ -168,12 +200,33 @@ function siteTrace(page: PageSnapshot, tree: Tree, r: SiteLevelResult): TraceEnt
   const trace = new BoundedTrace(page, tree);
   const kept = new Set(r.inBranch);
   for (const node of r.reduced) {
-    if (!kept.has(node)) trace.add("alg4-branch", node, "drop", `candidate outside the main-content branch${r.branch >= 0 ? ` (node ${r.branch})` : ""}`);
+    if (!kept.has(node))
+      trace.add(
+        "alg4-branch",
+        node,
+        "drop",
+        `candidate outside the main-content branch${r.branch >= 0 ? ` (node ${r.branch})` : ""}`,
+      );
   }
-  if (r.branch >= 0) trace.add("alg3-branch", r.branch, "keep", "main-content branch: parent of a candidate with the largest subtree", (tree.end[r.branch] as number) - r.branch);
+  if (r.branch >= 0)
+    trace.add(
+      "alg3-branch",
+      r.branch,
+      "keep",
+      "main-content branch: parent of a candidate with the largest subtree",
+      (tree.end[r.branch] as number) - r.branch,
+    );
   const main = new Set(r.main);
-  for (const node of r.inBranch) if (!main.has(node)) trace.add("alg5-merge", node, "keep", "merged with its sibling candidates into their parent");
-  for (const node of r.main) trace.add("main-content", node, "keep", kept.has(node) ? "candidate in the main-content branch" : "parent of sibling candidates");
+  for (const node of r.inBranch)
+    if (!main.has(node))
+      trace.add("alg5-merge", node, "keep", "merged with its sibling candidates into their parent");
+  for (const node of r.main)
+    trace.add(
+      "main-content",
+      node,
+      "keep",
+      kept.has(node) ? "candidate in the main-content branch" : "parent of sibling candidates",
+    );
   return trace.finish();
 }
 
@@ -188,25 +241,52 @@ async function extractSite(page: PageSnapshot, context: ExtractorContext = {}): 
   const bad = unusablePage(page, tree);
   if (bad) return emptyExtraction(METHOD, bad);
   const nset = await chooseNSet(page, tree, context);
-  const head: TraceEntry = { step: "n-set", node: -1, path: "", action: "keep", reason: `n-SET from ${nset.source}: ${nset.note}`, text: nset.pages.map((p) => p.url ?? p.id).join(" ").slice(0, 200) };
+  const head: TraceEntry = {
+    step: "n-set",
+    node: -1,
+    path: "",
+    action: "keep",
+    reason: `n-SET from ${nset.source}: ${nset.note}`,
+    text: nset.pages
+      .map((p) => p.url ?? p.id)
+      .join(" ")
+      .slice(0, 200),
+  };
   if (nset.pages.length === 0) {
     if (context.params?.["fallback"] === true) {
       const fb = await featureExtractor.extract(page, context);
       return { ...fb, method: METHOD, model: "fallback: feature-extractor", trace: [head, ...fb.trace] };
     }
-    return emptyExtraction(METHOD, "site needs other pages of the same site (SiteContext, or --param live=true for a page with a URL); none given", [head]);
+    return emptyExtraction(
+      METHOD,
+      "site needs other pages of the same site (SiteContext, or --param live=true for a page with a URL); none given",
+      [head],
+    );
   }
   const equality = equalityParam(context.params?.["equality"]);
   const branch = context.params?.["branch"] === "words" ? "words" : "nodes";
   const r = siteLevelMainContent(page, tree, nset.pages, { equality, branch });
   head.reason += `; ${r.candidates} candidate nodes, ${r.reduced.length} reduced`;
-  if (r.main.length === 0) return emptyExtraction(METHOD, "every content node of the key page also occurs in the n-SET (template only)", [head]);
-  return extractionOf(page, tree, METHOD, r.main, [head, ...siteTrace(page, tree, r)], `n=${nset.pages.length}`);
+  if (r.main.length === 0)
+    return emptyExtraction(
+      METHOD,
+      "every content node of the key page also occurs in the n-SET (template only)",
+      [head],
+    );
+  return extractionOf(
+    page,
+    tree,
+    METHOD,
+    r.main,
+    [head, ...siteTrace(page, tree, r)],
+    `n=${nset.pages.length}`,
+  );
 }
 
 export const siteLevelExtractor: Extractor = {
   name: METHOD,
-  description: "Site-level main content: ETDM occurrence counters over an n-SET, branch detection (Alarte et al., WISE 2018)",
+  description:
+    "Site-level main content: ETDM occurrence counters over an n-SET, branch detection (Alarte et al., WISE 2018)",
   needsSite: true,
   extract: extractSite,
 };

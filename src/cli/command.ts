@@ -27,9 +27,16 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 /** Parse argv with node:util; unknown options are usage errors with the command's name. */
 export function parse<T extends Options>(command: string, argv: string[], options: T) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: argv,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
-    throw new UsageError(`${command}: ${parseProblem(e as Error & { code?: string })} (see \`pith ${command} --help\`)`);
+    throw new UsageError(
+      `${command}: ${parseProblem(e as Error & { code?: string })} (see \`pith ${command} --help\`)`,
+    );
   }
 }
 
@@ -41,11 +48,17 @@ function parseProblem(e: Error & { code?: string }): string {
   const lines = e.message.split("\n");
   const option = /'(--?[^' ]+)/.exec(lines[0] ?? "")?.[1];
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) return `unknown option ${option}`;
-  if (/ambiguous/.test(lines[0] ?? "") && option) return `${option} is missing its value (one that starts with "-" is written ${option}=-value)`;
+  if (/ambiguous/.test(lines[0] ?? "") && option)
+    return `${option} is missing its value (one that starts with "-" is written ${option}=-value)`;
   return lines.join(" ").replace(/\s+/g, " ").trim();
 }
 
-export function intOption(command: string, name: string, value: string | undefined, fallback: number): number {
+export function intOption(
+  command: string,
+  name: string,
+  value: string | undefined,
+  fallback: number,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isFinite(n)) throw new UsageError(`${command}: --${name} expects a number, got "${value}"`);
@@ -53,7 +66,12 @@ export function intOption(command: string, name: string, value: string | undefin
 }
 
 export function listOption(value: string | undefined): string[] {
-  return value ? value.split(",").map((s) => s.trim()).filter(Boolean) : [];
+  return value
+    ? value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 export type Params = Record<string, string | number | boolean>;
@@ -65,7 +83,8 @@ export function paramsOption(command: string, list: string[] | undefined): Param
     const eq = kv.indexOf("=");
     if (eq < 1) throw new UsageError(`${command}: --param expects K=V, got "${kv}"`);
     const v = kv.slice(eq + 1);
-    params[kv.slice(0, eq)] = v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
+    params[kv.slice(0, eq)] =
+      v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
   }
   return params;
 }

@@ -49,7 +49,8 @@ Exit codes: 0 every method ran on every page, 1 some pages failed (figures still
 function optionalInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = intOption("evaluate", name, value, 0);
-  if (n < 1 || !Number.isInteger(n)) throw new UsageError(`evaluate: --${name} expects a positive integer, got "${value}"`);
+  if (n < 1 || !Number.isInteger(n))
+    throw new UsageError(`evaluate: --${name} expects a positive integer, got "${value}"`);
   return n;
 }
 
@@ -121,11 +122,16 @@ export const evaluateCommand: Command = {
     process.stdout.write(markdownReport(result.runs) + "\n");
     if (values.json) await writeAtomic(values.json, jsonReport(result.runs, result.pages) + "\n");
     const missing = result.withoutGold;
-    if (missing.length) process.stderr.write(`evaluate: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`);
+    if (missing.length)
+      process.stderr.write(
+        `evaluate: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
+      );
     const failed = result.pages.filter((p) => p.error !== undefined);
     for (const p of failed) process.stderr.write(`error\t${p.method}\t${p.dataset}/${p.id}\t${p.error}\n`);
     const pages = new Set(result.pages.map((p) => `${p.dataset}/${p.id}`)).size;
-    process.stderr.write(`evaluated ${pages} page(s) × ${methods.length} method(s) in ${seconds.toFixed(1)} s, ${failed.length} failure(s)\n`);
+    process.stderr.write(
+      `evaluated ${pages} page(s) × ${methods.length} method(s) in ${seconds.toFixed(1)} s, ${failed.length} failure(s)\n`,
+    );
     return failed.length ? EXIT.pageErrors : EXIT.ok;
   },
 };

@@ -37,12 +37,21 @@ export const exportCommand: Command = {
   name: "export",
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parse("export", argv, { domain: { type: "string" }, out: { type: "string" }, "model-dir": { type: "string" }, mode: { type: "string" } });
-    if (positionals.length) throw new UsageError(`export: unexpected argument "${positionals[0]}" (the site is given with --domain HOST)`);
+    const { values, positionals } = parse("export", argv, {
+      domain: { type: "string" },
+      out: { type: "string" },
+      "model-dir": { type: "string" },
+      mode: { type: "string" },
+    });
+    if (positionals.length)
+      throw new UsageError(
+        `export: unexpected argument "${positionals[0]}" (the site is given with --domain HOST)`,
+      );
     if (!values.domain) throw new UsageError("export: --domain HOST is required");
     if (!values.out) throw new UsageError("export: --out FILE is required");
     const mode = values.mode ?? "static";
-    if (mode !== "static" && mode !== "chromium") throw new UsageError("export: --mode must be static or chromium");
+    if (mode !== "static" && mode !== "chromium")
+      throw new UsageError("export: --mode must be static or chromium");
     const dir = values["model-dir"] ?? BUNDLED_MODEL_DIR;
     let file: string;
     try {
@@ -52,7 +61,9 @@ export const exportCommand: Command = {
     }
     if (!existsSync(file)) {
       const known = installedDomains(dir, mode);
-      throw new UsageError(`export: unknown domain "${domainKey(values.domain)}": no model at ${file} (installed: ${known.join(", ") || "none"}; train one with \`pith train --domain ${domainKey(values.domain)} --data SETS\`)`);
+      throw new UsageError(
+        `export: unknown domain "${domainKey(values.domain)}": no model at ${file} (installed: ${known.join(", ") || "none"}; train one with \`pith train --domain ${domainKey(values.domain)} --data SETS\`)`,
+      );
     }
     const artifact = await loadModel(file, { schemaHash: featureSchema().hash, mode });
     await saveModel(values.out, artifact);

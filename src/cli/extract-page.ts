@@ -9,7 +9,14 @@ import { firstLine } from "../errors.ts";
 import { runExtractor } from "../extractors.ts";
 import { DEFAULT_OUTPUT, formatExtraction, type Format, type OutputOptions } from "../output/index.ts";
 import { NO_LIMIT, TimeLimitExceeded, type Limit } from "../time-limit.ts";
-import type { Extraction, Extractor, ExtractorContext, PageError, PageResult, PageSnapshot } from "../types.ts";
+import type {
+  Extraction,
+  Extractor,
+  ExtractorContext,
+  PageError,
+  PageResult,
+  PageSnapshot,
+} from "../types.ts";
 
 /** What the sink needs of an extracted page: its id, the formatted output and why it is empty. */
 export interface PageOutput {
@@ -37,7 +44,12 @@ function modelChoice(model: string): string {
  * The extraction of one rendered page (through runExtractor's page-level checks), or an error
  * record (stage "extract", or "timeout" past `limit`) that names it.
  */
-async function extractOrError(extractor: Extractor, page: PageSnapshot, context: ExtractorContext, limit: Limit): Promise<PageResult<Extraction>> {
+async function extractOrError(
+  extractor: Extractor,
+  page: PageSnapshot,
+  context: ExtractorContext,
+  limit: Limit,
+): Promise<PageResult<Extraction>> {
   try {
     return { ok: true, value: await runExtractor(extractor, page, context, limit) };
   } catch (e) {
@@ -48,11 +60,21 @@ async function extractOrError(extractor: Extractor, page: PageSnapshot, context:
 /** The error record of a page whose `stage` threw `e`: a timeout record when `e` is the time limit's. */
 function pageError(page: PageSnapshot, stage: PageError["stage"], e: unknown, fallback: string): PageError {
   const timeout = e instanceof TimeLimitExceeded;
-  return { id: page.id, source: page.source, stage: timeout ? "timeout" : stage, reason: timeout ? e.message : firstLine(e, fallback) };
+  return {
+    id: page.id,
+    source: page.source,
+    stage: timeout ? "timeout" : stage,
+    reason: timeout ? e.message : firstLine(e, fallback),
+  };
 }
 
 /** Formats an extraction; the DOM tree is built only for the formats that walk it (not text). */
-export function formatPage(format: Format, page: PageSnapshot, extraction: Extraction, output: OutputOptions = DEFAULT_OUTPUT): PageOutput {
+export function formatPage(
+  format: Format,
+  page: PageSnapshot,
+  extraction: Extraction,
+  output: OutputOptions = DEFAULT_OUTPUT,
+): PageOutput {
   const tree = format === "text" ? null : buildTree(page);
   const body = tree ? formatExtraction(format, page, tree, extraction, output) : extraction.text;
   return {

@@ -54,7 +54,9 @@ export class ExtractPool {
       heapMb,
       deadlineMs: () => timeoutMs,
       failure: (input, kind, detail) =>
-        kind === "timeout" ? failed(input, "timeout", `timeout: extraction took longer than ${detail} ms`) : failed(input, "extract", detail),
+        kind === "timeout"
+          ? failed(input, "timeout", `timeout: extraction took longer than ${detail} ms`)
+          : failed(input, "extract", detail),
       name: "an extraction worker",
     });
   }

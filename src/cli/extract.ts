@@ -7,12 +7,29 @@ import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import "../methods.ts";
 import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
-import { isUrl, listPageFiles, localPath, readInputs, readRawInputs, WARC_FILE, type PageBytes } from "../io/inputs.ts";
+import {
+  isUrl,
+  listPageFiles,
+  localPath,
+  readInputs,
+  readRawInputs,
+  WARC_FILE,
+  type PageBytes,
+} from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import { createRenderer, mapLimit, pageLimit, renderLimit, renderPage } from "../render/index.ts";
 import { NO_LIMIT, type Limit } from "../time-limit.ts";
-import type { Extractor, ExtractorContext, PageError, PageInput, PageResult, PageSnapshot, RenderMode, SiteContext } from "../types.ts";
+import type {
+  Extractor,
+  ExtractorContext,
+  PageError,
+  PageInput,
+  PageResult,
+  PageSnapshot,
+  RenderMode,
+  SiteContext,
+} from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
@@ -97,7 +114,8 @@ export const extractCommand: Command = {
     });
     const inputs = commandInputs("extract", positionals, values["input-list"]);
     const format = (values.format ?? "text") as Format;
-    if (!FORMATS.includes(format)) throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
+    if (!FORMATS.includes(format))
+      throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
     const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
     if (format === "json") options.declaredMeta = true; // the JSON output's metadata
@@ -115,22 +133,40 @@ export const extractCommand: Command = {
     }
     const batch = inputs.listed || (await isBatch(positionals));
     const workers = intOption("extract", "workers", values.workers, batch ? availableParallelism() : 0);
-    if (workers < 0 || !Number.isInteger(workers)) throw new UsageError(`extract: --workers must be a whole number, 0 or more, not ${values.workers}`);
-    if (values["skip-existing"] && !values.out) throw new UsageError("extract: --skip-existing needs --out DIR");
+    if (workers < 0 || !Number.isInteger(workers))
+      throw new UsageError(`extract: --workers must be a whole number, 0 or more, not ${values.workers}`);
+    if (values["skip-existing"] && !values.out)
+      throw new UsageError("extract: --skip-existing needs --out DIR");
     const files = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
     const sink = new Sink(format, files, batch);
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     // listed beside the batch, for the bar alone
-    if (sink.bar.active && !inputs.listed) void countPages(positionals).then((n) => n !== null && sink.bar.setTotal(n), () => {});
-    if (values["no-images"] && format !== "markdown" && format !== "html") throw new UsageError("extract: --no-images applies to --format markdown or html (text and JSON hold no images)");
-    const setup: ExtractSetup = { method: extractor.name, params, format, output: { images: !values["no-images"] }, render: options };
-    if (mode === "static" && workers > 0 && !extractor.needsSite) await extractOnWorkers(setup, workers, readRawInputs(inputs.specs, read), sink);
+    if (sink.bar.active && !inputs.listed)
+      void countPages(positionals).then(
+        (n) => n !== null && sink.bar.setTotal(n),
+        () => {},
+      );
+    if (values["no-images"] && format !== "markdown" && format !== "html")
+      throw new UsageError(
+        "extract: --no-images applies to --format markdown or html (text and JSON hold no images)",
+      );
+    const setup: ExtractSetup = {
+      method: extractor.name,
+      params,
+      format,
+      output: { images: !values["no-images"] },
+      render: options,
+    };
+    if (mode === "static" && workers > 0 && !extractor.needsSite)
+      await extractOnWorkers(setup, workers, readRawInputs(inputs.specs, read), sink);
     else await extractInThread(extractor, setup, mode, concurrency, readInputs(inputs.specs, read), sink);
     await sink.done();
     const { ok, empty, errors, skipped } = sink.counts;
     const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
     const models = [...sink.models].map(([m, n]) => `${m} ×${n}`).join(", ");
-    process.stderr.write(`extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors} error(s)${skips}${models ? `; models: ${models}` : ""}\n`);
+    process.stderr.write(
+      `extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors} error(s)${skips}${models ? `; models: ${models}` : ""}\n`,
+    );
     return errors ? EXIT.pageErrors : EXIT.ok;
   },
 };
@@ -181,13 +217,23 @@ async function countPages(specs: readonly string[]): Promise<number | null> {
  * Static pages on worker threads: each decodes, renders, extracts and formats a page; this thread
  * reads inputs and writes outputs.
  */
-async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: AsyncIterable<PageResult<PageBytes>>, sink: Sink): Promise<void> {
+async function extractOnWorkers(
+  setup: ExtractSetup,
+  workers: number,
+  inputs: AsyncIterable<PageResult<PageBytes>>,
+  sink: Sink,
+): Promise<void> {
   const pool = new ExtractPool(workers, setup, setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     await pool.ready();
     // two pages per worker in flight: one running, one waiting, so no worker idles while this
     // thread reads the next input
-    await mapLimit(inputs, 2 * workers, (r) => (r.ok ? pool.extract(r.value) : Promise.resolve(r)), (out) => sink.take(out));
+    await mapLimit(
+      inputs,
+      2 * workers,
+      (r) => (r.ok ? pool.extract(r.value) : Promise.resolve(r)),
+      (out) => sink.take(out),
+    );
   } finally {
     await pool.close();
   }
@@ -199,13 +245,30 @@ async function extractOnWorkers(setup: ExtractSetup, workers: number, inputs: As
  * deadline: a static page's parse, extraction and formatting; a Chromium page's extraction and
  * formatting (the browser's wait has its own limit).
  */
-async function extractInThread(extractor: Extractor, setup: ExtractSetup, mode: RenderMode, concurrency: number, inputs: AsyncIterable<PageResult<PageInput>>, sink: Sink): Promise<void> {
+async function extractInThread(
+  extractor: Extractor,
+  setup: ExtractSetup,
+  mode: RenderMode,
+  concurrency: number,
+  inputs: AsyncIterable<PageResult<PageInput>>,
+  sink: Sink,
+): Promise<void> {
   await extractor.prepare?.(setup.params);
   const renderer = await createRenderer(mode, { concurrency });
   try {
-    const pages = (r: PageResult<PageInput>, parse: Limit) => (r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r));
+    const pages = (r: PageResult<PageInput>, parse: Limit) =>
+      r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r);
     const context = { params: setup.params };
-    if (extractor.needsSite) await extractWithSites(extractor, setup, (r) => pages(r, renderLimit(renderer, setup.render)), () => pageLimit(setup.render), inputs, concurrency, sink);
+    if (extractor.needsSite)
+      await extractWithSites(
+        extractor,
+        setup,
+        (r) => pages(r, renderLimit(renderer, setup.render)),
+        () => pageLimit(setup.render),
+        inputs,
+        concurrency,
+        sink,
+      );
     // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
     else
       await mapLimit(
@@ -253,7 +316,10 @@ function extractorFor(name: string): Extractor {
   } catch (e) {
     throw new UsageError(`extract: ${(e as Error).message}`);
   }
-  if (extractor.needsGold) throw new UsageError(`extract: --method ${name} reads each page's gold text: run it with pith evaluate --method ${name} --data SET`);
+  if (extractor.needsGold)
+    throw new UsageError(
+      `extract: --method ${name} reads each page's gold text: run it with pith evaluate --method ${name} --data SET`,
+    );
   return extractor;
 }
 

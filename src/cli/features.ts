@@ -10,13 +10,34 @@ import { once } from "node:events";
 import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { buildTree } from "../dom/tree.ts";
 import { nodePaths } from "../features/paths.ts";
-import { computeFeatures, featureDefinitions, featureSchema, siteContextFor, type FeatureTable } from "../features/index.ts";
-import { loadDataset, readDatasetPage, readGold, resolveDatasetDir, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import {
+  computeFeatures,
+  featureDefinitions,
+  featureSchema,
+  siteContextFor,
+  type FeatureTable,
+} from "../features/index.ts";
+import {
+  loadDataset,
+  readDatasetPage,
+  readGold,
+  resolveDatasetDir,
+  type Dataset,
+  type DatasetPage,
+} from "../io/dataset.ts";
 import { readInputs, type ReadOptions } from "../io/inputs.ts";
 import { siteContexts } from "../io/site-group.ts";
 import { createRenderer, mapLimit, pageLimit, renderLimit, renderPage } from "../render/index.ts";
 import { labelNodes, type NodeLabels } from "../train/labels.ts";
-import type { PageError, PageInput, PageResult, PageSnapshot, Renderer, RenderOptions, SiteContext } from "../types.ts";
+import type {
+  PageError,
+  PageInput,
+  PageResult,
+  PageSnapshot,
+  Renderer,
+  RenderOptions,
+  SiteContext,
+} from "../types.ts";
 import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
 import { progress, type Progress } from "./progress.ts";
@@ -53,7 +74,6 @@ function cell(v: number, csv: boolean): string {
   return Number.isInteger(v) ? String(v) : String(Math.fround(v));
 }
 
-
 /**
  * Resolves when `out` drains or closes, and removes both listeners either way (a race of two
  * `once` promises left the loser's listener behind at every backpressure wait: Node warned of a
@@ -77,7 +97,8 @@ function csvQuote(s: string): string {
 
 export async function openSink(path: string): Promise<Sink> {
   const csv = path.endsWith(".csv");
-  if (!csv && !path.endsWith(".jsonl")) throw new UsageError(`features: --out must end in .jsonl or .csv, got "${path}"`);
+  if (!csv && !path.endsWith(".jsonl"))
+    throw new UsageError(`features: --out must end in .jsonl or .csv, got "${path}"`);
   await checkOutputFile("features", "--out", path);
   const out: WriteStream = createWriteStream(path);
   let failed: Error | null = null;
@@ -96,11 +117,27 @@ export async function openSink(path: string): Promise<Sink> {
       for (let r = 0; r < table.nodes.length; r++) {
         const i = table.nodes[r] as number;
         const vals = Array.from(table.values.subarray(r * W, (r + 1) * W), (v) => cell(v, csv));
-        const lab = labels ? [cell(labels.goldShare[r] as number, csv), String(labels.main[r]), String(labels.goodSegment[r]), String(labels.words[r])] : LABEL_COLUMNS.map(() => (csv ? "" : "null"));
+        const lab = labels
+          ? [
+              cell(labels.goldShare[r] as number, csv),
+              String(labels.main[r]),
+              String(labels.goodSegment[r]),
+              String(labels.words[r]),
+            ]
+          : LABEL_COLUMNS.map(() => (csv ? "" : "null"));
         const path = paths[r] as string;
-        if (csv) await put([csvQuote(page.id), csvQuote(dataset), String(i), csvQuote(path), ...vals, ...lab].join(",") + "\n");
+        if (csv)
+          await put(
+            [csvQuote(page.id), csvQuote(dataset), String(i), csvQuote(path), ...vals, ...lab].join(",") +
+              "\n",
+          );
         else {
-          const fields = [`"page":${JSON.stringify(page.id)}`, `"dataset":${JSON.stringify(dataset)}`, `"node":${i}`, `"path":${JSON.stringify(path)}`];
+          const fields = [
+            `"page":${JSON.stringify(page.id)}`,
+            `"dataset":${JSON.stringify(dataset)}`,
+            `"node":${i}`,
+            `"path":${JSON.stringify(path)}`,
+          ];
           for (let k = 0; k < W; k++) fields.push(`${JSON.stringify(names[k])}:${vals[k]}`);
           LABEL_COLUMNS.forEach((c, k) => fields.push(`"${c}":${lab[k]}`));
           await put(`{${fields.join(",")}}\n`);
@@ -132,7 +169,14 @@ function report(job: Job, e: PageError): void {
   process.stderr.write(`error\t${e.id}\t${e.stage}\t${e.reason}\n`);
 }
 
-async function emit(job: Job, rendered: PageSnapshot, dataset: string, gold: string | null, site: SiteContext | undefined, lang: string | null): Promise<void> {
+async function emit(
+  job: Job,
+  rendered: PageSnapshot,
+  dataset: string,
+  gold: string | null,
+  site: SiteContext | undefined,
+  lang: string | null,
+): Promise<void> {
   try {
     // under the page's time limit (time-limit.ts), apart from its render's
     const { snap, table, labels } = pageLimit(job.options, "feature extraction").run(() => {
@@ -146,7 +190,12 @@ async function emit(job: Job, rendered: PageSnapshot, dataset: string, gold: str
     job.pages++;
   } catch (e) {
     const timeout = e instanceof TimeLimitExceeded;
-    report(job, { id: rendered.id, source: rendered.source, stage: timeout ? "timeout" : "features", reason: String((e as Error).message).split("\n")[0] ?? "failed" });
+    report(job, {
+      id: rendered.id,
+      source: rendered.source,
+      stage: timeout ? "timeout" : "features",
+      reason: String((e as Error).message).split("\n")[0] ?? "failed",
+    });
   }
   job.bar.tick(rendered.id);
 }
@@ -155,7 +204,12 @@ async function emit(job: Job, rendered: PageSnapshot, dataset: string, gold: str
 async function runGroup(job: Job, ds: Dataset, group: DatasetPage[]): Promise<void> {
   const rendered: Array<{ page: DatasetPage; snap: PageSnapshot; gold: string | null }> = [];
   for (const page of group) {
-    const r = await renderPage(job.renderer, await readDatasetPage(ds, page), job.options, renderLimit(job.renderer, job.options));
+    const r = await renderPage(
+      job.renderer,
+      await readDatasetPage(ds, page),
+      job.options,
+      renderLimit(job.renderer, job.options),
+    );
     if (!r.ok) {
       report(job, r.error);
       job.bar.tick(page.id);
@@ -163,7 +217,9 @@ async function runGroup(job: Job, ds: Dataset, group: DatasetPage[]): Promise<vo
     }
     rendered.push({ page, snap: r.value, gold: await readGold(ds, page) });
   }
-  const contexts = job.site ? siteContextFor(rendered.map((x) => ({ domain: x.page.domain, snapshot: x.snap }))) : new Map<PageSnapshot, SiteContext>();
+  const contexts = job.site
+    ? siteContextFor(rendered.map((x) => ({ domain: x.page.domain, snapshot: x.snap })))
+    : new Map<PageSnapshot, SiteContext>();
   for (const x of rendered) await emit(job, x.snap, ds.name, x.gold, contexts.get(x.snap), x.page.lang);
 }
 
@@ -185,12 +241,18 @@ async function runDataset(job: Job, name: string, limit: number): Promise<void> 
  */
 async function runInputs(job: Job, specs: string[], concurrency: number, read: ReadOptions): Promise<void> {
   const snaps: PageSnapshot[] = [];
-  await mapLimit(readInputs(specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(job.renderer, r.value, job.options, renderLimit(job.renderer, job.options)) : r), async (r) => {
-    if (!r.ok) return report(job, r.error);
-    if (job.site) return void snaps.push(r.value);
-    job.bar.setTotal(++job.total);
-    await emit(job, r.value, "", null, undefined, null);
-  });
+  await mapLimit(
+    readInputs(specs, read),
+    concurrency,
+    async (r: PageResult<PageInput>) =>
+      r.ok ? renderPage(job.renderer, r.value, job.options, renderLimit(job.renderer, job.options)) : r,
+    async (r) => {
+      if (!r.ok) return report(job, r.error);
+      if (job.site) return void snaps.push(r.value);
+      job.bar.setTotal(++job.total);
+      await emit(job, r.value, "", null, undefined, null);
+    },
+  );
   if (!job.site) return;
   job.bar.setTotal((job.total += snaps.length));
   const contexts = siteContexts(snaps);
@@ -209,14 +271,21 @@ function isDataset(spec: string): boolean {
 function listRegistry(): void {
   const s = featureSchema();
   process.stdout.write(`# feature schema v${s.version} ${s.hash}: ${s.names.length} features\n`);
-  for (const d of featureDefinitions()) process.stdout.write(`${d.name}\t${d.family}\t${d.paper}\t${d.description}\n`);
+  for (const d of featureDefinitions())
+    process.stdout.write(`${d.name}\t${d.family}\t${d.paper}\t${d.description}\n`);
 }
 
 export const featuresCommand: Command = {
   name: "features",
   help: HELP,
   async run(argv) {
-    const { values, positionals } = parse("features", argv, { ...RENDER_FLAGS, out: { type: "string" }, site: { type: "boolean" }, limit: { type: "string" }, list: { type: "boolean" } });
+    const { values, positionals } = parse("features", argv, {
+      ...RENDER_FLAGS,
+      out: { type: "string" },
+      site: { type: "boolean" },
+      limit: { type: "string" },
+      list: { type: "boolean" },
+    });
     if (values.list) {
       listRegistry();
       return EXIT.ok;
@@ -227,7 +296,16 @@ export const featuresCommand: Command = {
     const limit = intOption("features", "limit", values.limit, Infinity);
     const sink = await openSink(values.out);
     const renderer = await createRenderer(mode, { concurrency });
-    const job: Job = { renderer, options, site: values.site ?? false, sink, bar: progress("features", 0), errors: [], pages: 0, total: 0 };
+    const job: Job = {
+      renderer,
+      options,
+      site: values.site ?? false,
+      sink,
+      bar: progress("features", 0),
+      errors: [],
+      pages: 0,
+      total: 0,
+    };
     try {
       for (const spec of positionals.filter(isDataset)) await runDataset(job, spec, limit);
       const inputs = positionals.filter((p) => !isDataset(p));

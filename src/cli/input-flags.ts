@@ -17,9 +17,17 @@ export interface Inputs {
 /**
  * Positional specs followed by the list's; a usage error when there are none, or stdin is asked for twice.
  */
-export function commandInputs(command: string, positionals: readonly string[], list: string | undefined): Inputs {
-  if (!positionals.length && !list) throw new UsageError(`${command}: give at least one input (file, directory, URL or -), or --input-list FILE`);
-  if (list === "-" && positionals.includes("-")) throw new UsageError(`${command}: stdin cannot be both a page (-) and the input list (--input-list -)`);
+export function commandInputs(
+  command: string,
+  positionals: readonly string[],
+  list: string | undefined,
+): Inputs {
+  if (!positionals.length && !list)
+    throw new UsageError(
+      `${command}: give at least one input (file, directory, URL or -), or --input-list FILE`,
+    );
+  if (list === "-" && positionals.includes("-"))
+    throw new UsageError(`${command}: stdin cannot be both a page (-) and the input list (--input-list -)`);
   if (!list) return { specs: positionals, listed: false };
   if (list !== "-") checkReadable(command, list);
   return {
@@ -33,7 +41,8 @@ export function commandInputs(command: string, positionals: readonly string[], l
 
 function checkReadable(command: string, file: string): void {
   try {
-    if (statSync(file).isDirectory()) throw new UsageError(`${command}: --input-list ${file} is a directory (give it as an input instead)`);
+    if (statSync(file).isDirectory())
+      throw new UsageError(`${command}: --input-list ${file} is a directory (give it as an input instead)`);
     accessSync(file, constants.R_OK);
   } catch (e) {
     if (e instanceof UsageError) throw e;

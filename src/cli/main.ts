@@ -16,12 +16,36 @@ interface CommandEntry {
 
 /** Every command, in the order `pith --help` lists them, with the line it shows for each. */
 const COMMANDS: readonly CommandEntry[] = [
-  { name: "extract", summary: "extract the main content of pages (text, markdown, html, json)", load: async () => (await import("./extract.ts")).extractCommand },
-  { name: "evaluate", summary: "score methods and peers on labeled datasets (Markdown tables, JSON)", load: async () => (await import("./evaluate.ts")).evaluateCommand },
-  { name: "render", summary: "render pages into page snapshots (JSON)", load: async () => (await import("./render.ts")).renderCommand },
-  { name: "features", summary: "write per-node features (and gold labels) as a JSONL/CSV table", load: async () => (await import("./features.ts")).featuresCommand },
-  { name: "train", summary: "train the learned pipeline on labeled sets (site-grouped CV report, model JSON)", load: async () => (await import("./train.ts")).trainCommand },
-  { name: "export", summary: "write an installed per-domain model to a file", load: async () => (await import("./export.ts")).exportCommand },
+  {
+    name: "extract",
+    summary: "extract the main content of pages (text, markdown, html, json)",
+    load: async () => (await import("./extract.ts")).extractCommand,
+  },
+  {
+    name: "evaluate",
+    summary: "score methods and peers on labeled datasets (Markdown tables, JSON)",
+    load: async () => (await import("./evaluate.ts")).evaluateCommand,
+  },
+  {
+    name: "render",
+    summary: "render pages into page snapshots (JSON)",
+    load: async () => (await import("./render.ts")).renderCommand,
+  },
+  {
+    name: "features",
+    summary: "write per-node features (and gold labels) as a JSONL/CSV table",
+    load: async () => (await import("./features.ts")).featuresCommand,
+  },
+  {
+    name: "train",
+    summary: "train the learned pipeline on labeled sets (site-grouped CV report, model JSON)",
+    load: async () => (await import("./train.ts")).trainCommand,
+  },
+  {
+    name: "export",
+    summary: "write an installed per-domain model to a file",
+    load: async () => (await import("./export.ts")).exportCommand,
+  },
 ];
 
 const VERSION = "0.1.0";

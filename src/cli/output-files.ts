@@ -90,7 +90,10 @@ function pathSegments(path: string): string[] {
  * segment (safeSegment makes it `_`).
  */
 function urlSegments(url: string): string[] {
-  const [hostAndPath = "", query] = url.replace(URL, "").replace(/#.*$/s, "").split(/\?(.*)$/s, 2);
+  const [hostAndPath = "", query] = url
+    .replace(URL, "")
+    .replace(/#.*$/s, "")
+    .split(/\?(.*)$/s, 2);
   const path = hostAndPath.includes("/") ? hostAndPath : `${hostAndPath}/`;
   const base = path.replace(PAGE_EXTENSION, "").replace(/\/$/, "/index") + (query ? `_${query}` : "");
   return pathSegments(base).map(percentDecoded);
@@ -181,7 +184,13 @@ export class OutputDir {
     const name = outputName(id, this.extension);
     const path = join(this.root, name);
     const existing = await stat(path).catch(() => null);
-    if (existing && this.isThisRuns(name, existing)) return { id, source, stage: "write", reason: `output ${name} belongs to another input of this run (two inputs with one name), so this page's output is not written` };
+    if (existing && this.isThisRuns(name, existing))
+      return {
+        id,
+        source,
+        stage: "write",
+        reason: `output ${name} belongs to another input of this run (two inputs with one name), so this page's output is not written`,
+      };
     try {
       await writeAtomic(path, data);
       return null;

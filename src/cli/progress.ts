@@ -17,19 +17,39 @@ export interface Progress {
 }
 
 /** With a known total: a bar, the share done and the time left. */
-const BAR_FORMAT = (title: string) => `${title} [{bar}] {value}/{total} {percentage}% eta {eta_formatted} {label}`;
+const BAR_FORMAT = (title: string) =>
+  `${title} [{bar}] {value}/{total} {percentage}% eta {eta_formatted} {label}`;
 /** Without one (a WARC, URLs, a batch still being listed): how many so far. */
 const COUNT_FORMAT = (title: string) => `${title} {value} done {label}`;
 
-export function progress(title: string, total: number, enabled = process.stderr.isTTY === true && !process.env["CI"]): Progress {
-  if (!enabled) return { active: false, tick() {}, setTotal() {}, note: (line) => void process.stderr.write(line + "\n"), stop() {} };
+export function progress(
+  title: string,
+  total: number,
+  enabled = process.stderr.isTTY === true && !process.env["CI"],
+): Progress {
+  if (!enabled)
+    return {
+      active: false,
+      tick() {},
+      setTotal() {},
+      note: (line) => void process.stderr.write(line + "\n"),
+      stop() {},
+    };
   // A MultiBar with one bar: its log() prints lines above the bar and redraws it.
-  const bars = new cliProgress.MultiBar({ stream: process.stderr, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+  const bars = new cliProgress.MultiBar(
+    { stream: process.stderr, hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
   let done = 0;
   let counting = total <= 0;
   let stopped = false;
   const open = (): cliProgress.SingleBar =>
-    bars.create(counting ? Number.MAX_SAFE_INTEGER : total, done, { label: "" }, { format: (counting ? COUNT_FORMAT : BAR_FORMAT)(title) });
+    bars.create(
+      counting ? Number.MAX_SAFE_INTEGER : total,
+      done,
+      { label: "" },
+      { format: (counting ? COUNT_FORMAT : BAR_FORMAT)(title) },
+    );
   let bar = open();
   // An interrupted run exits through process.exit (src/exit-on-signal.ts): give the terminal its cursor back.
   process.once("exit", () => {

@@ -35,11 +35,18 @@ export interface RenderFlagValues {
  * The parsed flags: render mode and options, pages in flight, and how inputs are read (a URL
  * fetch has the page time limit, and --concurrency fetches run at once).
  */
-export function renderOptionsFrom(command: string, v: RenderFlagValues, defaultMode: RenderMode = "static"): { mode: RenderMode; options: RenderOptions; concurrency: number; read: ReadOptions } {
+export function renderOptionsFrom(
+  command: string,
+  v: RenderFlagValues,
+  defaultMode: RenderMode = "static",
+): { mode: RenderMode; options: RenderOptions; concurrency: number; read: ReadOptions } {
   const mode = (v.mode ?? defaultMode) as RenderMode;
-  if (mode !== "static" && mode !== "chromium") throw new UsageError(`${command}: --mode must be static or chromium, got "${v.mode}"`);
+  if (mode !== "static" && mode !== "chromium")
+    throw new UsageError(`${command}: --mode must be static or chromium, got "${v.mode}"`);
   // the static parser runs no script and loads nothing: these would be silently nothing
-  for (const flag of ["js", "resources"] as const) if (mode === "static" && v[flag]) throw new UsageError(`${command}: --${flag} needs a browser: add --mode chromium`);
+  for (const flag of ["js", "resources"] as const)
+    if (mode === "static" && v[flag])
+      throw new UsageError(`${command}: --${flag} needs a browser: add --mode chromium`);
   const concurrency = intOption(command, "concurrency", v.concurrency, 2);
   if (concurrency < 1) throw new UsageError(`${command}: --concurrency must be at least 1`);
   const timeoutMs = intOption(command, "timeout", v.timeout, DEFAULT_TIMEOUT_MS);
@@ -48,7 +55,12 @@ export function renderOptionsFrom(command: string, v: RenderFlagValues, defaultM
   return {
     mode,
     concurrency,
-    options: { javascript: v.js ?? false, network: v.network ?? false, loadResources: v.resources ?? false, timeoutMs },
+    options: {
+      javascript: v.js ?? false,
+      network: v.network ?? false,
+      loadResources: v.resources ?? false,
+      timeoutMs,
+    },
     read: { fetchTimeoutMs: timeoutMs, fetchConcurrency: concurrency },
   };
 }

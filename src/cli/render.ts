@@ -47,12 +47,20 @@ export const renderCommand: Command = {
       "skip-existing": { type: "boolean" },
     });
     const inputs = commandInputs("render", positionals, values["input-list"]);
-    if (values["skip-existing"] && !values.out) throw new UsageError("render: --skip-existing needs --out DIR");
-    if (values.gzip && !values.out) throw new UsageError("render: --gzip needs --out DIR (it gzips the files written there)");
-    if (values.summary && values.out) throw new UsageError("render: --summary prints to stdout and writes no files: give --summary or --out DIR, not both");
+    if (values["skip-existing"] && !values.out)
+      throw new UsageError("render: --skip-existing needs --out DIR");
+    if (values.gzip && !values.out)
+      throw new UsageError("render: --gzip needs --out DIR (it gzips the files written there)");
+    if (values.summary && values.out)
+      throw new UsageError(
+        "render: --summary prints to stdout and writes no files: give --summary or --out DIR, not both",
+      );
     const { mode, options, concurrency, read } = renderOptionsFrom("render", values);
     options.declaredMeta = true; // a snapshot written for inspection holds what the page declares
-    const files = values.out && !values.summary ? await OutputDir.open("render", values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json") : null;
+    const files =
+      values.out && !values.summary
+        ? await OutputDir.open("render", values.out, values.gzip ? ".snapshot.json.gz" : ".snapshot.json")
+        : null;
     let skipped = 0;
     if (files && values["skip-existing"]) read.skip = files.skipDone(() => skipped++);
     const renderer = await createRenderer(mode as RenderMode, { concurrency });
@@ -63,12 +71,18 @@ export const renderCommand: Command = {
       process.stderr.write(`error\t${error.id}\t${error.stage}\t${error.reason}\n`);
     };
     try {
-      await mapLimit(readInputs(inputs.specs, read), concurrency, async (r: PageResult<PageInput>) => (r.ok ? renderPage(renderer, r.value, options, renderLimit(renderer, options)) : r), async (r) => {
-        if (!r.ok) return fail(r.error);
-        const failed = await emit(r.value, values, files);
-        if (failed) return fail(failed);
-        ok++;
-      });
+      await mapLimit(
+        readInputs(inputs.specs, read),
+        concurrency,
+        async (r: PageResult<PageInput>) =>
+          r.ok ? renderPage(renderer, r.value, options, renderLimit(renderer, options)) : r,
+        async (r) => {
+          if (!r.ok) return fail(r.error);
+          const failed = await emit(r.value, values, files);
+          if (failed) return fail(failed);
+          ok++;
+        },
+      );
     } finally {
       await renderer.close();
     }
@@ -79,7 +93,11 @@ export const renderCommand: Command = {
 };
 
 /** Prints or writes one snapshot; the error record when its file cannot be written. */
-async function emit(s: PageSnapshot, values: { gzip?: boolean | undefined; summary?: boolean | undefined }, files: OutputDir | null): Promise<PageError | null> {
+async function emit(
+  s: PageSnapshot,
+  values: { gzip?: boolean | undefined; summary?: boolean | undefined },
+  files: OutputDir | null,
+): Promise<PageError | null> {
   if (values.summary) {
     process.stdout.write(summary(s) + "\n");
     return null;

@@ -7,9 +7,20 @@ import { DatasetError } from "../io/dataset.ts";
 import { saveModel } from "../ml/artifact.ts";
 import { CLASSIFIER_KINDS, type ClassifierKind } from "../ml/classifier.ts";
 import { DEFAULT_SEED } from "../ml/prng.ts";
-import { BUNDLED_MODEL_DIR, checkedDomain, defaultModelPath, domainKey, domainModelPath } from "../pipeline/model/resolve.ts";
+import {
+  BUNDLED_MODEL_DIR,
+  checkedDomain,
+  defaultModelPath,
+  domainKey,
+  domainModelPath,
+} from "../pipeline/model/resolve.ts";
 import { WITH_CONTEXT, type CvReport } from "../train/cv.ts";
-import { domainExperiment, largestPublishers, MIN_PAGES_FACTOR, publishers } from "../train/domain-experiment.ts";
+import {
+  domainExperiment,
+  largestPublishers,
+  MIN_PAGES_FACTOR,
+  publishers,
+} from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
 import { filterRecords, keptBy, loadAll, train, TrainError, type PageFailure } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
@@ -20,7 +31,13 @@ import { progress } from "./progress.ts";
 export const DEFAULT_FOLDS = 5;
 /** Domains (with their page counts) named when none is large enough for --domain-experiment. */
 const LARGEST_DOMAINS_NAMED = 5;
-const KIND_ALIASES: Record<string, ClassifierKind> = { gbdt: "gbdt", rf: "rf", "hist-rf": "rf", "ml-rf": "ml-rf", mlp: "mlp" };
+const KIND_ALIASES: Record<string, ClassifierKind> = {
+  gbdt: "gbdt",
+  rf: "rf",
+  "hist-rf": "rf",
+  "ml-rf": "ml-rf",
+  mlp: "mlp",
+};
 
 const HELP = `Usage: pith train --data SETS --out FILE [options]
 
@@ -87,41 +104,97 @@ function fmt(x: number): string {
 
 export function formatReport(r: CvReport): string {
   const lines = [`cross-validation: ${r.folds} site-grouped folds, ${r.pages} pages, ${r.sites} sites`];
-  lines.push(`content classifier (out-of-fold, word-weighted): P ${fmt(r.content.precision)} R ${fmt(r.content.recall)} F1 ${fmt(r.content.f1)} AUC ${fmt(r.content.auc)}`);
-  const thresholds = (t: Record<string, number>): string => Object.entries(t).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(", ");
-  if (r.context) lines.push(`context stage: ${r.context.shipped ? "shipped" : `not shipped (lost to the pipeline without it; every column but ${WITH_CONTEXT} is without it)`}; thresholds ${thresholds(r.context.thresholds)}`);
-  lines.push(`thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`);
+  lines.push(
+    `content classifier (out-of-fold, word-weighted): P ${fmt(r.content.precision)} R ${fmt(r.content.recall)} F1 ${fmt(r.content.f1)} AUC ${fmt(r.content.auc)}`,
+  );
+  const thresholds = (t: Record<string, number>): string =>
+    Object.entries(t)
+      .map(([k, v]) => `${k} ${v.toFixed(3)}`)
+      .join(", ");
+  if (r.context)
+    lines.push(
+      `context stage: ${r.context.shipped ? "shipped" : `not shipped (lost to the pipeline without it; every column but ${WITH_CONTEXT} is without it)`}; thresholds ${thresholds(r.context.thresholds)}`,
+    );
+  lines.push(
+    `thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`,
+  );
   const variants = Object.keys(r.endToEnd);
-  lines.push(`end-to-end word F1 on held-out sites:`, `  ${"group".padEnd(30)} ${"pages".padStart(5)}  ${variants.map((v) => v.padStart(12)).join(" ")}`);
+  lines.push(
+    `end-to-end word F1 on held-out sites:`,
+    `  ${"group".padEnd(30)} ${"pages".padStart(5)}  ${variants.map((v) => v.padStart(12)).join(" ")}`,
+  );
   for (const g of Object.keys(r.endToEnd[variants[0] as string] ?? {})) {
     const pages = r.endToEnd[variants[0] as string]?.[g]?.pages ?? 0;
-    lines.push(`  ${g.padEnd(30)} ${String(pages).padStart(5)}  ${variants.map((v) => fmt(r.endToEnd[v]?.[g]?.f1 ?? NaN).padStart(12)).join(" ")}`);
+    lines.push(
+      `  ${g.padEnd(30)} ${String(pages).padStart(5)}  ${variants.map((v) => fmt(r.endToEnd[v]?.[g]?.f1 ?? NaN).padStart(12)).join(" ")}`,
+    );
   }
   lines.push(`routing (true type → routed): ${JSON.stringify(r.routedAs)}`);
   return lines.join("\n");
 }
 
-async function runDomainExperiment(values: { data?: string | undefined; "domain-experiment"?: string | undefined; baseline?: string | undefined; seed?: string | undefined; domain?: string | undefined; genre?: string | undefined; workers: number }): Promise<number> {
+async function runDomainExperiment(values: {
+  data?: string | undefined;
+  "domain-experiment"?: string | undefined;
+  baseline?: string | undefined;
+  seed?: string | undefined;
+  domain?: string | undefined;
+  genre?: string | undefined;
+  workers: number;
+}): Promise<number> {
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --domain-experiment needs --data SETS");
   const n = intOption("train", "domain-experiment", values["domain-experiment"], 20);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`train: --domain-experiment expects a whole number of training pages ≥ 1, got "${values["domain-experiment"]}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(
+      `train: --domain-experiment expects a whole number of training pages ≥ 1, got "${values["domain-experiment"]}"`,
+    );
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
-  const { records: all, dirs, skipped } = await loadAll({ datasets, mode: "static", ...(values.workers > 0 ? { workers: values.workers } : {}) });
+  const {
+    records: all,
+    dirs,
+    skipped,
+  } = await loadAll({ datasets, mode: "static", ...(values.workers > 0 ? { workers: values.workers } : {}) });
   const filters = { genres: listOption(values.genre), domain: values.domain ?? null };
   const records = filterRecords(all, filters); // only these pages' domains take part
   if (!publishers(records, n).size) {
     // an empty table with a mean of zeros read as a result; the sets cannot run this experiment at this N
-    const largest = largestPublishers(records, LARGEST_DOMAINS_NAMED).map(([d, k]) => `${d} (${k})`).join(", ");
-    throw new UsageError(`train: --domain-experiment ${n}: no domain has at least ${Math.ceil(MIN_PAGES_FACTOR * n)} labeled pages (${MIN_PAGES_FACTOR}×N); largest: ${largest || "none"}`);
+    const largest = largestPublishers(records, LARGEST_DOMAINS_NAMED)
+      .map(([d, k]) => `${d} (${k})`)
+      .join(", ");
+    throw new UsageError(
+      `train: --domain-experiment ${n}: no domain has at least ${Math.ceil(MIN_PAGES_FACTOR * n)} labeled pages (${MIN_PAGES_FACTOR}×N); largest: ${largest || "none"}`,
+    );
   }
-  const config: FitConfig = { kind: "gbdt", params: {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), perType: false, segment: false };
-  const results = await domainExperiment(records, dirs, n, values.baseline ?? defaultModelPath("static"), config, log);
-  const mean = (f: (r: (typeof results)[number]) => number): number => results.reduce((a, r) => a + f(r), 0) / (results.length || 1);
+  const config: FitConfig = {
+    kind: "gbdt",
+    params: {},
+    seed: intOption("train", "seed", values.seed, DEFAULT_SEED),
+    perType: false,
+    segment: false,
+  };
+  const results = await domainExperiment(
+    records,
+    dirs,
+    n,
+    values.baseline ?? defaultModelPath("static"),
+    config,
+    log,
+  );
+  const mean = (f: (r: (typeof results)[number]) => number): number =>
+    results.reduce((a, r) => a + f(r), 0) / (results.length || 1);
   const signed = (x: number): string => (x >= 0 ? "+" : "") + fmt(x);
-  const lines = ["| domain | train pages | test pages | baseline F1 | domain model F1 | blended F1 | lift (blended) | train s |", "|---|---|---|---|---|---|---|---|"];
-  for (const r of results) lines.push(`| ${r.domain} | ${r.trainPages} | ${r.testPages} | ${fmt(r.baseline)} | ${fmt(r.domainModel)} | ${fmt(r.blended)} | ${signed(r.blended - r.baseline)} | ${r.seconds.toFixed(1)} |`);
-  lines.push(`| mean | | | ${fmt(mean((r) => r.baseline))} | ${fmt(mean((r) => r.domainModel))} | ${fmt(mean((r) => r.blended))} | ${signed(mean((r) => r.blended - r.baseline))} | ${mean((r) => r.seconds).toFixed(1)} |`);
+  const lines = [
+    "| domain | train pages | test pages | baseline F1 | domain model F1 | blended F1 | lift (blended) | train s |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of results)
+    lines.push(
+      `| ${r.domain} | ${r.trainPages} | ${r.testPages} | ${fmt(r.baseline)} | ${fmt(r.domainModel)} | ${fmt(r.blended)} | ${signed(r.blended - r.baseline)} | ${r.seconds.toFixed(1)} |`,
+    );
+  lines.push(
+    `| mean | | | ${fmt(mean((r) => r.baseline))} | ${fmt(mean((r) => r.domainModel))} | ${fmt(mean((r) => r.blended))} | ${signed(mean((r) => r.blended - r.baseline))} | ${mean((r) => r.seconds).toFixed(1)} |`,
+  );
   process.stdout.write(lines.join("\n") + "\n");
   return reportFailures(skipped.filter((p) => keptBy(p, filters)));
 }
@@ -131,7 +204,8 @@ async function runDomainExperiment(values: { data?: string | undefined; "domain-
  * EXIT.pageErrors when there is one.
  */
 export function reportFailures(failures: readonly PageFailure[]): number {
-  for (const f of failures) process.stderr.write(`error\t${f.dataset}/${f.id}\t${f.stage}\t${f.reason.replace(/\s+/g, " ")}\n`);
+  for (const f of failures)
+    process.stderr.write(`error\t${f.dataset}/${f.id}\t${f.stage}\t${f.reason.replace(/\s+/g, " ")}\n`);
   return failures.length ? EXIT.pageErrors : EXIT.ok;
 }
 
@@ -151,7 +225,11 @@ const VOIDED: readonly (readonly [option: string, by: string, why: string])[] = 
   ["borrow", "domain", "it lends pages to the per-type models, and a --domain model has none"],
   ["no-types", "domain", "a --domain model is one general model already"],
   ["no-context", "domain", "a --domain model has no context stage already"],
-  ["no-context", "folds 0", "the context stage trains on cross-validation scores, and --folds 0 runs no cross-validation"],
+  [
+    "no-context",
+    "folds 0",
+    "the context stage trains on cross-validation scores, and --folds 0 runs no cross-validation",
+  ],
   ["json", "folds 0", "it prints the cross-validation report, and --folds 0 makes none"],
 ];
 
@@ -163,9 +241,15 @@ function refuseVoided(values: Record<string, unknown>, folds: number): void {
 }
 
 /** A usage error naming every option given that `job` does not read (it would be silently ignored). */
-function refuseUnread(values: Record<string, unknown>, reads: readonly string[], job: string, why: string): void {
+function refuseUnread(
+  values: Record<string, unknown>,
+  reads: readonly string[],
+  job: string,
+  why: string,
+): void {
   const unread = Object.keys(values).filter((k) => values[k] !== undefined && !reads.includes(k));
-  if (unread.length) throw new UsageError(`train: ${job} does not take ${unread.map((k) => `--${k}`).join(", ")} (${why})`);
+  if (unread.length)
+    throw new UsageError(`train: ${job} does not take ${unread.map((k) => `--${k}`).join(", ")} (${why})`);
 }
 
 export const trainCommand: Command = {
@@ -184,13 +268,30 @@ export const trainCommand: Command = {
 
 async function runTrain(argv: string[]): Promise<number> {
   const { values } = parse("train", argv, {
-    data: { type: "string" }, out: { type: "string" }, genre: { type: "string" }, domain: { type: "string" }, model: { type: "string" },
-    mode: { type: "string" }, folds: { type: "string" }, "no-types": { type: "boolean" }, borrow: { type: "boolean" }, "no-segment": { type: "boolean" }, "no-context": { type: "boolean" },
-    seed: { type: "string" }, workers: { type: "string" }, name: { type: "string" }, json: { type: "boolean" }, "model-dir": { type: "string" },
-    "domain-experiment": { type: "string" }, baseline: { type: "string" }, prepare: { type: "boolean" }, bags: { type: "string" },
+    data: { type: "string" },
+    out: { type: "string" },
+    genre: { type: "string" },
+    domain: { type: "string" },
+    model: { type: "string" },
+    mode: { type: "string" },
+    folds: { type: "string" },
+    "no-types": { type: "boolean" },
+    borrow: { type: "boolean" },
+    "no-segment": { type: "boolean" },
+    "no-context": { type: "boolean" },
+    seed: { type: "string" },
+    workers: { type: "string" },
+    name: { type: "string" },
+    json: { type: "boolean" },
+    "model-dir": { type: "string" },
+    "domain-experiment": { type: "string" },
+    baseline: { type: "string" },
+    prepare: { type: "boolean" },
+    bags: { type: "string" },
   });
   const mode = values.mode ?? "static";
-  if (mode !== "static" && mode !== "chromium") throw new UsageError(`train: --mode must be static or chromium`);
+  if (mode !== "static" && mode !== "chromium")
+    throw new UsageError(`train: --mode must be static or chromium`);
   const workers = intOption("train", "workers", values.workers, 0);
   if (values.prepare) {
     refuseUnread(values, PREPARE_OPTIONS, "--prepare", "it only caches feature tables and writes no model");
@@ -201,13 +302,22 @@ async function runTrain(argv: string[]): Promise<number> {
     return reportFailures(skipped);
   }
   if (values["domain-experiment"] !== undefined) {
-    refuseUnread(values, EXPERIMENT_OPTIONS, "--domain-experiment", "it fits gbdt models on static renders and writes none");
+    refuseUnread(
+      values,
+      EXPERIMENT_OPTIONS,
+      "--domain-experiment",
+      "it fits gbdt models on static renders and writes none",
+    );
     return runDomainExperiment({ ...values, workers });
   }
-  if (values.baseline !== undefined) throw new UsageError("train: --baseline is the baseline of --domain-experiment; nothing else reads it");
+  if (values.baseline !== undefined)
+    throw new UsageError("train: --baseline is the baseline of --domain-experiment; nothing else reads it");
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
-  if (values["model-dir"] !== undefined && (!values.domain || values.out !== undefined)) throw new UsageError("train: --model-dir places a --domain model when --out is not given; here it would be ignored");
+  if (values["model-dir"] !== undefined && (!values.domain || values.out !== undefined))
+    throw new UsageError(
+      "train: --model-dir places a --domain model when --out is not given; here it would be ignored",
+    );
   if (values.domain) {
     try {
       checkedDomain(values.domain);
@@ -215,26 +325,53 @@ async function runTrain(argv: string[]): Promise<number> {
       throw new UsageError(`train: --domain: ${(e as Error).message}`);
     }
   }
-  const out = values.out ?? (values.domain ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain, mode) : undefined);
+  const out =
+    values.out ??
+    (values.domain
+      ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain, mode)
+      : undefined);
   if (!out) throw new UsageError("train: --out FILE is required");
   const kind = KIND_ALIASES[values.model ?? "gbdt"];
   if (!kind) throw new UsageError(`train: --model must be one of ${CLASSIFIER_KINDS.join(", ")}`);
   const bags = intOption("train", "bags", values.bags, 1);
-  if (!Number.isInteger(bags) || bags < 1) throw new UsageError(`train: --bags expects a whole number ≥ 1, got "${values.bags}"`);
+  if (!Number.isInteger(bags) || bags < 1)
+    throw new UsageError(`train: --bags expects a whole number ≥ 1, got "${values.bags}"`);
   if (bags > 1 && kind !== "gbdt") throw new UsageError("train: --bags applies to --model gbdt only");
   const folds = intOption("train", "folds", values.folds, DEFAULT_FOLDS);
   // one fold would hold out every site and train on none
-  if (!Number.isInteger(folds) || folds < 0 || folds === 1) throw new UsageError(`train: --folds expects 0 (no cross-validation) or a whole number ≥ 2, got "${values.folds}"`);
+  if (!Number.isInteger(folds) || folds < 0 || folds === 1)
+    throw new UsageError(
+      `train: --folds expects 0 (no cross-validation) or a whole number ≥ 2, got "${values.folds}"`,
+    );
   refuseVoided(values, folds);
   await checkOutputFile("train", "--out", out); // before minutes of training, not after
   const bar = progress("features", 0);
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
   const result = await train({
-    datasets, mode, kind, params: bags > 1 ? { bags } : {}, seed: intOption("train", "seed", values.seed, DEFAULT_SEED), folds,
-    perType: !values["no-types"], borrow: values.borrow === true, segment: !values["no-segment"], ...(values["no-context"] ? { context: false } : {}), genres: listOption(values.genre), domain: values.domain ?? null,
-    name: values.name ?? (values.domain ? `domain-${domainKey(values.domain)}` : (out.split("/").pop() ?? "model").replace(/\.json$/, "")), log,
+    datasets,
+    mode,
+    kind,
+    params: bags > 1 ? { bags } : {},
+    seed: intOption("train", "seed", values.seed, DEFAULT_SEED),
+    folds,
+    perType: !values["no-types"],
+    borrow: values.borrow === true,
+    segment: !values["no-segment"],
+    ...(values["no-context"] ? { context: false } : {}),
+    genres: listOption(values.genre),
+    domain: values.domain ?? null,
+    name:
+      values.name ??
+      (values.domain
+        ? `domain-${domainKey(values.domain)}`
+        : (out.split("/").pop() ?? "model").replace(/\.json$/, "")),
+    log,
     ...(workers > 0 ? { workers } : {}),
-    onPage: (_d, done, total) => { bar.setTotal(total); bar.tick(); if (done === total) bar.stop(); },
+    onPage: (_d, done, total) => {
+      bar.setTotal(total);
+      bar.tick();
+      if (done === total) bar.stop();
+    },
   });
   await saveModel(out, result.artifact);
   if (values.json) process.stdout.write(JSON.stringify(result.report, null, 2) + "\n");

@@ -42,12 +42,16 @@ const HEADING_CLOSE = /(^|[ \t])(#+)([ \t]*)$/;
  * ("Issue #" stays "Issue #").
  */
 export function escapeHeadingEnd(text: string): string {
-  return text.replace(HEADING_CLOSE, (_, space: string, hashes: string, trail: string) => space + hashes.replace(/#/g, "\\#") + trail);
+  return text.replace(
+    HEADING_CLOSE,
+    (_, space: string, hashes: string, trail: string) => space + hashes.replace(/#/g, "\\#") + trail,
+  );
 }
 
 /** A line of escaped page text with the block syntax its start would open escaped too. */
 export function escapeLineStart(line: string): string {
-  for (const [rule, replacement] of LINE_START_RULES) if (rule.test(line)) return line.replace(rule, replacement);
+  for (const [rule, replacement] of LINE_START_RULES)
+    if (rule.test(line)) return line.replace(rule, replacement);
   return line;
 }
 
@@ -92,5 +96,7 @@ export function safeUrl(attribute: "href" | "src", value: string): boolean {
  */
 export function markdownUrl(url: string): string {
   // encodeURIComponent leaves parentheses alone
-  return url.trim().replace(/[()<>\s\\]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)));
+  return url
+    .trim()
+    .replace(/[()<>\s\\]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)));
 }

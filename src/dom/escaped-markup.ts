@@ -15,7 +15,12 @@ const STARTS_LIKE_MARKUP = /^\s*<(?:[a-z][a-z0-9-]*[\s/>]|!--|\/[a-z])/i;
 
 /** Is `node` a text node of escaped markup directly in a <noscript>? */
 export function isEscapedNoscriptMarkup(nodes: readonly SnapshotNode[], node: SnapshotNode): boolean {
-  return node.type === 3 && node.parent >= 0 && nodes[node.parent]?.tag === "noscript" && STARTS_LIKE_MARKUP.test(node.text ?? "");
+  return (
+    node.type === 3 &&
+    node.parent >= 0 &&
+    nodes[node.parent]?.tag === "noscript" &&
+    STARTS_LIKE_MARKUP.test(node.text ?? "")
+  );
 }
 
 /** Hides escaped markup text in <noscript> (in place); returns how many text nodes it hid. */

@@ -6,7 +6,16 @@
 import type { SnapshotNode } from "../types.ts";
 
 /** Elements that are never rendered. */
-export const NON_RENDERED_TAGS: ReadonlySet<string> = new Set(["head", "script", "style", "template", "meta", "link", "title", "base"]);
+export const NON_RENDERED_TAGS: ReadonlySet<string> = new Set([
+  "head",
+  "script",
+  "style",
+  "template",
+  "meta",
+  "link",
+  "title",
+  "base",
+]);
 
 /** An inline style that hides its element (static mode has no other CSS). */
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;

@@ -19,12 +19,25 @@ import { absoluteUrl, baseUrl } from "./urls.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 
 /** `<script type>` values that hold code a browser runs (absent or empty: JavaScript). */
-const CODE_TYPES = new Set(["", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript"]);
+const CODE_TYPES = new Set([
+  "",
+  "module",
+  "text/javascript",
+  "application/javascript",
+  "text/ecmascript",
+  "application/ecmascript",
+]);
 
 /** Script elements of the page that a browser would run (not JSON-LD, templates or other data). */
 export function codeScripts(page: PageSnapshot): number {
   let n = 0;
-  for (const node of page.nodes) if (node.type === 1 && node.tag === "script" && CODE_TYPES.has((node.attrs?.["type"] ?? "").trim().toLowerCase())) n++;
+  for (const node of page.nodes)
+    if (
+      node.type === 1 &&
+      node.tag === "script" &&
+      CODE_TYPES.has((node.attrs?.["type"] ?? "").trim().toLowerCase())
+    )
+      n++;
   return n;
 }
 
@@ -69,7 +82,13 @@ const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 function frameSources(page: PageSnapshot, tag: string): string[] {
   const out: string[] = [];
   for (const node of page.nodes) {
-    if (node.type !== 1 || node.tag !== tag || !node.visible || HIDING_STYLE.test(node.attrs?.["style"] ?? "")) continue;
+    if (
+      node.type !== 1 ||
+      node.tag !== tag ||
+      !node.visible ||
+      HIDING_STYLE.test(node.attrs?.["style"] ?? "")
+    )
+      continue;
     const src = node.attrs?.["src"]?.trim();
     if (src && !src.startsWith("about:") && !src.startsWith("javascript:")) out.push(src);
   }
@@ -92,9 +111,11 @@ export function noVisibleTextReason(page: PageSnapshot): string {
   if (frameset.length) return framesReason(frameset);
   const refresh = page.meta?.refreshUrl;
   // resolved as the page's links are (its URL, canonical link, <base href>); a saved file's stays as written
-  if (refresh) return `the page has no visible text: it sends the browser to ${absoluteUrl(refresh, baseUrl(page))} (<meta http-equiv="refresh">); extract that page`;
+  if (refresh)
+    return `the page has no visible text: it sends the browser to ${absoluteUrl(refresh, baseUrl(page))} (<meta http-equiv="refresh">); extract that page`;
   const scripts = page.mode === "static" ? codeScripts(page) : 0;
-  if (scripts > 0) return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
+  if (scripts > 0)
+    return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
   const iframes = frameSources(page, "iframe");
   return iframes.length ? framesReason(iframes) : "the page has no visible text";
 }
@@ -107,7 +128,9 @@ export function noVisibleTextReason(page: PageSnapshot): string {
  */
 export function hasVisibleWords(page: PageSnapshot): boolean {
   const silent = silentMask(page.nodes);
-  return page.nodes.some((n, i) => silent[i] === 0 && n.type === 3 && !!n.text && nextWordStart(n.text, 0) >= 0);
+  return page.nodes.some(
+    (n, i) => silent[i] === 0 && n.type === 3 && !!n.text && nextWordStart(n.text, 0) >= 0,
+  );
 }
 
 /**

@@ -32,7 +32,11 @@ const POSITIONS = new WeakMap<Tree, SiblingPositions>();
 
 function siblingPositions(tree: Tree): SiblingPositions {
   let pos = POSITIONS.get(tree);
-  if (!pos) POSITIONS.set(tree, (pos = { k: new Int32Array(tree.n), same: new Int32Array(tree.n), done: new Uint8Array(tree.n) }));
+  if (!pos)
+    POSITIONS.set(
+      tree,
+      (pos = { k: new Int32Array(tree.n), same: new Int32Array(tree.n), done: new Uint8Array(tree.n) }),
+    );
   return pos;
 }
 
@@ -61,7 +65,8 @@ export function nodePath(page: PageSnapshot, tree: Tree, index: number): string 
     let part = label(node);
     const p = tree.parent[i] as number;
     if (p >= 0) fillChildren(page, tree, pos, p);
-    if (p >= 0 && node.attrs?.["id"] === undefined && (pos.same[i] as number) > 1) part += `:${pos.k[i] as number}`;
+    if (p >= 0 && node.attrs?.["id"] === undefined && (pos.same[i] as number) > 1)
+      part += `:${pos.k[i] as number}`;
     parts.push(part);
   }
   return (cut ? "…>" : "") + parts.reverse().join(">");

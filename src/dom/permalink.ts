@@ -19,7 +19,8 @@ import type { Tree } from "./tree.ts";
  * Characters a permalink shows: pilcrow, section sign, number sign,
  * link and anchor emoji (with their variation selectors).
  */
-const PERMALINK_TEXT = /^[\s\u200b\u200c\u200d\ufe0e\ufe0f¶§#🔗⚓]*[¶§#🔗⚓][\s\u200b\u200c\u200d\ufe0e\ufe0f¶§#🔗⚓]*$/u;
+const PERMALINK_TEXT =
+  /^[\s\u200b\u200c\u200d\ufe0e\ufe0f¶§#🔗⚓]*[¶§#🔗⚓][\s\u200b\u200c\u200d\ufe0e\ufe0f¶§#🔗⚓]*$/u;
 /** A permalink's subtree is its text, maybe in a <span> or <i>: larger subtrees are not looked at. */
 const MAX_PERMALINK_NODES = 4;
 

@@ -90,7 +90,8 @@ function elementsNearRows(page: PageSnapshot, tree: Tree): Uint8Array {
     const p = tree.parent[i] as number;
     if (p < 0 || holdsBlock[p] === 1) continue;
     const node = page.nodes[i] as SnapshotNode;
-    if (holdsBlock[i] === 1 || (node.type === 1 && isBlockDisplay(node.tag, node.style?.display))) holdsBlock[p] = 1;
+    if (holdsBlock[i] === 1 || (node.type === 1 && isBlockDisplay(node.tag, node.style?.display)))
+      holdsBlock[p] = 1;
   }
   const near = new Uint8Array(tree.n);
   for (let i = 0; i < tree.n; i++) {
@@ -170,7 +171,11 @@ function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSibl
  * The nearest record at or above node i (at most MAX_RECORD_DEPTH
  * levels up) and how far up it is; null when none.
  */
-export function recordOf(tree: Tree, siblings: SignatureSiblings, i: number): { record: number; up: number } | null {
+export function recordOf(
+  tree: Tree,
+  siblings: SignatureSiblings,
+  i: number,
+): { record: number; up: number } | null {
   for (let a = i, up = 0; a > 0 && up <= MAX_RECORD_DEPTH; a = tree.parent[a] as number, up++) {
     if ((siblings.same[a] as number) + 1 >= MIN_RECORDS) return { record: a, up };
   }

@@ -15,7 +15,19 @@ import { childrenOf, type Tree } from "./tree.ts";
  */
 export function isSpace(c: number): boolean {
   if (c > 32 && c < 0xa0) return false;
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
@@ -91,7 +103,7 @@ function wordStep(text: string, k: number): number {
 
 /** Start of the first word at or after `from` (a code point boundary), -1 when there is none. */
 export function nextWordStart(text: string, from: number): number {
-  for (let k = from; k < text.length; ) {
+  for (let k = from; k < text.length;) {
     const step = wordStep(text, k);
     if (step > 0) return k;
     k -= step;
@@ -159,7 +171,13 @@ export function siblingInlineTexts(tree: Tree, prevParent: number, parent: numbe
  * /\s$/ test on the line (nor charAt): the line is a string built by `+=`, which either flattens
  * on every call, so a line of 20,000 links took 5 s and one of 40,000 took 35 s.
  */
-export function needsSeparator(tree: Tree, last: string, prevParent: number, parent: number, text: string): boolean {
+export function needsSeparator(
+  tree: Tree,
+  last: string,
+  prevParent: number,
+  parent: number,
+  text: string,
+): boolean {
   if (!last || /\s/.test(last) || /^\s/.test(text)) return false;
   return siblingInlineTexts(tree, prevParent, parent);
 }
@@ -204,7 +222,8 @@ function inlineSiblings(page: PageSnapshot, tree: Tree, a: number, b: number): b
  */
 export function continuesLine(page: PageSnapshot, tree: Tree, a: number, b: number): boolean {
   if (!inlineSiblings(page, tree, a, b)) return false;
-  for (let i = tree.end[a] as number; i < b; i = tree.end[i] as number) if (showsContent(page, tree, i)) return false;
+  for (let i = tree.end[a] as number; i < b; i = tree.end[i] as number)
+    if (showsContent(page, tree, i)) return false;
   return !lineBreakAtEdge(page, tree, a, "end") && !lineBreakAtEdge(page, tree, b, "start");
 }
 
@@ -316,7 +335,12 @@ function pushPreformatted(lines: string[], own: readonly string[]): void {
 }
 
 /** Text of the subtrees rooted at `roots` (in document order), one line per block. */
-export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[], options: TextOptions = {}): string {
+export function textOf(
+  page: PageSnapshot,
+  tree: Tree,
+  roots: readonly number[],
+  options: TextOptions = {},
+): string {
   const visibleOnly = options.visibleOnly ?? true;
   const limit = options.maxChars ?? Infinity;
   const lines: string[] = [];
@@ -374,7 +398,8 @@ export function textOf(page: PageSnapshot, tree: Tree, roots: readonly number[],
         current += "\n"; // a line break of the code, not a block boundary (preformattedRun)
       } else {
         if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
-        if (preLines && current && !current.endsWith("\n") && followsCode(page, tree, i, visibleOnly)) current += "\n";
+        if (preLines && current && !current.endsWith("\n") && followsCode(page, tree, i, visibleOnly))
+          current += "\n";
         if (options.preformatted && PREFORMATTED_TAGS.has(node.tag) && !preLines) {
           flush(); // a preformatted element's lines are lines of their own
           preLines = [];

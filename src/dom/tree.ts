@@ -66,7 +66,10 @@ export function buildTree(page: PageSnapshot): Tree {
  * so one pass suffices): what the hidden and landmark features read at any depth, and the static
  * renderer's "inside a <pre>".
  */
-export function inheritedBits(nodes: readonly SnapshotNode[], own: (node: SnapshotNode) => number): Int32Array {
+export function inheritedBits(
+  nodes: readonly SnapshotNode[],
+  own: (node: SnapshotNode) => number,
+): Int32Array {
   const bits = new Int32Array(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i] as SnapshotNode;
@@ -81,7 +84,12 @@ export function inheritedBits(nodes: readonly SnapshotNode[], own: (node: Snapsh
  * computation over chosen rows and their ancestors needs, without the rest of the tree.
  * Iterative: each path is collected bottom-up, then visited top-down.
  */
-export function eachOnRowPaths(tree: Tree, rows: ArrayLike<number>, only: Uint8Array | null, visit: (node: number) => void): void {
+export function eachOnRowPaths(
+  tree: Tree,
+  rows: ArrayLike<number>,
+  only: Uint8Array | null,
+  visit: (node: number) => void,
+): void {
   const seen = new Uint8Array(tree.n);
   const path: number[] = [];
   for (let r = 0; r < rows.length; r++) {

@@ -45,7 +45,14 @@ interface WordSeq {
 
 /** Words of the gold HTML with their main flag. */
 function goldWords(goldHtml: string, vocab: Map<string, number>): WordSeq {
-  const g = staticSnapshot({ id: "gold", source: "gold", url: null, html: goldHtml, encoding: "utf-8", remote: false });
+  const g = staticSnapshot({
+    id: "gold",
+    source: "gold",
+    url: null,
+    html: goldHtml,
+    encoding: "utf-8",
+    remote: false,
+  });
   const l3s = L3S_CLASS.test(goldHtml);
   const n = g.nodes.length;
   const main = new Uint8Array(n);
@@ -74,7 +81,11 @@ function idOf(vocab: Map<string, number>, w: string): number {
 }
 
 /** Words of the snapshot's units, each tagged with its unit number. */
-function pageWords(page: PageSnapshot, tree: Tree, vocab: Map<string, number>): WordSeq & { units: number[] } {
+function pageWords(
+  page: PageSnapshot,
+  tree: Tree,
+  vocab: Map<string, number>,
+): WordSeq & { units: number[] } {
   const units: number[] = [];
   const ids: number[] = [];
   const tag: number[] = [];
@@ -115,7 +126,11 @@ export function goldNodeLabels(page: PageSnapshot, tree: Tree, goldHtml: string)
 }
 
 /** Predicted labels of the units: inside one of the chosen subtrees. */
-export function predictedNodeLabels(tree: Tree, units: readonly number[], chosen: readonly number[]): boolean[] {
+export function predictedNodeLabels(
+  tree: Tree,
+  units: readonly number[],
+  chosen: readonly number[],
+): boolean[] {
   const roots = outermost(tree, chosen);
   return units.map((u) => {
     // among outermost roots, only the last one starting at or before u can contain it
@@ -184,7 +199,8 @@ function uniqueAnchors(s: Int32Array, g: Int32Array, r: Range): [number, number]
     posG.set(w, j);
   }
   const pairs: [number, number][] = [];
-  for (const [w, c] of countS) if (c === 1 && countG.get(w) === 1) pairs.push([posS.get(w) as number, posG.get(w) as number]);
+  for (const [w, c] of countS)
+    if (c === 1 && countG.get(w) === 1) pairs.push([posS.get(w) as number, posG.get(w) as number]);
   pairs.sort((a, b) => a[0] - b[0]);
   return longestIncreasing(pairs);
 }
@@ -206,7 +222,8 @@ function longestIncreasing(pairs: [number, number][]): [number, number][] {
     tails[lo] = k;
   }
   const out: [number, number][] = [];
-  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k >= 0; k = prev[k] as number) out.push(pairs[k] as [number, number]);
+  for (let k = tails.length ? (tails[tails.length - 1] as number) : -1; k >= 0; k = prev[k] as number)
+    out.push(pairs[k] as [number, number]);
   return out.reverse();
 }
 

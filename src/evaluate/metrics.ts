@@ -140,10 +140,21 @@ function normaliseSpace(s: string): string {
   return s.replace(WHITESPACE, " ").trim();
 }
 
-export function snippetCounts(predicted: string, snippets: { with: readonly string[]; without: readonly string[] }): SnippetCounts {
+export function snippetCounts(
+  predicted: string,
+  snippets: { with: readonly string[]; without: readonly string[] },
+): SnippetCounts {
   const lower = predicted.toLowerCase();
   const spaced = normaliseSpace(predicted);
-  const c: SnippetCounts = { withFound: 0, withTotal: snippets.with.length, withoutAvoided: 0, withoutTotal: snippets.without.length, tp: 0, fp: 0, fn: 0 };
+  const c: SnippetCounts = {
+    withFound: 0,
+    withTotal: snippets.with.length,
+    withoutAvoided: 0,
+    withoutTotal: snippets.without.length,
+    tp: 0,
+    fp: 0,
+    fn: 0,
+  };
   for (const s of snippets.with) {
     if (lower.includes(s.toLowerCase())) c.withFound++;
     if (spaced.includes(normaliseSpace(s))) c.tp++;
@@ -272,9 +283,12 @@ function lcsIndices(ref: readonly string[], cand: readonly string[], table: Int3
   const w = m + 1;
   for (let i = 1; i <= n; i++)
     for (let j = 1; j <= m; j++)
-      table[i * w + j] = ref[i - 1] === cand[j - 1] ? (table[(i - 1) * w + j - 1] as number) + 1 : Math.max(table[(i - 1) * w + j] as number, table[i * w + j - 1] as number);
+      table[i * w + j] =
+        ref[i - 1] === cand[j - 1]
+          ? (table[(i - 1) * w + j - 1] as number) + 1
+          : Math.max(table[(i - 1) * w + j] as number, table[i * w + j - 1] as number);
   const out: number[] = [];
-  for (let i = n, j = m; i > 0 && j > 0; ) {
+  for (let i = n, j = m; i > 0 && j > 0;) {
     if (ref[i - 1] === cand[j - 1]) {
       out.push(i - 1);
       i--;
@@ -286,7 +300,10 @@ function lcsIndices(ref: readonly string[], cand: readonly string[], table: Int3
 }
 
 function sentences(text: string): string[][] {
-  return text.split("\n").map((l) => l.split(/\s+/).filter(Boolean)).filter((s) => s.length > 0);
+  return text
+    .split("\n")
+    .map((l) => l.split(/\s+/).filter(Boolean))
+    .filter((s) => s.length > 0);
 }
 
 /**

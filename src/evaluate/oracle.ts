@@ -22,14 +22,16 @@ export const TRACE_TEXT_CHARS = 80;
 export const oracle: Extractor = {
   name: "oracle",
   needsGold: true,
-  description: "labels check: the structural nodes whose text is mostly gold (needs the gold text; issue 3, dragnet-style alignment)",
+  description:
+    "labels check: the structural nodes whose text is mostly gold (needs the gold text; issue 3, dragnet-style alignment)",
   /** Reads the page as the static models do, with markup-hidden text. */
   view: (snapshot: PageSnapshot): PageSnapshot => revealMarkupHidden(snapshot),
   extract(snapshot: PageSnapshot, context?: ExtractorContext): Extraction {
     // the learned pipeline's training view (markup-hidden text in static mode)
     const page = revealMarkupHidden(snapshot);
     const gold = context?.params?.["gold"];
-    if (typeof gold !== "string") return { method: "oracle", text: "", nodes: [], trace: [], emptyReason: "no gold text (params.gold)" };
+    if (typeof gold !== "string")
+      return { method: "oracle", text: "", nodes: [], trace: [], emptyReason: "no gold text (params.gold)" };
     const tree = buildTree(page);
     const options: LabelOptions = {};
     const container = context?.params?.["container"];
@@ -44,11 +46,24 @@ export const oracle: Extractor = {
     }
     const roots = outermost(tree, picked);
     const trace: TraceEntry[] = roots.map((i) => ({
-      step: "oracle", node: i, path: nodePath(page, tree, i), action: "keep",
-      reason: `gold share ${(share.get(i) ?? NaN).toFixed(2)}`, text: textOf(page, tree, [i]).slice(0, TRACE_TEXT_CHARS), score: share.get(i) ?? NaN,
+      step: "oracle",
+      node: i,
+      path: nodePath(page, tree, i),
+      action: "keep",
+      reason: `gold share ${(share.get(i) ?? NaN).toFixed(2)}`,
+      text: textOf(page, tree, [i]).slice(0, TRACE_TEXT_CHARS),
+      score: share.get(i) ?? NaN,
     }));
     const text = textOf(page, tree, roots, { preformatted: true });
-    return { method: "oracle", text, nodes: roots, scores: roots.map((i) => share.get(i) ?? NaN), trace, ...(roots.length ? {} : { emptyReason: "no node is mostly gold" }), ...(page !== snapshot ? { view: page } : {}) };
+    return {
+      method: "oracle",
+      text,
+      nodes: roots,
+      scores: roots.map((i) => share.get(i) ?? NaN),
+      trace,
+      ...(roots.length ? {} : { emptyReason: "no node is mostly gold" }),
+      ...(page !== snapshot ? { view: page } : {}),
+    };
   },
 };
 

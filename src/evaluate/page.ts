@@ -10,12 +10,38 @@ import { firstLine } from "../errors.ts";
 import "../methods.ts";
 import { buildTree, type Tree } from "../dom/tree.ts";
 import { getExtractor, runExtractor } from "../extractors.ts";
-import { loadDataset, readDatasetPage, readGold, readGoldHtml, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import {
+  loadDataset,
+  readDatasetPage,
+  readGold,
+  readGoldHtml,
+  type Dataset,
+  type DatasetPage,
+} from "../io/dataset.ts";
 import { createRenderer, pageLimit, renderLimit, renderPage } from "../render/index.ts";
 import { NO_LIMIT, type Limit } from "../time-limit.ts";
-import type { ExtractorContext, PageInput, PageSnapshot, RenderMode, RenderOptions, Renderer, SiteContext } from "../types.ts";
+import type {
+  ExtractorContext,
+  PageInput,
+  PageSnapshot,
+  RenderMode,
+  RenderOptions,
+  Renderer,
+  SiteContext,
+} from "../types.ts";
 import { goldNodeLabels, predictedNodeLabels, type NodeGold } from "./gold-nodes.ts";
-import { aebShingles, lcsScore, nodeScore, rougeLsum, snippetCounts, wcxbWords, type LcsScore, type PRF, type ShingleCounts, type SnippetCounts } from "./metrics.ts";
+import {
+  aebShingles,
+  lcsScore,
+  nodeScore,
+  rougeLsum,
+  snippetCounts,
+  wcxbWords,
+  type LcsScore,
+  type PRF,
+  type ShingleCounts,
+  type SnippetCounts,
+} from "./metrics.ts";
 import { getPeer } from "./peers.ts";
 
 /** Per page and method: what the JSON report lists under "pages". */
@@ -85,9 +111,17 @@ export class JobEnv {
   }
 
   async render(input: PageInput, options: RenderOptions): Promise<PageSnapshot | string> {
-    this.renderer ??= createRenderer(this.mode, { concurrency: this.concurrency, ...(this.onBrowsers ? { onBrowsers: this.onBrowsers } : {}) });
+    this.renderer ??= createRenderer(this.mode, {
+      concurrency: this.concurrency,
+      ...(this.onBrowsers ? { onBrowsers: this.onBrowsers } : {}),
+    });
     const renderer = await this.renderer;
-    const r = await renderPage(renderer, input, options, this.timeLimits ? renderLimit(renderer, options) : NO_LIMIT);
+    const r = await renderPage(
+      renderer,
+      input,
+      options,
+      this.timeLimits ? renderLimit(renderer, options) : NO_LIMIT,
+    );
     return r.ok ? r.value : `${r.error.stage}: ${r.error.reason}`;
   }
 
@@ -113,7 +147,9 @@ async function loadPage(env: JobEnv, ds: Dataset, page: DatasetPage, job: GroupJ
     return { page, input: null, snapshot: null, failure: `read: ${(e as Error).message}` };
   }
   const s = await env.render(input, job.renderOptions);
-  return typeof s === "string" ? { page, input, snapshot: null, failure: s } : { page, input, snapshot: s, failure: null };
+  return typeof s === "string"
+    ? { page, input, snapshot: null, failure: s }
+    : { page, input, snapshot: s, failure: null };
 }
 
 /** Each dataset's pages by id, built once per dataset and thread. */
@@ -131,13 +167,17 @@ export async function evaluateGroup(env: JobEnv, job: GroupJob): Promise<PageFig
   const loaded: Loaded[] = [];
   for (const p of pick(ds, job.ids)) loaded.push(await loadPage(env, ds, p, job));
   const context: PageSnapshot[] = loaded.flatMap((l) => (l.snapshot ? [l.snapshot] : []));
-  if (job.site) for (const p of pick(ds, job.contextIds)) {
-    const l = await loadPage(env, ds, p, job);
-    if (l.snapshot) context.push(l.snapshot);
-  }
+  if (job.site)
+    for (const p of pick(ds, job.contextIds)) {
+      const l = await loadPage(env, ds, p, job);
+      if (l.snapshot) context.push(l.snapshot);
+    }
   const out: PageFigures[] = [];
   for (const l of loaded) {
-    const site: SiteContext | undefined = job.site && job.domain && l.snapshot ? { domain: job.domain, pages: context.filter((s) => s !== l.snapshot) } : undefined;
+    const site: SiteContext | undefined =
+      job.site && job.domain && l.snapshot
+        ? { domain: job.domain, pages: context.filter((s) => s !== l.snapshot) }
+        : undefined;
     out.push(...(await evaluatePage(env, ds, l, job, site)));
   }
   return out;
@@ -152,7 +192,15 @@ export async function failedGroup(env: JobEnv, job: GroupJob, reason: string): P
   const ds = env.dataset(job.datasetDir);
   const out: PageFigures[] = [];
   for (const page of pick(ds, job.ids)) {
-    out.push(...(await evaluatePage(env, ds, { page, input: null, snapshot: null, failure: reason }, job, undefined)));
+    out.push(
+      ...(await evaluatePage(
+        env,
+        ds,
+        { page, input: null, snapshot: null, failure: reason },
+        job,
+        undefined,
+      )),
+    );
   }
   return out;
 }
@@ -183,7 +231,14 @@ interface MethodOutput {
   emptyReason?: string;
 }
 
-async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string, site: SiteContext | undefined, limit: Limit): Promise<MethodOutput> {
+async function runMethod(
+  method: string,
+  l: Loaded,
+  job: GroupJob,
+  gold: string,
+  site: SiteContext | undefined,
+  limit: Limit,
+): Promise<MethodOutput> {
   if (!l.snapshot || !l.input) return { text: "", nodes: null, ms: 0, error: l.failure ?? "not rendered" };
   const started = performance.now();
   try {
@@ -204,7 +259,13 @@ async function runMethod(method: string, l: Loaded, job: GroupJob, gold: string,
   }
 }
 
-async function evaluatePage(env: JobEnv, ds: Dataset, l: Loaded, job: GroupJob, site: SiteContext | undefined): Promise<PageFigures[]> {
+async function evaluatePage(
+  env: JobEnv,
+  ds: Dataset,
+  l: Loaded,
+  job: GroupJob,
+  site: SiteContext | undefined,
+): Promise<PageFigures[]> {
   const truth = await truthOf(ds, l);
   const snippets = ds.snippets.get(l.page.id) ?? null;
   const out: PageFigures[] = [];
@@ -213,7 +274,10 @@ async function evaluatePage(env: JobEnv, ds: Dataset, l: Loaded, job: GroupJob, 
     // a page that failed scores 0, also against empty gold (where an empty output scores 1): its
     // gold is then a stand-in word
     const gold = o.error !== undefined && !truth.gold.trim() ? FAILED_GOLD : truth.gold;
-    const nodes = truth.nodeGold && truth.tree && o.nodes ? nodeScore(predictedNodeLabels(truth.tree, truth.nodeGold.units, o.nodes), truth.nodeGold.gold) : null;
+    const nodes =
+      truth.nodeGold && truth.tree && o.nodes
+        ? nodeScore(predictedNodeLabels(truth.tree, truth.nodeGold.units, o.nodes), truth.nodeGold.gold)
+        : null;
     out.push({
       method,
       dataset: ds.name,

@@ -38,7 +38,14 @@ export interface Peer {
 
 /** Plain text of an HTML fragment, one line per block. */
 export function htmlToText(html: string): string {
-  const snap = staticSnapshot({ id: "fragment", source: "fragment", url: null, html, encoding: "utf-8", remote: false });
+  const snap = staticSnapshot({
+    id: "fragment",
+    source: "fragment",
+    url: null,
+    html,
+    encoding: "utf-8",
+    remote: false,
+  });
   return textOf(snap, buildTree(snap), [0]);
 }
 
@@ -54,7 +61,9 @@ function lazily<T>(pkg: string, load: () => Promise<T>): () => Promise<T> {
   return () =>
     (loaded ??= load().catch((e: unknown) => {
       loaded = null;
-      throw new Error(`this peer needs the development dependency ${pkg} (npm install --include=dev): ${firstLine(e)}`);
+      throw new Error(
+        `this peer needs the development dependency ${pkg} (npm install --include=dev): ${firstLine(e)}`,
+      );
     }));
 }
 
@@ -64,9 +73,14 @@ const defuddle = lazily("defuddle", () => import("defuddle/node"));
 
 function linkedomDocument(parseHTML: Linkedom["parseHTML"], input: PageInput): LinkedomDocument {
   const { document } = parseHTML(input.html);
-  const doc = document as unknown as { styleSheets?: unknown; defaultView?: { getComputedStyle?: unknown } | null; URL: string };
+  const doc = document as unknown as {
+    styleSheets?: unknown;
+    defaultView?: { getComputedStyle?: unknown } | null;
+    URL: string;
+  };
   doc.styleSheets ??= [];
-  if (doc.defaultView && !doc.defaultView.getComputedStyle) doc.defaultView.getComputedStyle = () => ({ display: "" });
+  if (doc.defaultView && !doc.defaultView.getComputedStyle)
+    doc.defaultView.getComputedStyle = () => ({ display: "" });
   doc.URL = input.url ?? BLANK_URL;
   return document;
 }
@@ -106,7 +120,10 @@ export const defuddlePeer: Peer = {
     const options = { useAsync: false, url: input.url ?? BLANK_URL };
     return quietly(() =>
       limit.run(() => {
-        const result = new Defuddle(linkedomDocument(parseHTML, input) as unknown as Document, options).parse();
+        const result = new Defuddle(
+          linkedomDocument(parseHTML, input) as unknown as Document,
+          options,
+        ).parse();
         return { text: result.content ? htmlToText(result.content) : "", nodes: null };
       }),
     );
@@ -121,7 +138,9 @@ export const allTextPeer: Peer = {
   },
 };
 
-export const PEERS: ReadonlyMap<string, Peer> = new Map([readabilityPeer, defuddlePeer, allTextPeer].map((p) => [p.name, p]));
+export const PEERS: ReadonlyMap<string, Peer> = new Map(
+  [readabilityPeer, defuddlePeer, allTextPeer].map((p) => [p.name, p]),
+);
 
 export function getPeer(name: string): Peer | undefined {
   return PEERS.get(name);

@@ -77,7 +77,11 @@ function snippetsOf(pages: readonly PageFigures[]): SnippetFigures | null {
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length === 0 ? 0 : s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return s.length === 0
+    ? 0
+    : s.length % 2
+      ? (s[mid] as number)
+      : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 function rougeOf(pages: readonly PageFigures[]): RunFigures["rouge"] {
@@ -86,7 +90,12 @@ function rougeOf(pages: readonly PageFigures[]): RunFigures["rouge"] {
 }
 
 /** Figures of one run from its pages. */
-export function runFigures(method: string, dataset: string, group: string, pages: readonly PageFigures[]): RunFigures {
+export function runFigures(
+  method: string,
+  dataset: string,
+  group: string,
+  pages: readonly PageFigures[],
+): RunFigures {
   const nodes = pages.flatMap((x) => (x.nodes ? [x.nodes] : []));
   return {
     method,
@@ -120,7 +129,12 @@ export function aggregate(pages: readonly PageFigures[]): RunFigures[] {
   const rank = (g: string): number => (g === ALL_GROUP ? -1 : groups.indexOf(g));
   const datasets = [...new Set(pages.map((x) => x.dataset))];
   const methods = [...new Set(pages.map((x) => x.method))];
-  return runs.sort((a, b) => datasets.indexOf(a.dataset) - datasets.indexOf(b.dataset) || rank(a.group) - rank(b.group) || methods.indexOf(a.method) - methods.indexOf(b.method));
+  return runs.sort(
+    (a, b) =>
+      datasets.indexOf(a.dataset) - datasets.indexOf(b.dataset) ||
+      rank(a.group) - rank(b.group) ||
+      methods.indexOf(a.method) - methods.indexOf(b.method),
+  );
 }
 
 const f3 = (x: number): string => x.toFixed(3);
@@ -147,7 +161,23 @@ function row(r: RunFigures, withRouge: boolean): string {
 }
 
 function header(withRouge: boolean): string[] {
-  const cols = ["group", "method", "pages", "word P", "word R", "word F1", "AEB F1", "with", "without", "snip F1", "LCS F1", "node F1", ...(withRouge ? ["ROUGE-LSum F1"] : []), "ms/page", "errors"];
+  const cols = [
+    "group",
+    "method",
+    "pages",
+    "word P",
+    "word R",
+    "word F1",
+    "AEB F1",
+    "with",
+    "without",
+    "snip F1",
+    "LCS F1",
+    "node F1",
+    ...(withRouge ? ["ROUGE-LSum F1"] : []),
+    "ms/page",
+    "errors",
+  ];
   return [`| ${cols.join(" | ")} |`, `|${"---|".repeat(cols.length)}`];
 }
 
@@ -160,7 +190,9 @@ export function markdownReport(runs: readonly RunFigures[]): string {
     const n = rs.find((r) => r.group === ALL_GROUP)?.pages ?? 0;
     out.push(`## ${dataset} (${n} pages)`, "", ...header(withRouge), ...rs.map((r) => row(r, withRouge)), "");
   }
-  out.push(`word = WCXB bag-of-words (mean per page); AEB = article-extraction-benchmark shingle F1; with/without = WCXB snippet shares; snip F1 = trafilatura's snippet F1; LCS = Louvan's character LCS F1; node = DOM text-node F1 (gold-html sets)${withRouge ? "; ROUGE-LSum = WCEB's mean summary-level F1" : ""}.`);
+  out.push(
+    `word = WCXB bag-of-words (mean per page); AEB = article-extraction-benchmark shingle F1; with/without = WCXB snippet shares; snip F1 = trafilatura's snippet F1; LCS = Louvan's character LCS F1; node = DOM text-node F1 (gold-html sets)${withRouge ? "; ROUGE-LSum = WCEB's mean summary-level F1" : ""}.`,
+  );
   return out.join("\n");
 }
 

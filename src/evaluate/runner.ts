@@ -67,8 +67,13 @@ export interface EvaluationResult {
 }
 
 /** The pages of one dataset a run evaluates, in index order. */
-export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pageType" | "sample" | "seed" | "limit">): DatasetPage[] {
-  let pages = ds.pages.filter((p) => (!o.select || o.select(p)) && (!o.pageType || p.pageType === o.pageType) && hasGold(ds, p));
+export function selectPages(
+  ds: Dataset,
+  o: Pick<EvaluateOptions, "select" | "pageType" | "sample" | "seed" | "limit">,
+): DatasetPage[] {
+  let pages = ds.pages.filter(
+    (p) => (!o.select || o.select(p)) && (!o.pageType || p.pageType === o.pageType) && hasGold(ds, p),
+  );
   if (o.sample !== undefined && o.sample < pages.length) {
     const rand = createRng(o.seed ?? 1).next;
     const order = pages.map((p, i) => ({ i, k: rand() })).sort((a, b) => a.k - b.k);
@@ -81,11 +86,24 @@ export function selectPages(ds: Dataset, o: Pick<EvaluateOptions, "select" | "pa
 /**
  * Throws on an unknown method name, or on a parameter value one of them cannot use, before any page is read.
  */
-export function checkMethods(methods: readonly string[], params: Record<string, string | number | boolean> = {}): void {
+export function checkMethods(
+  methods: readonly string[],
+  params: Record<string, string | number | boolean> = {},
+): void {
   const unknown = methods.filter((m) => !getPeer(m) && !extractorNames().includes(m));
-  if (unknown.length) throw new Error(`unknown method "${unknown.join('", "')}"; known: ${[...extractorNames(), ...PEERS.keys()].join(", ")}`);
+  if (unknown.length)
+    throw new Error(
+      `unknown method "${unknown.join('", "')}"; known: ${[...extractorNames(), ...PEERS.keys()].join(", ")}`,
+    );
   for (const m of methods) if (!getPeer(m)) getExtractor(m).checkParams?.(params);
-  if (methods.length === 1 && !getPeer(methods[0] as string)) checkParamNames(getExtractor(methods[0] as string), params, ["mode", "trace", "model", "modelDir", "gold"]);
+  if (methods.length === 1 && !getPeer(methods[0] as string))
+    checkParamNames(getExtractor(methods[0] as string), params, [
+      "mode",
+      "trace",
+      "model",
+      "modelDir",
+      "gold",
+    ]);
 }
 
 function needsSite(methods: readonly string[]): boolean {
@@ -99,8 +117,18 @@ function chunks<T>(xs: readonly T[], size: number): T[][] {
 }
 
 /** Jobs for one dataset: single pages, or site chunks with context pages. */
-export function planJobs(ds: Dataset, selected: readonly DatasetPage[], base: Omit<GroupJob, "datasetDir" | "domain" | "ids" | "contextIds">): GroupJob[] {
-  const job = (domain: string | null, ids: string[], contextIds: string[]): GroupJob => ({ ...base, datasetDir: ds.dir, domain, ids, contextIds });
+export function planJobs(
+  ds: Dataset,
+  selected: readonly DatasetPage[],
+  base: Omit<GroupJob, "datasetDir" | "domain" | "ids" | "contextIds">,
+): GroupJob[] {
+  const job = (domain: string | null, ids: string[], contextIds: string[]): GroupJob => ({
+    ...base,
+    datasetDir: ds.dir,
+    domain,
+    ids,
+    contextIds,
+  });
   if (!base.site) return selected.map((p) => job(p.domain, [p.id], []));
   const chosen = new Set(selected.map((p) => p.id));
   const byDomain = new Map<string, DatasetPage[]>();
@@ -116,8 +144,17 @@ export function planJobs(ds: Dataset, selected: readonly DatasetPage[], base: Om
     planned.add(p.domain);
     const all = byDomain.get(p.domain) ?? [];
     const others = all.filter((q) => !chosen.has(q.id)).map((q) => q.id);
-    for (const c of chunks(all.filter((q) => chosen.has(q.id)), SITE_CONTEXT_MAX_PAGES)) {
-      jobs.push(job(p.domain, c.map((q) => q.id), others.slice(0, SITE_CONTEXT_MAX_PAGES - c.length)));
+    for (const c of chunks(
+      all.filter((q) => chosen.has(q.id)),
+      SITE_CONTEXT_MAX_PAGES,
+    )) {
+      jobs.push(
+        job(
+          p.domain,
+          c.map((q) => q.id),
+          others.slice(0, SITE_CONTEXT_MAX_PAGES - c.length),
+        ),
+      );
     }
   }
   return jobs;
@@ -128,7 +165,14 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
   checkMethods(o.methods);
   const mode = o.mode ?? "static";
   // scores need no trace: the learned pipeline skips it (≈ 0.7 ms/page) unless --param trace=true
-  const base = { methods: o.methods, mode, renderOptions: o.renderOptions ?? {}, params: { trace: false, ...o.params, mode }, site: needsSite(o.methods), rouge: o.rouge ?? false };
+  const base = {
+    methods: o.methods,
+    mode,
+    renderOptions: o.renderOptions ?? {},
+    params: { trace: false, ...o.params, mode },
+    site: needsSite(o.methods),
+    rouge: o.rouge ?? false,
+  };
   const jobs: GroupJob[] = [];
   const seen = new Set<string>();
   const withoutGold: string[] = [];
@@ -138,11 +182,15 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
     seen.add(ds.dir);
     for (const p of ds.pages) {
       types.add(p.pageType);
-      if ((!o.pageType || p.pageType === o.pageType) && !hasGold(ds, p)) withoutGold.push(`${ds.name}/${p.id}`);
+      if ((!o.pageType || p.pageType === o.pageType) && !hasGold(ds, p))
+        withoutGold.push(`${ds.name}/${p.id}`);
     }
     jobs.push(...planJobs(ds, selectPages(ds, o), base));
   }
-  if (o.pageType && !types.has(o.pageType)) throw new DatasetError(`no page of type "${o.pageType}" in ${o.datasets.join(", ")} (types there: ${[...types].sort().join(", ")})`);
+  if (o.pageType && !types.has(o.pageType))
+    throw new DatasetError(
+      `no page of type "${o.pageType}" in ${o.datasets.join(", ")} (types there: ${[...types].sort().join(", ")})`,
+    );
   const total = jobs.reduce((n, j) => n + j.ids.length, 0);
   const results: PageFigures[][] = new Array(jobs.length);
   let done = 0;
@@ -151,8 +199,17 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
     done += (jobs[i] as GroupJob).ids.length;
     o.onProgress?.(done, total, (jobs[i] as GroupJob).ids[0] ?? "");
   };
-  const workers = Math.max(1, o.workers ?? (mode === "chromium" || jobs.length < WORKER_MIN_JOBS ? 1 : availableParallelism()));
-  if (workers === 1 || jobs.length < 2) await runInProcess(jobs, mode, mode === "chromium" ? (o.concurrency ?? CHROMIUM_CONCURRENCY) : 1, onResult);
+  const workers = Math.max(
+    1,
+    o.workers ?? (mode === "chromium" || jobs.length < WORKER_MIN_JOBS ? 1 : availableParallelism()),
+  );
+  if (workers === 1 || jobs.length < 2)
+    await runInProcess(
+      jobs,
+      mode,
+      mode === "chromium" ? (o.concurrency ?? CHROMIUM_CONCURRENCY) : 1,
+      onResult,
+    );
   else await runOnWorkers(jobs, mode, Math.min(workers, jobs.length), onResult);
   const pages = results.flat();
   return { runs: aggregate(pages), pages, withoutGold };
@@ -161,11 +218,17 @@ export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationRes
 /**
  * Jobs in this thread, `concurrency` at a time (Chromium renders pages in parallel; static gains nothing).
  */
-async function runInProcess(jobs: readonly GroupJob[], mode: RenderMode, concurrency: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
+async function runInProcess(
+  jobs: readonly GroupJob[],
+  mode: RenderMode,
+  concurrency: number,
+  onResult: (i: number, f: PageFigures[]) => void,
+): Promise<void> {
   const env = new JobEnv(mode, concurrency, undefined, true);
   let next = 0;
   const lane = async (): Promise<void> => {
-    for (let i = next++; i < jobs.length; i = next++) onResult(i, await evaluateGroup(env, jobs[i] as GroupJob));
+    for (let i = next++; i < jobs.length; i = next++)
+      onResult(i, await evaluateGroup(env, jobs[i] as GroupJob));
   };
   try {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, lane));
@@ -195,14 +258,26 @@ export function jobDeadlineMs(job: GroupJob): number {
  * terminated at a job's deadline cannot close its browser, so the pool ends it from here
  * (browser-processes.ts releaseBrowser, from the profile directories the worker reported).
  */
-async function runOnWorkers(jobs: readonly GroupJob[], mode: RenderMode, n: number, onResult: (i: number, f: PageFigures[]) => void): Promise<void> {
+async function runOnWorkers(
+  jobs: readonly GroupJob[],
+  mode: RenderMode,
+  n: number,
+  onResult: (i: number, f: PageFigures[]) => void,
+): Promise<void> {
   const env = new JobEnv(mode); // reads datasets for the figures of failed jobs; never renders
   const pool = new DeadlinePool<GroupJob, PageFigures[]>({
     url: workerModule("evaluate/worker"),
     workerData: { mode },
     size: n,
     deadlineMs: jobDeadlineMs,
-    failure: (job, kind, detail) => failedGroup(env, job, kind === "timeout" ? `timeout: evaluating ${job.ids.length} page(s) took longer than ${detail} ms` : `evaluate: ${detail}`),
+    failure: (job, kind, detail) =>
+      failedGroup(
+        env,
+        job,
+        kind === "timeout"
+          ? `timeout: evaluating ${job.ids.length} page(s) took longer than ${detail} ms`
+          : `evaluate: ${detail}`,
+      ),
     closeGraceMs: WORKER_CLOSE_TIMEOUT_MS,
     release: (dirs) => dirs.forEach((dir) => releaseBrowser(dir)),
     name: "an evaluate worker",

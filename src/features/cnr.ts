@@ -19,7 +19,7 @@ export function ranks(vals: Float64Array): Float64Array {
   const m = vals.length;
   const sorted = vals.slice().sort();
   const runRank = new Float64Array(m); // at each run's first position
-  for (let k = 0; k < m; ) {
+  for (let k = 0; k < m;) {
     let e = k;
     while (e + 1 < m && sorted[e + 1] === sorted[k]) e++;
     runRank[k] = m > 1 ? (k + e) / 2 / (m - 1) : 1;
@@ -37,7 +37,11 @@ export const cnrFamily: FeatureFamily = {
   defs: [
     def("cnr", "chars-nodes ratio of the node (Insa Algorithm 1)", "insa"),
     def("cnr_parent", "chars-nodes ratio of the DOM parent", "insa"),
-    def("cnr_rank", "rank of the node's CNR among the page's structural nodes, 1 = highest, 0 = lowest", "insa"),
+    def(
+      "cnr_rank",
+      "rank of the node's CNR among the page's structural nodes, 1 = highest, 0 = lowest",
+      "insa",
+    ),
     def("cnr_rel_max", "CNR / the page's highest structural-node CNR", "insa"),
     def("cnr_text_chars", "characters counted by CNR (text outside links and non-content nodes)", "insa"),
   ],
@@ -51,7 +55,9 @@ export const cnrFamily: FeatureFamily = {
       max = Math.max(max, vals[r] as number);
     }
     const rank = ranks(vals);
-    const [cC, cP, cR, cM, cT] = ["cnr", "cnr_parent", "cnr_rank", "cnr_rel_max", "cnr_text_chars"].map((n) => out.col(n)) as [number, number, number, number, number];
+    const [cC, cP, cR, cM, cT] = ["cnr", "cnr_parent", "cnr_rank", "cnr_rel_max", "cnr_text_chars"].map((n) =>
+      out.col(n),
+    ) as [number, number, number, number, number];
     for (let r = 0; r < m; r++) {
       if (skipRow(f, r)) continue;
       const i = f.rows[r] as number;

@@ -9,14 +9,41 @@
 import { lowerBound } from "../lower-bound.ts";
 import type { SnapshotNode } from "../types.ts";
 import { CLASS_KEYWORDS } from "./dom.ts";
-import { def, inheritedAtRows, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import {
+  def,
+  inheritedAtRows,
+  skipRow,
+  ratio,
+  type ColumnWriter,
+  type FeatureDef,
+  type FeatureFamily,
+  type PageFacts,
+} from "./registry.ts";
 
 /** Leaf segments (with words) on each side that make up the neighbour window (MODELING-NOTES). */
 export const NEIGHBOR_WINDOW = 3;
 /** How many DOM ancestors get their own columns. */
 export const ANCESTOR_LEVELS = 4;
 /** Keyword families whose presence on any ancestor-or-self gets a column. */
-export const INHERITED_KEYWORDS = ["comment", "nav", "menu", "header", "footer", "sidebar", "share", "related", "ad", "cookie", "post", "article", "content", "main", "meta", "form", "card"] as const;
+export const INHERITED_KEYWORDS = [
+  "comment",
+  "nav",
+  "menu",
+  "header",
+  "footer",
+  "sidebar",
+  "share",
+  "related",
+  "ad",
+  "cookie",
+  "post",
+  "article",
+  "content",
+  "main",
+  "meta",
+  "form",
+  "card",
+] as const;
 
 function contextDefs(): FeatureDef[] {
   const M = "modeling-notes";
@@ -38,11 +65,36 @@ function contextDefs(): FeatureDef[] {
     d.push(def(`ctx_${side}_cnr`, `CNR of the ${side} structural sibling`, "insa"));
   }
   d.push(def("ctx_siblings", "number of structural siblings (same structural parent)", "pith"));
-  d.push(def("ctx_same_tag_siblings", "share of structural siblings with the node's tag (repeated cards, list items)", "pith"));
-  d.push(def("ctx_win_words", `mean words of the ${NEIGHBOR_WINDOW} leaf segments before and after the node's own`, M));
-  d.push(def("ctx_win_link_density", `link density of the text of the ${NEIGHBOR_WINDOW} leaf segments before and after`, M));
-  d.push(def("ctx_win_sentence_leaves", `share of those neighbouring leaf segments that end sentences (have . ! ?)`, M));
-  for (const k of INHERITED_KEYWORDS) d.push(def(`ctx_in_${k}`, `the node or an ancestor has the "${k}" id/class keyword`, "pith"));
+  d.push(
+    def(
+      "ctx_same_tag_siblings",
+      "share of structural siblings with the node's tag (repeated cards, list items)",
+      "pith",
+    ),
+  );
+  d.push(
+    def(
+      "ctx_win_words",
+      `mean words of the ${NEIGHBOR_WINDOW} leaf segments before and after the node's own`,
+      M,
+    ),
+  );
+  d.push(
+    def(
+      "ctx_win_link_density",
+      `link density of the text of the ${NEIGHBOR_WINDOW} leaf segments before and after`,
+      M,
+    ),
+  );
+  d.push(
+    def(
+      "ctx_win_sentence_leaves",
+      `share of those neighbouring leaf segments that end sentences (have . ! ?)`,
+      M,
+    ),
+  );
+  for (const k of INHERITED_KEYWORDS)
+    d.push(def(`ctx_in_${k}`, `the node or an ancestor has the "${k}" id/class keyword`, "pith"));
   return d;
 }
 
@@ -115,14 +167,20 @@ function siblings(f: PageFacts): Siblings {
  * linear, where counts by a (parent, tag) number in a Map boxed a double per row. computeFeatures
  * took 0.014-0.036 ms a wcxb-dev page less (three runs of 11-31 alternating rounds).
  */
-export function sameTagSiblings(prev: Int32Array, nextRow: Int32Array, tagOf: Int32Array, tags: number): Int32Array {
+export function sameTagSiblings(
+  prev: Int32Array,
+  nextRow: Int32Array,
+  tagOf: Int32Array,
+  tags: number,
+): Int32Array {
   const m = prev.length;
   const sameTag = new Int32Array(m);
   const byTag = new Int32Array(tags);
   for (let head = 0; head < m; head++) {
     if ((prev[head] as number) >= 0) continue;
     for (let r = head; r >= 0; r = nextRow[r] as number) byTag[tagOf[r] as number]! += 1;
-    for (let r = head; r >= 0; r = nextRow[r] as number) sameTag[r] = (byTag[tagOf[r] as number] as number) - 1;
+    for (let r = head; r >= 0; r = nextRow[r] as number)
+      sameTag[r] = (byTag[tagOf[r] as number] as number) - 1;
     for (let r = head; r >= 0; r = nextRow[r] as number) byTag[tagOf[r] as number] = 0;
   }
   return sameTag;
@@ -140,7 +198,12 @@ function fillWindow(f: PageFacts, out: ColumnWriter): void {
   const afterLast = new Int32Array(rows.length); // index of the first leaf after the row's subtree
   for (const i of rows) if (stats.structure.leaf[i] === 1 && (stats.words[i] as number) > 0) leaves.push(i);
   const L = leaves.length;
-  const pre = { words: new Float64Array(L + 1), chars: new Float64Array(L + 1), anchor: new Float64Array(L + 1), sent: new Float64Array(L + 1) };
+  const pre = {
+    words: new Float64Array(L + 1),
+    chars: new Float64Array(L + 1),
+    anchor: new Float64Array(L + 1),
+    sent: new Float64Array(L + 1),
+  };
   leaves.forEach((i, k) => {
     pre.words[k + 1] = (pre.words[k] as number) + (stats.words[i] as number);
     pre.chars[k + 1] = (pre.chars[k] as number) + (stats.structure.chars[i] as number);
@@ -152,8 +215,11 @@ function fillWindow(f: PageFacts, out: ColumnWriter): void {
     firstLeaf[r] = lowerBound(leaves, i);
     afterLast[r] = lowerBound(leaves, f.tree.end[i] as number);
   }
-  const [cW, cL, cS] = ["ctx_win_words", "ctx_win_link_density", "ctx_win_sentence_leaves"].map((n) => out.col(n)) as [number, number, number];
-  const sum = (arr: Float64Array, lo: number, hi: number, lo2: number, hi2: number): number => (arr[hi] as number) - (arr[lo] as number) + (arr[hi2] as number) - (arr[lo2] as number);
+  const [cW, cL, cS] = ["ctx_win_words", "ctx_win_link_density", "ctx_win_sentence_leaves"].map((n) =>
+    out.col(n),
+  ) as [number, number, number];
+  const sum = (arr: Float64Array, lo: number, hi: number, lo2: number, hi2: number): number =>
+    (arr[hi] as number) - (arr[lo] as number) + (arr[hi2] as number) - (arr[lo2] as number);
   for (let r = 0; r < rows.length; r++) {
     if (skipRow(f, r)) continue;
     const lo = Math.max(0, (firstLeaf[r] as number) - NEIGHBOR_WINDOW);
@@ -178,9 +244,15 @@ export const contextFamily: FeatureFamily = {
     const inBase = out.col(`ctx_in_${INHERITED_KEYWORDS[0]}`);
     const n = Math.max(1, f.tree.n);
     const c = {
-      posText: out.col("ctx_pos_text"), posNode: out.col("ctx_pos_node"), share: out.col("ctx_text_share"), anc: out.col("ctx_anc1_cnr"),
-      parentWords: out.col("ctx_parent_words"), prev: out.col("ctx_prev_exists"), next: out.col("ctx_next_exists"),
-      siblings: out.col("ctx_siblings"), sameTag: out.col("ctx_same_tag_siblings"),
+      posText: out.col("ctx_pos_text"),
+      posNode: out.col("ctx_pos_node"),
+      share: out.col("ctx_text_share"),
+      anc: out.col("ctx_anc1_cnr"),
+      parentWords: out.col("ctx_parent_words"),
+      prev: out.col("ctx_prev_exists"),
+      next: out.col("ctx_next_exists"),
+      siblings: out.col("ctx_siblings"),
+      sameTag: out.col("ctx_same_tag_siblings"),
     };
     for (let row = 0; row < f.rows.length; row++) {
       if (skipRow(f, row)) continue;
@@ -195,7 +267,8 @@ export const contextFamily: FeatureFamily = {
       fillSibling(f, out, row, c.next, sib.next[row] as number);
       out.set(row, c.siblings, sib.count[row] as number);
       out.set(row, c.sameTag, ratio(sib.sameTag[row] as number, sib.count[row] as number));
-      for (let k = 0; k < kwIndex.length; k++) out.set(row, inBase + k, ((bits[i] as number) >> (kwIndex[k] as number)) & 1);
+      for (let k = 0; k < kwIndex.length; k++)
+        out.set(row, inBase + k, ((bits[i] as number) >> (kwIndex[k] as number)) & 1);
     }
   },
 };

@@ -5,19 +5,88 @@
  */
 import { childrenOf } from "../dom/tree.ts";
 import type { SnapshotNode } from "../types.ts";
-import { def, skipRow, ratio, type ColumnWriter, type FeatureDef, type FeatureFamily, type PageFacts } from "./registry.ts";
+import {
+  def,
+  skipRow,
+  ratio,
+  type ColumnWriter,
+  type FeatureDef,
+  type FeatureFamily,
+  type PageFacts,
+} from "./registry.ts";
 import { COUNTED } from "./stats.ts";
 
 /** Tags with their own one-hot column; everything else is dom_tag_other. */
 export const ONE_HOT_TAGS = [
-  "#text", "a", "span", "div", "section", "article", "main", "aside", "header", "footer", "nav", "p", "ul", "ol", "li",
-  "dl", "dd", "dt", "table", "tbody", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "figure",
-  "figcaption", "form", "body", "center", "font", "noscript", "address", "details",
+  "#text",
+  "a",
+  "span",
+  "div",
+  "section",
+  "article",
+  "main",
+  "aside",
+  "header",
+  "footer",
+  "nav",
+  "p",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dd",
+  "dt",
+  "table",
+  "tbody",
+  "tr",
+  "td",
+  "th",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "pre",
+  "blockquote",
+  "figure",
+  "figcaption",
+  "form",
+  "body",
+  "center",
+  "font",
+  "noscript",
+  "address",
+  "details",
 ] as const;
 
 /** ARIA roles with their own column (landmarks first). */
-export const ROLES = ["main", "article", "navigation", "banner", "contentinfo", "complementary", "search", "region", "dialog", "menu", "list", "listitem", "feed", "comment"] as const;
-const LANDMARK_ROLES: ReadonlySet<string> = new Set(["main", "navigation", "banner", "contentinfo", "complementary", "search", "region", "form"]);
+export const ROLES = [
+  "main",
+  "article",
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "region",
+  "dialog",
+  "menu",
+  "list",
+  "listitem",
+  "feed",
+  "comment",
+] as const;
+const LANDMARK_ROLES: ReadonlySet<string> = new Set([
+  "main",
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "region",
+  "form",
+]);
 /** Elements with an implicit landmark role (HTML-AAM). */
 const LANDMARK_TAGS: ReadonlySet<string> = new Set(["main", "nav", "header", "footer", "aside", "search"]);
 
@@ -56,14 +125,22 @@ function domDefs(): FeatureDef[] {
     def("dom_text_chars", "non-space characters of visible content text in the subtree", L),
     def("dom_html_chars", "approximate inner-HTML length (tags, kept attributes, text)", L),
     def("dom_text_html_ratio", "text characters / inner-HTML length", L),
-    ...COUNTED.map((k) => def(`dom_n_${k}`, `number of visible ${k === "heading" ? "h1-h6" : k === "input" ? "input/select/textarea/button" : `<${k}>`} elements in the subtree`, L)),
+    ...COUNTED.map((k) =>
+      def(
+        `dom_n_${k}`,
+        `number of visible ${k === "heading" ? "h1-h6" : k === "input" ? "input/select/textarea/button" : `<${k}>`} elements in the subtree`,
+        L,
+      ),
+    ),
     def("dom_anchor_ratio", "share of the subtree's text characters inside links (link density)", L),
     def("dom_depth", "depth of the node in the DOM (root = 0)", L),
     def("dom_height", "longest path from the node down to a leaf", L),
     def("dom_subtree_nodes", "number of nodes in the subtree", L),
     def("dom_children", "number of child nodes", L),
     def("dom_block_children", "number of structural children", L),
-    ...ONE_HOT_TAGS.map((t) => def(`dom_tag_${t === "#text" ? "text" : t}`, `node is ${t === "#text" ? "a text node" : `<${t}>`}`, L)),
+    ...ONE_HOT_TAGS.map((t) =>
+      def(`dom_tag_${t === "#text" ? "text" : t}`, `node is ${t === "#text" ? "a text node" : `<${t}>`}`, L),
+    ),
     def("dom_tag_other", "node is an element not in the one-hot tag set", L),
     ...ROLES.map((r) => def(`dom_role_${r}`, `role="${r}"`, L)),
     def("dom_landmark", "ARIA landmark: a landmark role or an element with an implicit landmark role", L),
@@ -94,7 +171,9 @@ function stringBits(raw: string): number {
   if (hit !== undefined) return hit;
   const s = raw.toLowerCase();
   let bits = 0;
-  if (ANY_KEYWORD.test(s)) for (let k = 0; k < CLASS_KEYWORDS.length; k++) if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
+  if (ANY_KEYWORD.test(s))
+    for (let k = 0; k < CLASS_KEYWORDS.length; k++)
+      if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
   if (BITS_CACHE.size >= BITS_CACHE_MAX) BITS_CACHE.clear();
   BITS_CACHE.set(raw, bits);
   return bits;
@@ -118,11 +197,21 @@ const ARTICLE_TYPES = /article|blogposting|newsarticle|report/i;
 /** The scalar columns, resolved once per page into a fixed-shape object (fast property access). */
 function domCols(out: ColumnWriter) {
   return {
-    textChars: out.col("dom_text_chars"), htmlChars: out.col("dom_html_chars"), textHtml: out.col("dom_text_html_ratio"),
-    counted: out.col(`dom_n_${COUNTED[0]}`), anchor: out.col("dom_anchor_ratio"), depth: out.col("dom_depth"), height: out.col("dom_height"),
-    subtree: out.col("dom_subtree_nodes"), children: out.col("dom_children"), blockChildren: out.col("dom_block_children"),
-    tagOther: out.col("dom_tag_other"), landmark: out.col("dom_landmark"), itemprop: out.col("dom_itemprop_body"),
-    itemtype: out.col("dom_itemtype_article"), hasId: out.col("dom_has_id"),
+    textChars: out.col("dom_text_chars"),
+    htmlChars: out.col("dom_html_chars"),
+    textHtml: out.col("dom_text_html_ratio"),
+    counted: out.col(`dom_n_${COUNTED[0]}`),
+    anchor: out.col("dom_anchor_ratio"),
+    depth: out.col("dom_depth"),
+    height: out.col("dom_height"),
+    subtree: out.col("dom_subtree_nodes"),
+    children: out.col("dom_children"),
+    blockChildren: out.col("dom_block_children"),
+    tagOther: out.col("dom_tag_other"),
+    landmark: out.col("dom_landmark"),
+    itemprop: out.col("dom_itemprop_body"),
+    itemtype: out.col("dom_itemtype_article"),
+    hasId: out.col("dom_has_id"),
   };
 }
 type Cols = ReturnType<typeof domCols>;
@@ -151,7 +240,14 @@ function fillShape(f: PageFacts, out: ColumnWriter, row: number, i: number, c: C
   out.set(row, c.blockChildren, blocks);
 }
 
-function fillTagRole(f: PageFacts, out: ColumnWriter, row: number, i: number, base: { tag: number; role: number; cls: number }, c: Cols): void {
+function fillTagRole(
+  f: PageFacts,
+  out: ColumnWriter,
+  row: number,
+  i: number,
+  base: { tag: number; role: number; cls: number },
+  c: Cols,
+): void {
   const node = f.page.nodes[i] as SnapshotNode;
   const t = TAG_INDEX.get(node.tag);
   out.set(row, t === undefined ? c.tagOther : base.tag + t, 1);
@@ -170,7 +266,11 @@ export const domFamily: FeatureFamily = {
   family: "dom",
   defs: domDefs(),
   fill(f, out) {
-    const base = { tag: out.col("dom_tag_text"), role: out.col(`dom_role_${ROLES[0]}`), cls: out.col(`dom_cls_${CLASS_KEYWORDS[0]?.[0]}`) };
+    const base = {
+      tag: out.col("dom_tag_text"),
+      role: out.col(`dom_role_${ROLES[0]}`),
+      cls: out.col(`dom_cls_${CLASS_KEYWORDS[0]?.[0]}`),
+    };
     const c = domCols(out);
     for (let row = 0; row < f.rows.length; row++) {
       if (skipRow(f, row)) continue;

@@ -11,12 +11,11 @@ import { HIDDEN_BY, markupHiding } from "../dom/hiding.ts";
 import type { SnapshotNode } from "../types.ts";
 import { def, inheritedAtRows, skipRow, type FeatureFamily } from "./registry.ts";
 
-
 export const hiddenFamily: FeatureFamily = {
   family: "hidden",
   defs: [
     def("hid_attr", "the node or an ancestor has the `hidden` attribute", "pith"),
-    def("hid_aria", "the node or an ancestor has aria-hidden=\"true\"", "pith"),
+    def("hid_aria", 'the node or an ancestor has aria-hidden="true"', "pith"),
     def("hid_style", "the node or an ancestor has an inline display:none / visibility:hidden", "pith"),
   ],
   fill(f, out) {

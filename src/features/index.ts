@@ -11,7 +11,13 @@ import { contextFamily } from "./context.ts";
 import { domFamily, keywordBits } from "./dom.ts";
 import { hiddenFamily } from "./hidden.ts";
 import { landmarkFamily } from "./landmarks.ts";
-import { schemaOf, type ColumnWriter, type FeatureFamily, type FeatureSchema, type PageFacts } from "./registry.ts";
+import {
+  schemaOf,
+  type ColumnWriter,
+  type FeatureFamily,
+  type FeatureSchema,
+  type PageFacts,
+} from "./registry.ts";
 import { pageFamily } from "./page.ts";
 import { regionFamily } from "./region.ts";
 import { siteFamily } from "./site.ts";
@@ -25,7 +31,18 @@ export { structuralNodes, analyzeStructure, type Structure } from "./structural.
 export { siteContextFor } from "./site-context.ts";
 
 /** The families, in column order. Same names in both render modes (visual NaN in static). */
-export const FAMILIES: readonly FeatureFamily[] = [domFamily, textFamily, cnrFamily, contextFamily, visualFamily, siteFamily, regionFamily, pageFamily, hiddenFamily, landmarkFamily];
+export const FAMILIES: readonly FeatureFamily[] = [
+  domFamily,
+  textFamily,
+  cnrFamily,
+  contextFamily,
+  visualFamily,
+  siteFamily,
+  regionFamily,
+  pageFamily,
+  hiddenFamily,
+  landmarkFamily,
+];
 
 export interface FeatureTable {
   schema: FeatureSchema;
@@ -90,7 +107,15 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: Feature
     },
   };
   const filled = context.fillRows ? context.fillRows(rows, stats.words) : null;
-  const facts: PageFacts = { page, tree, stats, rows, site: context.site && context.site.pages.length ? context.site : null, keywordBits: rowKeywordBits(page, tree, rows, filled), filled };
+  const facts: PageFacts = {
+    page,
+    tree,
+    stats,
+    rows,
+    site: context.site && context.site.pages.length ? context.site : null,
+    keywordBits: rowKeywordBits(page, tree, rows, filled),
+    filled,
+  };
   for (const family of FAMILIES) family.fill(facts, writer);
   return { schema, nodes: rows, values, lang: stats.lang };
 }
@@ -100,7 +125,12 @@ export function computeFeatures(page: PageSnapshot, tree: Tree, context: Feature
  * columns) and their ancestors (context.ts inherited bits); 0 elsewhere. The other elements, more
  * than half of those with an id or class on a wcxb-dev page (459 of 830), are never looked at.
  */
-function rowKeywordBits(page: PageSnapshot, tree: Tree, rows: Int32Array, filled: Uint8Array | null): Int32Array {
+function rowKeywordBits(
+  page: PageSnapshot,
+  tree: Tree,
+  rows: Int32Array,
+  filled: Uint8Array | null,
+): Int32Array {
   const bits = new Int32Array(tree.n);
   eachOnRowPaths(tree, rows, filled, (a) => (bits[a] = keywordBits(page.nodes[a] as SnapshotNode)));
   return bits;

@@ -22,7 +22,12 @@ import { def, inheritedAtRows, skipRow, type FeatureFamily } from "./registry.ts
 /** Sectioning elements with a column each (own or ancestor). */
 export const LANDMARK_TAGS = ["footer", "nav", "aside", "main", "article"] as const;
 /** ARIA landmark roles of page furniture (one column for any of them). */
-const FURNITURE_ROLES: ReadonlySet<string> = new Set(["contentinfo", "navigation", "complementary", "banner"]);
+const FURNITURE_ROLES: ReadonlySet<string> = new Set([
+  "contentinfo",
+  "navigation",
+  "complementary",
+  "banner",
+]);
 const DIALOG_ROLES: ReadonlySet<string> = new Set(["dialog", "alertdialog"]);
 
 const TAG_BIT = new Map<string, number>(LANDMARK_TAGS.map((t, k) => [t, 1 << k]));
@@ -48,8 +53,16 @@ export const landmarkFamily: FeatureFamily = {
   family: "landmarks",
   defs: [
     ...LANDMARK_TAGS.map((t) => def(`lm_in_${t}`, `the node is or is inside a <${t}>`, "pith")),
-    def("lm_in_furniture_role", "the node or an ancestor has role contentinfo, navigation, complementary or banner", "pith"),
-    def("lm_in_dialog", "the node or an ancestor is a dialog (<dialog>, role=dialog/alertdialog, aria-modal=\"true\")", "pith"),
+    def(
+      "lm_in_furniture_role",
+      "the node or an ancestor has role contentinfo, navigation, complementary or banner",
+      "pith",
+    ),
+    def(
+      "lm_in_dialog",
+      'the node or an ancestor is a dialog (<dialog>, role=dialog/alertdialog, aria-modal="true")',
+      "pith",
+    ),
   ],
   fill(f, out) {
     const bits = inheritedAtRows(f, (i) => ownBits(f.page.nodes[i] as SnapshotNode));

@@ -15,19 +15,85 @@ export const LANG_MIN_SAMPLE_CHARS = 60;
 export const STOPWORD_FALLBACK_TOP = 30;
 
 /** ISO 639-3 codes tinyld returns that `stopword` names differently. */
-const STOPWORD_ALIASES: Readonly<Record<string, string>> = { cmn: "zho", nno: "nob", nor: "nob", pes: "fas", zsm: "msa" };
+const STOPWORD_ALIASES: Readonly<Record<string, string>> = {
+  cmn: "zho",
+  nno: "nob",
+  nor: "nob",
+  pes: "fas",
+  zsm: "msa",
+};
 
 /**
  * tinyld's ISO 639-1 → 639-3 table (its toISO3 on every two-letter code: test/stopword-table.test.ts
  * checks all 676), so that a page that declares its language never loads tinyld.
  */
 export const ISO3_OF: Readonly<Record<string, string>> = {
-  af: "afr", am: "amh", ar: "ara", be: "bel", bg: "bul", bn: "ben", cn: "cmn", cs: "ces", da: "dan", de: "deu", el: "ell",
-  en: "eng", eo: "epo", es: "spa", et: "est", fa: "pes", fi: "fin", fr: "fra", ga: "gle", gb: "eng", gr: "ell", gu: "guj",
-  he: "heb", hi: "hin", hu: "hun", hy: "hye", id: "ind", is: "isl", it: "ita", ja: "jpn", jp: "jpn", kk: "kaz", km: "khm",
-  kn: "kan", ko: "kor", kr: "kor", la: "lat", lt: "lit", lv: "lvs", mk: "mkd", mn: "mon", my: "mya", nl: "nld", no: "nob",
-  pl: "pol", po: "por", pt: "por", rn: "run", ro: "ron", ru: "rus", sk: "slk", sr: "srp", sv: "swe", ta: "tam", te: "tel",
-  th: "tha", tk: "tuk", tl: "tgl", tr: "tur", tt: "tat", uk: "ukr", ur: "urd", us: "eng", vi: "vie", vo: "vol", yi: "yid",
+  af: "afr",
+  am: "amh",
+  ar: "ara",
+  be: "bel",
+  bg: "bul",
+  bn: "ben",
+  cn: "cmn",
+  cs: "ces",
+  da: "dan",
+  de: "deu",
+  el: "ell",
+  en: "eng",
+  eo: "epo",
+  es: "spa",
+  et: "est",
+  fa: "pes",
+  fi: "fin",
+  fr: "fra",
+  ga: "gle",
+  gb: "eng",
+  gr: "ell",
+  gu: "guj",
+  he: "heb",
+  hi: "hin",
+  hu: "hun",
+  hy: "hye",
+  id: "ind",
+  is: "isl",
+  it: "ita",
+  ja: "jpn",
+  jp: "jpn",
+  kk: "kaz",
+  km: "khm",
+  kn: "kan",
+  ko: "kor",
+  kr: "kor",
+  la: "lat",
+  lt: "lit",
+  lv: "lvs",
+  mk: "mkd",
+  mn: "mon",
+  my: "mya",
+  nl: "nld",
+  no: "nob",
+  pl: "pol",
+  po: "por",
+  pt: "por",
+  rn: "run",
+  ro: "ron",
+  ru: "rus",
+  sk: "slk",
+  sr: "srp",
+  sv: "swe",
+  ta: "tam",
+  te: "tel",
+  th: "tha",
+  tk: "tuk",
+  tl: "tgl",
+  tr: "tur",
+  tt: "tat",
+  uk: "ukr",
+  ur: "urd",
+  us: "eng",
+  vi: "vie",
+  vo: "vol",
+  yi: "yid",
   zh: "cmn",
 };
 
@@ -107,6 +173,11 @@ export function stopwordSet(lang: string | null, pageWords: () => Iterable<strin
   if (list) return { words: list, known: true, longest: longestOf(list), table: tableOf(list) };
   const freq = new Map<string, number>();
   for (const w of pageWords()) freq.set(w, (freq.get(w) ?? 0) + 1);
-  const top = new Set([...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, STOPWORD_FALLBACK_TOP).map(([w]) => w));
+  const top = new Set(
+    [...freq.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, STOPWORD_FALLBACK_TOP)
+      .map(([w]) => w),
+  );
   return { words: top, known: false, longest: longestOf(top), table: new StopwordTable(top) };
 }

@@ -23,12 +23,45 @@ import { def, skipRow, type FeatureDef, type FeatureFamily, type PageFacts } fro
 
 /** schema.org types grouped by the page kind they declare. */
 export const SCHEMA_KINDS: Record<string, readonly string[]> = {
-  article: ["Article", "NewsArticle", "BlogPosting", "Blog", "Report", "ScholarlyArticle", "LiveBlogPosting", "OpinionNewsArticle", "AnalysisNewsArticle", "ReportageNewsArticle", "Recipe"],
-  product: ["Product", "ProductGroup", "IndividualProduct", "ProductModel", "Offer", "AggregateOffer", "Vehicle", "Car", "SoftwareApplication", "Book"],
+  article: [
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "Blog",
+    "Report",
+    "ScholarlyArticle",
+    "LiveBlogPosting",
+    "OpinionNewsArticle",
+    "AnalysisNewsArticle",
+    "ReportageNewsArticle",
+    "Recipe",
+  ],
+  product: [
+    "Product",
+    "ProductGroup",
+    "IndividualProduct",
+    "ProductModel",
+    "Offer",
+    "AggregateOffer",
+    "Vehicle",
+    "Car",
+    "SoftwareApplication",
+    "Book",
+  ],
   collection: ["CollectionPage", "ItemList", "OfferCatalog", "SearchResultsPage", "ListItem"],
   forum: ["DiscussionForumPosting", "QAPage", "Question", "Answer", "SocialMediaPosting", "Comment"],
   docs: ["TechArticle", "APIReference", "SoftwareSourceCode", "HowTo", "Course"],
-  service: ["Service", "LocalBusiness", "ProfessionalService", "Organization", "Corporation", "FAQPage", "ContactPage", "AboutPage", "Event"],
+  service: [
+    "Service",
+    "LocalBusiness",
+    "ProfessionalService",
+    "Organization",
+    "Corporation",
+    "FAQPage",
+    "ContactPage",
+    "AboutPage",
+    "Event",
+  ],
   breadcrumb: ["BreadcrumbList"],
 };
 
@@ -42,11 +75,94 @@ export const OG_KINDS: Record<string, readonly string[]> = {
 /** URL path tokens grouped by the page kind they suggest. */
 export const URL_KINDS: Record<string, readonly string[]> = {
   product: ["product", "products", "p", "dp", "item", "items", "sku", "buy", "shop", "store"],
-  collection: ["category", "categories", "collection", "collections", "c", "cat", "tag", "tags", "topics", "archive", "archives", "search", "browse", "brand", "brands", "catalog", "catalogue", "list", "listing", "listings", "department"],
-  forum: ["forum", "forums", "thread", "threads", "t", "topic", "discussion", "discussions", "community", "questions", "question", "q", "answers", "viewtopic", "showthread", "board", "boards", "r"],
-  docs: ["docs", "doc", "documentation", "api", "reference", "guide", "guides", "manual", "wiki", "help", "kb", "learn", "tutorial", "tutorials", "howto", "faq", "support"],
-  article: ["blog", "blogs", "news", "article", "articles", "story", "stories", "post", "posts", "press", "insights", "opinion"],
-  service: ["services", "service", "solutions", "pricing", "about", "contact", "company", "features", "careers", "industries"],
+  collection: [
+    "category",
+    "categories",
+    "collection",
+    "collections",
+    "c",
+    "cat",
+    "tag",
+    "tags",
+    "topics",
+    "archive",
+    "archives",
+    "search",
+    "browse",
+    "brand",
+    "brands",
+    "catalog",
+    "catalogue",
+    "list",
+    "listing",
+    "listings",
+    "department",
+  ],
+  forum: [
+    "forum",
+    "forums",
+    "thread",
+    "threads",
+    "t",
+    "topic",
+    "discussion",
+    "discussions",
+    "community",
+    "questions",
+    "question",
+    "q",
+    "answers",
+    "viewtopic",
+    "showthread",
+    "board",
+    "boards",
+    "r",
+  ],
+  docs: [
+    "docs",
+    "doc",
+    "documentation",
+    "api",
+    "reference",
+    "guide",
+    "guides",
+    "manual",
+    "wiki",
+    "help",
+    "kb",
+    "learn",
+    "tutorial",
+    "tutorials",
+    "howto",
+    "faq",
+    "support",
+  ],
+  article: [
+    "blog",
+    "blogs",
+    "news",
+    "article",
+    "articles",
+    "story",
+    "stories",
+    "post",
+    "posts",
+    "press",
+    "insights",
+    "opinion",
+  ],
+  service: [
+    "services",
+    "service",
+    "solutions",
+    "pricing",
+    "about",
+    "contact",
+    "company",
+    "features",
+    "careers",
+    "industries",
+  ],
 };
 
 const PREFIX = "page_";
@@ -57,11 +173,19 @@ const LONG_NUMBER = /^\d{4,}$/;
 function kindDefs(): FeatureDef[] {
   const P = "pith";
   return [
-    ...Object.keys(SCHEMA_KINDS).map((k) => def(`${PREFIX}schema_${k}`, `schema.org types of kind ${k} declared (JSON-LD @type, microdata itemtype)`, P)),
+    ...Object.keys(SCHEMA_KINDS).map((k) =>
+      def(
+        `${PREFIX}schema_${k}`,
+        `schema.org types of kind ${k} declared (JSON-LD @type, microdata itemtype)`,
+        P,
+      ),
+    ),
     def(`${PREFIX}schema_types`, "distinct schema.org types declared", P),
     ...Object.keys(OG_KINDS).map((k) => def(`${PREFIX}og_${k}`, `og:type is ${k}-like (1/0)`, P)),
     def(`${PREFIX}og_other`, "og:type present but none of the known kinds (1/0)", P),
-    ...Object.keys(URL_KINDS).map((k) => def(`${PREFIX}url_${k}`, `URL path segments that are ${k} tokens (NaN without a URL)`, P)),
+    ...Object.keys(URL_KINDS).map((k) =>
+      def(`${PREFIX}url_${k}`, `URL path segments that are ${k} tokens (NaN without a URL)`, P),
+    ),
     def(`${PREFIX}url_depth`, "URL path segments (NaN without a URL)", P),
     def(`${PREFIX}url_date`, "URL path has a /YYYY/MM/ date (NaN without a URL)", P),
     def(`${PREFIX}url_paged`, "URL names a page number (?page=2, /page/2) (NaN without a URL)", P),
@@ -88,7 +212,8 @@ export function pageUrl(page: PageSnapshot): URL | null {
 export function pageKindValues(page: PageSnapshot): Map<string, number> {
   const out = new Map<string, number>();
   const types = page.meta?.schemaTypes ?? [];
-  for (const [k, names] of Object.entries(SCHEMA_KINDS)) out.set(`${PREFIX}schema_${k}`, page.meta ? types.filter((t) => names.includes(t)).length : NaN);
+  for (const [k, names] of Object.entries(SCHEMA_KINDS))
+    out.set(`${PREFIX}schema_${k}`, page.meta ? types.filter((t) => names.includes(t)).length : NaN);
   out.set(`${PREFIX}schema_types`, page.meta ? types.length : NaN);
   const og = page.meta?.ogType ?? null;
   let known = false;
@@ -105,17 +230,25 @@ export function pageKindValues(page: PageSnapshot): Map<string, number> {
     const parts = s.split(/[-_.]/);
     return parts.length > 1 ? [s, ...parts] : [s];
   });
-  for (const [k, names] of Object.entries(URL_KINDS)) out.set(`${PREFIX}url_${k}`, url ? tokens.filter((t) => names.includes(t)).length : NaN);
+  for (const [k, names] of Object.entries(URL_KINDS))
+    out.set(`${PREFIX}url_${k}`, url ? tokens.filter((t) => names.includes(t)).length : NaN);
   const last = segments[segments.length - 1] ?? "";
   out.set(`${PREFIX}url_depth`, url ? segments.length : NaN);
   out.set(`${PREFIX}url_date`, url ? (YEAR_MONTH.test(path) ? 1 : 0) : NaN);
   out.set(`${PREFIX}url_paged`, url ? (PAGINATION.test(url.pathname + url.search) ? 1 : 0) : NaN);
-  out.set(`${PREFIX}url_slug_words`, url ? last.replace(/\.[a-z0-9]{1,5}$/, "").split(/[-_+]/).filter((w) => /[a-z]/.test(w)).length : NaN);
+  out.set(
+    `${PREFIX}url_slug_words`,
+    url
+      ? last
+          .replace(/\.[a-z0-9]{1,5}$/, "")
+          .split(/[-_+]/)
+          .filter((w) => /[a-z]/.test(w)).length
+      : NaN,
+  );
   out.set(`${PREFIX}url_numeric_id`, url ? (segments.some((s) => LONG_NUMBER.test(s)) ? 1 : 0) : NaN);
   out.set(`${PREFIX}url_query`, url ? (url.search.length > 1 ? 1 : 0) : NaN);
   return out;
 }
-
 
 export const pageFamily: FeatureFamily = {
   family: "page",

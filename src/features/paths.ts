@@ -70,6 +70,7 @@ export function nodePaths(page: PageSnapshot, tree: Tree, nodes: ArrayLike<numbe
 
 function tail(tree: Tree, part: string[], i: number): string {
   const ps: string[] = [];
-  for (let a = i; a >= 0 && ps.length < PATH_TAIL_PARTS; a = tree.parent[a] as number) ps.push(part[a] as string);
+  for (let a = i; a >= 0 && ps.length < PATH_TAIL_PARTS; a = tree.parent[a] as number)
+    ps.push(part[a] as string);
   return `…>${ps.reverse().join(">")}`;
 }

@@ -34,21 +34,54 @@ const HEADING_TEXT_CHARS = 300;
  * `\d[\d.,]*` a run of N digits was tried from each
  * of its N starts and read to its end each time, O(N²): a 100,000-digit word took 41 s.
  */
-const PRICE = /(?:[$€£¥₹₽₩]|\b(?:usd|eur|gbp|cad|aud|chf|kr|zł|rs)\.?)\s?\d[\d.,]{0,24}|\d[\d.,]{0,24}\s?(?:[€£¥₹₽₩]|\b(?:usd|eur|gbp|kr|zł|kč)\b)/giu;
+const PRICE =
+  /(?:[$€£¥₹₽₩]|\b(?:usd|eur|gbp|cad|aud|chf|kr|zł|rs)\.?)\s?\d[\d.,]{0,24}|\d[\d.,]{0,24}\s?(?:[€£¥₹₽₩]|\b(?:usd|eur|gbp|kr|zł|kč)\b)/giu;
 
 function regionDefs(): FeatureDef[] {
   const P = "pith";
   return [
-    def("reg_heading_side", "-1 before the page's main heading (h1 matching the title), 0 contains it, 1 after it; NaN without one", P),
-    def("reg_heading_lca_share", "share of the page's text under the lowest common ancestor of the node and the main heading", P),
-    def("reg_heading_lca_up", "levels from the node up to its lowest common ancestor with the main heading", P),
-    def("reg_heading_gap", "page text between the main heading and the node, as a signed share of the page's text", P),
-    def("reg_sig_siblings", "element siblings with the node's signature (tag + class tokens without digits)", "modeling-notes"),
+    def(
+      "reg_heading_side",
+      "-1 before the page's main heading (h1 matching the title), 0 contains it, 1 after it; NaN without one",
+      P,
+    ),
+    def(
+      "reg_heading_lca_share",
+      "share of the page's text under the lowest common ancestor of the node and the main heading",
+      P,
+    ),
+    def(
+      "reg_heading_lca_up",
+      "levels from the node up to its lowest common ancestor with the main heading",
+      P,
+    ),
+    def(
+      "reg_heading_gap",
+      "page text between the main heading and the node, as a signed share of the page's text",
+      P,
+    ),
+    def(
+      "reg_sig_siblings",
+      "element siblings with the node's signature (tag + class tokens without digits)",
+      "modeling-notes",
+    ),
     def("reg_sig_share", "share of the node's element siblings that have its signature", "modeling-notes"),
-    def("reg_repeat_max", `largest same-signature sibling run of the node or an ancestor up to ${REPEAT_LEVELS} levels`, "modeling-notes"),
-    def("reg_repeat_level", "levels up to the ancestor where that run is (NaN when no run of 3 or more)", "modeling-notes"),
+    def(
+      "reg_repeat_max",
+      `largest same-signature sibling run of the node or an ancestor up to ${REPEAT_LEVELS} levels`,
+      "modeling-notes",
+    ),
+    def(
+      "reg_repeat_level",
+      "levels up to the ancestor where that run is (NaN when no run of 3 or more)",
+      "modeling-notes",
+    ),
     def("reg_prices", "currency amounts in the subtree's text", P),
-    def(`reg_anc${PRICE_ANCESTOR}_prices`, `currency amounts in the ${PRICE_ANCESTOR}. ancestor's subtree`, P),
+    def(
+      `reg_anc${PRICE_ANCESTOR}_prices`,
+      `currency amounts in the ${PRICE_ANCESTOR}. ancestor's subtree`,
+      P,
+    ),
   ];
 }
 
@@ -61,7 +94,8 @@ export function mainHeading(f: PageFacts): number {
     let seen = 0;
     for (let i = 0; i < f.tree.n && seen < MAX_HEADING_CANDIDATES; i++) {
       const node = f.page.nodes[i] as SnapshotNode;
-      if (node.tag !== tag || f.stats.structure.content[i] !== 1 || (f.stats.words[i] as number) === 0) continue;
+      if (node.tag !== tag || f.stats.structure.content[i] !== 1 || (f.stats.words[i] as number) === 0)
+        continue;
       seen++;
       const text = headingText(f, i);
       const ws = words(text.toLowerCase());
@@ -123,7 +157,9 @@ export const regionFamily: FeatureFamily = {
   family: "region",
   defs: regionDefs(),
   fill(f, out) {
-    const [cSide, cShare, cUp, cGap, cSig, cSigShare, cRep, cRepLevel, cPrice, cAncPrice] = this.defs.map((d) => out.col(d.name)) as [number, number, number, number, number, number, number, number, number, number];
+    const [cSide, cShare, cUp, cGap, cSig, cSigShare, cRep, cRepLevel, cPrice, cAncPrice] = this.defs.map(
+      (d) => out.col(d.name),
+    ) as [number, number, number, number, number, number, number, number, number, number];
     const { tree, stats } = f;
     const h = mainHeading(f);
     const lca = h >= 0 ? lcaWith(f, h) : null;
@@ -138,7 +174,11 @@ export const regionFamily: FeatureFamily = {
         const a = lca[i] as number;
         out.set(row, cShare, a >= 0 ? ratio(stats.structure.chars[a] as number, stats.pageChars) : NaN);
         out.set(row, cUp, a >= 0 ? (tree.depth[i] as number) - (tree.depth[a] as number) : NaN);
-        out.set(row, cGap, ratio((stats.charsBefore[i] as number) - (stats.charsBefore[h] as number), stats.pageChars));
+        out.set(
+          row,
+          cGap,
+          ratio((stats.charsBefore[i] as number) - (stats.charsBefore[h] as number), stats.pageChars),
+        );
       } else for (const c of [cSide, cShare, cUp, cGap]) out.set(row, c, NaN);
       out.set(row, cSig, sig.same[i] as number);
       out.set(row, cSigShare, ratio(sig.same[i] as number, sig.elementSiblings[i] as number));

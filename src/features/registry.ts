@@ -82,7 +82,10 @@ export function schemaOf(families: readonly FeatureFamily[]): FeatureSchema {
   const names = families.flatMap((f) => f.defs.map((d) => d.name));
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) throw new Error(`feature registry: duplicate name "${dup}"`);
-  const hash = createHash("sha256").update(`${FEATURE_VERSION}\n${names.join("\n")}`).digest("hex").slice(0, 16);
+  const hash = createHash("sha256")
+    .update(`${FEATURE_VERSION}\n${names.join("\n")}`)
+    .digest("hex")
+    .slice(0, 16);
   return { version: FEATURE_VERSION, names, hash };
 }
 

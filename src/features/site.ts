@@ -17,13 +17,20 @@ import { def, skipRow, ratio, type FeatureFamily, type PageFacts } from "./regis
 /** Other pages of the site compared with each page (the first ones, in the context's order). */
 export const SITE_MAX_OTHERS = 8;
 
-const NAMES = ["site_occurrences", "site_occurrence_share", "site_ibdf", "site_template_word_share", "site_pages"] as const;
+const NAMES = [
+  "site_occurrences",
+  "site_occurrence_share",
+  "site_ibdf",
+  "site_template_word_share",
+  "site_pages",
+] as const;
 
 function templateWordShare(f: PageFacts, counts: Int32Array): Float64Array {
   const n = f.tree.n;
   const templ = new Float64Array(n);
   for (let i = n - 1; i >= 0; i--) {
-    if ((f.page.nodes[i] as SnapshotNode).type === 3 && (counts[i] as number) > 0) templ[i] = f.stats.words[i] as number;
+    if ((f.page.nodes[i] as SnapshotNode).type === 3 && (counts[i] as number) > 0)
+      templ[i] = f.stats.words[i] as number;
     const p = f.tree.parent[i] as number;
     if (p >= 0) templ[p] = (templ[p] as number) + (templ[i] as number);
   }
@@ -33,17 +40,30 @@ function templateWordShare(f: PageFacts, counts: Int32Array): Float64Array {
 export const siteFamily: FeatureFamily = {
   family: "site",
   defs: [
-    def("site_occurrences", "other pages of the site in which the node is mapped by the equal top-down mapping (0..n)", "alarte"),
+    def(
+      "site_occurrences",
+      "other pages of the site in which the node is mapped by the equal top-down mapping (0..n)",
+      "alarte",
+    ),
     def("site_occurrence_share", "site_occurrences / other pages compared", "alarte"),
-    def("site_ibdf", "IBDF 1/(1+d) of the node's block, d = other pages holding a block with cosine > 0.9", "debnath"),
-    def("site_template_word_share", "share of the node's words in text nodes mapped in other pages (template text)", "alarte"),
+    def(
+      "site_ibdf",
+      "IBDF 1/(1+d) of the node's block, d = other pages holding a block with cosine > 0.9",
+      "debnath",
+    ),
+    def(
+      "site_template_word_share",
+      "share of the node's words in text nodes mapped in other pages (template text)",
+      "alarte",
+    ),
     def("site_pages", "number of other pages of the site compared", "alarte"),
   ],
   fill(f, out) {
     const cols = NAMES.map((n) => out.col(n));
     const others = (f.site?.pages ?? []).filter((p) => p !== f.page).slice(0, SITE_MAX_OTHERS);
     if (!others.length) {
-      for (let row = 0; row < f.rows.length; row++) if (!skipRow(f, row)) for (const c of cols) out.set(row, c, NaN);
+      for (let row = 0; row < f.rows.length; row++)
+        if (!skipRow(f, row)) for (const c of cols) out.set(row, c, NaN);
       return;
     }
     const counts = occurrenceCounts(f.page, f.tree, others);
@@ -52,7 +72,13 @@ export const siteFamily: FeatureFamily = {
     for (let row = 0; row < f.rows.length; row++) {
       if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;
-      const v = [counts[i] as number, (counts[i] as number) / others.length, ibdf[i] as number, ratio(templ[i] as number, f.stats.words[i] as number), others.length];
+      const v = [
+        counts[i] as number,
+        (counts[i] as number) / others.length,
+        ibdf[i] as number,
+        ratio(templ[i] as number, f.stats.words[i] as number),
+        others.length,
+      ];
       for (let k = 0; k < cols.length; k++) out.set(row, cols[k] as number, v[k] as number);
     }
   },

@@ -15,7 +15,15 @@ import { isStopword, stopwordSet, detectLanguage, type StopwordChoice } from "./
 /**
  * Insa et al. §3: "nonContentNode" — no text (img), menus (nav, a) and irrelevant nodes (script, video, svg).
  */
-export const CNR_NON_CONTENT_TAGS: ReadonlySet<string> = new Set([...NON_CONTENT_TAGS, "a", "nav", "img", "video", "audio", "picture"]);
+export const CNR_NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
+  ...NON_CONTENT_TAGS,
+  "a",
+  "nav",
+  "img",
+  "video",
+  "audio",
+  "picture",
+]);
 export const HEADING_TAGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 export const INPUT_TAGS: ReadonlySet<string> = new Set(["input", "select", "textarea", "button"]);
 
@@ -80,7 +88,11 @@ export function languageSample(page: PageSnapshot, tree: Tree, content: Uint8Arr
     const node = page.nodes[i] as SnapshotNode;
     if (node.type !== 3 || content[i] !== 1) continue;
     const text = node.text ?? "";
-    if (text.length >= LANG_SAMPLE_MIN_NODE_CHARS) sample += (text.length > LANG_SAMPLE_MAX_CHARS - sample.length ? text.slice(0, LANG_SAMPLE_MAX_CHARS - sample.length) : text) + " ";
+    if (text.length >= LANG_SAMPLE_MIN_NODE_CHARS)
+      sample +=
+        (text.length > LANG_SAMPLE_MAX_CHARS - sample.length
+          ? text.slice(0, LANG_SAMPLE_MAX_CHARS - sample.length)
+          : text) + " ";
   }
   return sample;
 }
@@ -179,13 +191,29 @@ type Sums = ReturnType<typeof allocate>;
 
 function allocate(n: number) {
   return {
-    words: new Int32Array(n), stopwords: new Int32Array(n), wordChars: new Int32Array(n), digits: new Int32Array(n),
-    sentenceEnds: new Int32Array(n), anchorChars: new Int32Array(n), counts: new Int32Array(n * COUNTED.length),
-    htmlChars: new Float64Array(n), cnrWeight: new Int32Array(n), cnrChars: new Int32Array(n), cnr: new Float32Array(n),
+    words: new Int32Array(n),
+    stopwords: new Int32Array(n),
+    wordChars: new Int32Array(n),
+    digits: new Int32Array(n),
+    sentenceEnds: new Int32Array(n),
+    anchorChars: new Int32Array(n),
+    counts: new Int32Array(n * COUNTED.length),
+    htmlChars: new Float64Array(n),
+    cnrWeight: new Int32Array(n),
+    cnrChars: new Int32Array(n),
+    cnr: new Float32Array(n),
   };
 }
 
-function leafText(i: number, node: SnapshotNode, isContent: boolean, inAnchor: boolean, stop: StopwordChoice, s: Sums, chars: Int32Array): void {
+function leafText(
+  i: number,
+  node: SnapshotNode,
+  isContent: boolean,
+  inAnchor: boolean,
+  stop: StopwordChoice,
+  s: Sums,
+  chars: Int32Array,
+): void {
   s.cnrWeight[i] = 1;
   if (!isContent) return;
   const c = chars[i] as number;
@@ -220,7 +248,8 @@ function addInto(s: Sums, p: number, i: number, K: number): void {
   s.htmlChars[p] = (s.htmlChars[p] as number) + (s.htmlChars[i] as number);
   s.cnrWeight[p] = (s.cnrWeight[p] as number) + (s.cnrWeight[i] as number);
   s.cnrChars[p] = (s.cnrChars[p] as number) + (s.cnrChars[i] as number);
-  for (let k = 0; k < K; k++) s.counts[p * K + k] = (s.counts[p * K + k] as number) + (s.counts[i * K + k] as number);
+  for (let k = 0; k < K; k++)
+    s.counts[p * K + k] = (s.counts[p * K + k] as number) + (s.counts[i * K + k] as number);
 }
 
 /** "en-US" → "en"; "" / "und" → null. */

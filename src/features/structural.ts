@@ -34,7 +34,6 @@ export const EMPTY_BLOCK_TAGS: ReadonlySet<string> = new Set(["br", "hr", "wbr"]
 /** Never structural: the document root is the whole page (body plays that role). */
 export const ROOT_TAGS: ReadonlySet<string> = new Set(["html", "head"]);
 
-
 export interface Structure {
   /** Snapshot indices of the structural nodes, document order. */
   nodes: Int32Array;
@@ -54,7 +53,17 @@ export interface Structure {
 export function isSpaceCode(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 160) return false;
-  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** Number of non-space characters (UTF-16 code units), as Insa's textLength. */

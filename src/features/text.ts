@@ -10,13 +10,21 @@ export const textFamily: FeatureFamily = {
   family: "text",
   defs: [
     def("txt_words", "number of words (Unicode \\w+ tokens) in the subtree's visible text", "louvan"),
-    def("txt_stopwords", "number of stop words (page language; page's top words when the language has no list)", "louvan"),
+    def(
+      "txt_stopwords",
+      "number of stop words (page language; page's top words when the language has no list)",
+      "louvan",
+    ),
     def("txt_stop_ratio", "stop words / words", "louvan"),
     def("txt_sentence_ends", "number of sentence-ending punctuation marks (. ! ? and CJK forms)", "louvan"),
     def("txt_sentence_ends_per_word", "sentence-ending marks / words", "louvan"),
     def("txt_avg_word_len", "mean word length in characters", "louvan"),
     def("txt_digit_share", "ASCII digits / non-space characters", "louvan"),
-    def("txt_lang_known", "1 when a stop-word list exists for the page language, else 0 (language-free fallback)", "pith"),
+    def(
+      "txt_lang_known",
+      "1 when a stop-word list exists for the page language, else 0 (language-free fallback)",
+      "pith",
+    ),
     def("txt_words_rel_max_leaf", "words / words of the page's longest leaf segment", "modeling-notes"),
     def("txt_leaf", "1 when the node is a leaf segment (all its text is its own), else 0", "pith"),
   ],
@@ -24,7 +32,18 @@ export const textFamily: FeatureFamily = {
     const s = f.stats;
     let maxLeaf = 0;
     for (const i of f.rows) if (s.structure.leaf[i] === 1) maxLeaf = Math.max(maxLeaf, s.words[i] as number);
-    const [cW, cS, cSR, cE, cEW, cAL, cD, cLK, cRM, cLF] = this.defs.map((d) => out.col(d.name)) as [number, number, number, number, number, number, number, number, number, number];
+    const [cW, cS, cSR, cE, cEW, cAL, cD, cLK, cRM, cLF] = this.defs.map((d) => out.col(d.name)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     for (let row = 0; row < f.rows.length; row++) {
       if (skipRow(f, row)) continue;
       const i = f.rows[row] as number;

@@ -57,7 +57,8 @@ export const visualFamily: FeatureFamily = {
     const base = out.col("vis_x");
     const cols = VISUAL_NAMES.length;
     if (f.page.mode !== "chromium" || !f.page.document) {
-      for (let row = 0; row < f.rows.length; row++) if (!skipRow(f, row)) for (let k = 0; k < cols; k++) out.set(row, base + k, NaN);
+      for (let row = 0; row < f.rows.length; row++)
+        if (!skipRow(f, row)) for (let k = 0; k < cols; k++) out.set(row, base + k, NaN);
       return;
     }
     const doc = f.page.document;
@@ -68,10 +69,22 @@ export const visualFamily: FeatureFamily = {
       const i = f.rows[row] as number;
       const { box, style } = boxOf(f.page, i);
       const v = box
-        ? [box.x, box.y, box.w, box.h, ratio(box.x, doc.width), ratio(box.y, doc.height), ratio(box.w, doc.width), ratio(box.h, doc.height),
-          ratio(box.w * box.h, doc.width * doc.height), (f.page.nodes[i] as SnapshotNode).visible && box.w > 0 && box.h > 0 ? 1 : 0,
-          ratio(style?.fontSize ?? NaN, body), style?.fontWeight ?? NaN, Number.isNaN(fold) ? NaN : box.y < fold ? 1 : 0,
-          ratio(Math.abs(box.x + box.w / 2 - doc.width / 2), doc.width)]
+        ? [
+            box.x,
+            box.y,
+            box.w,
+            box.h,
+            ratio(box.x, doc.width),
+            ratio(box.y, doc.height),
+            ratio(box.w, doc.width),
+            ratio(box.h, doc.height),
+            ratio(box.w * box.h, doc.width * doc.height),
+            (f.page.nodes[i] as SnapshotNode).visible && box.w > 0 && box.h > 0 ? 1 : 0,
+            ratio(style?.fontSize ?? NaN, body),
+            style?.fontWeight ?? NaN,
+            Number.isNaN(fold) ? NaN : box.y < fold ? 1 : 0,
+            ratio(Math.abs(box.x + box.w / 2 - doc.width / 2), doc.width),
+          ]
         : [NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, 0, NaN, NaN, NaN, NaN];
       for (let k = 0; k < cols; k++) out.set(row, base + k, v[k] as number);
     }

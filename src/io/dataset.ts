@@ -53,14 +53,16 @@ export class DatasetError extends Error {
 function readJsonl<T>(path: string): T[] {
   if (!existsSync(path)) return [];
   const rows: T[] = [];
-  readFileSync(path, "utf8").split("\n").forEach((line, k) => {
-    if (!line.trim()) return;
-    try {
-      rows.push(JSON.parse(line) as T);
-    } catch (e) {
-      throw new DatasetError(`${path} line ${k + 1}: not JSON (${(e as Error).message})`);
-    }
-  });
+  readFileSync(path, "utf8")
+    .split("\n")
+    .forEach((line, k) => {
+      if (!line.trim()) return;
+      try {
+        rows.push(JSON.parse(line) as T);
+      } catch (e) {
+        throw new DatasetError(`${path} line ${k + 1}: not JSON (${(e as Error).message})`);
+      }
+    });
   return rows;
 }
 
@@ -77,8 +79,11 @@ export function resolveDatasetDir(nameOrDir: string): string {
   const candidates = [nameOrDir, join(dataDir(), nameOrDir)];
   for (const c of candidates) if (existsSync(join(c, "index.jsonl"))) return resolve(c);
   // a path (absolute, ./x, a/b) names a folder; a bare name is looked up under PITH_DATA
-  if (isAbsolute(nameOrDir) || nameOrDir.includes("/") || existsSync(nameOrDir)) throw new DatasetError(`no dataset at ${nameOrDir}: expected ${join(resolve(nameOrDir), "index.jsonl")}`);
-  throw new DatasetError(`no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl (set PITH_DATA to the folder holding the sets)`);
+  if (isAbsolute(nameOrDir) || nameOrDir.includes("/") || existsSync(nameOrDir))
+    throw new DatasetError(`no dataset at ${nameOrDir}: expected ${join(resolve(nameOrDir), "index.jsonl")}`);
+  throw new DatasetError(
+    `no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl (set PITH_DATA to the folder holding the sets)`,
+  );
 }
 
 interface IndexRow {
@@ -93,7 +98,10 @@ interface IndexRow {
 export function loadDataset(nameOrDir: string, options: { goldOptional?: boolean } = {}): Dataset {
   const dir = resolveDatasetDir(nameOrDir);
   const name = dir.split("/").pop() as string;
-  if (!options.goldOptional && !existsSync(join(dir, "gold"))) throw new DatasetError(`dataset "${name}" has no gold/ folder: it cannot be used for training or evaluation`);
+  if (!options.goldOptional && !existsSync(join(dir, "gold")))
+    throw new DatasetError(
+      `dataset "${name}" has no gold/ folder: it cannot be used for training or evaluation`,
+    );
   const rows = readJsonl<IndexRow>(join(dir, "index.jsonl"));
   const noId = rows.findIndex((r) => typeof r?.id !== "string" || !r.id);
   if (noId >= 0) throw new DatasetError(`${join(dir, "index.jsonl")}: row ${noId + 1} has no "id"`);
@@ -107,8 +115,16 @@ export function loadDataset(nameOrDir: string, options: { goldOptional?: boolean
     lang: r.lang ?? null,
   }));
   const snippets = new Map<string, Snippets>();
-  for (const s of readJsonl<{ id: string } & Snippets>(join(dir, "snippets.jsonl"))) snippets.set(s.id, { with: s.with ?? [], without: s.without ?? [] });
-  return { name, dir, pages, license: licenseOf(dir), hasGoldHtml: existsSync(join(dir, "gold-html")), snippets };
+  for (const s of readJsonl<{ id: string } & Snippets>(join(dir, "snippets.jsonl")))
+    snippets.set(s.id, { with: s.with ?? [], without: s.without ?? [] });
+  return {
+    name,
+    dir,
+    pages,
+    license: licenseOf(dir),
+    hasGoldHtml: existsSync(join(dir, "gold-html")),
+    snippets,
+  };
 }
 
 /**
@@ -120,7 +136,10 @@ export function loadDatasets(namesOrDirs: readonly string[]): Dataset[] {
   const byName = new Map<string, Dataset>();
   for (const ds of sets) {
     const same = byName.get(ds.name);
-    if (same && same.dir !== ds.dir) throw new DatasetError(`two sets are named "${ds.name}" (${same.dir} and ${ds.dir}): reports and models name a set by its folder, so rename one`);
+    if (same && same.dir !== ds.dir)
+      throw new DatasetError(
+        `two sets are named "${ds.name}" (${same.dir} and ${ds.dir}): reports and models name a set by its folder, so rename one`,
+      );
     byName.set(ds.name, ds);
   }
   return sets;
@@ -130,7 +149,14 @@ export function loadDatasets(namesOrDirs: readonly string[]): Dataset[] {
 export async function readDatasetPage(ds: Dataset, page: DatasetPage): Promise<PageInput> {
   const bytes = await readFile(join(ds.dir, "html", `${page.id}.html.gz`));
   const html = gunzipSync(bytes).toString("utf8");
-  return { id: page.id, source: `${ds.name}/${page.id}`, url: page.url, html, encoding: "utf-8 (dataset)", remote: false };
+  return {
+    id: page.id,
+    source: `${ds.name}/${page.id}`,
+    url: page.url,
+    html,
+    encoding: "utf-8 (dataset)",
+    remote: false,
+  };
 }
 
 /**
@@ -165,6 +191,7 @@ export async function readGoldHtml(ds: Dataset, page: DatasetPage): Promise<stri
 export function listDatasets(): string[] {
   const root = dataDir();
   if (!existsSync(root)) return [];
-  return readdirSync(root).sort().filter((d) => existsSync(join(root, d, "index.jsonl")));
+  return readdirSync(root)
+    .sort()
+    .filter((d) => existsSync(join(root, d, "index.jsonl")));
 }
-

@@ -79,7 +79,8 @@ function looksBinary(bytes: Uint8Array): boolean {
   for (let i = 0; i < n; i++) {
     const b = bytes[i] as number;
     if (b === 0) nul++;
-    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) || b === 0x7f) control++;
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) || b === 0x7f)
+      control++;
   }
   return nul / n > BINARY_NUL_SHARE || control / n > BINARY_CONTROL_SHARE;
 }
@@ -210,8 +211,17 @@ export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Deco
   const utf8 = decodeUtf8Strict(bytes);
   const http = knownLabel(httpCharset);
   const declared = http ?? declaredCharset(bytes);
-  if (utf8 !== null && (declared === null || declared === "utf-8" || declared === "utf8" || hasNonAscii(bytes))) {
-    return { html: utf8, encoding: declared && declared !== "utf-8" && declared !== "utf8" ? "utf-8 (valid, overrides declared)" : "utf-8" };
+  if (
+    utf8 !== null &&
+    (declared === null || declared === "utf-8" || declared === "utf8" || hasNonAscii(bytes))
+  ) {
+    return {
+      html: utf8,
+      encoding:
+        declared && declared !== "utf-8" && declared !== "utf8"
+          ? "utf-8 (valid, overrides declared)"
+          : "utf-8",
+    };
   }
   if (declared && !(utf8 === null && isUtf8Label(declared) && mostlyNotUtf8(bytes))) {
     const text = decodeWith(bytes, declared);

@@ -86,13 +86,27 @@ export async function fetchBytes(spec: string, timeoutMs = FETCH_TIMEOUT_MS): Pr
       }
       const bytes = await cappedBody(res);
       if (!bytes) return failed(url, tooLarge());
-      const refresh = kind === "text" ? null : refreshTarget(headerOrNull(res, "refresh"), new TextDecoder().decode(bytes.subarray(0, REFRESH_SCAN_CHARS)), hops.url);
+      const refresh =
+        kind === "text"
+          ? null
+          : refreshTarget(
+              headerOrNull(res, "refresh"),
+              new TextDecoder().decode(bytes.subarray(0, REFRESH_SCAN_CHARS)),
+              hops.url,
+            );
       if (refresh) {
         hops.follow(refresh, "refreshes");
         res = null; // the next page's headers have not come yet (fetchErrorReason)
         continue;
       }
-      const page: PageBytes = { id: url, source: url, url: hops.url.href, remote: true, charset: contentTypeCharset(type), bytes };
+      const page: PageBytes = {
+        id: url,
+        source: url,
+        url: hops.url.href,
+        remote: true,
+        charset: contentTypeCharset(type),
+        bytes,
+      };
       if (kind === "text") page.plainText = true;
       if (kind === "xhtml") page.xhtml = true;
       return { ok: true, value: page };
@@ -120,11 +134,17 @@ function noPageStatus(res: Response): string | null {
  */
 function fetchTarget(spec: string): { start: URL; authorization: string | null } {
   const start = new URL(spec);
-  const credentials = start.username || start.password ? `${percentDecoded(start.username)}:${percentDecoded(start.password)}` : null;
+  const credentials =
+    start.username || start.password
+      ? `${percentDecoded(start.username)}:${percentDecoded(start.password)}`
+      : null;
   start.username = "";
   start.password = "";
   start.hash = "";
-  return { start, authorization: credentials === null ? null : `Basic ${Buffer.from(credentials).toString("base64")}` };
+  return {
+    start,
+    authorization: credentials === null ? null : `Basic ${Buffer.from(credentials).toString("base64")}`,
+  };
 }
 
 /**
@@ -144,8 +164,12 @@ class Hops {
   follow(next: URL, how: string): void {
     if (next.origin !== this.url.origin) this.authorization = null;
     this.visited.add(this.url.href);
-    if (this.visited.has(next.href)) throw new FetchFailure(`redirect loop: ${this.url.href} ${how} back to ${next.href} (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`);
-    if (this.count === MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects (the next was to ${next.href})`);
+    if (this.visited.has(next.href))
+      throw new FetchFailure(
+        `redirect loop: ${this.url.href} ${how} back to ${next.href} (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`,
+      );
+    if (this.count === MAX_REDIRECTS)
+      throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects (the next was to ${next.href})`);
     this.count++;
     this.url = next;
   }
@@ -157,7 +181,10 @@ class Hops {
  */
 async function getFollowingRedirects(hops: Hops, signal: AbortSignal): Promise<Response> {
   for (;;) {
-    const headers: Record<string, string> = { "user-agent": FETCH_USER_AGENT, ...(hops.authorization ? { authorization: hops.authorization } : {}) };
+    const headers: Record<string, string> = {
+      "user-agent": FETCH_USER_AGENT,
+      ...(hops.authorization ? { authorization: hops.authorization } : {}),
+    };
     const response = await fetch(hops.url, { signal, redirect: "manual", headers });
     if (!REDIRECT_STATUSES.has(response.status)) return response;
     await response.body?.cancel();
@@ -182,7 +209,10 @@ function redirectTarget(response: Response, from: URL): URL {
   } catch {
     throw new FetchFailure(`${status} to a Location that is not a URL`);
   }
-  if (next.protocol !== "http:" && next.protocol !== "https:") throw new FetchFailure(`redirected to a ${next.protocol} URL, which pith does not follow (only http and https)`);
+  if (next.protocol !== "http:" && next.protocol !== "https:")
+    throw new FetchFailure(
+      `redirected to a ${next.protocol} URL, which pith does not follow (only http and https)`,
+    );
   next.username = ""; // credentials in a Location are not used, and not shown
   next.password = "";
   next.hash = "";
@@ -230,17 +260,28 @@ const CERTIFICATE_ERROR = /CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
 function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): string {
   if (e instanceof FetchFailure) return e.message;
   const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-  if (err.name === "TimeoutError") return res ? `the page was still arriving after ${timeoutMs} ms (the time limit)` : `unreachable: no answer within ${timeoutMs} ms`;
+  if (err.name === "TimeoutError")
+    return res
+      ? `the page was still arriving after ${timeoutMs} ms (the time limit)`
+      : `unreachable: no answer within ${timeoutMs} ms`;
   if (err.code === "ERR_INVALID_URL" || err.cause?.code === "ERR_INVALID_URL") return "not a valid URL";
   const cause = err.cause ?? {};
   const code = cause.code ?? err.code ?? "";
-  if (res && DECODE_ERROR.test(code)) return `its ${res.headers.get("content-encoding")} body does not decode (${code})`;
-  if (code === "UND_ERR_SOCKET" || code === "ECONNRESET") return res ? `the connection closed before the whole page came (${code})` : `the server closed the connection without an answer (${code})`;
-  if (code === "UND_ERR_HEADERS_OVERFLOW") return `the server's headers are larger than fetch accepts (${code}: 16 KB by default, node's --max-http-header-size)`;
-  if (code.startsWith("HPE_")) return res ? `the body breaks HTTP (${code})` : `the server's answer is not HTTP (${code})`;
+  if (res && DECODE_ERROR.test(code))
+    return `its ${res.headers.get("content-encoding")} body does not decode (${code})`;
+  if (code === "UND_ERR_SOCKET" || code === "ECONNRESET")
+    return res
+      ? `the connection closed before the whole page came (${code})`
+      : `the server closed the connection without an answer (${code})`;
+  if (code === "UND_ERR_HEADERS_OVERFLOW")
+    return `the server's headers are larger than fetch accepts (${code}: 16 KB by default, node's --max-http-header-size)`;
+  if (code.startsWith("HPE_"))
+    return res ? `the body breaks HTTP (${code})` : `the server's answer is not HTTP (${code})`;
   if (UNREACHABLE[code]) return `unreachable: ${UNREACHABLE[code]} (${code})`;
-  if (CERTIFICATE_ERROR.test(code)) return `unreachable: its TLS certificate is not accepted (${code}: ${cause.message})`;
-  if (cause.message === "bad port") return "unreachable: fetch does not connect to that port (the fetch standard blocks the ports of other protocols)";
+  if (CERTIFICATE_ERROR.test(code))
+    return `unreachable: its TLS certificate is not accepted (${code}: ${cause.message})`;
+  if (cause.message === "bad port")
+    return "unreachable: fetch does not connect to that port (the fetch standard blocks the ports of other protocols)";
   return `unreachable: ${code || cause.message || err.message}`;
 }
 

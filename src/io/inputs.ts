@@ -34,7 +34,10 @@ export function isUrl(spec: string): boolean {
 export function localPath(spec: string): string | { error: string } {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(spec)?.[1];
   if (scheme === undefined) return spec;
-  if (scheme.toLowerCase() !== "file") return { error: `unsupported URL scheme ${scheme}: pith reads http(s) and file URLs, files, directories, WARCs and - (stdin)` };
+  if (scheme.toLowerCase() !== "file")
+    return {
+      error: `unsupported URL scheme ${scheme}: pith reads http(s) and file URLs, files, directories, WARCs and - (stdin)`,
+    };
   try {
     return fileURLToPath(spec);
   } catch (e) {
@@ -52,13 +55,15 @@ export function readErrorReason(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   // a directory entry whose name is not valid UTF-8 comes back from
   // readdir with U+FFFD in it, and no file has that name
-  if (err?.code === "ENOENT") return typeof err.path === "string" && err.path.includes("\uFFFD") ? "no such file (its name is not valid UTF-8, which pith cannot open: rename it)" : "no such file";
+  if (err?.code === "ENOENT")
+    return typeof err.path === "string" && err.path.includes("\uFFFD")
+      ? "no such file (its name is not valid UTF-8, which pith cannot open: rename it)"
+      : "no such file";
   if (err?.code === "EACCES") return "permission denied";
   if (err?.code === "EISDIR") return "is a directory";
   if (err?.code === "ENAMETOOLONG") return "path too long for the operating system";
   return firstLine(e);
 }
-
 
 /** Decodes read bytes into a PageInput (or a "decode" error record). */
 export function decodePage(raw: PageBytes): PageResult<PageInput> {
@@ -68,12 +73,27 @@ export function decodePage(raw: PageBytes): PageResult<PageInput> {
 /** Decode bytes into a PageInput (or an error record). */
 export function pageFromBytes(
   bytes: Uint8Array,
-  meta: { id: string; source: string; url: string | null; remote: boolean; charset?: string | null; plainText?: boolean; xhtml?: boolean },
+  meta: {
+    id: string;
+    source: string;
+    url: string | null;
+    remote: boolean;
+    charset?: string | null;
+    plainText?: boolean;
+    xhtml?: boolean;
+  },
 ): PageResult<PageInput> {
   try {
     const { html: text, encoding } = decodeHtml(bytes, meta.charset ?? null);
     const html = meta.plainText ? plainTextPage(text) : text;
-    const page: PageInput = { id: meta.id, source: meta.source, url: meta.url, html, encoding, remote: meta.remote };
+    const page: PageInput = {
+      id: meta.id,
+      source: meta.source,
+      url: meta.url,
+      html,
+      encoding,
+      remote: meta.remote,
+    };
     if (meta.xhtml) page.xhtml = true;
     return { ok: true, value: page };
   } catch (e) {
@@ -102,7 +122,11 @@ function decoded(raw: PageResult<PageBytes>): PageResult<PageInput> {
   return raw.ok ? decodePage(raw.value) : raw;
 }
 
-export async function readPageFile(path: string, id = path, url: string | null = null): Promise<PageResult<PageInput>> {
+export async function readPageFile(
+  path: string,
+  id = path,
+  url: string | null = null,
+): Promise<PageResult<PageInput>> {
   return decoded(await readPageBytes(path, id, url));
 }
 
@@ -180,7 +204,13 @@ export async function listPageFiles(dir: string): Promise<PageFile[]> {
       }
       if (!PAGE_FILE.test(e.name) && !WARC_FILE.test(e.name)) continue;
       if (kind?.isFile()) out.push({ path: p });
-      else out.push({ path: p, unreadable: kind ? "not a regular file (a named pipe, a device or a socket): left out" : "broken symbolic link: its target does not exist" });
+      else
+        out.push({
+          path: p,
+          unreadable: kind
+            ? "not a regular file (a named pipe, a device or a socket): left out"
+            : "broken symbolic link: its target does not exist",
+        });
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -222,18 +252,25 @@ export async function* inputList(file: string): AsyncGenerator<string> {
 let stdinIsList = false;
 
 /** Expand input specs (files, dirs, URLs, WARCs, "-") into page results, lazily, in order. */
-export async function* readInputs(specs: InputSpecs, options: ReadOptions = {}): AsyncGenerator<PageResult<PageInput>> {
+export async function* readInputs(
+  specs: InputSpecs,
+  options: ReadOptions = {},
+): AsyncGenerator<PageResult<PageInput>> {
   for await (const raw of readRawInputs(specs, options)) yield decoded(raw);
 }
 
 /** readInputs without the decoding: each page's bytes as read (decodePage decodes them). */
-export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {}): AsyncGenerator<PageResult<PageBytes>> {
+export async function* readRawInputs(
+  specs: InputSpecs,
+  options: ReadOptions = {},
+): AsyncGenerator<PageResult<PageBytes>> {
   const naming: DirectoryNaming = Array.isArray(specs) && specs.length === 1 ? "inside" : "prefixed";
   const ahead = Math.max(1, options.fetchConcurrency ?? 1);
   const timeoutMs = options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
   // fetches started in input order, not yet yielded (null: skipped); never more than `ahead`
   const fetching: Promise<PageResult<PageBytes> | null>[] = [];
-  const fetchOrSkip = async (url: string) => ((await options.skip?.(shownUrl(url))) ? null : fetchBytes(url, timeoutMs));
+  const fetchOrSkip = async (url: string) =>
+    (await options.skip?.(shownUrl(url))) ? null : fetchBytes(url, timeoutMs);
   for await (const spec of specs) {
     const url = isUrl(spec);
     if (url) fetching.push(fetchOrSkip(spec));
@@ -243,7 +280,10 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
       if (page) yield page;
     }
     if (url) continue;
-    if (spec === "-") yield stdinIsList ? fail("-", "-", "read", "stdin is the input list here: a '-' line in it cannot also be a page") : await readStdin();
+    if (spec === "-")
+      yield stdinIsList
+        ? fail("-", "-", "read", "stdin is the input list here: a '-' line in it cannot also be a page")
+        : await readStdin();
     else {
       const local = localPath(spec);
       if (typeof local === "string") yield* readLocal(local, options.skip, naming);
@@ -265,7 +305,11 @@ export async function* readRawInputs(specs: InputSpecs, options: ReadOptions = {
  */
 type DirectoryNaming = "inside" | "prefixed";
 
-async function* readLocal(spec: string, skip: ReadOptions["skip"], naming: DirectoryNaming): AsyncGenerator<PageResult<PageBytes>> {
+async function* readLocal(
+  spec: string,
+  skip: ReadOptions["skip"],
+  naming: DirectoryNaming,
+): AsyncGenerator<PageResult<PageBytes>> {
   let info;
   try {
     info = await stat(spec);
@@ -274,9 +318,16 @@ async function* readLocal(spec: string, skip: ReadOptions["skip"], naming: Direc
     return;
   }
   const files = info.isDirectory() ? await listPageFiles(spec) : [{ path: spec }];
-  if (!files.length) yield fail(spec, spec, "read", `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`);
+  if (!files.length)
+    yield fail(
+      spec,
+      spec,
+      "read",
+      `no page files under this directory (names ending in .html, .htm, .xhtml, .xht, .warc, optionally .gz)`,
+    );
   for (const { path: file, unreadable } of files) {
-    const id = info.isDirectory() && naming === "inside" ? relative(resolve(spec), resolve(file)) || spec : file;
+    const id =
+      info.isDirectory() && naming === "inside" ? relative(resolve(spec), resolve(file)) || spec : file;
     if (unreadable) yield fail(id, file, "read", unreadable);
     else if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
     else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);

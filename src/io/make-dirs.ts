@@ -17,7 +17,11 @@ function missing(path: string): string[] {
   for (let p = resolve(path); ; p = dirname(p)) {
     const s = statOrNull(p);
     if (s) {
-      if (!s.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${p}'`), { code: "ENOTDIR", path: p });
+      if (!s.isDirectory())
+        throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${p}'`), {
+          code: "ENOTDIR",
+          path: p,
+        });
       return out.reverse();
     }
     out.push(p);

@@ -79,11 +79,14 @@ export function metaRefreshContent(html: string): string | null {
 
 /** The few character references a refresh URL holds in practice (`&amp;` between query parameters). */
 function decodeEntities(s: string): string {
-  return s.replace(/&(amp|quot|apos|lt|gt|#(\d+)|#x([0-9a-f]+));/gi, (all, name: string, dec?: string, hex?: string) => {
-    if (dec) return String.fromCodePoint(Math.min(Number(dec), 0x10ffff));
-    if (hex) return String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff));
-    return { amp: "&", quot: '"', apos: "'", lt: "<", gt: ">" }[name.toLowerCase()] ?? all;
-  });
+  return s.replace(
+    /&(amp|quot|apos|lt|gt|#(\d+)|#x([0-9a-f]+));/gi,
+    (all, name: string, dec?: string, hex?: string) => {
+      if (dec) return String.fromCodePoint(Math.min(Number(dec), 0x10ffff));
+      if (hex) return String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff));
+      return { amp: "&", quot: '"', apos: "'", lt: "<", gt: ">" }[name.toLowerCase()] ?? all;
+    },
+  );
 }
 
 /**

@@ -27,6 +27,7 @@ export function siteContexts(pages: readonly PageSnapshot[]): Map<PageSnapshot, 
     bySite.set(k, list);
   }
   const out = new Map<PageSnapshot, SiteContext>();
-  for (const [domain, list] of bySite) for (const p of list) out.set(p, { domain, pages: list.filter((q) => q !== p) });
+  for (const [domain, list] of bySite)
+    for (const p of list) out.set(p, { domain, pages: list.filter((q) => q !== p) });
   return out;
 }

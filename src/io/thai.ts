@@ -75,7 +75,12 @@ function misspelt(prev: number, c: number, next: number): boolean {
   if (isToneMark(c) || isSignAbove(c)) return !(isConsonant(prev) || isAboveBelowVowel(prev));
   if (isLeadingVowel(c)) return !(isConsonant(next) || (c === SARA_E && next === SARA_E));
   if (c === SARA_A || c === SARA_AA || c === SARA_AM) {
-    return !(isConsonant(prev) || isToneMark(prev) || (c === SARA_A && prev === SARA_AA) || (c === SARA_AA && prev === NIKHAHIT));
+    return !(
+      isConsonant(prev) ||
+      isToneMark(prev) ||
+      (c === SARA_A && prev === SARA_AA) ||
+      (c === SARA_AA && prev === NIKHAHIT)
+    );
   }
   return false;
 }

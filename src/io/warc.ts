@@ -15,7 +15,15 @@
  */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { AsyncIterReader, concatChunks, LimitReader, StatusAndHeadersParser, WARCParser, type StatusAndHeaders, type WARCRecord } from "warcio";
+import {
+  AsyncIterReader,
+  concatChunks,
+  LimitReader,
+  StatusAndHeadersParser,
+  WARCParser,
+  type StatusAndHeaders,
+  type WARCRecord,
+} from "warcio";
 import type { PageResult } from "../types.ts";
 import { MAX_PAGE_BYTES } from "./decode.ts";
 import { bodyKind, contentTypeCharset } from "./content-type.ts";
@@ -31,16 +39,25 @@ const BLANK_BYTES = new Set([0x0a, 0x0d, 0x20, 0x09, 0x00]);
  * (relative to the directory when the WARC was found by walking one, as page files are).
  * `skip` (ReadOptions.skip) is asked with each HTML record's id before its payload is read.
  */
-export async function* readWarc(path: string, skip?: (id: string) => boolean | Promise<boolean>, name = path): AsyncGenerator<PageResult<PageBytes>> {
+export async function* readWarc(
+  path: string,
+  skip?: (id: string) => boolean | Promise<boolean>,
+  name = path,
+): AsyncGenerator<PageResult<PageBytes>> {
   let n = 0;
   let records = 0;
   try {
     const parser = new WARCParser(createReadStream(path), { parseHttp: false });
     /** The page a record holds (an HTML response or resource, not skipped by the caller), or null. */
-    const pageOf = async (record: WARCRecord): Promise<{ id: string; url: string | null; type: string } | null> => {
+    const pageOf = async (
+      record: WARCRecord,
+    ): Promise<{ id: string; url: string | null; type: string } | null> => {
       if (record.warcType !== "response" && record.warcType !== "resource") return null;
       if (record.warcType === "response") record.httpHeaders = await readHttpHeader(record);
-      const type = (record.warcType === "response" ? record.httpHeaders?.headers.get("content-type") : record.warcContentType) ?? "";
+      const type =
+        (record.warcType === "response"
+          ? record.httpHeaders?.headers.get("content-type")
+          : record.warcContentType) ?? "";
       if (!HTML_CONTENT_TYPE.test(type)) return null;
       const id = `${name}#${++n}`;
       return (await skip?.(id)) ? null : { id, url: record.warcTargetURI ?? null, type };
@@ -51,7 +68,15 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
       const page = await pageOf(record);
       if (!page) {
         if ((await drain(record)).cut) {
-          yield { ok: false, error: { id: `${name}#${n + 1}`, source: path, stage: "read", reason: cutShort(records, record.warcContentLength) } };
+          yield {
+            ok: false,
+            error: {
+              id: `${name}#${n + 1}`,
+              source: path,
+              stage: "read",
+              reason: cutShort(records, record.warcContentLength),
+            },
+          };
           return;
         }
         continue;
@@ -60,30 +85,77 @@ export async function* readWarc(path: string, skip?: (id: string) => boolean | P
       if (Number(record.warcContentLength) > MAX_PAGE_BYTES) {
         // not read into memory; decode.ts would refuse it anyway
         await drain(record);
-        yield { ok: false, error: { id, source: path, stage: "read", reason: `page is larger than ${MAX_PAGE_BYTES} bytes (a ${record.warcContentLength}-byte WARC record)` } };
+        yield {
+          ok: false,
+          error: {
+            id,
+            source: path,
+            stage: "read",
+            reason: `page is larger than ${MAX_PAGE_BYTES} bytes (a ${record.warcContentLength}-byte WARC record)`,
+          },
+        };
         continue;
       }
       const raw = await record.readFully(false); // the record's own bytes first: were they all there?
       if (isCut(record.reader)) {
         // the file, or (gzipped) the record's gzip member, ends before
         // its Content-Length: the page is partial
-        yield { ok: false, error: { id, source: path, stage: "read", reason: cutShort(records, record.warcContentLength, raw.length) } };
+        yield {
+          ok: false,
+          error: {
+            id,
+            source: path,
+            stage: "read",
+            reason: cutShort(records, record.warcContentLength, raw.length),
+          },
+        };
         continue;
       }
       // then decoded (chunked, gzip content encoding) from those bytes
       const bytes = await record.readFully(true);
-      const value: PageBytes = { id, source: `${path}#${url ?? n}`, url, remote: false, charset: contentTypeCharset(type), bytes };
+      const value: PageBytes = {
+        id,
+        source: `${path}#${url ?? n}`,
+        url,
+        remote: false,
+        charset: contentTypeCharset(type),
+        bytes,
+      };
       if (bodyKind(type) === "xhtml") value.xhtml = true;
       yield { ok: true, value };
     }
     const rest = await unreadTail(path, parser.offset);
-    if (records > 0 && rest) throw new Error(`truncated or corrupt after record ${records}: ${rest} byte(s) from offset ${parser.offset} hold no whole record`);
+    if (records > 0 && rest)
+      throw new Error(
+        `truncated or corrupt after record ${records}: ${rest} byte(s) from offset ${parser.offset} hold no whole record`,
+      );
   } catch (e) {
-    yield { ok: false, error: { id: `${name}#${n + 1}`, source: path, stage: "read", reason: `bad WARC: ${(e as Error).message}` } };
+    yield {
+      ok: false,
+      error: {
+        id: `${name}#${n + 1}`,
+        source: path,
+        stage: "read",
+        reason: `bad WARC: ${(e as Error).message}`,
+      },
+    };
     return;
   }
-  if (records === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" } };
-  else if (n === 0) yield { ok: false, error: { id: name, source: path, stage: "read", reason: `no HTML pages in this WARC: none of its ${records} record(s) is a response or resource with an HTML content type` } };
+  if (records === 0)
+    yield {
+      ok: false,
+      error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" },
+    };
+  else if (n === 0)
+    yield {
+      ok: false,
+      error: {
+        id: name,
+        source: path,
+        stage: "read",
+        reason: `no HTML pages in this WARC: none of its ${records} record(s) is a response or resource with an HTML content type`,
+      },
+    };
 }
 
 /**
@@ -137,7 +209,9 @@ async function readHttpHeader(record: WARCRecord): Promise<StatusAndHeaders | nu
 
 /** A line holding only its line end (CRLF, or LF as lenient readers accept). */
 function isBlankLine(line: Uint8Array): boolean {
-  return (line.length === 2 && line[0] === 0x0d && line[1] === 0x0a) || (line.length === 1 && line[0] === 0x0a);
+  return (
+    (line.length === 2 && line[0] === 0x0d && line[1] === 0x0a) || (line.length === 1 && line[0] === 0x0a)
+  );
 }
 
 /** Whether a record's reader, read to its end, stopped before the record's Content-Length. */

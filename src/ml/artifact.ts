@@ -51,7 +51,10 @@ export type ArtifactFields = Omit<ModelArtifact, "format" | "formatVersion">;
 
 export class ModelLoadError extends Error {
   override name = "ModelLoadError";
-  constructor(readonly source: string, message: string) {
+  constructor(
+    readonly source: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -64,11 +67,16 @@ export function hashFeatureNames(names: readonly string[]): string {
 /** An artifact with format fields filled in and keys in canonical order. */
 export function createArtifact(f: ArtifactFields): ModelArtifact {
   return {
-    format: MODEL_FORMAT, formatVersion: MODEL_FORMAT_VERSION, kind: f.kind,
+    format: MODEL_FORMAT,
+    formatVersion: MODEL_FORMAT_VERSION,
+    kind: f.kind,
     ...(f.createdAt !== undefined ? { createdAt: f.createdAt } : {}),
-    featureSchema: { names: [...f.featureSchema.names], hash: f.featureSchema.hash }, mode: f.mode,
+    featureSchema: { names: [...f.featureSchema.names], hash: f.featureSchema.hash },
+    mode: f.mode,
     trainingSets: f.trainingSets.map((t) => ({ name: t.name, license: t.license })),
-    hyperParameters: f.hyperParameters, metrics: f.metrics, classifiers: f.classifiers,
+    hyperParameters: f.hyperParameters,
+    metrics: f.metrics,
+    classifiers: f.classifiers,
     ...(f.extra !== undefined ? { extra: f.extra } : {}),
   };
 }
@@ -77,8 +85,12 @@ export function createArtifact(f: ArtifactFields): ModelArtifact {
 const COMPACT_KEYS = new Set(["classifiers", "extra"]);
 
 export function serializeModel(a: ModelArtifact): string {
-  const lines = Object.entries(a).map(([k, v]) => `  ${JSON.stringify(k)}: ${COMPACT_KEYS.has(k)
-    ? JSON.stringify(v) : JSON.stringify(v, null, 2).replace(/\n/g, "\n  ")}`);
+  const lines = Object.entries(a).map(
+    ([k, v]) =>
+      `  ${JSON.stringify(k)}: ${
+        COMPACT_KEYS.has(k) ? JSON.stringify(v) : JSON.stringify(v, null, 2).replace(/\n/g, "\n  ")
+      }`,
+  );
   return `{\n${lines.join(",\n")}\n}\n`;
 }
 
@@ -100,7 +112,8 @@ function short(h: string): string {
 function shapeProblem(a: Record<string, unknown>): string | null {
   const schema = a["featureSchema"] as { names?: unknown; hash?: unknown } | undefined;
   if (typeof a["kind"] !== "string") return "no kind";
-  if (!schema || !Array.isArray(schema.names) || !schema.names.every((n) => typeof n === "string")) return "no featureSchema.names";
+  if (!schema || !Array.isArray(schema.names) || !schema.names.every((n) => typeof n === "string"))
+    return "no featureSchema.names";
   if (typeof schema.hash !== "string" || schema.hash === "") return "no featureSchema.hash";
   if (a["mode"] !== "chromium" && a["mode"] !== "static") return `unknown mode ${JSON.stringify(a["mode"])}`;
   if (!Array.isArray(a["trainingSets"])) return "no trainingSets";
@@ -116,21 +129,49 @@ export function parseModel(text: string, source: string, expected: ModelExpectat
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new ModelLoadError(source, `model ${source} is corrupt (not valid JSON: ${(e as Error).message.split("\n")[0]}); restore it or retrain it with \`pith train\``);
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (not valid JSON: ${(e as Error).message.split("\n")[0]}); restore it or retrain it with \`pith train\``,
+    );
   }
-  const a = (typeof json === "object" && json !== null && !Array.isArray(json) ? json : {}) as Record<string, unknown>;
-  if (a["format"] !== MODEL_FORMAT) throw new ModelLoadError(source, `${source} is not a pith model (format ${JSON.stringify(a["format"] ?? null)}, expected "${MODEL_FORMAT}")`);
+  const a = (typeof json === "object" && json !== null && !Array.isArray(json) ? json : {}) as Record<
+    string,
+    unknown
+  >;
+  if (a["format"] !== MODEL_FORMAT)
+    throw new ModelLoadError(
+      source,
+      `${source} is not a pith model (format ${JSON.stringify(a["format"] ?? null)}, expected "${MODEL_FORMAT}")`,
+    );
   const v = a["formatVersion"];
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new ModelLoadError(source, `model ${source} is corrupt (formatVersion ${JSON.stringify(v ?? null)})`);
-  if (v > MODEL_FORMAT_VERSION) throw new ModelLoadError(source, `model ${source} has format version ${v} but this pith reads up to ${MODEL_FORMAT_VERSION}; upgrade pith or retrain it with \`pith train\``);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (formatVersion ${JSON.stringify(v ?? null)})`,
+    );
+  if (v > MODEL_FORMAT_VERSION)
+    throw new ModelLoadError(
+      source,
+      `model ${source} has format version ${v} but this pith reads up to ${MODEL_FORMAT_VERSION}; upgrade pith or retrain it with \`pith train\``,
+    );
   const problem = shapeProblem(a);
-  if (problem) throw new ModelLoadError(source, `model ${source} is corrupt (${problem}); restore it or retrain it with \`pith train\``);
+  if (problem)
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (${problem}); restore it or retrain it with \`pith train\``,
+    );
   const art = a as unknown as ModelArtifact;
   if (art.featureSchema.hash !== expected.schemaHash) {
-    throw new ModelLoadError(source, `model ${source} was trained on feature schema ${short(art.featureSchema.hash)} but this pith computes ${short(expected.schemaHash)}; retrain it with \`pith train\``);
+    throw new ModelLoadError(
+      source,
+      `model ${source} was trained on feature schema ${short(art.featureSchema.hash)} but this pith computes ${short(expected.schemaHash)}; retrain it with \`pith train\``,
+    );
   }
   if (art.mode !== expected.mode) {
-    throw new ModelLoadError(source, `model ${source} was trained for ${art.mode} mode but pith is running in ${expected.mode} mode; use --mode ${art.mode} or retrain it with \`pith train --mode ${expected.mode}\``);
+    throw new ModelLoadError(
+      source,
+      `model ${source} was trained for ${art.mode} mode but pith is running in ${expected.mode} mode; use --mode ${art.mode} or retrain it with \`pith train --mode ${expected.mode}\``,
+    );
   }
   return art;
 }
@@ -142,7 +183,12 @@ export async function loadModel(file: string, expected: ModelExpectation): Promi
     text = await readFile(file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ModelLoadError(file, code === "ENOENT" ? `model ${file} not found` : `cannot read model ${file} (${code ?? (e as Error).message})`);
+    throw new ModelLoadError(
+      file,
+      code === "ENOENT"
+        ? `model ${file} not found`
+        : `cannot read model ${file} (${code ?? (e as Error).message})`,
+    );
   }
   return parseModel(text, file, expected);
 }
@@ -151,18 +197,32 @@ export async function loadModel(file: string, expected: ModelExpectation): Promi
  * Rebuilds the artifact's classifier `name`; a missing or malformed one is a ModelLoadError.
  * `extraCols`: columns the classifier reads before the schema's (a stacked stage's own inputs).
  */
-export async function artifactClassifier(artifact: ModelArtifact, name: string, source = artifact.kind, extraCols = 0): Promise<Classifier> {
+export async function artifactClassifier(
+  artifact: ModelArtifact,
+  name: string,
+  source = artifact.kind,
+  extraCols = 0,
+): Promise<Classifier> {
   const json = artifact.classifiers[name];
   if (json === undefined) {
-    throw new ModelLoadError(source, `model ${source} has no classifier "${name}" (it has: ${Object.keys(artifact.classifiers).join(", ") || "none"})`);
+    throw new ModelLoadError(
+      source,
+      `model ${source} has no classifier "${name}" (it has: ${Object.keys(artifact.classifiers).join(", ") || "none"})`,
+    );
   }
   const nCols = (json as { nCols?: unknown } | null)?.nCols;
   if (nCols !== artifact.featureSchema.names.length + extraCols) {
-    throw new ModelLoadError(source, `model ${source} is corrupt (classifier "${name}" reads ${String(nCols)} features, the schema has ${artifact.featureSchema.names.length}${extraCols ? ` + ${extraCols}` : ""})`);
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (classifier "${name}" reads ${String(nCols)} features, the schema has ${artifact.featureSchema.names.length}${extraCols ? ` + ${extraCols}` : ""})`,
+    );
   }
   try {
     return await loadClassifier(json);
   } catch (e) {
-    throw new ModelLoadError(source, `model ${source} is corrupt (classifier "${name}": ${(e as Error).message.split("\n")[0]}); retrain it with \`pith train\``);
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (classifier "${name}": ${(e as Error).message.split("\n")[0]}); retrain it with \`pith train\``,
+    );
   }
 }

@@ -35,12 +35,16 @@ export interface BinnedData {
 }
 
 /** Learns per-feature bin edges from (a sample of) the given rows. */
-export function fitBinEdges(X: Matrix, opts: { maxBins?: number; sampleRows?: number; seed?: number; rows?: Uint32Array } = {}): Float32Array[] {
+export function fitBinEdges(
+  X: Matrix,
+  opts: { maxBins?: number; sampleRows?: number; seed?: number; rows?: Uint32Array } = {},
+): Float32Array[] {
   const maxValueBins = Math.min(MAX_BINS, opts.maxBins ?? DEFAULT_MAX_BINS) - 1;
   if (maxValueBins < 1) throw new RangeError("maxBins must be at least 2");
   const pool = opts.rows ?? Uint32Array.from({ length: X.nRows }, (_, i) => i);
   const limit = opts.sampleRows ?? DEFAULT_BIN_SAMPLE_ROWS;
-  const picked = pool.length > limit ? sampleWithoutReplacement(pool.length, limit, createRng(opts.seed)) : null;
+  const picked =
+    pool.length > limit ? sampleWithoutReplacement(pool.length, limit, createRng(opts.seed)) : null;
   const sample = picked ? picked.map((i) => pool[i]!) : pool;
   const values = new Float32Array(sample.length);
   const edges: Float32Array[] = [];
@@ -90,7 +94,12 @@ export function binOf(v: number, e: Float32Array): number {
 }
 
 /** Maps the given rows of X (all rows by default) to bins; `withRowMajor` adds the row-major copy. */
-export function binMatrix(X: Matrix, edges: readonly Float32Array[], rows?: Uint32Array, withRowMajor = false): BinnedData {
+export function binMatrix(
+  X: Matrix,
+  edges: readonly Float32Array[],
+  rows?: Uint32Array,
+  withRowMajor = false,
+): BinnedData {
   const nRows = rows ? rows.length : X.nRows;
   const nCols = X.nCols;
   const bins = new Uint8Array(nRows * nCols);

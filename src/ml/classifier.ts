@@ -72,7 +72,8 @@ export function resolveWeights(y: Uint8Array, opts: FitOptions = {}): Float32Arr
 export function numParam(params: Record<string, unknown>, name: string, def: number): number {
   const v = params[name];
   if (v === undefined) return def;
-  if (typeof v !== "number" || Number.isNaN(v)) throw new TypeError(`hyper-parameter ${name} must be a number, got ${JSON.stringify(v)}`);
+  if (typeof v !== "number" || Number.isNaN(v))
+    throw new TypeError(`hyper-parameter ${name} must be a number, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -85,8 +86,13 @@ export function expectKind(json: unknown, kind: string): Record<string, unknown>
 }
 
 /** Features by decreasing importance with their share of the total, for model cards and reports. */
-export function rankFeatures(importance: ArrayLike<number>, names: readonly string[], top = Infinity): { name: string; gain: number; share: number }[] {
-  if (importance.length !== names.length) throw new RangeError(`${importance.length} importances for ${names.length} feature names`);
+export function rankFeatures(
+  importance: ArrayLike<number>,
+  names: readonly string[],
+  top = Infinity,
+): { name: string; gain: number; share: number }[] {
+  if (importance.length !== names.length)
+    throw new RangeError(`${importance.length} importances for ${names.length} feature names`);
   let total = 0;
   for (let i = 0; i < importance.length; i++) total += importance[i]!;
   return names

@@ -32,8 +32,12 @@ export interface CrossValidation {
   overall: BinaryMetrics;
 }
 
-export async function crossValidate(make: () => Classifier | Promise<Classifier>, X: Matrix, y: Uint8Array,
-  opts: CrossValidateOptions): Promise<CrossValidation> {
+export async function crossValidate(
+  make: () => Classifier | Promise<Classifier>,
+  X: Matrix,
+  y: Uint8Array,
+  opts: CrossValidateOptions,
+): Promise<CrossValidation> {
   const k = opts.k ?? DEFAULT_FOLDS;
   const seed = opts.seed ?? DEFAULT_SEED;
   const threshold = opts.threshold ?? DEFAULT_THRESHOLD;
@@ -50,7 +54,9 @@ export async function crossValidate(make: () => Classifier | Promise<Classifier>
       ...(opts.classWeight ? { classWeight: opts.classWeight } : {}),
     });
     const p = clf.predictProba(selectRows(X, test));
-    test.forEach((r, i) => { oof[r] = p[i]!; });
+    test.forEach((r, i) => {
+      oof[r] = p[i]!;
+    });
     const wTest = opts.weights ? selectIndices(opts.weights, test) : undefined;
     const m = binaryMetrics(selectIndices(y, test), p, { threshold, ...(wTest ? { weights: wTest } : {}) });
     folds.push(m);

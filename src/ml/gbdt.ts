@@ -9,12 +9,43 @@
  * Deterministic for a given seed; predictions need no binner (raw float32 thresholds).
  */
 import { fitBinEdges, binMatrix, type BinnedData } from "./binning.ts";
-import { type Classifier, type FitOptions, type HasFeatureImportance, expectKind, numParam, resolveWeights } from "./classifier.ts";
-import { buildHistogram, emptySplit, findBestSplit, newHistogram, partitionRows, type ScoreFn, type Split, type SplitConstraints, subtractHistogram } from "./hist.ts";
+import {
+  type Classifier,
+  type FitOptions,
+  type HasFeatureImportance,
+  expectKind,
+  numParam,
+  resolveWeights,
+} from "./classifier.ts";
+import {
+  buildHistogram,
+  emptySplit,
+  findBestSplit,
+  newHistogram,
+  partitionRows,
+  type ScoreFn,
+  type Split,
+  type SplitConstraints,
+  subtractHistogram,
+} from "./hist.ts";
 import { type Matrix, type MatrixInput, checkShapes, selectIndices, toMatrix } from "./matrix.ts";
 import { createRng, DEFAULT_SEED, type Rng, sampleWithoutReplacement } from "./prng.ts";
 import { groupHoldout } from "./split.ts";
-import { addLeaf, addTreeBinned, addTreesRaw, concatTrees, decodeTrees, encodeTrees, f32, type FlatTrees, flattenTrees, gainImportance, type GrownTree, newGrownTree, setSplit } from "./tree.ts";
+import {
+  addLeaf,
+  addTreeBinned,
+  addTreesRaw,
+  concatTrees,
+  decodeTrees,
+  encodeTrees,
+  f32,
+  type FlatTrees,
+  flattenTrees,
+  gainImportance,
+  type GrownTree,
+  newGrownTree,
+  setSplit,
+} from "./tree.ts";
 
 export interface GbdtParams {
   /** Maximum boosting rounds (trees). Default 300. */
@@ -59,9 +90,22 @@ export interface GbdtParams {
 }
 
 export const GBDT_DEFAULTS: Readonly<GbdtParams> = {
-  nEstimators: 300, learningRate: 0.1, maxLeaves: 31, maxDepth: 8, minSamplesLeaf: 20, minChildWeight: 1e-3,
-  l2: 1, minGain: 0, subsample: 1, colsample: 1, maxBins: 255, binSampleRows: 200_000, validationFraction: 0.1,
-  earlyStoppingRounds: 20, minEstimators: 0, bags: 1,
+  nEstimators: 300,
+  learningRate: 0.1,
+  maxLeaves: 31,
+  maxDepth: 8,
+  minSamplesLeaf: 20,
+  minChildWeight: 1e-3,
+  l2: 1,
+  minGain: 0,
+  subsample: 1,
+  colsample: 1,
+  maxBins: 255,
+  binSampleRows: 200_000,
+  validationFraction: 0.1,
+  earlyStoppingRounds: 20,
+  minEstimators: 0,
+  bags: 1,
 };
 
 /** Fewer rows than this: no early-stopping holdout (it would be too noisy to help). */
@@ -75,9 +119,12 @@ const MAX_BASE_SCORE = 10;
 
 export function gbdtParams(params: Record<string, unknown> = {}): GbdtParams {
   const out = { ...GBDT_DEFAULTS };
-  for (const key of Object.keys(GBDT_DEFAULTS) as (keyof GbdtParams)[]) out[key] = numParam(params, key, GBDT_DEFAULTS[key]);
-  if (out.maxLeaves < 2 || out.maxDepth < 1 || out.minSamplesLeaf < 1) throw new RangeError("gbdt needs maxLeaves ≥ 2, maxDepth ≥ 1, minSamplesLeaf ≥ 1");
-  if (!Number.isInteger(out.bags) || out.bags < 1) throw new RangeError("gbdt needs a whole number of bags ≥ 1");
+  for (const key of Object.keys(GBDT_DEFAULTS) as (keyof GbdtParams)[])
+    out[key] = numParam(params, key, GBDT_DEFAULTS[key]);
+  if (out.maxLeaves < 2 || out.maxDepth < 1 || out.minSamplesLeaf < 1)
+    throw new RangeError("gbdt needs maxLeaves ≥ 2, maxDepth ≥ 1, minSamplesLeaf ≥ 1");
+  if (!Number.isInteger(out.bags) || out.bags < 1)
+    throw new RangeError("gbdt needs a whole number of bags ≥ 1");
   return out;
 }
 
@@ -103,7 +150,10 @@ class LeafWiseGrower {
   private readonly score: ScoreFn;
   private feats: Int32Array = new Int32Array(0);
 
-  constructor(private readonly data: BinnedData, private readonly p: GbdtParams) {
+  constructor(
+    private readonly data: BinnedData,
+    private readonly p: GbdtParams,
+  ) {
     this.rows = new Uint32Array(data.nRows);
     this.tmp = new Uint32Array(data.nRows);
     this.scratchA = new Float32Array(data.nRows);
@@ -131,7 +181,9 @@ class LeafWiseGrower {
 
   private bestSplit(e: Pending): Split | null {
     const s = emptySplit();
-    return findBestSplit(e.hist!, this.data, this.feats, e.A, e.B, e.end - e.start, this.score, this.cons, s) ? s : null;
+    return findBestSplit(e.hist!, this.data, this.feats, e.A, e.B, e.end - e.start, this.score, this.cons, s)
+      ? s
+      : null;
   }
 
   /** Grows a tree on rows[0, m) (filled by the caller) using the given features. */
@@ -144,7 +196,16 @@ class LeafWiseGrower {
       A += grad[this.rows[i]!]!;
       B += hess[this.rows[i]!]!;
     }
-    const root: Pending = { node: addLeaf(tree, this.leafValue(A, B)), start: 0, end: m, depth: 0, hist: null, A, B, split: null };
+    const root: Pending = {
+      node: addLeaf(tree, this.leafValue(A, B)),
+      start: 0,
+      end: m,
+      depth: 0,
+      hist: null,
+      A,
+      B,
+      split: null,
+    };
     if (this.canSplit(m, 0)) {
       root.hist = this.hist();
       buildHistogram(root.hist, this.data, this.rows, 0, m, grad, hess, feats, this.scratchA, this.scratchB);
@@ -168,18 +229,56 @@ class LeafWiseGrower {
   /** Applies parent's split: partitions rows, adds two leaves, derives their histograms and splits. */
   private splitLeaf(tree: GrownTree, parent: Pending, grad: Float32Array, hess: Float32Array): Pending[] {
     const s = parent.split!;
-    const mid = partitionRows(this.data, this.rows, parent.start, parent.end, s.feature, s.bin, s.missingLeft, this.tmp);
+    const mid = partitionRows(
+      this.data,
+      this.rows,
+      parent.start,
+      parent.end,
+      s.feature,
+      s.bin,
+      s.missingLeft,
+      this.tmp,
+    );
     const rA = parent.A - s.leftA;
     const rB = parent.B - s.leftB;
-    const left: Pending = { node: addLeaf(tree, this.leafValue(s.leftA, s.leftB)), start: parent.start, end: mid, depth: parent.depth + 1, hist: null, A: s.leftA, B: s.leftB, split: null };
-    const right: Pending = { node: addLeaf(tree, this.leafValue(rA, rB)), start: mid, end: parent.end, depth: parent.depth + 1, hist: null, A: rA, B: rB, split: null };
+    const left: Pending = {
+      node: addLeaf(tree, this.leafValue(s.leftA, s.leftB)),
+      start: parent.start,
+      end: mid,
+      depth: parent.depth + 1,
+      hist: null,
+      A: s.leftA,
+      B: s.leftB,
+      split: null,
+    };
+    const right: Pending = {
+      node: addLeaf(tree, this.leafValue(rA, rB)),
+      start: mid,
+      end: parent.end,
+      depth: parent.depth + 1,
+      hist: null,
+      A: rA,
+      B: rB,
+      split: null,
+    };
     setSplit(tree, parent.node, s.feature, s.bin, s.missingLeft, left.node, right.node, s.gain);
     const [small, large] = mid - parent.start <= parent.end - mid ? [left, right] : [right, left];
     const splitSmall = this.canSplit(small.end - small.start, small.depth);
     const splitLarge = this.canSplit(large.end - large.start, large.depth);
     if (splitSmall || splitLarge) {
       small.hist = this.hist();
-      buildHistogram(small.hist, this.data, this.rows, small.start, small.end, grad, hess, this.feats, this.scratchA, this.scratchB);
+      buildHistogram(
+        small.hist,
+        this.data,
+        this.rows,
+        small.start,
+        small.end,
+        grad,
+        hess,
+        this.feats,
+        this.scratchA,
+        this.scratchB,
+      );
       if (splitLarge) {
         subtractHistogram(parent.hist!, small.hist, this.data, this.feats);
         large.hist = parent.hist;
@@ -241,7 +340,13 @@ function baseScoreOf(y: Uint8Array, w: Float32Array | null): number {
   return Math.min(MAX_BASE_SCORE, Math.max(-MAX_BASE_SCORE, Math.log(p / (1 - p))));
 }
 
-function computeGradients(F: Float64Array, y: Uint8Array, w: Float32Array | null, grad: Float32Array, hess: Float32Array): void {
+function computeGradients(
+  F: Float64Array,
+  y: Uint8Array,
+  w: Float32Array | null,
+  grad: Float32Array,
+  hess: Float32Array,
+): void {
   for (let i = 0; i < F.length; i++) {
     const p = sigmoid(F[i]!);
     const wi = w ? w[i]! : 1;
@@ -260,12 +365,18 @@ function countDistinct(a: ArrayLike<number>, limit: number): number {
 /** Bins the data and splits off the early-stopping holdout. */
 function prepare(X: Matrix, y: Uint8Array, p: GbdtParams, opts: FitOptions, rng: Rng): BoostState {
   const w = resolveWeights(y, opts);
-  const useVal = p.earlyStoppingRounds > 0 && p.validationFraction > 0 && X.nRows >= MIN_ROWS_FOR_EARLY_STOPPING;
+  const useVal =
+    p.earlyStoppingRounds > 0 && p.validationFraction > 0 && X.nRows >= MIN_ROWS_FOR_EARLY_STOPPING;
   // one site only (e.g. a per-domain model): hold out rows instead of groups
   const groups = opts.groups && countDistinct(opts.groups, 2) >= 2 ? opts.groups : undefined;
   const split = useVal ? groupHoldout(X.nRows, p.validationFraction, rng.seed(), groups) : null;
   const trainRows = split ? split.train : Uint32Array.from({ length: X.nRows }, (_, i) => i);
-  const edges = fitBinEdges(X, { maxBins: p.maxBins, sampleRows: p.binSampleRows, seed: rng.seed(), rows: trainRows });
+  const edges = fitBinEdges(X, {
+    maxBins: p.maxBins,
+    sampleRows: p.binSampleRows,
+    seed: rng.seed(),
+    rows: trainRows,
+  });
   return {
     trainData: binMatrix(X, edges, split ? trainRows : undefined, true),
     valData: split ? binMatrix(X, edges, split.test) : null,
@@ -289,7 +400,13 @@ function sampleRows(rows: Uint32Array, n: number, rate: number, rng: Rng): numbe
 }
 
 /** Runs the boosting rounds; returns the trees up to the best validation round (at least minEstimators). */
-function boost(s: BoostState, p: GbdtParams, base: number, rng: Rng, onProgress?: (done: number, total: number) => void): GrownTree[] {
+function boost(
+  s: BoostState,
+  p: GbdtParams,
+  base: number,
+  rng: Rng,
+  onProgress?: (done: number, total: number) => void,
+): GrownTree[] {
   const n = s.trainData.nRows;
   const nCols = s.trainData.nCols;
   const F = new Float64Array(n).fill(base);
@@ -336,7 +453,8 @@ export interface GbdtJSON {
 export class GradientBoostedTrees implements Classifier, HasFeatureImportance {
   readonly kind = "gbdt";
   readonly params: GbdtParams;
-  private model: { flat: FlatTrees; nCols: number; baseScore: number; importance: Float64Array } | null = null;
+  private model: { flat: FlatTrees; nCols: number; baseScore: number; importance: Float64Array } | null =
+    null;
 
   constructor(params: Record<string, unknown> = {}) {
     this.params = gbdtParams(params);
@@ -355,14 +473,22 @@ export class GradientBoostedTrees implements Classifier, HasFeatureImportance {
       const rng = createRng(k === 0 ? seed : seed + BAG_SEED_STEP * k);
       const state = prepare(M, y, this.params, opts, rng);
       const base = baseScoreOf(state.y, state.w);
-      const progress = opts.onProgress && ((done: number, total: number) => opts.onProgress?.(k * this.params.nEstimators + done, K * this.params.nEstimators));
+      const progress =
+        opts.onProgress &&
+        ((done: number, total: number) =>
+          opts.onProgress?.(k * this.params.nEstimators + done, K * this.params.nEstimators));
       const trees = boost(state, this.params, base, rng, progress);
       parts.push(flattenTrees(trees, state.edges));
       const gain = gainImportance(trees, M.nCols);
       for (let c = 0; c < M.nCols; c++) importance[c] = (importance[c] as number) + (gain[c] as number) / K;
       baseScore += base / K;
     }
-    this.model = { flat: K === 1 ? (parts[0] as FlatTrees) : concatTrees(parts, 1 / K), nCols: M.nCols, baseScore, importance };
+    this.model = {
+      flat: K === 1 ? (parts[0] as FlatTrees) : concatTrees(parts, 1 / K),
+      nCols: M.nCols,
+      baseScore,
+      importance,
+    };
   }
 
   /** Number of trees kept (after early stopping). */
@@ -390,17 +516,27 @@ export class GradientBoostedTrees implements Classifier, HasFeatureImportance {
 
   toJSON(): GbdtJSON {
     const m = this.trained();
-    return { kind: "gbdt", version: 1, params: { ...this.params }, nCols: m.nCols, baseScore: m.baseScore,
-      importance: Array.from(m.importance, (v) => f32(Math.fround(v))), trees: encodeTrees(m.flat) };
+    return {
+      kind: "gbdt",
+      version: 1,
+      params: { ...this.params },
+      nCols: m.nCols,
+      baseScore: m.baseScore,
+      importance: Array.from(m.importance, (v) => f32(Math.fround(v))),
+      trees: encodeTrees(m.flat),
+    };
   }
 
   static fromJSON(json: unknown): GradientBoostedTrees {
     const j = expectKind(json, "gbdt") as Partial<GbdtJSON>;
     if (j.version !== 1) throw new Error(`unsupported gbdt version ${String(j.version)}`);
     const nCols = Number(j.nCols);
-    if (!Number.isInteger(nCols) || nCols < 1 || typeof j.baseScore !== "number") throw new Error("serialised gbdt lacks nCols or baseScore");
+    if (!Number.isInteger(nCols) || nCols < 1 || typeof j.baseScore !== "number")
+      throw new Error("serialised gbdt lacks nCols or baseScore");
     const c = new GradientBoostedTrees((j.params ?? {}) as unknown as Record<string, unknown>);
-    const importance = Float64Array.from(Array.isArray(j.importance) ? j.importance : new Array<number>(nCols).fill(0));
+    const importance = Float64Array.from(
+      Array.isArray(j.importance) ? j.importance : new Array<number>(nCols).fill(0),
+    );
     c.model = { flat: decodeTrees(j.trees, nCols), nCols, baseScore: j.baseScore, importance };
     return c;
   }

@@ -7,11 +7,39 @@
  * Trees grow depth-first from an explicit stack (no recursion). Deterministic per seed.
  */
 import { fitBinEdges, binMatrix, type BinnedData } from "./binning.ts";
-import { type Classifier, type FitOptions, type HasFeatureImportance, expectKind, numParam, resolveWeights } from "./classifier.ts";
-import { buildHistogram, emptySplit, findBestSplit, newHistogram, partitionRows, type ScoreFn, type SplitConstraints, zeroHistogram } from "./hist.ts";
+import {
+  type Classifier,
+  type FitOptions,
+  type HasFeatureImportance,
+  expectKind,
+  numParam,
+  resolveWeights,
+} from "./classifier.ts";
+import {
+  buildHistogram,
+  emptySplit,
+  findBestSplit,
+  newHistogram,
+  partitionRows,
+  type ScoreFn,
+  type SplitConstraints,
+  zeroHistogram,
+} from "./hist.ts";
 import { type MatrixInput, checkShapes, toMatrix } from "./matrix.ts";
 import { createRng, DEFAULT_SEED, drawFromPermutation, type Rng } from "./prng.ts";
-import { addLeaf, addTreesRaw, decodeTrees, encodeTrees, f32, type FlatTrees, flattenTrees, gainImportance, type GrownTree, newGrownTree, setSplit } from "./tree.ts";
+import {
+  addLeaf,
+  addTreesRaw,
+  decodeTrees,
+  encodeTrees,
+  f32,
+  type FlatTrees,
+  flattenTrees,
+  gainImportance,
+  type GrownTree,
+  newGrownTree,
+  setSplit,
+} from "./tree.ts";
 
 export type ForestCriterion = "gini" | "entropy";
 
@@ -40,8 +68,15 @@ export interface ForestParams {
 }
 
 export const FOREST_DEFAULTS: Readonly<ForestParams> = {
-  nEstimators: 100, maxDepth: 16, minSamplesLeaf: 20, maxFeatures: 0, sampleFraction: 1, minGain: 1e-7, maxBins: 255,
-  binSampleRows: 200_000, criterion: "gini",
+  nEstimators: 100,
+  maxDepth: 16,
+  minSamplesLeaf: 20,
+  maxFeatures: 0,
+  sampleFraction: 1,
+  minGain: 1e-7,
+  maxBins: 255,
+  binSampleRows: 200_000,
+  criterion: "gini",
 };
 
 export function forestParams(params: Record<string, unknown> = {}): ForestParams {
@@ -50,9 +85,11 @@ export function forestParams(params: Record<string, unknown> = {}): ForestParams
     if (key !== "criterion") (out[key] as number) = numParam(params, key, FOREST_DEFAULTS[key] as number);
   }
   const c = params["criterion"] ?? FOREST_DEFAULTS.criterion;
-  if (c !== "gini" && c !== "entropy") throw new TypeError(`rf criterion must be "gini" or "entropy", got ${JSON.stringify(c)}`);
+  if (c !== "gini" && c !== "entropy")
+    throw new TypeError(`rf criterion must be "gini" or "entropy", got ${JSON.stringify(c)}`);
   out.criterion = c;
-  if (out.minSamplesLeaf < 1 || out.nEstimators < 1) throw new RangeError("rf needs nEstimators ≥ 1 and minSamplesLeaf ≥ 1");
+  if (out.minSamplesLeaf < 1 || out.nEstimators < 1)
+    throw new RangeError("rf needs nEstimators ≥ 1 and minSamplesLeaf ≥ 1");
   return out;
 }
 
@@ -92,7 +129,10 @@ class DepthFirstGrower {
   private readonly mtry: number;
   private readonly perm: Int32Array;
 
-  constructor(private readonly data: BinnedData, private readonly p: ForestParams) {
+  constructor(
+    private readonly data: BinnedData,
+    private readonly p: ForestParams,
+  ) {
     this.rows = new Uint32Array(data.nRows);
     this.tmp = new Uint32Array(data.nRows);
     this.sa = new Float32Array(data.nRows);
@@ -145,11 +185,34 @@ class DepthFirstGrower {
     const found = findBestSplit(this.hist, this.data, feats, e.A, e.B, count, this.score, this.cons, s);
     zeroHistogram(this.hist, this.data, this.rows, e.start, e.end, feats);
     if (!found) return [];
-    const mid = partitionRows(this.data, this.rows, e.start, e.end, s.feature, s.bin, s.missingLeft, this.tmp);
+    const mid = partitionRows(
+      this.data,
+      this.rows,
+      e.start,
+      e.end,
+      s.feature,
+      s.bin,
+      s.missingLeft,
+      this.tmp,
+    );
     const rA = e.A - s.leftA;
     const rB = e.B - s.leftB;
-    const left: Frame = { node: addLeaf(tree, s.leftB > 0 ? s.leftA / s.leftB : 0), start: e.start, end: mid, depth: e.depth + 1, A: s.leftA, B: s.leftB };
-    const right: Frame = { node: addLeaf(tree, rB > 0 ? rA / rB : 0), start: mid, end: e.end, depth: e.depth + 1, A: rA, B: rB };
+    const left: Frame = {
+      node: addLeaf(tree, s.leftB > 0 ? s.leftA / s.leftB : 0),
+      start: e.start,
+      end: mid,
+      depth: e.depth + 1,
+      A: s.leftA,
+      B: s.leftB,
+    };
+    const right: Frame = {
+      node: addLeaf(tree, rB > 0 ? rA / rB : 0),
+      start: mid,
+      end: e.end,
+      depth: e.depth + 1,
+      A: rA,
+      B: rB,
+    };
     setSplit(tree, e.node, s.feature, s.bin, s.missingLeft, left.node, right.node, s.gain);
     return [right, left];
   }
@@ -179,7 +242,11 @@ export class HistRandomForest implements Classifier, HasFeatureImportance {
     checkShapes(M, y, opts.weights);
     const rng = createRng(opts.seed ?? DEFAULT_SEED);
     const w = resolveWeights(y, opts);
-    const edges = fitBinEdges(M, { maxBins: this.params.maxBins, sampleRows: this.params.binSampleRows, seed: rng.seed() });
+    const edges = fitBinEdges(M, {
+      maxBins: this.params.maxBins,
+      sampleRows: this.params.binSampleRows,
+      seed: rng.seed(),
+    });
     const grower = new DepthFirstGrower(binMatrix(M, edges, undefined, true), this.params);
     const a = new Float32Array(M.nRows);
     const b = new Float32Array(M.nRows);
@@ -213,8 +280,14 @@ export class HistRandomForest implements Classifier, HasFeatureImportance {
 
   toJSON(): ForestJSON {
     const m = this.trained();
-    return { kind: "rf", version: 1, params: { ...this.params }, nCols: m.nCols,
-      importance: Array.from(m.importance, (v) => f32(Math.fround(v))), trees: encodeTrees(m.flat) };
+    return {
+      kind: "rf",
+      version: 1,
+      params: { ...this.params },
+      nCols: m.nCols,
+      importance: Array.from(m.importance, (v) => f32(Math.fround(v))),
+      trees: encodeTrees(m.flat),
+    };
   }
 
   static fromJSON(json: unknown): HistRandomForest {
@@ -225,7 +298,9 @@ export class HistRandomForest implements Classifier, HasFeatureImportance {
     const c = new HistRandomForest((j.params ?? {}) as unknown as Record<string, unknown>);
     const flat = decodeTrees(j.trees, nCols);
     if (flat.roots.length === 0) throw new Error("serialised rf has no trees");
-    const importance = Float64Array.from(Array.isArray(j.importance) ? j.importance : new Array<number>(nCols).fill(0));
+    const importance = Float64Array.from(
+      Array.isArray(j.importance) ? j.importance : new Array<number>(nCols).fill(0),
+    );
     c.model = { flat, nCols, importance };
     return c;
   }

@@ -53,8 +53,19 @@ export function newHistogram(nCols: number): Float64Array {
  * Features go four at a time: one pass over the rows feeds four histograms. With
  * `clear` false the caller guarantees those features' bins are already zero (see zeroHistogram).
  */
-export function buildHistogram(hist: Float64Array, data: BinnedData, rows: Uint32Array, start: number, end: number,
-  a: Float32Array, b: Float32Array | null, feats: Int32Array, scratchA: Float32Array, scratchB: Float32Array, clear = true): void {
+export function buildHistogram(
+  hist: Float64Array,
+  data: BinnedData,
+  rows: Uint32Array,
+  start: number,
+  end: number,
+  a: Float32Array,
+  b: Float32Array | null,
+  feats: Int32Array,
+  scratchA: Float32Array,
+  scratchB: Float32Array,
+  clear = true,
+): void {
   const m = end - start;
   for (let i = 0; i < m; i++) {
     const r = rows[start + i]!;
@@ -72,13 +83,30 @@ export function buildHistogram(hist: Float64Array, data: BinnedData, rows: Uint3
   }
   let k = 0;
   for (; k + 4 <= feats.length; k += 4) {
-    accumulate4(hist, data, rowView, feats[k]!, feats[k + 1]!, feats[k + 2]!, feats[k + 3]!, scratchA, scratchB);
+    accumulate4(
+      hist,
+      data,
+      rowView,
+      feats[k]!,
+      feats[k + 1]!,
+      feats[k + 2]!,
+      feats[k + 3]!,
+      scratchA,
+      scratchB,
+    );
   }
   for (; k < feats.length; k++) accumulate1(hist, data, rowView, feats[k]!, scratchA, scratchB);
 }
 
-function accumulateRows(hist: Float64Array, rowBins: Uint8Array, nCols: number, rows: Uint32Array, feats: Int32Array,
-  sa: Float32Array, sb: Float32Array): void {
+function accumulateRows(
+  hist: Float64Array,
+  rowBins: Uint8Array,
+  nCols: number,
+  rows: Uint32Array,
+  feats: Int32Array,
+  sa: Float32Array,
+  sb: Float32Array,
+): void {
   for (let i = 0; i < rows.length; i++) {
     const off = rows[i]! * nCols;
     const x = sa[i]!;
@@ -86,12 +114,21 @@ function accumulateRows(hist: Float64Array, rowBins: Uint8Array, nCols: number, 
     for (let k = 0; k < feats.length; k++) {
       const f = feats[k]!;
       const o = f * FEATURE_SLOTS + rowBins[off + f]! * HIST_STRIDE;
-      hist[o] = hist[o]! + x; hist[o + 1] = hist[o + 1]! + y; hist[o + 2] = hist[o + 2]! + 1;
+      hist[o] = hist[o]! + x;
+      hist[o + 1] = hist[o + 1]! + y;
+      hist[o + 2] = hist[o + 2]! + 1;
     }
   }
 }
 
-function accumulate1(hist: Float64Array, data: BinnedData, rows: Uint32Array, f: number, sa: Float32Array, sb: Float32Array): void {
+function accumulate1(
+  hist: Float64Array,
+  data: BinnedData,
+  rows: Uint32Array,
+  f: number,
+  sa: Float32Array,
+  sb: Float32Array,
+): void {
   const { bins, nRows } = data;
   const base = f * FEATURE_SLOTS;
   const col = f * nRows;
@@ -103,28 +140,58 @@ function accumulate1(hist: Float64Array, data: BinnedData, rows: Uint32Array, f:
   }
 }
 
-function accumulate4(hist: Float64Array, data: BinnedData, rows: Uint32Array, f0: number, f1: number, f2: number,
-  f3: number, sa: Float32Array, sb: Float32Array): void {
+function accumulate4(
+  hist: Float64Array,
+  data: BinnedData,
+  rows: Uint32Array,
+  f0: number,
+  f1: number,
+  f2: number,
+  f3: number,
+  sa: Float32Array,
+  sb: Float32Array,
+): void {
   const { bins, nRows } = data;
-  const b0 = f0 * FEATURE_SLOTS, b1 = f1 * FEATURE_SLOTS, b2 = f2 * FEATURE_SLOTS, b3 = f3 * FEATURE_SLOTS;
-  const c0 = f0 * nRows, c1 = f1 * nRows, c2 = f2 * nRows, c3 = f3 * nRows;
+  const b0 = f0 * FEATURE_SLOTS,
+    b1 = f1 * FEATURE_SLOTS,
+    b2 = f2 * FEATURE_SLOTS,
+    b3 = f3 * FEATURE_SLOTS;
+  const c0 = f0 * nRows,
+    c1 = f1 * nRows,
+    c2 = f2 * nRows,
+    c3 = f3 * nRows;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     const x = sa[i]!;
     const y = sb[i]!;
     let o = b0 + bins[c0 + r]! * HIST_STRIDE;
-    hist[o] = hist[o]! + x; hist[o + 1] = hist[o + 1]! + y; hist[o + 2] = hist[o + 2]! + 1;
+    hist[o] = hist[o]! + x;
+    hist[o + 1] = hist[o + 1]! + y;
+    hist[o + 2] = hist[o + 2]! + 1;
     o = b1 + bins[c1 + r]! * HIST_STRIDE;
-    hist[o] = hist[o]! + x; hist[o + 1] = hist[o + 1]! + y; hist[o + 2] = hist[o + 2]! + 1;
+    hist[o] = hist[o]! + x;
+    hist[o + 1] = hist[o + 1]! + y;
+    hist[o + 2] = hist[o + 2]! + 1;
     o = b2 + bins[c2 + r]! * HIST_STRIDE;
-    hist[o] = hist[o]! + x; hist[o + 1] = hist[o + 1]! + y; hist[o + 2] = hist[o + 2]! + 1;
+    hist[o] = hist[o]! + x;
+    hist[o + 1] = hist[o + 1]! + y;
+    hist[o + 2] = hist[o + 2]! + 1;
     o = b3 + bins[c3 + r]! * HIST_STRIDE;
-    hist[o] = hist[o]! + x; hist[o + 1] = hist[o + 1]! + y; hist[o + 2] = hist[o + 2]! + 1;
+    hist[o] = hist[o]! + x;
+    hist[o + 1] = hist[o + 1]! + y;
+    hist[o + 2] = hist[o + 2]! + 1;
   }
 }
 
 /** Zeroes the bins that rows[start, end) touched, or whole features when that is cheaper. */
-export function zeroHistogram(hist: Float64Array, data: BinnedData, rows: Uint32Array, start: number, end: number, feats: Int32Array): void {
+export function zeroHistogram(
+  hist: Float64Array,
+  data: BinnedData,
+  rows: Uint32Array,
+  start: number,
+  end: number,
+  feats: Int32Array,
+): void {
   const { bins, nRows, nCols, rowBins } = data;
   for (let k = 0; k < feats.length; k++) {
     const f = feats[k]!;
@@ -144,7 +211,12 @@ export function zeroHistogram(hist: Float64Array, data: BinnedData, rows: Uint32
 }
 
 /** parent −= child for the given features: turns a parent's histogram into its other child's. */
-export function subtractHistogram(parent: Float64Array, child: Float64Array, data: BinnedData, feats: Int32Array): void {
+export function subtractHistogram(
+  parent: Float64Array,
+  child: Float64Array,
+  data: BinnedData,
+  feats: Int32Array,
+): void {
   for (let k = 0; k < feats.length; k++) {
     const f = feats[k]!;
     const base = f * FEATURE_SLOTS;
@@ -157,8 +229,17 @@ export function subtractHistogram(parent: Float64Array, child: Float64Array, dat
  * Best split over `feats` of a node with totals (totA, totB, totC); writes into `best`
  * when it beats best.gain. Returns true when `best` was updated.
  */
-export function findBestSplit(hist: Float64Array, data: BinnedData, feats: Int32Array, totA: number, totB: number,
-  totC: number, score: ScoreFn, cons: SplitConstraints, best: Split): boolean {
+export function findBestSplit(
+  hist: Float64Array,
+  data: BinnedData,
+  feats: Int32Array,
+  totA: number,
+  totB: number,
+  totC: number,
+  score: ScoreFn,
+  cons: SplitConstraints,
+  best: Split,
+): boolean {
   const parent = score(totA, totB);
   let improved = false;
   for (let k = 0; k < feats.length; k++) {
@@ -177,8 +258,19 @@ export function findBestSplit(hist: Float64Array, data: BinnedData, feats: Int32
 }
 
 /** One left-to-right scan of a feature's value bins with missing on a fixed side. */
-function scanFeature(hist: Float64Array, base: number, nb: number, missingLeft: boolean, totA: number, totB: number,
-  totC: number, parent: number, score: ScoreFn, cons: SplitConstraints, best: Split): boolean {
+function scanFeature(
+  hist: Float64Array,
+  base: number,
+  nb: number,
+  missingLeft: boolean,
+  totA: number,
+  totB: number,
+  totC: number,
+  parent: number,
+  score: ScoreFn,
+  cons: SplitConstraints,
+  best: Split,
+): boolean {
   let lA = missingLeft ? hist[base]! : 0;
   let lB = missingLeft ? hist[base + 1]! : 0;
   let lC = missingLeft ? hist[base + 2]! : 0;
@@ -212,8 +304,16 @@ function scanFeature(hist: Float64Array, base: number, nb: number, missingLeft: 
 }
 
 /** Stable in-place partition of rows[start, end) by a split; returns the first right index. */
-export function partitionRows(data: BinnedData, rows: Uint32Array, start: number, end: number, feature: number,
-  bin: number, missingLeft: boolean, tmp: Uint32Array): number {
+export function partitionRows(
+  data: BinnedData,
+  rows: Uint32Array,
+  start: number,
+  end: number,
+  feature: number,
+  bin: number,
+  missingLeft: boolean,
+  tmp: Uint32Array,
+): number {
   const col = feature * data.nRows;
   const { bins } = data;
   let l = start;

@@ -6,13 +6,21 @@
 import { CLASSIFIER_KINDS, type Classifier, type ClassifierKind } from "./classifier.ts";
 
 /** A new untrained classifier of `kind`; hyper-parameters not given keep their documented defaults. */
-export async function createClassifier(kind: ClassifierKind, params: Record<string, unknown> = {}): Promise<Classifier> {
+export async function createClassifier(
+  kind: ClassifierKind,
+  params: Record<string, unknown> = {},
+): Promise<Classifier> {
   switch (kind) {
-    case "gbdt": return new (await import("./gbdt.ts")).GradientBoostedTrees(params);
-    case "rf": return new (await import("./hist-forest.ts")).HistRandomForest(params);
-    case "ml-rf": return new (await import("./random-forest.ts")).MlRandomForest(params);
-    case "mlp": return new (await import("./mlp.ts")).MlpClassifier(params);
-    default: throw new Error(`unknown classifier kind "${String(kind)}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
+    case "gbdt":
+      return new (await import("./gbdt.ts")).GradientBoostedTrees(params);
+    case "rf":
+      return new (await import("./hist-forest.ts")).HistRandomForest(params);
+    case "ml-rf":
+      return new (await import("./random-forest.ts")).MlRandomForest(params);
+    case "mlp":
+      return new (await import("./mlp.ts")).MlpClassifier(params);
+    default:
+      throw new Error(`unknown classifier kind "${String(kind)}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
   }
 }
 
@@ -20,10 +28,17 @@ export async function createClassifier(kind: ClassifierKind, params: Record<stri
 export async function loadClassifier(json: unknown): Promise<Classifier> {
   const kind = (json as { kind?: unknown } | null)?.kind;
   switch (kind) {
-    case "gbdt": return (await import("./gbdt.ts")).GradientBoostedTrees.fromJSON(json);
-    case "rf": return (await import("./hist-forest.ts")).HistRandomForest.fromJSON(json);
-    case "ml-rf": return (await import("./random-forest.ts")).MlRandomForest.fromJSON(json);
-    case "mlp": return (await import("./mlp.ts")).MlpClassifier.fromJSON(json);
-    default: throw new Error(`unknown classifier kind ${JSON.stringify(kind)} (known: ${CLASSIFIER_KINDS.join(", ")})`);
+    case "gbdt":
+      return (await import("./gbdt.ts")).GradientBoostedTrees.fromJSON(json);
+    case "rf":
+      return (await import("./hist-forest.ts")).HistRandomForest.fromJSON(json);
+    case "ml-rf":
+      return (await import("./random-forest.ts")).MlRandomForest.fromJSON(json);
+    case "mlp":
+      return (await import("./mlp.ts")).MlpClassifier.fromJSON(json);
+    default:
+      throw new Error(
+        `unknown classifier kind ${JSON.stringify(kind)} (known: ${CLASSIFIER_KINDS.join(", ")})`,
+      );
   }
 }

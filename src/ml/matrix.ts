@@ -29,7 +29,10 @@ export function matrixFromData(data: Float32Array, nRows: number, nCols: number)
 }
 
 /** Copies rows (number arrays or typed arrays; null/undefined cells become NaN) into a Matrix. */
-export function matrixFromRows(rows: readonly ArrayLike<number | null | undefined>[], nCols?: number): Matrix {
+export function matrixFromRows(
+  rows: readonly ArrayLike<number | null | undefined>[],
+  nCols?: number,
+): Matrix {
   const cols = nCols ?? rows[0]?.length ?? 0;
   const m = createMatrix(rows.length, cols);
   for (let r = 0; r < rows.length; r++) {
@@ -42,8 +45,13 @@ export function matrixFromRows(rows: readonly ArrayLike<number | null | undefine
 }
 
 export function isMatrix(x: unknown): x is Matrix {
-  return typeof x === "object" && x !== null && (x as Matrix).data instanceof Float32Array
-    && typeof (x as Matrix).nRows === "number" && typeof (x as Matrix).nCols === "number";
+  return (
+    typeof x === "object" &&
+    x !== null &&
+    (x as Matrix).data instanceof Float32Array &&
+    typeof (x as Matrix).nRows === "number" &&
+    typeof (x as Matrix).nCols === "number"
+  );
 }
 
 /** Normalises MatrixInput to a Matrix (copies only when given an array of rows). */
@@ -68,7 +76,10 @@ export function selectRows(m: Matrix, rows: ArrayLike<number>): Matrix {
 }
 
 /** Values of typed array `a` at the given indices. */
-export function selectIndices<T extends Float32Array | Uint8Array | Int32Array | Uint32Array>(a: T, idx: ArrayLike<number>): T {
+export function selectIndices<T extends Float32Array | Uint8Array | Int32Array | Uint32Array>(
+  a: T,
+  idx: ArrayLike<number>,
+): T {
   const out = new (a.constructor as new (n: number) => T)(idx.length);
   for (let i = 0; i < idx.length; i++) out[i] = a[idx[i]!]!;
   return out;
@@ -84,6 +95,7 @@ export function getColumn(m: Matrix, c: number): Float32Array {
 /** Throws a one-line error unless X, y (and optional per-row arrays) agree in length. */
 export function checkShapes(X: Matrix, y: ArrayLike<number>, weights?: ArrayLike<number>): void {
   if (y.length !== X.nRows) throw new RangeError(`y has ${y.length} labels for ${X.nRows} rows`);
-  if (weights && weights.length !== X.nRows) throw new RangeError(`weights has ${weights.length} values for ${X.nRows} rows`);
+  if (weights && weights.length !== X.nRows)
+    throw new RangeError(`weights has ${weights.length} values for ${X.nRows} rows`);
   if (X.nRows === 0) throw new RangeError("cannot fit on 0 rows");
 }

@@ -32,7 +32,12 @@ function ratio(a: number, b: number): number {
 }
 
 /** Confusion counts (weighted when weights given) with "positive" meaning p ≥ threshold. */
-export function confusion(y: ArrayLike<number>, p: ArrayLike<number>, threshold = DEFAULT_THRESHOLD, weights?: ArrayLike<number>): Confusion {
+export function confusion(
+  y: ArrayLike<number>,
+  p: ArrayLike<number>,
+  threshold = DEFAULT_THRESHOLD,
+  weights?: ArrayLike<number>,
+): Confusion {
   const c: Confusion = { tp: 0, fp: 0, tn: 0, fn: 0 };
   for (let i = 0; i < y.length; i++) {
     const w = weights ? weights[i]! : 1;
@@ -87,15 +92,29 @@ export function logLoss(y: ArrayLike<number>, p: ArrayLike<number>, weights?: Ar
 }
 
 /** Everything at once, for reports and model artifacts. */
-export function binaryMetrics(y: ArrayLike<number>, p: ArrayLike<number>, opts: { threshold?: number; weights?: ArrayLike<number> } = {}): BinaryMetrics {
+export function binaryMetrics(
+  y: ArrayLike<number>,
+  p: ArrayLike<number>,
+  opts: { threshold?: number; weights?: ArrayLike<number> } = {},
+): BinaryMetrics {
   if (y.length !== p.length) throw new RangeError(`${y.length} labels but ${p.length} predictions`);
   const c = confusion(y, p, opts.threshold ?? DEFAULT_THRESHOLD, opts.weights);
   const n = c.tp + c.fp + c.tn + c.fn;
-  return { n, ...c, ...precisionRecallF1(c), accuracy: ratio(c.tp + c.tn, n), auc: rocAuc(y, p, opts.weights), logLoss: logLoss(y, p, opts.weights) };
+  return {
+    n,
+    ...c,
+    ...precisionRecallF1(c),
+    accuracy: ratio(c.tp + c.tn, n),
+    auc: rocAuc(y, p, opts.weights),
+    logLoss: logLoss(y, p, opts.weights),
+  };
 }
 
 /** The threshold (among the predicted values) that maximises F1, and that F1. */
-export function bestF1Threshold(y: ArrayLike<number>, p: ArrayLike<number>): { threshold: number; f1: number } {
+export function bestF1Threshold(
+  y: ArrayLike<number>,
+  p: ArrayLike<number>,
+): { threshold: number; f1: number } {
   const order = Array.from({ length: y.length }, (_, i) => i).sort((a, b) => p[b]! - p[a]!);
   let totPos = 0;
   for (let i = 0; i < y.length; i++) totPos += y[i] === 1 ? 1 : 0;

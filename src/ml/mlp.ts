@@ -32,7 +32,14 @@ export interface MlpParams {
   missingIndicators: number;
 }
 
-export const MLP_DEFAULTS: Readonly<MlpParams> = { hiddenUnits: [64, 32], epochs: 20, batchSize: 256, learningRate: 1e-3, l2: 1e-5, missingIndicators: 1 };
+export const MLP_DEFAULTS: Readonly<MlpParams> = {
+  hiddenUnits: [64, 32],
+  epochs: 20,
+  batchSize: 256,
+  learningRate: 1e-3,
+  l2: 1e-5,
+  missingIndicators: 1,
+};
 
 /** Rows per predict() call, to bound tensor memory. */
 const PREDICT_CHUNK_ROWS = 16_384;
@@ -46,13 +53,20 @@ export function initTfBackend(): Promise<string> {
       const nodeBackend = "@tensorflow/tfjs-node";
       await import(nodeBackend);
       if (await tf.setBackend("tensorflow")) return "tensorflow";
-    } catch { /* not installed: expected here */ }
+    } catch {
+      /* not installed: expected here */
+    }
     try {
       const wasm = await import("@tensorflow/tfjs-backend-wasm");
       const require = createRequire(import.meta.url);
-      wasm.setWasmPaths(path.join(path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm/package.json")), "dist") + path.sep);
+      wasm.setWasmPaths(
+        path.join(path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm/package.json")), "dist") +
+          path.sep,
+      );
       if (await tf.setBackend("wasm")) return "wasm";
-    } catch { /* fall through to cpu */ }
+    } catch {
+      /* fall through to cpu */
+    }
     await tf.setBackend("cpu");
     return "cpu";
   })();
@@ -109,17 +123,39 @@ function transform(M: Matrix, s: Scaler): { z: Float32Array; dim: number } {
 function buildModel(dim: number, p: MlpParams, seed: number): tf.Sequential {
   const model = tf.sequential({ name: "pith_mlp" });
   p.hiddenUnits.forEach((units, i) => {
-    model.add(tf.layers.dense({ name: `hidden${i}`, units, activation: "relu", ...(i === 0 ? { inputShape: [dim] } : {}),
-      kernelInitializer: tf.initializers.glorotUniform({ seed: seed + i }), biasInitializer: "zeros" }));
+    model.add(
+      tf.layers.dense({
+        name: `hidden${i}`,
+        units,
+        activation: "relu",
+        ...(i === 0 ? { inputShape: [dim] } : {}),
+        kernelInitializer: tf.initializers.glorotUniform({ seed: seed + i }),
+        biasInitializer: "zeros",
+      }),
+    );
   });
-  model.add(tf.layers.dense({ name: "logit", units: 1, ...(p.hiddenUnits.length === 0 ? { inputShape: [dim] } : {}),
-    kernelInitializer: tf.initializers.glorotUniform({ seed: seed + p.hiddenUnits.length }) }));
+  model.add(
+    tf.layers.dense({
+      name: "logit",
+      units: 1,
+      ...(p.hiddenUnits.length === 0 ? { inputShape: [dim] } : {}),
+      kernelInitializer: tf.initializers.glorotUniform({ seed: seed + p.hiddenUnits.length }),
+    }),
+  );
   return model;
 }
 
 /** One epoch of mini-batch Adam over rows in a seeded order; returns the mean batch loss. */
-function trainEpoch(model: tf.Sequential, opt: tf.Optimizer, z: Float32Array, dim: number, y: Uint8Array, w: Float32Array | null,
-  order: Uint32Array, p: MlpParams): number {
+function trainEpoch(
+  model: tf.Sequential,
+  opt: tf.Optimizer,
+  z: Float32Array,
+  dim: number,
+  y: Uint8Array,
+  w: Float32Array | null,
+  order: Uint32Array,
+  p: MlpParams,
+): number {
   const kernels = model.layers.map((l) => l.getWeights()[0]!);
   let total = 0;
   let batches = 0;
@@ -135,7 +171,11 @@ function trainEpoch(model: tf.Sequential, opt: tf.Optimizer, z: Float32Array, di
     });
     const loss = opt.minimize(() => {
       const logits = model.apply(tf.tensor2d(xb, [idx.length, dim]), { training: true }) as tf.Tensor;
-      const ce = tf.losses.sigmoidCrossEntropy(tf.tensor2d(yb, [idx.length, 1]), logits, tf.tensor2d(wb, [idx.length, 1]));
+      const ce = tf.losses.sigmoidCrossEntropy(
+        tf.tensor2d(yb, [idx.length, 1]),
+        logits,
+        tf.tensor2d(wb, [idx.length, 1]),
+      );
       const reg = tf.addN(kernels.map((k) => tf.sum(tf.square(k)))).mul(p.l2);
       return ce.add(reg) as tf.Scalar;
     }, true);
@@ -157,12 +197,19 @@ interface SavedWeights {
 
 async function saveWeights(model: tf.Sequential): Promise<SavedWeights> {
   let saved: SavedWeights | null = null;
-  await model.save(tf.io.withSaveHandler(async (a) => {
-    const parts = a.weightData === undefined ? [] : Array.isArray(a.weightData) ? a.weightData : [a.weightData];
-    const bytes = Buffer.concat(parts.map((b) => Buffer.from(b)));
-    saved = { modelTopology: a.modelTopology, weightSpecs: a.weightSpecs ?? [], weightData: bytes.toString("base64") };
-    return { modelArtifactsInfo: { dateSaved: new Date(0), modelTopologyType: "JSON" } };
-  }));
+  await model.save(
+    tf.io.withSaveHandler(async (a) => {
+      const parts =
+        a.weightData === undefined ? [] : Array.isArray(a.weightData) ? a.weightData : [a.weightData];
+      const bytes = Buffer.concat(parts.map((b) => Buffer.from(b)));
+      saved = {
+        modelTopology: a.modelTopology,
+        weightSpecs: a.weightSpecs ?? [],
+        weightData: bytes.toString("base64"),
+      };
+      return { modelArtifactsInfo: { dateSaved: new Date(0), modelTopologyType: "JSON" } };
+    }),
+  );
   if (!saved) throw new Error("mlp: TensorFlow.js did not hand over the weights");
   return saved;
 }
@@ -170,7 +217,9 @@ async function saveWeights(model: tf.Sequential): Promise<SavedWeights> {
 async function loadWeights(s: SavedWeights): Promise<tf.LayersModel> {
   const buf = Buffer.from(s.weightData, "base64");
   const weightData = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
-  return tf.loadLayersModel(tf.io.fromMemory({ modelTopology: s.modelTopology as object, weightSpecs: s.weightSpecs, weightData }));
+  return tf.loadLayersModel(
+    tf.io.fromMemory({ modelTopology: s.modelTopology as object, weightSpecs: s.weightSpecs, weightData }),
+  );
 }
 
 export interface MlpJSON {
@@ -184,9 +233,11 @@ export interface MlpJSON {
 
 export function mlpParams(params: Record<string, unknown> = {}): MlpParams {
   const hidden = params["hiddenUnits"] ?? MLP_DEFAULTS.hiddenUnits;
-  if (!Array.isArray(hidden) || !hidden.every((u) => Number.isInteger(u) && u > 0)) throw new TypeError("mlp hiddenUnits must be positive integers");
+  if (!Array.isArray(hidden) || !hidden.every((u) => Number.isInteger(u) && u > 0))
+    throw new TypeError("mlp hiddenUnits must be positive integers");
   const out: MlpParams = { ...MLP_DEFAULTS, hiddenUnits: [...(hidden as number[])] };
-  for (const k of ["epochs", "batchSize", "learningRate", "l2", "missingIndicators"] as const) out[k] = numParam(params, k, MLP_DEFAULTS[k]);
+  for (const k of ["epochs", "batchSize", "learningRate", "l2", "missingIndicators"] as const)
+    out[k] = numParam(params, k, MLP_DEFAULTS[k]);
   return out;
 }
 
@@ -230,7 +281,15 @@ export class MlpClassifier implements Classifier {
     for (let s = 0; s < M.nRows; s += PREDICT_CHUNK_ROWS) {
       const n = Math.min(PREDICT_CHUNK_ROWS, M.nRows - s);
       // one batch per chunk: predict()'s default batch of 32 is ~100× slower on WASM
-      const p = tf.tidy(() => tf.sigmoid(model.predict(tf.tensor2d(z.subarray(s * dim, (s + n) * dim), [n, dim]), { batchSize: n }) as tf.Tensor).dataSync());
+      const p = tf.tidy(() =>
+        tf
+          .sigmoid(
+            model.predict(tf.tensor2d(z.subarray(s * dim, (s + n) * dim), [n, dim]), {
+              batchSize: n,
+            }) as tf.Tensor,
+          )
+          .dataSync(),
+      );
       out.set(p as Float32Array, s);
     }
     return out;
@@ -239,14 +298,30 @@ export class MlpClassifier implements Classifier {
   toJSON(): MlpJSON {
     if (!this.state) throw new Error("mlp is not trained");
     const { scaler, nCols, saved } = this.state;
-    return { kind: "mlp", version: 1, params: { ...this.params, hiddenUnits: [...this.params.hiddenUnits] }, nCols, scaler, weights: saved };
+    return {
+      kind: "mlp",
+      version: 1,
+      params: { ...this.params, hiddenUnits: [...this.params.hiddenUnits] },
+      nCols,
+      scaler,
+      weights: saved,
+    };
   }
 
   static async fromJSON(json: unknown): Promise<MlpClassifier> {
     const j = expectKind(json, "mlp") as Partial<MlpJSON>;
     const s = j.scaler;
-    if (j.version !== 1 || !Number.isInteger(j.nCols) || !s || !Array.isArray(s.mean) || !Array.isArray(s.std) || !Array.isArray(s.missingCols)
-      || s.mean.length !== j.nCols || s.std.length !== j.nCols || typeof j.weights?.weightData !== "string") {
+    if (
+      j.version !== 1 ||
+      !Number.isInteger(j.nCols) ||
+      !s ||
+      !Array.isArray(s.mean) ||
+      !Array.isArray(s.std) ||
+      !Array.isArray(s.missingCols) ||
+      s.mean.length !== j.nCols ||
+      s.std.length !== j.nCols ||
+      typeof j.weights?.weightData !== "string"
+    ) {
       throw new Error("serialised mlp is malformed");
     }
     await initTfBackend();

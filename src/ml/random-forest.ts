@@ -34,7 +34,13 @@ export interface MlRfParams {
   gainThreshold: number;
 }
 
-export const ML_RF_DEFAULTS: Readonly<MlRfParams> = { nEstimators: 50, maxFeatures: 0.7, maxDepth: 20, minNumSamples: 3, gainThreshold: 0 };
+export const ML_RF_DEFAULTS: Readonly<MlRfParams> = {
+  nEstimators: 50,
+  maxFeatures: 0.7,
+  maxDepth: 20,
+  minNumSamples: 3,
+  gainThreshold: 0,
+};
 
 interface CartNode {
   classify(row: number[]): { columns: number; get(r: number, c: number): number };
@@ -95,7 +101,8 @@ export class MlRandomForest implements Classifier {
 
   constructor(params: Record<string, unknown> = {}) {
     const p = { ...ML_RF_DEFAULTS };
-    for (const k of Object.keys(ML_RF_DEFAULTS) as (keyof MlRfParams)[]) p[k] = numParam(params, k, ML_RF_DEFAULTS[k]);
+    for (const k of Object.keys(ML_RF_DEFAULTS) as (keyof MlRfParams)[])
+      p[k] = numParam(params, k, ML_RF_DEFAULTS[k]);
     this.params = p;
   }
 
@@ -107,9 +114,17 @@ export class MlRandomForest implements Classifier {
     const picked = w ? weightedResample(w, createRng(seed)) : undefined;
     const labels = Array.from(picked ?? y, (v, i) => (picked ? y[v]! : y[i]!));
     const rf = new RandomForestClassifier({
-      nEstimators: this.params.nEstimators, maxFeatures: this.params.maxFeatures, replacement: false, seed: seed | 0,
-      useSampleBagging: true, noOOB: true,
-      treeOptions: { maxDepth: this.params.maxDepth, minNumSamples: this.params.minNumSamples, gainThreshold: this.params.gainThreshold },
+      nEstimators: this.params.nEstimators,
+      maxFeatures: this.params.maxFeatures,
+      replacement: false,
+      seed: seed | 0,
+      useSampleBagging: true,
+      noOOB: true,
+      treeOptions: {
+        maxDepth: this.params.maxDepth,
+        minNumSamples: this.params.minNumSamples,
+        gainThreshold: this.params.gainThreshold,
+      },
     });
     rf.train(toRows(M, picked), labels);
     opts.onProgress?.(this.params.nEstimators, this.params.nEstimators);
@@ -119,7 +134,8 @@ export class MlRandomForest implements Classifier {
   predictProba(X: MatrixInput): Float32Array {
     if (!this.model) throw new Error("ml-rf is not trained");
     const M = toMatrix(X);
-    if (M.nCols !== this.model.nCols) throw new RangeError(`ml-rf was trained on ${this.model.nCols} features, got ${M.nCols}`);
+    if (M.nCols !== this.model.nCols)
+      throw new RangeError(`ml-rf was trained on ${this.model.nCols} features, got ${M.nCols}`);
     const { estimators, indexes } = this.model.rf as unknown as ForestInternals;
     const rows = toRows(M);
     const out = new Float32Array(rows.length);
@@ -137,7 +153,13 @@ export class MlRandomForest implements Classifier {
 
   toJSON(): MlRfJSON {
     if (!this.model) throw new Error("ml-rf is not trained");
-    return { kind: "ml-rf", version: 1, params: { ...this.params }, nCols: this.model.nCols, forest: this.model.rf.toJSON() };
+    return {
+      kind: "ml-rf",
+      version: 1,
+      params: { ...this.params },
+      nCols: this.model.nCols,
+      forest: this.model.rf.toJSON(),
+    };
   }
 
   static fromJSON(json: unknown): MlRandomForest {

@@ -46,7 +46,9 @@ export function makeSyntheticData(opts: SyntheticOptions): SyntheticData {
   const nGroups = Math.max(2, opts.nGroups ?? Math.ceil(nRows / 50));
   const rng = createRng(opts.seed ?? DEFAULT_SEED);
   const siteShift = Float64Array.from({ length: nGroups }, () => 0.5 * gauss(rng));
-  const siteStatic = Uint8Array.from({ length: nGroups }, () => (rng.next() < (opts.missingShare ?? 0.3) ? 1 : 0));
+  const siteStatic = Uint8Array.from({ length: nGroups }, () =>
+    rng.next() < (opts.missingShare ?? 0.3) ? 1 : 0,
+  );
   const X = createMatrix(nRows, nCols);
   const y = new Uint8Array(nRows);
   const groups = new Int32Array(nRows);
@@ -59,18 +61,30 @@ export function makeSyntheticData(opts: SyntheticOptions): SyntheticData {
     const u = Math.min(Math.max(rng.next(), 1e-9), 1 - 1e-9);
     y[r] = z + noise * Math.log(u / (1 - u)) > 0 ? 1 : 0;
   }
-  const names = Array.from({ length: nCols }, (_, c) => `${["len", "ratio", "count", "flag", "visual"][kindOf(c, nCols)]}_${c}`);
+  const names = Array.from(
+    { length: nCols },
+    (_, c) => `${["len", "ratio", "count", "flag", "visual"][kindOf(c, nCols)]}_${c}`,
+  );
   return { X, y, groups, names };
 }
 
 function fillRow(row: Float32Array, nCols: number, isStatic: boolean, rng: Rng): void {
   for (let c = 0; c < nCols; c++) {
     switch (kindOf(c, nCols)) {
-      case 0: row[c] = Math.round(Math.exp(3 + 1.5 * gauss(rng))); break;
-      case 1: row[c] = rng.next() ** 2; break;
-      case 2: row[c] = Math.floor(-Math.log(1 - rng.next()) * 3); break;
-      case 3: row[c] = rng.next() < 0.2 ? 1 : 0; break;
-      default: row[c] = isStatic ? NaN : 400 * rng.next();
+      case 0:
+        row[c] = Math.round(Math.exp(3 + 1.5 * gauss(rng)));
+        break;
+      case 1:
+        row[c] = rng.next() ** 2;
+        break;
+      case 2:
+        row[c] = Math.floor(-Math.log(1 - rng.next()) * 3);
+        break;
+      case 3:
+        row[c] = rng.next() < 0.2 ? 1 : 0;
+        break;
+      default:
+        row[c] = isStatic ? NaN : 400 * rng.next();
     }
   }
 }
@@ -79,10 +93,12 @@ function fillRow(row: Float32Array, nCols: number, isStatic: boolean, rng: Rng):
 function latent(row: Float32Array, nCols: number): number {
   const len = Math.log1p(row[0]!);
   const linkDensity = row[1]!;
-  const xor = (row[5]! > 0.25) !== (row[9]! > 0.25) ? 1 : 0;
+  const xor = row[5]! > 0.25 !== row[9]! > 0.25 ? 1 : 0;
   const visual = row[nCols - 1]!;
   const vis = visual !== visual ? 0.8 : visual > 200 ? 1.2 : -1.2;
-  return 0.9 * (len - 3) - 3 * (linkDensity - 0.33) + 2.5 * (xor - 0.5) + vis + (row[3]! === 1 ? 0.7 : 0) - 0.6;
+  return (
+    0.9 * (len - 3) - 3 * (linkDensity - 0.33) + 2.5 * (xor - 0.5) + vis + (row[3]! === 1 ? 0.7 : 0) - 0.6
+  );
 }
 
 export type ToyProblem = "xor" | "threshold" | "missing" | "imbalanced";
@@ -93,7 +109,12 @@ export type ToyProblem = "xor" | "threshold" | "missing" | "imbalanced";
  * x0 is NaN), "imbalanced" (≈10 % positives, overlapping classes). Columns 0-4, the
  * rest noise; `flip` is the label-noise rate (default 0.02).
  */
-export function makeToyData(problem: ToyProblem, nRows: number, seed = DEFAULT_SEED, flip = 0.02): { X: Matrix; y: Uint8Array } {
+export function makeToyData(
+  problem: ToyProblem,
+  nRows: number,
+  seed = DEFAULT_SEED,
+  flip = 0.02,
+): { X: Matrix; y: Uint8Array } {
   const rng = createRng(seed);
   const nCols = 5;
   const X = createMatrix(nRows, nCols);
@@ -102,7 +123,7 @@ export function makeToyData(problem: ToyProblem, nRows: number, seed = DEFAULT_S
     const row = X.data.subarray(r * nCols, (r + 1) * nCols);
     for (let c = 0; c < nCols; c++) row[c] = rng.next();
     let label: boolean;
-    if (problem === "xor") label = (row[0]! > 0.5) !== (row[1]! > 0.5);
+    if (problem === "xor") label = row[0]! > 0.5 !== row[1]! > 0.5;
     else if (problem === "threshold") label = row[2]! > 0.3;
     else if (problem === "missing") {
       label = rng.next() < 0.5;

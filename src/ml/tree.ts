@@ -36,8 +36,16 @@ export function addLeaf(t: GrownTree, value: number): number {
   return t.feature.length - 1;
 }
 
-export function setSplit(t: GrownTree, node: number, feature: number, bin: number, missingLeft: boolean, left: number,
-  right: number, gain: number): void {
+export function setSplit(
+  t: GrownTree,
+  node: number,
+  feature: number,
+  bin: number,
+  missingLeft: boolean,
+  left: number,
+  right: number,
+  gain: number,
+): void {
   t.feature[node] = feature;
   t.gain[node] = gain;
   t.bin[node] = bin;
@@ -89,8 +97,13 @@ export interface FlatTrees {
 export function flattenTrees(trees: readonly GrownTree[], edges: readonly Float32Array[]): FlatTrees {
   const total = trees.reduce((s, t) => s + t.feature.length, 0);
   const flat: FlatTrees = {
-    feature: new Int32Array(total), threshold: new Float32Array(total), missingLeft: new Uint8Array(total),
-    left: new Int32Array(total), right: new Int32Array(total), value: new Float32Array(total), roots: new Int32Array(trees.length),
+    feature: new Int32Array(total),
+    threshold: new Float32Array(total),
+    missingLeft: new Uint8Array(total),
+    left: new Int32Array(total),
+    right: new Int32Array(total),
+    value: new Float32Array(total),
+    roots: new Int32Array(trees.length),
   };
   let off = 0;
   trees.forEach((t, k) => {
@@ -114,8 +127,13 @@ export function concatTrees(parts: readonly FlatTrees[], scale: number): FlatTre
   const total = parts.reduce((s, p) => s + p.feature.length, 0);
   const nTrees = parts.reduce((s, p) => s + p.roots.length, 0);
   const out: FlatTrees = {
-    feature: new Int32Array(total), threshold: new Float32Array(total), missingLeft: new Uint8Array(total),
-    left: new Int32Array(total), right: new Int32Array(total), value: new Float32Array(total), roots: new Int32Array(nTrees),
+    feature: new Int32Array(total),
+    threshold: new Float32Array(total),
+    missingLeft: new Uint8Array(total),
+    left: new Int32Array(total),
+    right: new Int32Array(total),
+    value: new Float32Array(total),
+    roots: new Int32Array(nTrees),
   };
   let off = 0;
   let k = 0;
@@ -268,7 +286,9 @@ function checkFlatTrees(flat: FlatTrees, n: number, nCols: number): void {
     if (f >= 0 && !(flat.left[i]! > i && flat.left[i]! < n && flat.right[i]! > i && flat.right[i]! < n)) {
       throw new Error(`serialised tree node ${i} has children out of range`);
     }
-    if (Number.isNaN(flat.value[i]!) || Number.isNaN(flat.threshold[i]!)) throw new Error(`serialised tree node ${i} is not a number`);
+    if (Number.isNaN(flat.value[i]!) || Number.isNaN(flat.threshold[i]!))
+      throw new Error(`serialised tree node ${i} is not a number`);
   }
-  for (const r of flat.roots) if (r < 0 || r >= n) throw new Error(`serialised tree root ${r} is out of range`);
+  for (const r of flat.roots)
+    if (r < 0 || r >= n) throw new Error(`serialised tree root ${r} is out of range`);
 }

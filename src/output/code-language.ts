@@ -25,7 +25,16 @@ const HIGHLIGHT_CLASS = /^highlight-(?:source-)?(.+)$/;
 const BRUSH = /(?:^|\s)brush:\s*([^\s;]+)/i;
 const RUSTDOC_CLASS = /^(rust)$/;
 const LANGUAGE_NAME = /^[a-z0-9][a-z0-9_+#.-]{0,31}$/;
-const UNNAMED_LANGUAGES = new Set(["default", "none", "text", "plain", "plaintext", "nohighlight", "txt", "auto"]);
+const UNNAMED_LANGUAGES = new Set([
+  "default",
+  "none",
+  "text",
+  "plain",
+  "plaintext",
+  "nohighlight",
+  "txt",
+  "auto",
+]);
 /** Ancestors of the <pre> whose classes may name its highlighter's language. */
 const HIGHLIGHT_ANCESTORS = 2;
 
@@ -62,7 +71,8 @@ function codeChild(page: PageSnapshot, tree: Tree, i: number): number {
 
 /** Whether element i's subtree has a text node with more than whitespace. */
 function holdsText(page: PageSnapshot, tree: Tree, i: number): boolean {
-  for (let k = i + 1; k < (tree.end[i] as number); k++) if (page.nodes[k]?.type === 3 && (page.nodes[k]?.text ?? "").trim() !== "") return true;
+  for (let k = i + 1; k < (tree.end[i] as number); k++)
+    if (page.nodes[k]?.type === 3 && (page.nodes[k]?.text ?? "").trim() !== "") return true;
   return false;
 }
 
@@ -71,9 +81,15 @@ function holdsText(page: PageSnapshot, tree: Tree, i: number): boolean {
  */
 export function codeLanguage(page: PageSnapshot, tree: Tree, pre: number): string {
   const code = codeChild(page, tree, pre);
-  let name = fromClasses(page, pre, LANGUAGE_CLASS) ?? (code >= 0 ? fromClasses(page, code, LANGUAGE_CLASS) : null);
+  let name =
+    fromClasses(page, pre, LANGUAGE_CLASS) ?? (code >= 0 ? fromClasses(page, code, LANGUAGE_CLASS) : null);
   name ??= fromBrush(page, pre) ?? (code >= 0 ? fromBrush(page, code) : null);
-  for (let a = pre, k = 0; name === null && a >= 0 && k <= HIGHLIGHT_ANCESTORS; a = tree.parent[a] as number, k++) name = fromClasses(page, a, HIGHLIGHT_CLASS);
+  for (
+    let a = pre, k = 0;
+    name === null && a >= 0 && k <= HIGHLIGHT_ANCESTORS;
+    a = tree.parent[a] as number, k++
+  )
+    name = fromClasses(page, a, HIGHLIGHT_CLASS);
   name ??= fromClasses(page, pre, RUSTDOC_CLASS);
   return name !== null && LANGUAGE_NAME.test(name) && !UNNAMED_LANGUAGES.has(name) ? name : "";
 }

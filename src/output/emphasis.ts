@@ -81,7 +81,12 @@ export function dropUnflanked(line: string, pairs: readonly EmphasisPair[]): str
   for (;;) {
     const failing = left.filter((p) => !flanked(line, p));
     if (failing.length === 0) return line;
-    const cut = failing.flatMap((p): [number, number][] => [[p.open, p.size], [p.close, p.size]]).sort((a, b) => a[0] - b[0]);
+    const cut = failing
+      .flatMap((p): [number, number][] => [
+        [p.open, p.size],
+        [p.close, p.size],
+      ])
+      .sort((a, b) => a[0] - b[0]);
     line = without(line, cut);
     const cutStarts = cut.map((c) => c[0]);
     const removed = [0];
@@ -89,6 +94,10 @@ export function dropUnflanked(line: string, pairs: readonly EmphasisPair[]): str
     const failed = new Set(failing);
     left = left
       .filter((p) => !failed.has(p))
-      .map((p) => ({ open: shifted(p.open, cutStarts, removed), close: shifted(p.close, cutStarts, removed), size: p.size }));
+      .map((p) => ({
+        open: shifted(p.open, cutStarts, removed),
+        close: shifted(p.close, cutStarts, removed),
+        size: p.size,
+      }));
   }
 }

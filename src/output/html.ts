@@ -24,7 +24,21 @@ import { escapeAttribute, escapeText, safeUrl } from "../dom/escape.ts";
 import { absoluteUrl, baseUrl } from "../dom/urls.ts";
 import { DEFAULT_OUTPUT, type OutputOptions } from "./options.ts";
 
-const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+const VOID_TAGS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
 /** Attributes worth keeping in clean output. */
 const OUTPUT_ATTRIBUTES = ["href", "src", "alt", "colspan", "rowspan", "start", "lang"];
 
@@ -94,7 +108,12 @@ interface Close {
   shown: number;
 }
 
-export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[], options: OutputOptions = DEFAULT_OUTPUT): string {
+export function toHtml(
+  page: PageSnapshot,
+  tree: Tree,
+  roots: readonly number[],
+  options: OutputOptions = DEFAULT_OUTPUT,
+): string {
   const out: string[] = ["<article>"];
   const closeAt: Close[] = [];
   const base = baseUrl(page);
@@ -132,7 +151,11 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
     for (let i = root; i < end; i++) {
       while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
       const node = page.nodes[i] as SnapshotNode;
-      if (!node.visible || leftOutOfOutput(page, tree, i) || (node.type === 1 && !options.images && IMAGE_TAGS.has(node.tag))) {
+      if (
+        !node.visible ||
+        leftOutOfOutput(page, tree, i) ||
+        (node.type === 1 && !options.images && IMAGE_TAGS.has(node.tag))
+      ) {
         i = (tree.end[i] as number) - 1;
         continue;
       }
@@ -144,7 +167,8 @@ export function toHtml(page: PageSnapshot, tree: Tree, roots: readonly number[],
       }
       if (WRAPPER_TAGS.has(node.tag)) continue;
       if (SHOWN_WITHOUT_TEXT.has(node.tag)) shown++;
-      if (!VOID_TAGS.has(node.tag)) closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length, shown });
+      if (!VOID_TAGS.has(node.tag))
+        closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length, shown });
       out.push(openTag(node, base, PREFORMATTED_TAGS.has(node.tag) ? codeLanguage(page, tree, i) : ""));
     }
     while (closeAt.length) close();

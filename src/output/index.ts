@@ -10,9 +10,20 @@ export { DEFAULT_OUTPUT, type OutputOptions };
 
 export const FORMATS = ["text", "markdown", "html", "json"] as const;
 export type Format = (typeof FORMATS)[number];
-export const FORMAT_EXTENSION: Record<Format, string> = { text: ".txt", markdown: ".md", html: ".html", json: ".json" };
+export const FORMAT_EXTENSION: Record<Format, string> = {
+  text: ".txt",
+  markdown: ".md",
+  html: ".html",
+  json: ".json",
+};
 
-export function formatExtraction(format: Format, snapshot: PageSnapshot, tree: Tree, extraction: Extraction, options: OutputOptions = DEFAULT_OUTPUT): string {
+export function formatExtraction(
+  format: Format,
+  snapshot: PageSnapshot,
+  tree: Tree,
+  extraction: Extraction,
+  options: OutputOptions = DEFAULT_OUTPUT,
+): string {
   // the extractor's own view when it read one (same nodes, so the same tree)
   const page = extraction.view ?? snapshot;
   switch (format) {

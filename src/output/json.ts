@@ -15,12 +15,25 @@ const NODE_TEXT_PREVIEW = 200;
 /** Bump when the JSON output shape changes (2: `metadata`). */
 export const JSON_OUTPUT_VERSION = 2;
 
-const NO_DECLARED: DeclaredMeta = { description: null, author: null, published: null, modified: null, siteName: null, image: null };
+const NO_DECLARED: DeclaredMeta = {
+  description: null,
+  author: null,
+  published: null,
+  modified: null,
+  siteName: null,
+  image: null,
+};
 
 function metadata(page: PageSnapshot): object {
   const declared = page.meta?.declared ?? NO_DECLARED;
-  const image = declared.image && safeUrl("src", declared.image) ? absoluteUrl(declared.image, baseUrl(page)) : null;
-  return { lang: page.lang?.trim() || null, canonicalUrl: page.meta?.canonicalUrl ?? null, ...declared, image };
+  const image =
+    declared.image && safeUrl("src", declared.image) ? absoluteUrl(declared.image, baseUrl(page)) : null;
+  return {
+    lang: page.lang?.trim() || null,
+    canonicalUrl: page.meta?.canonicalUrl ?? null,
+    ...declared,
+    image,
+  };
 }
 
 export function toJson(page: PageSnapshot, tree: Tree, extraction: Extraction): object {

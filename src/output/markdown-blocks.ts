@@ -55,7 +55,13 @@ export class MarkdownBlocks {
   openItem(item: number): void {
     const list = this.tree.parent[item] as number;
     const delimiter = this.listDelimiter(list);
-    this.containers.push({ key: list, marker: this.itemMarker(list, delimiter), quote: false, used: false, delimiter });
+    this.containers.push({
+      key: list,
+      marker: this.itemMarker(list, delimiter),
+      quote: false,
+      used: false,
+      delimiter,
+    });
   }
 
   /** A block quote (node `quote`) opens. */
@@ -96,7 +102,8 @@ export class MarkdownBlocks {
       .join("\n");
     const outer = this.containers[0]?.key ?? -1;
     const last = this.blocks.length - 1;
-    if (last >= 0 && newItem && this.lastInList && outer === this.lastOuter) this.blocks[last] += "\n" + block;
+    if (last >= 0 && newItem && this.lastInList && outer === this.lastOuter)
+      this.blocks[last] += "\n" + block;
     else if (last >= 0 && sharedQuote) this.blocks[last] += `\n${shared.trimEnd()}\n${block}`;
     else this.blocks.push(block);
     this.lastInList = this.containers.some((c) => !c.quote);
@@ -115,7 +122,11 @@ export class MarkdownBlocks {
     const [one, other] = this.page.nodes[list]?.tag === "ol" ? DELIMITERS : BULLETS;
     const before = this.lastContainers[this.containers.length];
     const sameContainers = this.containers.every((c, k) => this.lastContainers[k] === c);
-    const follows = sameContainers && before !== undefined && before.key !== list && (before.delimiter === one || before.delimiter === other);
+    const follows =
+      sameContainers &&
+      before !== undefined &&
+      before.key !== list &&
+      (before.delimiter === one || before.delimiter === other);
     const delimiter = follows && before.delimiter === one ? other : one;
     this.delimiters.set(list, delimiter);
     return delimiter;
@@ -128,7 +139,8 @@ export class MarkdownBlocks {
   private itemMarker(list: number, delimiter: string): string {
     if (this.page.nodes[list]?.tag !== "ol") return `${delimiter} `;
     const start = Number.parseInt(this.page.nodes[list]?.attrs?.["start"] ?? "1", 10);
-    const n = this.counters.get(list) ?? (Number.isFinite(start) && start >= 0 && start < MAX_START ? start : 1);
+    const n =
+      this.counters.get(list) ?? (Number.isFinite(start) && start >= 0 && start < MAX_START ? start : 1);
     this.counters.set(list, n + 1);
     return `${n}${delimiter} `;
   }

@@ -67,7 +67,7 @@ function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
  */
 function rowCells(page: PageSnapshot, tree: Tree, tr: number): number[] {
   const cells: number[] = [];
-  for (let c = tr + 1; c < (tree.end[tr] as number); ) {
+  for (let c = tr + 1; c < (tree.end[tr] as number);) {
     const node = page.nodes[c];
     if (node?.type === 1 && node.visible && CELL_TAGS.has(node.tag)) cells.push(c);
     const into = node?.type === 1 && node.visible && !CELL_TAGS.has(node.tag);
@@ -113,7 +113,10 @@ function layOut(page: PageSnapshot, rows: readonly number[][]): (number | null)[
     for (const c of r) {
       const attrs = page.nodes[c]?.attrs;
       const rowspan = span(attrs?.["rowspan"], 0, MAX_ROWSPAN, 1);
-      grown += span(attrs?.["colspan"], 1, MAX_COLSPAN, 1) * (rowspan === 0 ? rows.length : Math.min(rowspan, rows.length)) - 1;
+      grown +=
+        span(attrs?.["colspan"], 1, MAX_COLSPAN, 1) *
+          (rowspan === 0 ? rows.length : Math.min(rowspan, rows.length)) -
+        1;
     }
   }
   if (grown > SPAN_GROWTH_LIMIT * real + SPAN_GROWTH_SLACK) return rows.map((r) => [...r]);
@@ -140,8 +143,14 @@ function layOut(page: PageSnapshot, rows: readonly number[][]): (number | null)[
 }
 
 /** One row as a Markdown table line (null: an empty cell). */
-function rowLine(cells: readonly (number | null)[], columns: number, cellText: (cell: number) => string): string {
-  const texts = cells.map((c) => (c === null ? "" : cellText(c).replace(/\s+/g, " ").trim().replace(/\|/g, "\\|")));
+function rowLine(
+  cells: readonly (number | null)[],
+  columns: number,
+  cellText: (cell: number) => string,
+): string {
+  const texts = cells.map((c) =>
+    c === null ? "" : cellText(c).replace(/\s+/g, " ").trim().replace(/\|/g, "\\|"),
+  );
   while (texts.length < columns) texts.push("");
   return `| ${texts.join(" | ")} |`;
 }
@@ -153,7 +162,13 @@ function rowLine(cells: readonly (number | null)[], columns: number, cellText: (
 function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
   for (let i = cell + 1; i < (tree.end[cell] as number); i++) {
     const node = page.nodes[i];
-    if (node?.type === 1 && node.visible && isBlockDisplay(node.tag, node.style?.display) && !CELL_BLOCK_OK.has(node.tag)) return true;
+    if (
+      node?.type === 1 &&
+      node.visible &&
+      isBlockDisplay(node.tag, node.style?.display) &&
+      !CELL_BLOCK_OK.has(node.tag)
+    )
+      return true;
   }
   return false;
 }
@@ -162,9 +177,20 @@ function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
  * The table as Markdown, or null when it is a layout table (or has no cells). `cellText` renders
  * a cell's content inline.
  */
-export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cellText: (cell: number) => string): string | null {
+export function markdownTable(
+  page: PageSnapshot,
+  tree: Tree,
+  table: number,
+  cellText: (cell: number) => string,
+): string | null {
   if (contentOutsideCells(page, tree, table)) return null;
-  const body = gridTable(page, tree, tableRows(page, tree, table), page.nodes[table]?.tag !== "table", cellText);
+  const body = gridTable(
+    page,
+    tree,
+    tableRows(page, tree, table),
+    page.nodes[table]?.tag !== "table",
+    cellText,
+  );
   if (body === null) return null;
   const caption = captionOf(page, tree, table);
   const title = caption < 0 ? "" : cellText(caption).replace(/\s+/g, " ").trim();
@@ -176,9 +202,20 @@ export function markdownTable(page: PageSnapshot, tree: Tree, table: number, cel
  * them (a row per line under an empty header unless the first is a header row), or null when a
  * cell holds block content or text sits outside the cells.
  */
-export function markdownRows(page: PageSnapshot, tree: Tree, trs: readonly number[], cellText: (cell: number) => string): string | null {
+export function markdownRows(
+  page: PageSnapshot,
+  tree: Tree,
+  trs: readonly number[],
+  cellText: (cell: number) => string,
+): string | null {
   if (trs.some((tr) => contentOutsideCells(page, tree, tr))) return null;
-  return gridTable(page, tree, trs.map((tr) => rowCells(page, tree, tr)), true, cellText);
+  return gridTable(
+    page,
+    tree,
+    trs.map((tr) => rowCells(page, tree, tr)),
+    true,
+    cellText,
+  );
 }
 
 /**
@@ -186,7 +223,13 @@ export function markdownRows(page: PageSnapshot, tree: Tree, trs: readonly numbe
  * is the header; a part of a table chosen alone (`part`: a tbody, rows) whose first row has no
  * <th> gets an empty header row instead, so that row stays data.
  */
-function gridTable(page: PageSnapshot, tree: Tree, cellRows: number[][], part: boolean, cellText: (cell: number) => string): string | null {
+function gridTable(
+  page: PageSnapshot,
+  tree: Tree,
+  cellRows: number[][],
+  part: boolean,
+  cellText: (cell: number) => string,
+): string | null {
   const rows = cellRows.filter((r) => r.length > 0);
   if (!rows.length || rows.some((r) => r.some((c) => hasBlocks(page, tree, c)))) return null;
   const grid = layOut(page, rows);
@@ -195,7 +238,8 @@ function gridTable(page: PageSnapshot, tree: Tree, cellRows: number[][], part: b
   if (columns < DATA_TABLE_MIN_COLUMNS) return null;
   const lines = grid.map((r) => rowLine(r, columns, cellText));
   const delimiter = `|${" --- |".repeat(columns)}`;
-  if (part && !(rows[0] ?? []).some((c) => page.nodes[c]?.tag === "th")) lines.unshift(`|${"  |".repeat(columns)}`, delimiter);
+  if (part && !(rows[0] ?? []).some((c) => page.nodes[c]?.tag === "th"))
+    lines.unshift(`|${"  |".repeat(columns)}`, delimiter);
   else lines.splice(1, 0, delimiter);
   return lines.join("\n");
 }
@@ -208,4 +252,3 @@ function captionOf(page: PageSnapshot, tree: Tree, table: number): number {
   }
   return -1;
 }
-

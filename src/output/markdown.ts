@@ -16,8 +16,22 @@ import { PREFORMATTED_TAGS, isBlockDisplay } from "../dom/blocks.ts";
 import { childrenOf, type Tree } from "../dom/tree.ts";
 import { leftOutOfOutput } from "../dom/permalink.ts";
 import { codeLanguage } from "./code-language.ts";
-import { collapseSpaces, continuesLine, followsCode, needsSeparator, unrenderedWhitespace, VERBATIM_TAGS } from "../dom/text.ts";
-import { escapeHeadingEnd, escapeLineStart, escapeMarkdown, isDataUrl, markdownUrl, safeUrl } from "../dom/escape.ts";
+import {
+  collapseSpaces,
+  continuesLine,
+  followsCode,
+  needsSeparator,
+  unrenderedWhitespace,
+  VERBATIM_TAGS,
+} from "../dom/text.ts";
+import {
+  escapeHeadingEnd,
+  escapeLineStart,
+  escapeMarkdown,
+  isDataUrl,
+  markdownUrl,
+  safeUrl,
+} from "../dom/escape.ts";
 import { absoluteUrl, baseUrl } from "../dom/urls.ts";
 import { markdownRows, markdownTable } from "./markdown-table.ts";
 import { MarkdownBlocks } from "./markdown-blocks.ts";
@@ -126,7 +140,8 @@ const STRUCK_TAGS: ReadonlySet<string> = new Set(["del", "s", "strike"]);
 
 function inlineMarks(node: SnapshotNode, base: string | null): { prefix: string; suffix: string } {
   const href = node.tag === "a" ? node.attrs?.["href"] : undefined;
-  if (href && safeUrl("href", href)) return { prefix: "[", suffix: `](${markdownUrl(absoluteUrl(href, base))})` };
+  if (href && safeUrl("href", href))
+    return { prefix: "[", suffix: `](${markdownUrl(absoluteUrl(href, base))})` };
   if (node.tag === "strong" || node.tag === "b") return { prefix: "**", suffix: "**" };
   if (node.tag === "em" || node.tag === "i") return { prefix: "*", suffix: "*" };
   if (STRUCK_TAGS.has(node.tag)) return { prefix: "~~", suffix: "~~" };
@@ -152,7 +167,12 @@ function markdownImage(node: SnapshotNode, base: string | null): string | null {
   return `![${escapeMarkdown(collapseSpaces(alt ?? ""))}](${markdownUrl(absoluteUrl(src, base))})`;
 }
 
-export function toMarkdown(page: PageSnapshot, tree: Tree, roots: readonly number[], options: OutputOptions = DEFAULT_OUTPUT): string {
+export function toMarkdown(
+  page: PageSnapshot,
+  tree: Tree,
+  roots: readonly number[],
+  options: OutputOptions = DEFAULT_OUTPUT,
+): string {
   return renderBlocks(page, tree, roots, { base: baseUrl(page), images: options.images }).join("\n\n");
 }
 
@@ -163,7 +183,13 @@ interface Setting {
 }
 
 /** The Markdown blocks of the subtrees `roots` (`oneLine`: a table cell's, where a <br> is a space). */
-function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, setting: Setting, oneLine = false): string[] {
+function renderBlocks(
+  page: PageSnapshot,
+  tree: Tree,
+  roots: Iterable<number>,
+  setting: Setting,
+  oneLine = false,
+): string[] {
   const { base } = setting;
   // a table cell as one root: its pieces are one line
   const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" ");
@@ -232,7 +258,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
           // a heading (a table cell) is one line: its <br> is a space
           .join(prefix || oneLine ? " " : "\\\n");
     // no empty code block
-    if (inPre ? text.trim() : text) out.write(inPre ? fenced(text, language) : prefix ? prefix + escapeHeadingEnd(text) : text);
+    if (inPre ? text.trim() : text)
+      out.write(inPre ? fenced(text, language) : prefix ? prefix + escapeHeadingEnd(text) : text);
     runStart = 0;
     prefix = "";
     lastChar = "";
@@ -270,7 +297,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
       const trail = trailingSpace(inner);
       const content = inner.slice(lead.length, inner.length - trail.length);
       const start = line.length + lead.length; // where the opening mark goes
-      if (mark !== "[" && !mark.startsWith("<")) emphasis.push({ open: start, close: start + mark.length + content.length, size: mark.length });
+      if (mark !== "[" && !mark.startsWith("<"))
+        emphasis.push({ open: start, close: start + mark.length + content.length, size: mark.length });
       line.append(lead + mark + content + o.suffix + trail);
     }
   }
@@ -280,7 +308,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     if (page.nodes[root]?.tag === "tr") {
       // rows chosen without their table: consecutive rows of one parent are one table
       let last = r;
-      while (page.nodes[list[last + 1] as number]?.tag === "tr" && tree.parent[list[last + 1] as number] === tree.parent[root]) last++;
+      while (
+        page.nodes[list[last + 1] as number]?.tag === "tr" &&
+        tree.parent[list[last + 1] as number] === tree.parent[root]
+      )
+        last++;
       const table = inPre ? null : markdownRows(page, tree, list.slice(r, last + 1), cellText);
       if (table !== null) {
         flush();
@@ -292,7 +324,11 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
     const end = tree.end[root] as number;
     // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
     const item = tree.parent[root] as number;
-    if (page.nodes[root]?.tag !== "li" && page.nodes[item]?.tag === "li" && firstVisibleChild(page, tree, item) === root) {
+    if (
+      page.nodes[root]?.tag !== "li" &&
+      page.nodes[item]?.tag === "li" &&
+      firstVisibleChild(page, tree, item) === root
+    ) {
       out.openItem(item);
     }
     for (let i = root; i < end; i++) {
@@ -300,7 +336,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         const o = popOpen();
         if (!o.block) closeInline(o);
         if (o.tag === "pre") {
-          if (inPre === 1) flush(); // the outermost preformatted element ends its code block
+          if (inPre === 1)
+            flush(); // the outermost preformatted element ends its code block
           else endRun();
           inPre--;
         } else if (o.tag === IN_PRE) endRun();
@@ -319,7 +356,8 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (!inPre && pending.length && text.trim()) reopen();
         // sibling inline elements' texts are two words, as in the text output (textOf), unless verbatim
         const parent = tree.parent[i] as number;
-        if (i >= verbatimEnd && text && needsSeparator(tree, lastChar, prevParent, parent, text)) line.append(" ");
+        if (i >= verbatimEnd && text && needsSeparator(tree, lastChar, prevParent, parent, text))
+          line.append(" ");
         line.append(inPre || inCode ? text : escapeMarkdown(text));
         if (text) {
           lastChar = text.charAt(text.length - 1);
@@ -365,7 +403,14 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         // <xmp> in a <pre>) starts a line of the same block
         endRun();
         if (PREFORMATTED_TAGS.has(node.tag)) inPre++;
-        open.push({ end: tree.end[i] as number, tag: PREFORMATTED_TAGS.has(node.tag) ? "pre" : IN_PRE, suffix: "", block: true, at: -1, opening: "" });
+        open.push({
+          end: tree.end[i] as number,
+          tag: PREFORMATTED_TAGS.has(node.tag) ? "pre" : IN_PRE,
+          suffix: "",
+          block: true,
+          at: -1,
+          opening: "",
+        });
         continue;
       }
       if (isBlockDisplay(node.tag, node.style?.display)) {
@@ -378,7 +423,14 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
           open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, opening: "" });
           continue;
         }
-        open.push({ end: tree.end[i] as number, tag: node.tag, suffix: "", block: true, at: -1, opening: "" });
+        open.push({
+          end: tree.end[i] as number,
+          tag: node.tag,
+          suffix: "",
+          block: true,
+          at: -1,
+          opening: "",
+        });
         continue;
       }
       // code is literal: no marks inside a code block (its <code> adds no backticks) or a code span (a docs
@@ -391,7 +443,14 @@ function renderBlocks(page: PageSnapshot, tree: Tree, roots: Iterable<number>, s
         if (inCode > 0) marks = NO_MARKS; // a code span reopened around this element
       }
       if (node.tag === "code" && marks.prefix) inCode++;
-      const entry: Open = { end: tree.end[i] as number, tag: node.tag, suffix: marks.suffix, block: false, at: openMark(marks.prefix), opening: marks.prefix };
+      const entry: Open = {
+        end: tree.end[i] as number,
+        tag: node.tag,
+        suffix: marks.suffix,
+        block: false,
+        at: openMark(marks.prefix),
+        opening: marks.prefix,
+      };
       open.push(entry);
       if (entry.opening) marked.push(entry);
     }

@@ -10,14 +10,20 @@ import { FEATURE_VERSION } from "../features/index.ts";
 
 /** Schema hash as src/features/registry.ts computes it, for a given name list. */
 export function schemaHashOf(names: readonly string[], version = FEATURE_VERSION): string {
-  return createHash("sha256").update(`${version}\n${names.join("\n")}`).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(`${version}\n${names.join("\n")}`)
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /**
  * Column of each model feature in the current table, or null when the model's schema is not a
  * same-version subset of the current one (or is identical: no mapping needed).
  */
-export function columnMap(model: { names: readonly string[]; hash: string }, current: readonly string[]): Int32Array | null {
+export function columnMap(
+  model: { names: readonly string[]; hash: string },
+  current: readonly string[],
+): Int32Array | null {
   if (schemaHashOf(model.names) !== model.hash) return null;
   const index = new Map(current.map((n, k) => [n, k]));
   const map = new Int32Array(model.names.length);
@@ -30,7 +36,12 @@ export function columnMap(model: { names: readonly string[]; hash: string }, cur
 }
 
 /** The table's values re-laid out in the model's column order. */
-export function selectColumns(values: Float32Array, nRows: number, nCols: number, map: Int32Array): Float32Array {
+export function selectColumns(
+  values: Float32Array,
+  nRows: number,
+  nCols: number,
+  map: Int32Array,
+): Float32Array {
   const width = map.length;
   const out = new Float32Array(nRows * width);
   for (let r = 0; r < nRows; r++) {

@@ -32,10 +32,16 @@ const KEEP_OR_DROP = ["keep", "drop"] as const;
  * Param `name` when it is one of `values` (undefined when not given);
  * anything else throws, naming what it may be.
  */
-function choice<T extends string>(params: NonNullable<ExtractorContext["params"]>, name: string, values: readonly T[], allowed = values.join(" or ")): T | undefined {
+function choice<T extends string>(
+  params: NonNullable<ExtractorContext["params"]>,
+  name: string,
+  values: readonly T[],
+  allowed = values.join(" or "),
+): T | undefined {
   const v = str(params[name]);
   if (v === undefined) return undefined;
-  if (!(values as readonly string[]).includes(v)) throw new Error(`--param ${name} must be ${allowed}, not "${v}"`);
+  if (!(values as readonly string[]).includes(v))
+    throw new Error(`--param ${name} must be ${allowed}, not "${v}"`);
   return v as T;
 }
 
@@ -44,13 +50,24 @@ const SWITCHES = ["trace", "dedupe", "fallback", "context", "hidden"] as const;
 /**
  * Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing.
  */
-export const ML_PARAMS: readonly string[] = [...SWITCHES, "comments", "reviews", "refiner", "bias", "pageType", "model", "modelDir", "mode"];
+export const ML_PARAMS: readonly string[] = [
+  ...SWITCHES,
+  "comments",
+  "reviews",
+  "refiner",
+  "bias",
+  "pageType",
+  "model",
+  "modelDir",
+  "mode",
+];
 
 /** The pipeline's options from the method's params; throws on a value it cannot use. */
 export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>): RunOptions {
   for (const k of SWITCHES) {
     const v = params[k];
-    if (v !== undefined && typeof v !== "boolean") throw new Error(`--param ${k} must be true or false, not "${String(v)}"`);
+    if (v !== undefined && typeof v !== "boolean")
+      throw new Error(`--param ${k} must be true or false, not "${String(v)}"`);
   }
   const options: RunOptions = {};
   if (params["trace"] === false) options.trace = false;
@@ -101,10 +118,18 @@ function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["para
   const key = [mode, model ?? "", modelDir ?? ""].join("\u0000");
   const memo = CHOSEN.get(page);
   if (memo?.key === key) return memo;
-  const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
+  const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, {
+    ...(model ? { model } : {}),
+    ...(modelDir ? { modelDir } : {}),
+  });
   const ready = loadedModel(choice.file, mode);
   const now = ready ? { choice, loaded: ready } : undefined;
-  const chosen: Chosen = { key, model: now ? Promise.resolve(now) : cachedModel(choice.file, mode).then((loaded) => (chosen.now = { choice, loaded })) };
+  const chosen: Chosen = {
+    key,
+    model: now
+      ? Promise.resolve(now)
+      : cachedModel(choice.file, mode).then((loaded) => (chosen.now = { choice, loaded })),
+  };
   if (now) chosen.now = now;
   CHOSEN.set(page, chosen);
   return chosen;
@@ -114,7 +139,11 @@ function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["para
  * `use` on the page's model: at once when the model is loaded, so that the work runs inside the
  * caller's synchronous call and its time limit (time-limit.ts); after the load otherwise.
  */
-function withModel<T>(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>, use: (m: ModelChoice) => T): T | Promise<T> {
+function withModel<T>(
+  page: PageSnapshot,
+  params: NonNullable<ExtractorContext["params"]>,
+  use: (m: ModelChoice) => T,
+): T | Promise<T> {
   const chosen = modelFor(page, params);
   return chosen.now ? use(chosen.now) : chosen.model.then(use);
 }
@@ -122,14 +151,18 @@ function withModel<T>(page: PageSnapshot, params: NonNullable<ExtractorContext["
 export const mlExtractor: Extractor = {
   name: METHOD,
   knownParams: ML_PARAMS,
-  description: "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
+  description:
+    "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
   /** Load the explicit or bundled model before a batch, so a bad model is one error, not one per page. */
   async prepare(params: NonNullable<ExtractorContext["params"]>): Promise<void> {
     const mode = (str(params["mode"]) ?? "static") as RenderMode;
     const model = str(params["model"]);
     const file = resolveModelFile(null, mode, model ? { model } : {}).file;
     if (!model && !existsSync(file)) {
-      throw new ModelLoadError(file, `no bundled model for --mode ${mode} (${file}); reinstall pith (models/ ships default-static.json and default-chromium.json), or pass --model FILE`);
+      throw new ModelLoadError(
+        file,
+        `no bundled model for --mode ${mode} (${file}); reinstall pith (models/ ships default-static.json and default-chromium.json), or pass --model FILE`,
+      );
     }
     await cachedModel(file, mode);
   },
@@ -147,7 +180,8 @@ export const mlExtractor: Extractor = {
     const options = runOptionsFrom(params);
     return withModel(page, params, ({ choice, loaded }) => {
       const { extraction, pageType: used } = runPipeline(loaded, page, options);
-      const which = loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
+      const which =
+        loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
       extraction.model = `${loaded.name} (${choice.why}, ${which})`;
       return extraction;
     });

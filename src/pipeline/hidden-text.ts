@@ -49,7 +49,9 @@ export function revealMarkupHidden(page: PageSnapshot): PageSnapshot {
   const out: SnapshotNode[] = new Array(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as SnapshotNode;
-    const v = visibleWhenRevealed(node, node.parent < 0 ? true : visible[node.parent] === 1) && !isEscapedNoscriptMarkup(nodes, node);
+    const v =
+      visibleWhenRevealed(node, node.parent < 0 ? true : visible[node.parent] === 1) &&
+      !isEscapedNoscriptMarkup(nodes, node);
     visible[i] = v ? 1 : 0;
     out[i] = node.visible === v ? node : { ...node, visible: v };
   }

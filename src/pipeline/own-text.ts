@@ -28,7 +28,12 @@ export interface Ownership {
  * visible text node's word count when the feature statistics have counted them already (the same
  * word scanner, the same silent nodes: src/features/stats.ts); else they are counted here.
  */
-export function ownership(page: PageSnapshot, tree: Tree, nodes: Int32Array, nodeWords?: Int32Array): Ownership {
+export function ownership(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  nodeWords?: Int32Array,
+): Ownership {
   const n = tree.n;
   const rowOf = new Int32Array(n).fill(-1);
   for (let r = 0; r < nodes.length; r++) rowOf[nodes[r] as number] = r;

@@ -36,7 +36,8 @@ export function pageFeatures(values: Float32Array, nCols: number, own: Ownership
     const off = r * nCols;
     for (let c = 0; c < nCols; c++) {
       const v = values[off + c] as number;
-      if (v !== v) nanWords[c] = (nanWords[c] as number) + w; // NaN
+      if (v !== v)
+        nanWords[c] = (nanWords[c] as number) + w; // NaN
       else sum[c] = (sum[c] as number) + w * v;
     }
   }

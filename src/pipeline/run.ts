@@ -69,11 +69,19 @@ export function routePage(model: PipelineModel, values: Float32Array, nCols: num
   if (!router || router.types.length === 0) return GENERAL;
   const feats = pageFeatures(values, nCols, own);
   const x = matrixFromData(feats, 1, feats.length);
-  return mostLikelyType(router.types, (k) => (router.classifiers[k] as Classifier).predictProba(x)[0] as number, router.minConfidence);
+  return mostLikelyType(
+    router.types,
+    (k) => (router.classifiers[k] as Classifier).predictProba(x)[0] as number,
+    router.minConfidence,
+  );
 }
 
 /** The type with the highest one-vs-rest probability, when it reaches `minConfidence`; else GENERAL. */
-export function mostLikelyType(types: readonly string[], probability: (k: number) => number, minConfidence: number): string {
+export function mostLikelyType(
+  types: readonly string[],
+  probability: (k: number) => number,
+  minConfidence: number,
+): string {
   let best = GENERAL;
   let bestP = minConfidence;
   types.forEach((t, k) => {
@@ -101,17 +109,33 @@ function empty(reason: string, model: string): Extraction {
  * The base's stage-1 scores, not its context stage's: blending the context-stage scores lifted
  * dragnet's publishers less (10 training pages each, baseline trained without dragnet).
  */
-function blendWithBase(model: PipelineModel, threshold: number, scores: Float32Array, table: Table, own: Ownership, nCols: number): Float32Array {
+function blendWithBase(
+  model: PipelineModel,
+  threshold: number,
+  scores: Float32Array,
+  table: Table,
+  own: Ownership,
+  nCols: number,
+): Float32Array {
   const base = model.base?.model;
-  if (!model.base || !base || base.artifact.featureSchema.hash !== model.artifact.featureSchema.hash) return scores;
+  if (!model.base || !base || base.artifact.featureSchema.hash !== model.artifact.featureSchema.hash)
+    return scores;
   const baseContent = base.byType.get(routePage(base, table.values, nCols, own)) ?? base.general;
   const b = scoreLeaves(baseContent.classifier, table.values, nCols, own);
   const w = model.base.weight;
-  return Float32Array.from(scores, (s, r) => w * s + (1 - w) * ((b[r] as number) - baseContent.threshold + threshold));
+  return Float32Array.from(
+    scores,
+    (s, r) => w * s + (1 - w) * ((b[r] as number) - baseContent.threshold + threshold),
+  );
 }
 
 /** P(main) for every row that owns words (leaf segments); NaN elsewhere. */
-export function scoreLeaves(classifier: Classifier, values: Float32Array, nCols: number, own: Pick<Ownership, "ownWords">): Float32Array {
+export function scoreLeaves(
+  classifier: Classifier,
+  values: Float32Array,
+  nCols: number,
+  own: Pick<Ownership, "ownWords">,
+): Float32Array {
   const n = own.ownWords.length;
   const leaves = leafRows(own);
   const scores = new Float32Array(n).fill(NaN);
@@ -127,7 +151,19 @@ export function scoreLeaves(classifier: Classifier, values: Float32Array, nCols:
  * lexicons weigh most, and how many other leaves share its tag/class path with their stage-1
  * mean). `samePath`: context.ts samePathLeaves.
  */
-function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, threshold: number, stageOne: Float32Array | null, lexicon: PageLexicon | null, heading: ((r: number) => { token: string; weight: number } | null) | null, samePath: ((r: number) => { n: number; mean: number } | null) | null): TraceEntry[] {
+function traceOf(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  scores: Float32Array,
+  keep: Uint8Array,
+  threshold: number,
+  stageOne: Float32Array | null,
+  lexicon: PageLexicon | null,
+  heading: ((r: number) => { token: string; weight: number } | null) | null,
+  samePath: ((r: number) => { n: number; mean: number } | null) | null,
+): TraceEntry[] {
   const out: TraceEntry[] = [];
   for (let r = 0; r < nodes.length && out.length < MAX_TRACE_ENTRIES; r++) {
     if ((own.ownWords[r] as number) === 0) continue;
@@ -137,14 +173,29 @@ function traceOf(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownersh
     const token = lexicon?.strongest(r) ?? null;
     const head = heading?.(r) ?? null;
     const same = samePath?.(r) ?? null;
-    const why = (token ? `, class token ${token.token} ${signed(token.weight)}` : "") + (head ? `, heading token ${head.token} ${signed(head.weight)}` : "") + (same ? `, ${same.n} same-path ${same.n === 1 ? "leaf" : "leaves"} at ${same.mean.toFixed(3)}` : "");
-    const first = stageOne ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)}${why})` : "";
+    const why =
+      (token ? `, class token ${token.token} ${signed(token.weight)}` : "") +
+      (head ? `, heading token ${head.token} ${signed(head.weight)}` : "") +
+      (same ? `, ${same.n} same-path ${same.n === 1 ? "leaf" : "leaves"} at ${same.mean.toFixed(3)}` : "");
+    const first = stageOne
+      ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)}${why})`
+      : "";
     const score = `P(main)=${s.toFixed(3)} ${s >= threshold ? "≥" : "<"} ${threshold.toFixed(3)}`;
     // a keep below the threshold, or a drop above it, was a rule's or
     // the refiner's (their own entries say which)
-    const reason = (kept === s >= threshold ? score : `${score}, ${kept ? "kept" : "removed"} by a rule or the refiner`) + first;
+    const reason =
+      (kept === s >= threshold ? score : `${score}, ${kept ? "kept" : "removed"} by a rule or the refiner`) +
+      first;
     const { path, text } = traceTarget(page, tree, node);
-    out.push({ step: "content-classifier", node, path, action: kept ? "keep" : "drop", reason, text, score: s });
+    out.push({
+      step: "content-classifier",
+      node,
+      path,
+      action: kept ? "keep" : "drop",
+      reason,
+      text,
+      score: s,
+    });
   }
   return out;
 }
@@ -166,20 +217,39 @@ export function modelView(model: PipelineModel, page: PageSnapshot, options: Run
  * Runs the pipeline on one snapshot with a loaded model (a command runs it through
  * src/extractors.ts runExtractor, with the page-level checks).
  */
-export function runPipeline(model: PipelineModel, snapshot: PageSnapshot, options: RunOptions = {}): RunResult {
+export function runPipeline(
+  model: PipelineModel,
+  snapshot: PageSnapshot,
+  options: RunOptions = {},
+): RunResult {
   const page = modelView(model, snapshot, options);
   const tree = buildTree(page);
   let own: Ownership | undefined;
   // The classifiers read only the rows that own words (scoreLeaves, routePage, the context stage):
   // only those are filled, unless a blended segment model reads every row (segmentOf).
-  const fillRows = model.segment && model.segmentBlend > 0 ? undefined : (rows: Int32Array, nodeWords: Int32Array): Uint8Array => {
-    own = ownership(page, tree, rows, nodeWords);
-    return Uint8Array.from(own.ownWords, (w) => (w > 0 ? 1 : 0));
-  };
-  const table = computeFeatures(page, tree, { ...(options.lang ? { lang: options.lang } : {}), ...(fillRows ? { fillRows } : {}) });
+  const fillRows =
+    model.segment && model.segmentBlend > 0
+      ? undefined
+      : (rows: Int32Array, nodeWords: Int32Array): Uint8Array => {
+          own = ownership(page, tree, rows, nodeWords);
+          return Uint8Array.from(own.ownWords, (w) => (w > 0 ? 1 : 0));
+        };
+  const table = computeFeatures(page, tree, {
+    ...(options.lang ? { lang: options.lang } : {}),
+    ...(fillRows ? { fillRows } : {}),
+  });
   const nCols = table.schema.names.length;
-  const values = model.columns ? selectColumns(table.values, table.nodes.length, nCols, model.columns) : table.values;
-  const run = runOnTable(model, page, tree, { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols }, options, own);
+  const values = model.columns
+    ? selectColumns(table.values, table.nodes.length, nCols, model.columns)
+    : table.values;
+  const run = runOnTable(
+    model,
+    page,
+    tree,
+    { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols },
+    options,
+    own,
+  );
   if (page !== snapshot) run.extraction.view = page;
   return run;
 }
@@ -192,28 +262,60 @@ export interface Table {
 }
 
 /** The pipeline after the feature stage (training-time evaluation reuses cached tables). */
-export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree, table: Table, options: RunOptions = {}, known?: Ownership): RunResult {
+export function runOnTable(
+  model: PipelineModel,
+  page: PageSnapshot,
+  tree: Tree,
+  table: Table,
+  options: RunOptions = {},
+  known?: Ownership,
+): RunResult {
   const nCols = table.nCols;
   const own = known ?? ownership(page, tree, table.nodes);
   const n = table.nodes.length;
   // runExtractor (src/extractors.ts) has already turned a feed or a
   // page without a visible word into an empty extraction
-  if (own.totalWords === 0 || n === 0) return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
+  if (own.totalWords === 0 || n === 0)
+    return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const content = model.byType.get(pageType) ?? model.general;
-  const stageOne = blendWithBase(model, content.threshold, scoreLeaves(content.classifier, table.values, nCols, own), table, own, nCols);
+  const stageOne = blendWithBase(
+    model,
+    content.threshold,
+    scoreLeaves(content.classifier, table.values, nCols, own),
+    table,
+    own,
+    nCols,
+  );
   // a routed type without its own model runs on the general one: the context stage sees it as general
   const contextType = model.byType.has(pageType) ? pageType : GENERAL;
   const context = options.context === false ? undefined : model.context;
-  const lexicon = context?.lexicon ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords) : null;
-  const heading = context?.headingLexicon ? { lexicon: context.headingLexicon, tokens: rowHeadingTokens(page, tree, table.nodes, own.ownWords) } : null;
+  const lexicon = context?.lexicon
+    ? pageLexicon(context.lexicon, page, tree, table.nodes, own.ownWords)
+    : null;
+  const heading = context?.headingLexicon
+    ? { lexicon: context.headingLexicon, tokens: rowHeadingTokens(page, tree, table.nodes, own.ownWords) }
+    : null;
   const headings = heading ? lexiconFeatures(heading.lexicon, heading.tokens) : null;
   const paths = context ? rowPathSignatures(page, tree, table.nodes) : null;
   const { scores: raw, threshold: tuned } = context
-    ? applyContext(context, { scores: stageOne, threshold: content.threshold, pageType: contextType, own, values: table.values, nCols, lexicon: lexicon?.features ?? null, headings, paths })
+    ? applyContext(context, {
+        scores: stageOne,
+        threshold: content.threshold,
+        pageType: contextType,
+        own,
+        values: table.values,
+        nCols,
+        lexicon: lexicon?.features ?? null,
+        headings,
+        paths,
+      })
     : { scores: stageOne, threshold: content.threshold };
   const threshold = biased(tuned, options.bias);
-  const scores = model.segment && model.segmentBlend > 0 ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend) : raw;
+  const scores =
+    model.segment && model.segmentBlend > 0
+      ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend)
+      : raw;
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
   const ruleTrace = applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
@@ -222,11 +324,39 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
   const text = textOf(page, tree, nodes, { preformatted: true });
-  const trace = options.trace === false ? [] : [...ruleTrace.slice(0, MAX_TRACE_ENTRIES), ...refined.trace.slice(0, MAX_TRACE_ENTRIES), ...traceOf(page, tree, table.nodes, own, scores, refined.keep, threshold, context ? stageOne : null, lexicon, heading ? (r) => strongestToken(heading.lexicon, heading.tokens, r) : null, paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null)];
-  const extraction: Extraction = { method: METHOD, text, nodes, scores: rootRows.map((r) => meanScore(r, own, scores)), model: model.name, trace };
+  const trace =
+    options.trace === false
+      ? []
+      : [
+          ...ruleTrace.slice(0, MAX_TRACE_ENTRIES),
+          ...refined.trace.slice(0, MAX_TRACE_ENTRIES),
+          ...traceOf(
+            page,
+            tree,
+            table.nodes,
+            own,
+            scores,
+            refined.keep,
+            threshold,
+            context ? stageOne : null,
+            lexicon,
+            heading ? (r) => strongestToken(heading.lexicon, heading.tokens, r) : null,
+            paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null,
+          ),
+        ];
+  const extraction: Extraction = {
+    method: METHOD,
+    text,
+    nodes,
+    scores: rootRows.map((r) => meanScore(r, own, scores)),
+    model: model.name,
+    trace,
+  };
   if (!text) {
     const notice = noticeOf(page, tree, own);
-    extraction.emptyReason = notice ? `a notice page ("${notice}"), not content${scriptHint(page, notice)}` : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${context ? " and context stage" : ""})`;
+    extraction.emptyReason = notice
+      ? `a notice page ("${notice}"), not content${scriptHint(page, notice)}`
+      : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${context ? " and context stage" : ""})`;
   }
   return { extraction, pageType, scores };
 }
@@ -237,7 +367,9 @@ export function runOnTable(model: PipelineModel, page: PageSnapshot, tree: Tree,
  */
 function scriptHint(page: PageSnapshot, notice: string): string {
   const scripts = page.mode === "static" && /javascript/i.test(notice) ? codeScripts(page) : 0;
-  return scripts > 0 ? `; ${scripts} script${scripts === 1 ? "" : "s"} may build the page: try --mode chromium --js (and --network for a local file)` : "";
+  return scripts > 0
+    ? `; ${scripts} script${scripts === 1 ? "" : "s"} may build the page: try --mode chromium --js (and --network for a local file)`
+    : "";
 }
 
 /** Word-weighted mean P(main) of the leaf segments under a root row. */

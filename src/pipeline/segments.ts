@@ -16,7 +16,12 @@ import type { Ownership } from "./own-text.ts";
 export const SEGMENT_THRESHOLD = 0.5;
 
 /** Segment row per row (-1 when no predicted segment covers it). */
-export function segmentOf(segment: Classifier, values: Float32Array, nCols: number, own: Ownership): Int32Array {
+export function segmentOf(
+  segment: Classifier,
+  values: Float32Array,
+  nCols: number,
+  own: Ownership,
+): Int32Array {
   const n = own.ownWords.length;
   const rows: number[] = [];
   for (let r = 0; r < n; r++) if ((own.subtreeWords[r] as number) > 0) rows.push(r);
@@ -35,7 +40,12 @@ export function segmentOf(segment: Classifier, values: Float32Array, nCols: numb
 }
 
 /** Blends each leaf's score with its segment's word-weighted mean score. */
-export function smoothScores(scores: Float32Array, seg: Int32Array, own: Ownership, blend: number): Float32Array {
+export function smoothScores(
+  scores: Float32Array,
+  seg: Int32Array,
+  own: Ownership,
+  blend: number,
+): Float32Array {
   if (blend <= 0) return scores;
   const n = scores.length;
   const sum = new Float64Array(n);

@@ -10,6 +10,14 @@ import type { PageSnapshot, TraceEntry } from "../types.ts";
 /** Characters of node text shown in a trace entry. */
 export const TRACE_TEXT_CHARS = 60;
 
-export function traceTarget(page: PageSnapshot, tree: Tree, node: number): Pick<TraceEntry, "node" | "path" | "text"> {
-  return { node, path: nodePath(page, tree, node), text: textOf(page, tree, [node], { maxChars: TRACE_TEXT_CHARS }).slice(0, TRACE_TEXT_CHARS) };
+export function traceTarget(
+  page: PageSnapshot,
+  tree: Tree,
+  node: number,
+): Pick<TraceEntry, "node" | "path" | "text"> {
+  return {
+    node,
+    path: nodePath(page, tree, node),
+    text: textOf(page, tree, [node], { maxChars: TRACE_TEXT_CHARS }).slice(0, TRACE_TEXT_CHARS),
+  };
 }

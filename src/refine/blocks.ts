@@ -24,7 +24,23 @@ import type { PageSnapshot, SnapshotNode, TraceEntry } from "../types.ts";
  * (§2.3.2 names DIV, TR, TD, TABLE, UL, LI; the rest are their HTML5/list/table siblings).
  */
 export const STRUCTURAL_TAGS: ReadonlySet<string> = new Set([
-  "div", "tr", "td", "th", "table", "ul", "ol", "li", "dl", "section", "article", "header", "footer", "nav", "aside", "main", "form",
+  "div",
+  "tr",
+  "td",
+  "th",
+  "table",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "nav",
+  "aside",
+  "main",
+  "form",
 ]);
 
 /** Characters of block text shown in trace entries. */
@@ -111,7 +127,16 @@ function emit(b: Builder, node: number, parts: number[]): void {
     }
   }
   const container = tree.parent[parts[0] as number] as number;
-  b.view.blocks.push({ node, parts, container, text, length: text.length, linkLength, depth: tree.depth[node] as number, gap: b.gap });
+  b.view.blocks.push({
+    node,
+    parts,
+    container,
+    text,
+    length: text.length,
+    linkLength,
+    depth: tree.depth[node] as number,
+    gap: b.gap,
+  });
   b.gap = 0;
 }
 
@@ -148,8 +173,14 @@ function scan(b: Builder, root: number): void {
 }
 
 /** Cut the text under `roots` (default: the whole page) into blocks. Linear, iterative. */
-export function textBlocks(page: PageSnapshot, tree: Tree, roots: readonly number[] = tree.n ? [0] : []): BlockView {
-  const outer = [...roots].sort((a, b) => a - b).filter((r, k, a) => k === 0 || r >= (tree.end[a[k - 1] as number] as number));
+export function textBlocks(
+  page: PageSnapshot,
+  tree: Tree,
+  roots: readonly number[] = tree.n ? [0] : [],
+): BlockView {
+  const outer = [...roots]
+    .sort((a, b) => a - b)
+    .filter((r, k, a) => k === 0 || r >= (tree.end[a[k - 1] as number] as number));
   const view: BlockView = { page, tree, roots: outer, blocks: [] };
   const b: Builder = { view, hasBlock: blockDescendants(page, tree, outer), gap: 0, run: [] };
   for (const root of outer) {
@@ -187,7 +218,8 @@ export function nodesForBlocks(view: BlockView, kept: readonly number[]): number
     total[i] = (total[i] as number) + (total[i - 1] as number);
     keptAt[i] = (keptAt[i] as number) + (keptAt[i - 1] as number);
   }
-  const sum = (arr: Float64Array, i: number): number => (arr[tree.end[i] as number] as number) - (arr[i] as number);
+  const sum = (arr: Float64Array, i: number): number =>
+    (arr[tree.end[i] as number] as number) - (arr[i] as number);
   const out: number[] = [];
   for (const root of view.roots) {
     const end = tree.end[root] as number;
@@ -256,9 +288,24 @@ export function pathNamer(page: PageSnapshot, tree: Tree): (i: number) => string
 }
 
 /** A trace entry about one block. */
-export function blockEntry(step: string, view: BlockView, path: (i: number) => string, k: number, action: "keep" | "drop", reason: string, score?: number): TraceEntry {
+export function blockEntry(
+  step: string,
+  view: BlockView,
+  path: (i: number) => string,
+  k: number,
+  action: "keep" | "drop",
+  reason: string,
+  score?: number,
+): TraceEntry {
   const blk = view.blocks[k] as TextBlock;
-  const entry: TraceEntry = { step, node: blk.node, path: path(blk.node), action, reason, text: blk.text.slice(0, TRACE_TEXT_CHARS) };
+  const entry: TraceEntry = {
+    step,
+    node: blk.node,
+    path: path(blk.node),
+    action,
+    reason,
+    text: blk.text.slice(0, TRACE_TEXT_CHARS),
+  };
   if (score !== undefined) entry.score = score;
   return entry;
 }

@@ -54,7 +54,14 @@ export function keptRegion(own: Ownership, keep: Uint8Array): number {
 }
 
 /** Keeps the region's leaves with P(main) ≥ FILL_FLOOR (a new array), with a trace entry for each. */
-export function fillMainRegion(own: Ownership, scores: Float32Array, threshold: number, keep: Uint8Array, describe: (row: number) => Pick<TraceEntry, "node" | "path" | "text">, pathOf: (row: number) => string): { keep: Uint8Array; trace: TraceEntry[] } {
+export function fillMainRegion(
+  own: Ownership,
+  scores: Float32Array,
+  threshold: number,
+  keep: Uint8Array,
+  describe: (row: number) => Pick<TraceEntry, "node" | "path" | "text">,
+  pathOf: (row: number) => string,
+): { keep: Uint8Array; trace: TraceEntry[] } {
   const region = keptRegion(own, keep);
   if (region < 0) return { keep, trace: [] };
   const inside = insideRows(own, region);
@@ -62,11 +69,24 @@ export function fillMainRegion(own: Ownership, scores: Float32Array, threshold: 
   const added: number[] = [];
   for (let r = 0; r < keep.length; r++) {
     const score = scores[r] as number;
-    if (keep[r] === 1 || inside[r] !== 1 || (own.ownWords[r] as number) === 0 || score < FILL_FLOOR || score >= threshold) continue;
+    if (
+      keep[r] === 1 ||
+      inside[r] !== 1 ||
+      (own.ownWords[r] as number) === 0 ||
+      score < FILL_FLOOR ||
+      score >= threshold
+    )
+      continue;
     out[r] = 1;
     added.push(r);
   }
   const where = added.length ? pathOf(region) : "";
-  const trace = added.map((r): TraceEntry => ({ step: "fill", action: "keep", reason: `inside the main region ${where} (≥ ${FILL_SHARE * 100}% of the kept words) and P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FILL_FLOOR}`, score: scores[r] as number, ...describe(r) }));
+  const trace = added.map((r): TraceEntry => ({
+    step: "fill",
+    action: "keep",
+    reason: `inside the main region ${where} (≥ ${FILL_SHARE * 100}% of the kept words) and P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FILL_FLOOR}`,
+    score: scores[r] as number,
+    ...describe(r),
+  }));
   return { keep: out, trace };
 }

@@ -36,7 +36,15 @@ export interface Scored {
 }
 
 /** Applies `name` to the kept rows; "none" (or an empty selection) changes nothing. */
-export function applyRefiner(name: RefinerName, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array, scored: Scored): Refined {
+export function applyRefiner(
+  name: RefinerName,
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+  scored: Scored,
+): Refined {
   if (name === "none") return { keep, trace: [] };
   if (name === "records") return voteRecords(page, tree, nodes, own, keep);
   // the row-level refiners name a row for their trace by its node's target and path

@@ -10,7 +10,14 @@
  * with the most text. One pass over the blocks, linear.
  */
 import type { TraceEntry } from "../types.ts";
-import { blockEntry, nodesForBlocks, pathNamer, type BlockView, type RefineResult, type TextBlock } from "./blocks.ts";
+import {
+  blockEntry,
+  nodesForBlocks,
+  pathNamer,
+  type BlockView,
+  type RefineResult,
+  type TextBlock,
+} from "./blocks.ts";
 
 export const LBS_STEP = "lbs";
 
@@ -52,15 +59,34 @@ export function largestBlock(view: BlockView, options: Partial<LbsOptions> = {})
   const path = pathNamer(view.page, view.tree);
   const chosen = new Set(best.members);
   const trace: TraceEntry[] = [
-    { step: LBS_STEP, node: best.container, path: path(best.container), action: "keep", reason: `largest block of string: ${best.members.length} sibling block(s), ${best.length} chars (of ${groups.length} groups)`, text: "", score: best.length },
+    {
+      step: LBS_STEP,
+      node: best.container,
+      path: path(best.container),
+      action: "keep",
+      reason: `largest block of string: ${best.members.length} sibling block(s), ${best.length} chars (of ${groups.length} groups)`,
+      text: "",
+      score: best.length,
+    },
   ];
   const groupOf = new Map<number, LbsGroup>();
   for (const g of groups) for (const k of g.members) groupOf.set(k, g);
   view.blocks.forEach((_, k) => {
-    if (chosen.has(k)) trace.push(blockEntry(LBS_STEP, view, path, k, "keep", "in the largest block of string"));
+    if (chosen.has(k))
+      trace.push(blockEntry(LBS_STEP, view, path, k, "keep", "in the largest block of string"));
     else {
       const g = groupOf.get(k) as LbsGroup;
-      trace.push(blockEntry(LBS_STEP, view, path, k, "drop", `sibling group has ${g.length} chars < ${best.length} of the largest block`, g.length));
+      trace.push(
+        blockEntry(
+          LBS_STEP,
+          view,
+          path,
+          k,
+          "drop",
+          `sibling group has ${g.length} chars < ${best.length} of the largest block`,
+          g.length,
+        ),
+      );
     }
   });
   const kept = [...best.members];

@@ -93,8 +93,29 @@ export function lengthSmoothing(view: BlockView, options: Partial<SlsOptions> = 
     const r = e.toFixed(1);
     if (e >= threshold && e > 0) {
       kept.push(k);
-      trace.push(blockEntry(SLS_STEP, view, path, k, "keep", `smoothed length ${r} ≥ threshold ${threshold.toFixed(1)} (σ of ${opts.stdOf} lengths, r=${opts.radius})`, e));
-    } else trace.push(blockEntry(SLS_STEP, view, path, k, "drop", `smoothed length ${r} < threshold ${threshold.toFixed(1)} (σ of ${opts.stdOf} lengths, r=${opts.radius})`, e));
+      trace.push(
+        blockEntry(
+          SLS_STEP,
+          view,
+          path,
+          k,
+          "keep",
+          `smoothed length ${r} ≥ threshold ${threshold.toFixed(1)} (σ of ${opts.stdOf} lengths, r=${opts.radius})`,
+          e,
+        ),
+      );
+    } else
+      trace.push(
+        blockEntry(
+          SLS_STEP,
+          view,
+          path,
+          k,
+          "drop",
+          `smoothed length ${r} < threshold ${threshold.toFixed(1)} (σ of ${opts.stdOf} lengths, r=${opts.radius})`,
+          e,
+        ),
+      );
   });
   return { kept, nodes: nodesForBlocks(view, kept), trace };
 }

@@ -39,7 +39,13 @@ interface FieldGroup {
 }
 
 /** Keeps every leaf of a field group most of whose words are kept (returns a new array) with a trace. */
-export function voteRecords(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): { keep: Uint8Array; trace: TraceEntry[] } {
+export function voteRecords(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): { keep: Uint8Array; trace: TraceEntry[] } {
   const siblings = sameSignatureSiblings(page, tree);
   const ids = pageSignatureIds(page, tree);
   const sig = (i: number): number => ids[i] ?? -1;
@@ -70,7 +76,12 @@ export function voteRecords(page: PageSnapshot, tree: Tree, nodes: Int32Array, o
     for (const r of g.rows) {
       if (out[r] === 1) continue;
       out[r] = 1;
-      trace.push({ step: "records-refiner", ...traceTarget(page, tree, nodes[r] as number), action: "keep", reason });
+      trace.push({
+        step: "records-refiner",
+        ...traceTarget(page, tree, nodes[r] as number),
+        action: "keep",
+        reason,
+      });
     }
   }
   return { keep: out, trace };

@@ -65,7 +65,14 @@ export interface RegionResult {
  * Applies the refiner to per-row keep decisions; `describe` renders a
  * dropped row for the trace, `pathOf` names the region.
  */
-export function keepMainRegion(own: Ownership, scores: Float32Array, threshold: number, keep: Uint8Array, describe: (row: number) => Pick<TraceEntry, "node" | "path" | "text">, pathOf: (row: number) => string): RegionResult {
+export function keepMainRegion(
+  own: Ownership,
+  scores: Float32Array,
+  threshold: number,
+  keep: Uint8Array,
+  describe: (row: number) => Pick<TraceEntry, "node" | "path" | "text">,
+  pathOf: (row: number) => string,
+): RegionResult {
   const region = bestRegion(own, scores, threshold);
   if (region < 0) return { keep, region, dropped: [], trace: [] };
   const inside = insideRows(own, region);
@@ -77,6 +84,12 @@ export function keepMainRegion(own: Ownership, scores: Float32Array, threshold: 
     dropped.push(r);
   }
   const where = dropped.length ? pathOf(region) : "";
-  const trace = dropped.map((r): TraceEntry => ({ step: "main-region", action: "drop", reason: `outside the main region ${where} and P(main)=${(scores[r] as number).toFixed(3)} < ${OUTSIDE_KEEP}`, score: scores[r] as number, ...describe(r) }));
+  const trace = dropped.map((r): TraceEntry => ({
+    step: "main-region",
+    action: "drop",
+    reason: `outside the main region ${where} and P(main)=${(scores[r] as number).toFixed(3)} < ${OUTSIDE_KEEP}`,
+    score: scores[r] as number,
+    ...describe(r),
+  }));
   return { keep: out, region, dropped, trace };
 }

@@ -14,7 +14,14 @@
  * formula; these choices are ours. Linear: prefix sums over pre-order.
  */
 import type { SnapshotNode, TraceEntry } from "../types.ts";
-import { anchorOf, blockEntry, nodesForBlocks, pathNamer, type BlockView, type RefineResult } from "./blocks.ts";
+import {
+  anchorOf,
+  blockEntry,
+  nodesForBlocks,
+  pathNamer,
+  type BlockView,
+  type RefineResult,
+} from "./blocks.ts";
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
 
 export const TP_STEP = "tp";
@@ -37,9 +44,17 @@ export const TP_DEFAULTS: TpOptions = { minRepeats: TP_MIN_REPEATS, fallback: "a
 /** Structural signature of an element: tag#id.class.class[role|itemprop|itemtype], digits as 0. */
 export function signature(node: SnapshotNode): string {
   const a = node.attrs ?? {};
-  const classes = (a["class"] ?? "").trim().split(/\s+/).filter(Boolean).map((c) => c.replace(DIGITS, "0")).sort();
+  const classes = (a["class"] ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((c) => c.replace(DIGITS, "0"))
+    .sort();
   const id = a["id"] ? `#${a["id"].replace(DIGITS, "0")}` : "";
-  return [node.tag + id, ...classes].join(".") + `[${a["role"] ?? ""}|${a["itemprop"] ?? ""}|${a["itemtype"] ?? ""}]`;
+  return (
+    [node.tag + id, ...classes].join(".") +
+    `[${a["role"] ?? ""}|${a["itemprop"] ?? ""}|${a["itemtype"] ?? ""}]`
+  );
 }
 
 export interface RepeatedGroup {
@@ -126,20 +141,36 @@ export function tablePattern(view: BlockView, options: Partial<TpOptions> = {}):
   const trace: TraceEntry[] = [];
   if (!best || best.score <= 0) {
     const all = opts.fallback === "all";
-    trace.push({ step: TP_STEP, node: -1, path: "", action: all ? "keep" : "drop", reason: `no repeated structure with ≥ ${opts.minRepeats} text-bearing members; fallback: ${opts.fallback}`, text: "" });
+    trace.push({
+      step: TP_STEP,
+      node: -1,
+      path: "",
+      action: all ? "keep" : "drop",
+      reason: `no repeated structure with ≥ ${opts.minRepeats} text-bearing members; fallback: ${opts.fallback}`,
+      text: "",
+    });
     const kept = all ? view.blocks.map((_, k) => k) : [];
     return { kept, nodes: nodesForBlocks(view, kept), trace };
   }
   const { tree } = view;
   const g = best;
-  trace.push({ step: TP_STEP, node: g.parent, path: path(g.parent), action: "keep", reason: `table pattern: ${g.members.length} × ${g.signature}, ${g.total} chars (score ${g.score})`, text: "", score: g.score });
+  trace.push({
+    step: TP_STEP,
+    node: g.parent,
+    path: path(g.parent),
+    action: "keep",
+    reason: `table pattern: ${g.members.length} × ${g.signature}, ${g.total} chars (score ${g.score})`,
+    text: "",
+    score: g.score,
+  });
   const kept: number[] = [];
   view.blocks.forEach((b, k) => {
     const m = memberHolding(g.members, tree.end, anchorOf(b));
     if (m >= 0) {
       kept.push(k);
       trace.push(blockEntry(TP_STEP, view, path, k, "keep", `inside repeated ${g.signature} #${m + 1}`));
-    } else trace.push(blockEntry(TP_STEP, view, path, k, "drop", `outside the repeated ${g.signature} structure`));
+    } else
+      trace.push(blockEntry(TP_STEP, view, path, k, "drop", `outside the repeated ${g.signature} structure`));
   });
   return { kept, nodes: nodesForBlocks(view, kept), trace };
 }

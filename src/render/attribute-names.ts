@@ -59,7 +59,8 @@ export function keptNameAt(html: string, start: number, end: number): string | n
       if (matchesAt(html, start, name)) return name;
     }
   }
-  if (length >= KEPT_ATTRIBUTE_PREFIX.length && matchesAt(html, start, KEPT_ATTRIBUTE_PREFIX)) return lowerCased(html.slice(start, end));
+  if (length >= KEPT_ATTRIBUTE_PREFIX.length && matchesAt(html, start, KEPT_ATTRIBUTE_PREFIX))
+    return lowerCased(html.slice(start, end));
   return null;
 }
 

@@ -25,4 +25,3 @@ export function lowerCased(name: string): string {
 export function keptValue(value: string): string {
   return withoutControls(value.length > MAX_ATTRIBUTE_LENGTH ? value.slice(0, MAX_ATTRIBUTE_LENGTH) : value);
 }
-

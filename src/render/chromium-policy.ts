@@ -64,10 +64,21 @@ export const OFFLINE_BLOCK_PATTERNS = ["http", "https", "ws", "wss", "ftp", "fil
  * (preconnects to IP literals, which skip the host resolver) goes to a proxy that cannot
  * resolve. `<-loopback>` removes the implicit proxy bypass for 127.0.0.1/localhost.
  */
-export const OFFLINE_PROXY_FLAGS = ["--proxy-server=http://pith-offline.invalid:9", "--proxy-bypass-list=<-loopback>"] as const;
+export const OFFLINE_PROXY_FLAGS = [
+  "--proxy-server=http://pith-offline.invalid:9",
+  "--proxy-bypass-list=<-loopback>",
+] as const;
 
 /** Request types a page needs to build its DOM with JavaScript on. */
-const DOM_BUILDING_TYPES = new Set(["script", "stylesheet", "xhr", "fetch", "eventsource", "websocket", "other"]);
+const DOM_BUILDING_TYPES = new Set([
+  "script",
+  "stylesheet",
+  "xhr",
+  "fetch",
+  "eventsource",
+  "websocket",
+  "other",
+]);
 /** Request types allowed only with `loadResources`. */
 const HEAVY_TYPES = new Set(["image", "media", "font"]);
 /** URLs that never touch the network. */

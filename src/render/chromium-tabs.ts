@@ -7,7 +7,13 @@
  */
 import type { Browser, CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import type { PageInput } from "../types.ts";
-import { INJECTED_MARKER, walkConfig, walkExpression, writeAndWalkExpression, writeExpression } from "./in-page.ts";
+import {
+  INJECTED_MARKER,
+  walkConfig,
+  walkExpression,
+  writeAndWalkExpression,
+  writeExpression,
+} from "./in-page.ts";
 import type { WalkResult } from "./in-page.ts";
 import { closeSelfClosedIframes } from "./repair.ts";
 import { OFFLINE_BLOCK_PATTERNS, allowRequest, type RequestPolicy } from "./chromium-policy.ts";
@@ -145,9 +151,13 @@ class TabEnd {
  */
 async function stayOnWrittenDocument(session: CDPSession): Promise<void> {
   session.on("Fetch.requestPaused", (event) => {
-    session.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "Aborted" }).catch(() => undefined);
+    session
+      .send("Fetch.failRequest", { requestId: event.requestId, errorReason: "Aborted" })
+      .catch(() => undefined);
   });
-  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }] });
+  await session.send("Fetch.enable", {
+    patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }],
+  });
 }
 
 /**
@@ -190,7 +200,11 @@ export class OfflineTab implements Tab {
     // requests of a written page (checked with headless shell 156).
     await session.send("Network.enable");
     await session.send("Network.setBlockedURLs", { urlPatterns: OFFLINE_BLOCK_PATTERNS });
-    await session.send("Emulation.setDeviceMetricsOverride", { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
+    await session.send("Emulation.setDeviceMetricsOverride", {
+      ...VIEWPORT,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
     await stayOnWrittenDocument(session);
     return new OfflineTab(control, targetId, session);
   }
@@ -199,7 +213,11 @@ export class OfflineTab implements Tab {
     return this.end.race(this.writeAndWalk(input, policy, timeoutMs));
   }
 
-  private async writeAndWalk(input: PageInput, policy: RequestPolicy, timeoutMs: number): Promise<WalkResult> {
+  private async writeAndWalk(
+    input: PageInput,
+    policy: RequestPolicy,
+    timeoutMs: number,
+  ): Promise<WalkResult> {
     await this.setJavaScript(policy.javascript);
     this.dirty = policy.javascript;
     const html = injectBase(policy.javascript ? input.html : closeSelfClosedIframes(input.html), input.url);
@@ -291,7 +309,11 @@ export class NetworkTab implements Tab {
     // alert()/confirm()/prompt() are dismissed. A beforeunload prompt (a page asking to stay) is
     // accepted: dismissing it made the next page's navigation, in a new tab, fail with
     // net::ERR_ABORTED (every time at --concurrency 1).
-    page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
+    page.on(
+      "dialog",
+      (dialog) =>
+        void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => undefined),
+    );
     page.on("error", () => tab.end.end(TAB_CRASHED)); // Puppeteer's "Page crashed!"
     return tab;
   }
@@ -306,7 +328,11 @@ export class NetworkTab implements Tab {
       this.javascript = policy.javascript;
     }
     this.policy = policy;
-    const doc = { url: documentUrl(input.url), html: policy.javascript ? input.html : closeSelfClosedIframes(input.html), served: false };
+    const doc = {
+      url: documentUrl(input.url),
+      html: policy.javascript ? input.html : closeSelfClosedIframes(input.html),
+      served: false,
+    };
     this.document = doc;
     try {
       await this.load(doc, performance.now() + loadWaitMs(timeoutMs));
@@ -324,13 +350,20 @@ export class NetworkTab implements Tab {
    * page started (its meta refresh firing as this page began: 2 runs in 40) aborts ours before
    * our document was served: navigate once more.
    */
-  private async load(doc: { url: string; served: boolean }, deadline: number, retried = false): Promise<void> {
+  private async load(
+    doc: { url: string; served: boolean },
+    deadline: number,
+    retried = false,
+  ): Promise<void> {
     const timeout = () => Math.max(1, deadline - performance.now());
     try {
       await untilLoadedOrLate(this.page.goto(doc.url, { waitUntil: "load", timeout: timeout() }));
     } catch (err) {
       if (!firstLine(err).includes(ABORTED_NAVIGATION)) throw err;
-      if (doc.served) await untilLoadedOrLate(this.page.waitForFunction(DOCUMENT_COMPLETE, { timeout: timeout(), polling: READY_POLL_MS }));
+      if (doc.served)
+        await untilLoadedOrLate(
+          this.page.waitForFunction(DOCUMENT_COMPLETE, { timeout: timeout(), polling: READY_POLL_MS }),
+        );
       else if (!retried) await this.load(doc, deadline, true);
       else throw err;
     }

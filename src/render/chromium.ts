@@ -31,7 +31,13 @@ import { hideEscapedNoscriptMarkup } from "../dom/escaped-markup.ts";
 import { revealScriptHiddenPage } from "./reveal.ts";
 import { withoutControls } from "./control-chars.ts";
 import { isXhtml, xhtmlAsHtml } from "./xhtml.ts";
-import { BASE_FLAGS, NO_IMAGES_FLAG, OFFLINE_PROXY_FLAGS, OFFLINE_RESOLVER_FLAG, type RequestPolicy } from "./chromium-policy.ts";
+import {
+  BASE_FLAGS,
+  NO_IMAGES_FLAG,
+  OFFLINE_PROXY_FLAGS,
+  OFFLINE_RESOLVER_FLAG,
+  type RequestPolicy,
+} from "./chromium-policy.ts";
 import { NetworkTab, OfflineTab, VIEWPORT, firstLine, type Tab } from "./chromium-tabs.ts";
 
 /** Per-page time limit when the caller gives none. */
@@ -127,7 +133,11 @@ class BrowserHandle {
         pipe: true,
         args,
         userDataDir: join(tempDir, "profile"),
-        env: { ...process.env, XDG_CONFIG_HOME: join(tempDir, "config"), XDG_CACHE_HOME: join(tempDir, "cache") },
+        env: {
+          ...process.env,
+          XDG_CONFIG_HOME: join(tempDir, "config"),
+          XDG_CACHE_HOME: join(tempDir, "cache"),
+        },
         defaultViewport: VIEWPORT,
         timeout: LAUNCH_TIMEOUT_MS,
         protocolTimeout: PROTOCOL_TIMEOUT_MS,
@@ -193,7 +203,9 @@ class BrowserHandle {
     const targets = [...this.popups.keys()].filter((id) => !this.busy.has(this.openingTab(id)));
     for (const id of targets) this.popups.delete(id);
     const close = (targetId: string) => this.control.send("Target.closeTarget", { targetId });
-    await Promise.all(targets.map((id) => withTimeout(close(id), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined)));
+    await Promise.all(
+      targets.map((id) => withTimeout(close(id), CLOSE_TAB_TIMEOUT_MS, "close").catch(() => undefined)),
+    );
   }
 
   /**
@@ -259,7 +271,8 @@ class BrowserHandle {
  */
 async function watchPopups(control: CDPSession, popups: Map<string, string>): Promise<void> {
   control.on("Target.targetCreated", ({ targetInfo }) => {
-    if (targetInfo.type === "page" && targetInfo.openerId !== undefined) popups.set(targetInfo.targetId, targetInfo.openerId);
+    if (targetInfo.type === "page" && targetInfo.openerId !== undefined)
+      popups.set(targetInfo.targetId, targetInfo.openerId);
   });
   control.on("Target.targetDestroyed", ({ targetId }) => {
     const opener = popups.get(targetId);
@@ -327,7 +340,9 @@ export class ChromiumRenderer implements Renderer {
    * `onBrowsers` hears the profile directories of the running browsers whenever they change, so
    * that whoever may have to terminate this thread can end them (browser-processes.ts).
    */
-  static async launch(opts: { concurrency?: number; onBrowsers?: (dirs: string[]) => void } = {}): Promise<ChromiumRenderer> {
+  static async launch(
+    opts: { concurrency?: number; onBrowsers?: (dirs: string[]) => void } = {},
+  ): Promise<ChromiumRenderer> {
     const concurrency = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
     const renderer = new ChromiumRenderer(findChromium(), concurrency, opts.onBrowsers);
     await renderer.browser("offline");
@@ -353,7 +368,11 @@ export class ChromiumRenderer implements Renderer {
       return attempt.tab.render(input, policy, timeoutMs);
     })();
     try {
-      const result = await withTimeout(work, timeoutMs, `timeout: ${input.id} did not render within ${timeoutMs} ms`);
+      const result = await withTimeout(
+        work,
+        timeoutMs,
+        `timeout: ${input.id} did not render within ${timeoutMs} ms`,
+      );
       if (attempt.handle && attempt.tab) attempt.handle.giveTab(attempt.tab);
       if (attempt.handle?.popups.size) await attempt.handle.closePopups();
       this.slots.release();

@@ -33,7 +33,17 @@ type Field = keyof DeclaredMeta;
 export const DECLARED_SOURCES: Readonly<Record<Field, readonly string[]>> = {
   description: ["og:description", "description", "twitter:description", "dc.description"],
   author: ["author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "byl"],
-  published: ["article:published_time", "og:published_time", "datepublished", "pubdate", "publishdate", "parsely-pub-date", "sailthru.date", "dc.date", "date"],
+  published: [
+    "article:published_time",
+    "og:published_time",
+    "datepublished",
+    "pubdate",
+    "publishdate",
+    "parsely-pub-date",
+    "sailthru.date",
+    "dc.date",
+    "date",
+  ],
   modified: ["article:modified_time", "og:updated_time", "datemodified", "last-modified"],
   siteName: ["og:site_name", "application-name"],
   image: ["og:image", "og:image:url", "twitter:image", "image"],
@@ -46,7 +56,9 @@ const LD_STRING = (key: string): RegExp => new RegExp(`"${key}"\\s*:\\s*"((?:[^"
  * before the name is stepped over).
  */
 const LD_NAMED = (key: string): RegExp =>
-  new RegExp(`"${key}"\\s*:\\s*(?:\\[\\s*)?(?:\\{(?:[^{}]|\\{[^{}]*\\})*?"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,300})"|"((?:[^"\\\\]|\\\\.){1,300})")`);
+  new RegExp(
+    `"${key}"\\s*:\\s*(?:\\[\\s*)?(?:\\{(?:[^{}]|\\{[^{}]*\\})*?"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,300})"|"((?:[^"\\\\]|\\\\.){1,300})")`,
+  );
 const LD_RULES: readonly (readonly [Field, RegExp])[] = [
   ["published", LD_STRING("datePublished")],
   ["modified", LD_STRING("dateModified")],
@@ -73,7 +85,12 @@ function names(v: Json | undefined): string | null {
   const list = Array.isArray(v) ? v : [v];
   const out: string[] = [];
   for (const x of list) {
-    const name = typeof x === "string" ? x : x && typeof x === "object" && !Array.isArray(x) && typeof x["name"] === "string" ? x["name"] : null;
+    const name =
+      typeof x === "string"
+        ? x
+        : x && typeof x === "object" && !Array.isArray(x) && typeof x["name"] === "string"
+          ? x["name"]
+          : null;
     if (name && name.trim() && !out.includes(name.trim())) out.push(name.trim());
   }
   return out.length ? out.join(", ") : null;

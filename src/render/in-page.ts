@@ -27,8 +27,16 @@ import { MATH_SPACED_TAGS, MATH_UNRENDERED_TAGS } from "./math-text.ts";
  * that a browser shows as preformatted, is walked like a `<pre>`).
  */
 export const SKIP_CHILDREN_TAGS = [
-  "script", "style", "template", "svg", "math",
-  "textarea", "title", "iframe", "noembed", "noframes",
+  "script",
+  "style",
+  "template",
+  "svg",
+  "math",
+  "textarea",
+  "title",
+  "iframe",
+  "noembed",
+  "noframes",
 ] as const;
 
 /** Attribute on elements pith adds to a page (the injected <base>); the walk leaves them out. */
@@ -237,10 +245,12 @@ export function writeExpression(html: string): string {
  * TaskDuration over 80 pages).
  */
 export function writeAndWalkExpression(html: string, config: WalkConfig): string {
-  return `(function (h) { document.open(); document.write(h); document.close(); ` +
+  return (
+    `(function (h) { document.open(); document.write(h); document.close(); ` +
     `if (document.readyState !== "complete") return null; ` +
     `var walked = (${IN_PAGE_WALK_SOURCE})(${JSON.stringify(config)}); ` +
-    `document.open(); document.close(); return walked; })(${JSON.stringify(html)})`;
+    `document.open(); document.close(); return walked; })(${JSON.stringify(html)})`
+  );
 }
 
 function num(arr: number[], i: number): number {
@@ -257,8 +267,16 @@ function styleDecoder(r: WalkResult): (id: number) => NodeStyle {
   return (id) => {
     let style = cache.get(id);
     if (!style) {
-      const [display = "", visibility = "", position = "", fontSize = "", fontWeight = ""] = str(r, id).split("|");
-      style = { display, visibility, position, fontSize: parseFloat(fontSize) || 0, fontWeight: parseFloat(fontWeight) || 0 };
+      const [display = "", visibility = "", position = "", fontSize = "", fontWeight = ""] = str(r, id).split(
+        "|",
+      );
+      style = {
+        display,
+        visibility,
+        position,
+        fontSize: parseFloat(fontSize) || 0,
+        fontWeight: parseFloat(fontWeight) || 0,
+      };
       cache.set(id, style);
     }
     return { ...style };
@@ -282,13 +300,29 @@ export function decodeWalk(r: WalkResult): SnapshotNode[] {
     const k = num(r.k, i);
     const visible = r.v.charCodeAt(i) === 49; // "1"
     if (k < 0) {
-      nodes[i] = { parent, type: 3, tag: "#text", text: withoutControls(r.x[textIndex++] ?? ""), box: decodeBox(r, i), visible };
+      nodes[i] = {
+        parent,
+        type: 3,
+        tag: "#text",
+        text: withoutControls(r.x[textIndex++] ?? ""),
+        box: decodeBox(r, i),
+        visible,
+      };
       continue;
     }
     const attrs: Record<string, string> = {};
     // cut in the page already; the static renderer's filter too
-    for (; a < r.a.length && r.a[a] === i; a += 3) attrs[str(r, num(r.a, a + 1))] = keptValue(str(r, num(r.a, a + 2)));
-    nodes[i] = { parent, type: 1, tag: str(r, k), attrs, box: decodeBox(r, i), style: style(num(r.s, element++)), visible };
+    for (; a < r.a.length && r.a[a] === i; a += 3)
+      attrs[str(r, num(r.a, a + 1))] = keptValue(str(r, num(r.a, a + 2)));
+    nodes[i] = {
+      parent,
+      type: 1,
+      tag: str(r, k),
+      attrs,
+      box: decodeBox(r, i),
+      style: style(num(r.s, element++)),
+      visible,
+    };
   }
   return nodes;
 }

@@ -30,7 +30,12 @@ export async function createRenderer(mode: RenderMode, options: RendererOptions 
  * render's synchronous part runs under `limit` (time-limit.ts): all of a static render, which
  * no timer could interrupt; past it, a timeout record.
  */
-export async function renderPage(renderer: Renderer, input: PageInput, options: RenderOptions = {}, limit: Limit = NO_LIMIT): Promise<PageResult<PageSnapshot>> {
+export async function renderPage(
+  renderer: Renderer,
+  input: PageInput,
+  options: RenderOptions = {},
+  limit: Limit = NO_LIMIT,
+): Promise<PageResult<PageSnapshot>> {
   try {
     return { ok: true, value: await limit.run(() => renderer.render(input, options)) };
   } catch (e) {
@@ -71,7 +76,12 @@ export const MAX_PENDING_OUTPUTS = 16;
  * more than MAX_PENDING_OUTPUTS outputs are unfinished, so memory stays bounded whatever the batch
  * size. A rejected `onResult` rejects the whole map.
  */
-export async function mapLimit<T, R>(items: AsyncIterable<T> | Iterable<T>, limit: number, fn: (item: T) => Promise<R>, onResult: (r: R) => void | Promise<void>): Promise<void> {
+export async function mapLimit<T, R>(
+  items: AsyncIterable<T> | Iterable<T>,
+  limit: number,
+  fn: (item: T) => Promise<R>,
+  onResult: (r: R) => void | Promise<void>,
+): Promise<void> {
   const inflight = new Set<Promise<void>>();
   const finished = new Map<number, R>();
   let started = 0;

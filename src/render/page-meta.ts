@@ -37,7 +37,8 @@ export const MAX_SCAN_CHARS = 4_000_000;
  * has its own expression. On 200 wcxb-dev pages (307 KB of HTML on average) pageMeta took
  * 0.50 ms a page with the one expression, 0.38 ms with the two searches.
  */
-const AT_LT = /<(?:!--(?:[\s\S]*?-->|[\s\S]*$)|(meta|link)\b|script\b[^>]*application\/ld\+json[^>]*>([\s\S]*?)<\/script)/iy;
+const AT_LT =
+  /<(?:!--(?:[\s\S]*?-->|[\s\S]*$)|(meta|link)\b|script\b[^>]*application\/ld\+json[^>]*>([\s\S]*?)<\/script)/iy;
 const ITEMTYPE = /\bitemtype\s*=\s*(?:"([^"]{1,300})"|'([^']{1,300})'|([^\s"'>]{1,300}))/gi;
 /**
  * Whether the character after a "<" (its code lower-cased with
@@ -79,7 +80,8 @@ class NextMatch {
   ) {}
 
   at(from: number): RegExpExecArray | null {
-    if (this.found === undefined || (this.found !== null && this.found.index < from)) this.found = this.search(this.doc, from);
+    if (this.found === undefined || (this.found !== null && this.found.index < from))
+      this.found = this.search(this.doc, from);
     return this.found;
   }
 }
@@ -97,7 +99,8 @@ class MetaScan {
   next(from: number): { m: RegExpExecArray; itemtype: boolean } | null {
     const tag = this.tags.at(from);
     const itemtype = this.itemtypes.at(from);
-    if (itemtype !== null && (tag === null || itemtype.index < tag.index)) return { m: itemtype, itemtype: true };
+    if (itemtype !== null && (tag === null || itemtype.index < tag.index))
+      return { m: itemtype, itemtype: true };
     return tag === null ? null : { m: tag, itemtype: false };
   }
 }
@@ -216,12 +219,14 @@ export function pageMeta(html: string, options: { declared?: boolean } = {}): Pa
         const a = attributes(text);
         const key = (a.get("property") ?? a.get("name") ?? a.get("itemprop") ?? "").toLowerCase();
         declared?.meta(key, a.get("content"));
-        if ((a.get("http-equiv") ?? "").trim().toLowerCase() === "refresh") refreshUrl ??= refreshTarget(decodeHTMLAttribute(a.get("content") ?? ""));
+        if ((a.get("http-equiv") ?? "").trim().toLowerCase() === "refresh")
+          refreshUrl ??= refreshTarget(decodeHTMLAttribute(a.get("content") ?? ""));
         if (key === "og:type") ogType ??= (a.get("content") ?? "").trim().toLowerCase() || null;
         else if (key === "og:url") ogUrl ??= absolute(a.get("content"));
       } else if (canonical === null && /canonical/i.test(text)) {
         const a = attributes(text);
-        if ((a.get("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical")) canonical = absolute(a.get("href"));
+        if ((a.get("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical"))
+          canonical = absolute(a.get("href"));
       }
     } else if (m[2] !== undefined) {
       declared?.jsonLd(m[2]);
@@ -231,5 +236,11 @@ export function pageMeta(html: string, options: { declared?: boolean } = {}): Pa
       }
     } // else a comment, skipped whole
   }
-  return { canonicalUrl: canonical ?? ogUrl, ogType, schemaTypes: types, ...(declared ? { declared: declared.result() } : {}), ...(refreshUrl ? { refreshUrl } : {}) };
+  return {
+    canonicalUrl: canonical ?? ogUrl,
+    ogType,
+    schemaTypes: types,
+    ...(declared ? { declared: declared.result() } : {}),
+    ...(refreshUrl ? { refreshUrl } : {}),
+  };
 }

@@ -41,7 +41,8 @@ function repairAt(html: string, p: number, cdata: boolean): TagRepair | null {
   } else if (next === LOWER_I) {
     SELF_CLOSED_IFRAME_AT.lastIndex = p;
     const m = SELF_CLOSED_IFRAME_AT.exec(html);
-    if (m !== null && !(cdata && CDATA_OPEN.test(m[0]))) return { length: m[0].length, replacement: `<iframe${m[1]}></iframe>` };
+    if (m !== null && !(cdata && CDATA_OPEN.test(m[0])))
+      return { length: m[0].length, replacement: `<iframe${m[1]}></iframe>` };
   }
   return null;
 }

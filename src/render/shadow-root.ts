@@ -19,8 +19,24 @@ export const SHADOW_ROOT_TAG = "#shadow-root";
 
 /** Elements `attachShadow` accepts besides custom elements (DOM Standard, "valid shadow host name"). */
 export const SHADOW_HOSTS: ReadonlySet<string> = new Set([
-  "article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4", "h5", "h6",
-  "header", "main", "nav", "p", "section", "span",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "div",
+  "footer",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "main",
+  "nav",
+  "p",
+  "section",
+  "span",
 ]);
 
 /** Whether an element of this (lower-case) tag may host a shadow root. */

@@ -38,7 +38,16 @@ import { MathText } from "./math-text.ts";
  * as preformatted text (WordPress code plugins still emit it, and wcxb-dev's gold keeps it), so
  * its text is kept; htmlparser2 leaves the markup inside it unparsed, as a browser does.
  */
-const RAW_TEXT_TAGS = new Set(["script", "style", "template", "textarea", "title", "iframe", "noembed", "noframes"]);
+const RAW_TEXT_TAGS = new Set([
+  "script",
+  "style",
+  "template",
+  "textarea",
+  "title",
+  "iframe",
+  "noembed",
+  "noframes",
+]);
 /**
  * Subtrees whose descendant elements are dropped (the element itself is kept), as in the Chromium
  * walk. A `<math>` formula keeps its text as one text child (math-text.ts).
@@ -69,10 +78,21 @@ function hiddenByMarkup(tag: string, attrs: Record<string, string>): boolean {
  * constructors' prototype is Object.prototype, so the nodes are the same plain objects as literals make
  * (same properties in the same order).
  */
-type ElementNodeConstructor = new (parent: number, tag: string, attrs: Record<string, string>, visible: boolean) => SnapshotNode;
+type ElementNodeConstructor = new (
+  parent: number,
+  tag: string,
+  attrs: Record<string, string>,
+  visible: boolean,
+) => SnapshotNode;
 type TextNodeConstructor = new (parent: number, text: string, visible: boolean) => SnapshotNode;
 
-const ElementNode = function (this: SnapshotNode, parent: number, tag: string, attrs: Record<string, string>, visible: boolean) {
+const ElementNode = function (
+  this: SnapshotNode,
+  parent: number,
+  tag: string,
+  attrs: Record<string, string>,
+  visible: boolean,
+) {
   this.parent = parent;
   this.type = 1;
   this.tag = tag;
@@ -130,7 +150,19 @@ function top(state: BuildState): number {
 }
 
 /** Elements that may stay in <head>; any other element there starts the body, as in the HTML tree builder. */
-const HEAD_CONTENT_TAGS = new Set(["base", "basefont", "bgsound", "link", "meta", "title", "noscript", "script", "style", "template", "head"]);
+const HEAD_CONTENT_TAGS = new Set([
+  "base",
+  "basefont",
+  "bgsound",
+  "link",
+  "meta",
+  "title",
+  "noscript",
+  "script",
+  "style",
+  "template",
+  "head",
+]);
 /** How far down the open-element stack a close tag looks for its element (mismatched markup). */
 const MAX_CLOSE_SEARCH = 64;
 
@@ -190,7 +222,8 @@ function openTag(state: BuildState, tag: string): void {
     state.math?.text.open(tag);
     return;
   }
-  if (!HEAD_CONTENT_TAGS.has(tag) && state.stack.length > 1 && state.nodes[top(state)]?.tag === "head") leaveHead(state);
+  if (!HEAD_CONTENT_TAGS.has(tag) && state.stack.length > 1 && state.nodes[top(state)]?.tag === "head")
+    leaveHead(state);
   if (!HEAD_CONTENT_TAGS.has(tag) && !NO_IMPLIED_BODY.has(tag)) implyBody(state);
   const existing = tag === "html" ? 0 : tag === "body" ? state.body : null;
   if (existing !== null && (tag === "html" ? state.nodes.length > 0 : true)) {
@@ -223,7 +256,8 @@ function openTag(state: BuildState, tag: string): void {
 function attributeName(state: BuildState, html: string, start: number, end: number): string | null {
   const open = state.open;
   if (open === null) return null;
-  if (open.tag === "template" && !("shadowRoot" in open) && isShadowRootModeAt(html, start, end)) return SHADOW_ROOT_MODE;
+  if (open.tag === "template" && !("shadowRoot" in open) && isShadowRootModeAt(html, start, end))
+    return SHADOW_ROOT_MODE;
   const kept = keptNameAt(html, start, end);
   return kept === null || Object.hasOwn(open.attrs, kept) ? null : kept;
 }
@@ -245,7 +279,8 @@ function attachShadowRoot(state: BuildState, open: OpenTag): void {
   const node = state.nodes[open.index] as SnapshotNode;
   const host = node.parent;
   const hostTag = state.nodes[host]?.tag ?? "";
-  if (!open.shadowRoot || state.skipText !== 1 || state.shadowHosts.has(host) || !canHostShadow(hostTag)) return;
+  if (!open.shadowRoot || state.skipText !== 1 || state.shadowHosts.has(host) || !canHostShadow(hostTag))
+    return;
   state.shadowHosts.add(host);
   node.tag = SHADOW_ROOT_TAG;
   state.skipText--;
@@ -372,10 +407,25 @@ function collapseWhitespaceNodes(nodes: SnapshotNode[]): void {
 }
 
 /** Parse HTML into a PageSnapshot (pure, synchronous). */
-export function staticSnapshot(input: PageInput, options: Pick<RenderOptions, "declaredMeta"> = {}): PageSnapshot {
+export function staticSnapshot(
+  input: PageInput,
+  options: Pick<RenderOptions, "declaredMeta"> = {},
+): PageSnapshot {
   const started = performance.now();
   const root = new ElementNode(-1, "html", {}, true);
-  const state: BuildState = { nodes: [root], stack: [0], skipText: 0, opaqueDepth: 0, math: null, body: null, title: "", inTitle: false, lang: null, open: null, shadowHosts: new Set() };
+  const state: BuildState = {
+    nodes: [root],
+    stack: [0],
+    skipText: 0,
+    opaqueDepth: 0,
+    math: null,
+    body: null,
+    title: "",
+    inTitle: false,
+    lang: null,
+    open: null,
+    shadowHosts: new Set(),
+  };
   new TreeBuilder({
     openTag: (name) => openTag(state, name),
     attributeName: (html, start, end) => attributeName(state, html, start, end),

@@ -78,7 +78,29 @@ const OPEN_IMPLIES_CLOSE = new Map<string, Set<string>>([
   ["optgroup", new Set(["optgroup", "option"])],
   ["dd", ddtTags],
   ["dt", ddtTags],
-  ...["address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption", "figure", "footer", "form", "header", "hr", "main", "nav", "ol", "pre", "section", "table", "ul"].map((t) => [t, pTag] as const),
+  ...[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "details",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "header",
+    "hr",
+    "main",
+    "nav",
+    "ol",
+    "pre",
+    "section",
+    "table",
+    "ul",
+  ].map((t) => [t, pTag] as const),
   ["rt", rtpTags],
   ["rp", rtpTags],
   ["tbody", tableSectionTags],
@@ -86,7 +108,27 @@ const OPEN_IMPLIES_CLOSE = new Map<string, Set<string>>([
 ]);
 
 /** htmlparser2's void elements: never open, closed at their `>`. */
-const VOID_ELEMENTS = new Set(["area", "base", "basefont", "br", "col", "command", "embed", "frame", "hr", "img", "input", "isindex", "keygen", "link", "meta", "param", "source", "track", "wbr"]);
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "basefont",
+  "br",
+  "col",
+  "command",
+  "embed",
+  "frame",
+  "hr",
+  "img",
+  "input",
+  "isindex",
+  "keygen",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+]);
 
 /**
  * Foreign content, and the elements inside it whose content is HTML
@@ -95,11 +137,59 @@ const VOID_ELEMENTS = new Set(["area", "base", "basefont", "br", "col", "command
 const NO_FOREIGN = 0;
 const SVG = 1;
 const MATHML = 2;
-const HTML_INTEGRATION = new Set(["mi", "mo", "mn", "ms", "mtext", "annotation-xml", "foreignObject", "desc", "title"]);
+const HTML_INTEGRATION = new Set([
+  "mi",
+  "mo",
+  "mn",
+  "ms",
+  "mtext",
+  "annotation-xml",
+  "foreignObject",
+  "desc",
+  "title",
+]);
 
 /** SVG element names with capitals, restored inside <svg> from the lower-cased name. */
 const SVG_TAG_NAMES = new Map(
-  ["altGlyph", "altGlyphDef", "altGlyphItem", "animateColor", "animateMotion", "animateTransform", "clipPath", "feBlend", "feColorMatrix", "feComponentTransfer", "feComposite", "feConvolveMatrix", "feDiffuseLighting", "feDisplacementMap", "feDistantLight", "feDropShadow", "feFlood", "feFuncA", "feFuncB", "feFuncG", "feFuncR", "feGaussianBlur", "feImage", "feMerge", "feMergeNode", "feMorphology", "feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile", "feTurbulence", "foreignObject", "glyphRef", "linearGradient", "radialGradient", "textPath"].map((n) => [n.toLowerCase(), n]),
+  [
+    "altGlyph",
+    "altGlyphDef",
+    "altGlyphItem",
+    "animateColor",
+    "animateMotion",
+    "animateTransform",
+    "clipPath",
+    "feBlend",
+    "feColorMatrix",
+    "feComponentTransfer",
+    "feComposite",
+    "feConvolveMatrix",
+    "feDiffuseLighting",
+    "feDisplacementMap",
+    "feDistantLight",
+    "feDropShadow",
+    "feFlood",
+    "feFuncA",
+    "feFuncB",
+    "feFuncG",
+    "feFuncR",
+    "feGaussianBlur",
+    "feImage",
+    "feMerge",
+    "feMergeNode",
+    "feMorphology",
+    "feOffset",
+    "fePointLight",
+    "feSpecularLighting",
+    "feSpotLight",
+    "feTile",
+    "feTurbulence",
+    "foreignObject",
+    "glyphRef",
+    "linearGradient",
+    "radialGradient",
+    "textPath",
+  ].map((n) => [n.toLowerCase(), n]),
 );
 
 /**
@@ -245,7 +335,8 @@ export class TreeBuilder implements TokenizerCallbacks {
     }
     const closes = OPEN_IMPLIES_CLOSE.get(name);
     if (closes !== undefined) {
-      while (this.stack.length > 0 && closes.has(this.stack[this.stack.length - 1] as string)) this.popElement();
+      while (this.stack.length > 0 && closes.has(this.stack[this.stack.length - 1] as string))
+        this.popElement();
     }
     if (!VOID_ELEMENTS.has(name)) {
       this.pushElement(name);

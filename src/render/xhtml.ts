@@ -14,7 +14,26 @@ import type { PageInput } from "../types.ts";
 import { escapeText } from "../dom/escape.ts";
 
 /** Elements that take no end tag in HTML: `<br/>` is already HTML. */
-const VOID_TAGS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame"]);
+const VOID_TAGS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+  "param",
+  "keygen",
+  "basefont",
+  "bgsound",
+  "frame",
+]);
 /** File names of XHTML documents. */
 const XHTML_FILE = /\.(?:xhtml|xht)(?:\.gz)?$/i;
 /**
@@ -26,7 +45,8 @@ const XHTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
 const NAMESPACE_SCAN_CHARS = 4096;
 
 /** A self-closed start tag: name, attributes (quoted values may hold "/>"), "/>". */
-const SELF_CLOSED = /<([a-zA-Z][\w:.-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/>/g;
+const SELF_CLOSED =
+  /<([a-zA-Z][\w:.-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/>/g;
 /** A CDATA section, and what stands before it (a script's `//` or `/*` comment marker). */
 const CDATA = /(?:(\/\/|\/\*)[ \t]*)?<!\[CDATA\[([\s\S]*?)\]\]>/g;
 /** An end tag of a void element (`<br></br>` is one element in XML, two breaks in HTML). */
@@ -39,8 +59,16 @@ export function isXhtml(input: Pick<PageInput, "source" | "html" | "xhtml">): bo
 
 /** The HTML that parses to the tree the XHTML document `html` describes (see the header). */
 export function xhtmlAsHtml(html: string): string {
-  const noCdata = html.includes("<![CDATA[") ? html.replace(CDATA, (whole, comment: string | undefined, text: string) => (comment ? whole : escapeText(text))) : html;
-  const closed = noCdata.includes("/>") ? noCdata.replace(SELF_CLOSED, (whole, tag: string, attrs: string) => (VOID_TAGS.has(tag.toLowerCase()) ? whole : `<${tag}${attrs}></${tag}>`)) : noCdata;
+  const noCdata = html.includes("<![CDATA[")
+    ? html.replace(CDATA, (whole, comment: string | undefined, text: string) =>
+        comment ? whole : escapeText(text),
+      )
+    : html;
+  const closed = noCdata.includes("/>")
+    ? noCdata.replace(SELF_CLOSED, (whole, tag: string, attrs: string) =>
+        VOID_TAGS.has(tag.toLowerCase()) ? whole : `<${tag}${attrs}></${tag}>`,
+      )
+    : noCdata;
   return closed.replace(VOID_END_TAG, "");
 }
 

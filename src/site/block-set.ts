@@ -27,12 +27,38 @@ export const PAPER_TAG_SET = ["table", "tr", "p", "hr", "ul"] as const;
  * layout tables since 2005 (otherwise a modern page is one block).
  */
 export const DEFAULT_TAG_SET = [
-  "table", "tr", "div", "section", "article", "main", "aside", "nav", "header", "footer",
-  "form", "ul", "ol", "dl", "p", "hr", "blockquote", "pre",
+  "table",
+  "tr",
+  "div",
+  "section",
+  "article",
+  "main",
+  "aside",
+  "nav",
+  "header",
+  "footer",
+  "form",
+  "ul",
+  "ol",
+  "dl",
+  "p",
+  "hr",
+  "blockquote",
+  "pre",
 ] as const;
 
 /** Block feature names, in vector order. */
-export const BLOCK_FEATURES = ["text", "images", "links", "scripts", "forms", "lists", "textTags", "styles", "tables"] as const;
+export const BLOCK_FEATURES = [
+  "text",
+  "images",
+  "links",
+  "scripts",
+  "forms",
+  "lists",
+  "textTags",
+  "styles",
+  "tables",
+] as const;
 export type BlockFeature = (typeof BLOCK_FEATURES)[number];
 const F = Object.fromEntries(BLOCK_FEATURES.map((f, i) => [f, i])) as Record<BlockFeature, number>;
 
@@ -70,7 +96,8 @@ function countElement(node: SnapshotNode, feats: Float64Array, base: number): vo
   if (tag === "img" || tag === "picture" || tag === "svg") add("images");
   else if (tag === "a" && node.attrs?.["href"] !== undefined) add("links");
   else if (tag === "script" || tag === "noscript") add("scripts");
-  else if (tag === "form" || tag === "input" || tag === "select" || tag === "textarea" || tag === "button") add("forms");
+  else if (tag === "form" || tag === "input" || tag === "select" || tag === "textarea" || tag === "button")
+    add("forms");
   else if (tag === "li" || tag === "dt" || tag === "dd") add("lists");
   else if (TEXT_TAGS.has(tag)) add("textTags");
   else if (tag === "style" || tag === "link") add("styles");
@@ -79,7 +106,11 @@ function countElement(node: SnapshotNode, feats: Float64Array, base: number): vo
 }
 
 /** Debnath's GetBlockSet over a snapshot, with per-block features and term sets. */
-export function getBlockSet(page: PageSnapshot, tree: Tree, tags: readonly string[] = DEFAULT_TAG_SET): BlockSet {
+export function getBlockSet(
+  page: PageSnapshot,
+  tree: Tree,
+  tags: readonly string[] = DEFAULT_TAG_SET,
+): BlockSet {
   const tagSet = new Set(tags);
   const n = tree.n;
   const blockOf = new Int32Array(n);
@@ -120,7 +151,21 @@ export function blockFeature(blocks: BlockSet, b: number, f: BlockFeature): numb
  * Block-level tag set for FeatureExtractor: Debnath §3.2 does "not consider a single row or
  * column of a table as a block" but the whole table, so rows, paragraphs and rules do not split.
  */
-export const FEATURE_TAG_SET = ["table", "div", "section", "article", "main", "aside", "nav", "header", "footer", "form", "ul", "ol", "dl"] as const;
+export const FEATURE_TAG_SET = [
+  "table",
+  "div",
+  "section",
+  "article",
+  "main",
+  "aside",
+  "nav",
+  "header",
+  "footer",
+  "form",
+  "ul",
+  "ol",
+  "dl",
+] as const;
 
 /** `tags` parameter: "paper", "default", "feature" or a comma-separated tag list. */
 export function tagSetParam(value: unknown, fallback: readonly string[]): readonly string[] {
@@ -128,5 +173,8 @@ export function tagSetParam(value: unknown, fallback: readonly string[]): readon
   if (value === "paper") return PAPER_TAG_SET;
   if (value === "default") return DEFAULT_TAG_SET;
   if (value === "feature") return FEATURE_TAG_SET;
-  return value.split(",").map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0);
+  return value
+    .split(",")
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t.length > 0);
 }

@@ -73,7 +73,14 @@ export function traceEntry(
   score?: number,
 ): TraceEntry {
   const text = node >= 0 ? excerpt(page, tree, node) : "";
-  const entry: TraceEntry = { step, node, path: node >= 0 ? nodePath(page, tree, node) : "", action, reason, text };
+  const entry: TraceEntry = {
+    step,
+    node,
+    path: node >= 0 ? nodePath(page, tree, node) : "",
+    action,
+    reason,
+    text,
+  };
   if (score !== undefined) entry.score = score;
   return entry;
 }
@@ -94,7 +101,8 @@ export class BoundedTrace {
     const k = `${step}\u0000${action}`;
     const c = (this.counts.get(k) ?? 0) + 1;
     this.counts.set(k, c);
-    if (c <= MAX_TRACE_PER_STEP) this.entries.push(traceEntry(this.page, this.tree, step, node, action, reason, score));
+    if (c <= MAX_TRACE_PER_STEP)
+      this.entries.push(traceEntry(this.page, this.tree, step, node, action, reason, score));
   }
 
   /** Entries plus one "… more" entry per step/action that overflowed. */
@@ -103,7 +111,14 @@ export class BoundedTrace {
     for (const [k, c] of this.counts) {
       if (c <= MAX_TRACE_PER_STEP) continue;
       const [step, action] = k.split("\u0000") as [string, "keep" | "drop"];
-      out.push({ step, node: -1, path: "", action, reason: `${c - MAX_TRACE_PER_STEP} more "${action}" decisions not listed`, text: "" });
+      out.push({
+        step,
+        node: -1,
+        path: "",
+        action,
+        reason: `${c - MAX_TRACE_PER_STEP} more "${action}" decisions not listed`,
+        text: "",
+      });
     }
     return out;
   }
@@ -114,7 +129,14 @@ export function emptyExtraction(method: string, reason: string, trace: TraceEntr
 }
 
 /** Extraction from chosen roots (reduced to the outermost, in document order). */
-export function extractionOf(page: PageSnapshot, tree: Tree, method: string, chosen: Iterable<number>, trace: TraceEntry[], model?: string): Extraction {
+export function extractionOf(
+  page: PageSnapshot,
+  tree: Tree,
+  method: string,
+  chosen: Iterable<number>,
+  trace: TraceEntry[],
+  model?: string,
+): Extraction {
   const nodes = outermost(tree, chosen);
   const text = textOf(page, tree, nodes, { preformatted: true });
   const out: Extraction = { method, text, nodes, trace };
@@ -127,7 +149,8 @@ export function extractionOf(page: PageSnapshot, tree: Tree, method: string, cho
 export function positiveIntParam(method: string, name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${method}: --param ${name} must be a positive integer, got "${String(value)}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${method}: --param ${name} must be a positive integer, got "${String(value)}"`);
   return n;
 }
 
@@ -146,7 +169,12 @@ export function unusablePage(page: PageSnapshot, tree: Tree): string | null {
  * returned when it and its whole subtree are chosen (whitespace-only text and hidden nodes
  * count as chosen) and its parent is not. One reverse pass and one forward pass.
  */
-export function chosenSubtrees(page: PageSnapshot, tree: Tree, blockOf: Int32Array, chosen: Uint8Array): number[] {
+export function chosenSubtrees(
+  page: PageSnapshot,
+  tree: Tree,
+  blockOf: Int32Array,
+  chosen: Uint8Array,
+): number[] {
   const n = tree.n;
   const content = contentMask(page, tree);
   const full = new Uint8Array(n).fill(1);
@@ -159,7 +187,8 @@ export function chosenSubtrees(page: PageSnapshot, tree: Tree, blockOf: Int32Arr
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const p = tree.parent[i] as number;
-    if (full[i] === 1 && content[i] === 1 && chosen[blockOf[i] as number] === 1 && (p < 0 || full[p] === 0)) out.push(i);
+    if (full[i] === 1 && content[i] === 1 && chosen[blockOf[i] as number] === 1 && (p < 0 || full[p] === 0))
+      out.push(i);
   }
   return out;
 }

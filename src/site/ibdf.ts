@@ -43,7 +43,11 @@ export interface IndexedBlocks {
 const CACHE = new WeakMap<PageSnapshot, Map<string, IndexedBlocks>>();
 
 /** Block set + similarity index of a page, cached per snapshot and tag set. */
-export function indexBlocks(page: PageSnapshot, tree?: Tree, tags: readonly string[] = DEFAULT_TAG_SET): IndexedBlocks {
+export function indexBlocks(
+  page: PageSnapshot,
+  tree?: Tree,
+  tags: readonly string[] = DEFAULT_TAG_SET,
+): IndexedBlocks {
   const cacheKey = tags.join(",");
   let byTags = CACHE.get(page);
   const hit = byTags?.get(cacheKey);
@@ -97,7 +101,7 @@ export function blockSimilarity(a: IndexedBlocks, i: number, b: IndexedBlocks, j
   const ta = a.blocks.terms[i] as Int32Array;
   const tb = b.blocks.terms[j] as Int32Array;
   let shared = 0;
-  for (let x = 0, y = 0; x < ta.length && y < tb.length; ) {
+  for (let x = 0, y = 0; x < ta.length && y < tb.length;) {
     const u = ta[x] as number;
     const v = tb[y] as number;
     if (u === v) shared++;
@@ -126,7 +130,9 @@ function signaturesOf(x: IndexedBlocks): { byBlock: string[]; set: Set<string>; 
   if (!sig) {
     const byBlock = Array.from(x.blocks.roots, (_, i) => signature(x, i));
     const seen = new Set<string>();
-    const termless = x.termless.filter((j) => !seen.has(byBlock[j] as string) && seen.add(byBlock[j] as string));
+    const termless = x.termless.filter(
+      (j) => !seen.has(byBlock[j] as string) && seen.add(byBlock[j] as string),
+    );
     sig = { byBlock, set: new Set(byBlock), termless };
     SIGNATURES.set(x, sig);
   }
@@ -134,10 +140,18 @@ function signaturesOf(x: IndexedBlocks): { byBlock: string[]; set: Set<string>; 
 }
 
 /** Does `b` hold a block with SIM > epsilon to block i of `a` (identical blocks aside)? */
-function hasSimilar(a: IndexedBlocks, i: number, b: IndexedBlocks, termlessB: readonly number[], epsilon: number): boolean {
+function hasSimilar(
+  a: IndexedBlocks,
+  i: number,
+  b: IndexedBlocks,
+  termlessB: readonly number[],
+  epsilon: number,
+): boolean {
   const terms = a.blocks.terms[i] as Int32Array;
   if (terms.length === 0) return termlessB.some((j) => cosine(a, i, b, j, 0) > epsilon);
-  const lists = Array.from(terms, (t) => b.postings.get(t) ?? []).filter((l) => l.length > 0 && l.length <= MAX_POSTING_SCAN);
+  const lists = Array.from(terms, (t) => b.postings.get(t) ?? []).filter(
+    (l) => l.length > 0 && l.length <= MAX_POSTING_SCAN,
+  );
   lists.sort((x, y) => x.length - y.length); // rarest terms first
   const checked = new Set<number>();
   for (const list of lists) {
@@ -198,7 +212,11 @@ export function blockIbdf(
   const similarPages = new Int32Array(nb);
   for (const other of others) {
     if (other === page) continue;
-    const hit = similarBlockIn(key, indexBlocks(other, undefined, tags), options.epsilon ?? SIMILARITY_EPSILON);
+    const hit = similarBlockIn(
+      key,
+      indexBlocks(other, undefined, tags),
+      options.epsilon ?? SIMILARITY_EPSILON,
+    );
     for (let b = 0; b < nb; b++) similarPages[b] = (similarPages[b] as number) + (hit[b] as number);
   }
   const ibdf = new Float64Array(nb);
@@ -207,7 +225,12 @@ export function blockIbdf(
 }
 
 /** Per snapshot node: the IBDF of the block that owns it (features pipeline helper). */
-export function nodeIbdf(page: PageSnapshot, tree: Tree, others: readonly PageSnapshot[], options: { tags?: readonly string[] } = {}): Float64Array {
+export function nodeIbdf(
+  page: PageSnapshot,
+  tree: Tree,
+  others: readonly PageSnapshot[],
+  options: { tags?: readonly string[] } = {},
+): Float64Array {
   const r = blockIbdf(page, tree, others, options);
   const out = new Float64Array(tree.n);
   for (let i = 0; i < tree.n; i++) out[i] = r.ibdf[r.blocks.blockOf[i] as number] as number;

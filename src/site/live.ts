@@ -34,7 +34,12 @@ export interface LiveNSet {
 }
 
 /** Fetch up to n pages of the key page's site, following its ranked same-domain links. */
-export async function fetchNSet(key: PageSnapshot, n: number, options: LiveNSetOptions = {}, tree: Tree = buildTree(key)): Promise<LiveNSet> {
+export async function fetchNSet(
+  key: PageSnapshot,
+  n: number,
+  options: LiveNSetOptions = {},
+  tree: Tree = buildTree(key),
+): Promise<LiveNSet> {
   const fetcher = options.fetch ?? ((url: string) => fetchPage(url));
   const render = options.render ?? staticSnapshot;
   const links = rankSiteLinks(key, tree).slice(0, n * MAX_FETCH_ATTEMPTS_FACTOR);
@@ -54,7 +59,12 @@ export async function fetchNSet(key: PageSnapshot, n: number, options: LiveNSetO
       got[k] = await render(r.value);
       return true;
     } catch (e) {
-      errors.push({ id: r.value.id, source: r.value.source, stage: "render", reason: String((e as Error).message ?? e) });
+      errors.push({
+        id: r.value.id,
+        source: r.value.source,
+        stage: "render",
+        reason: String((e as Error).message ?? e),
+      });
       return false;
     }
   };

@@ -36,7 +36,11 @@ export const NODE_EQUALITY_ATTRIBUTES = ["id", "class", "role", "itemprop", "typ
  */
 export type EqualityMode = "attributes" | "id" | "tag";
 export const DEFAULT_EQUALITY: EqualityMode = "tag";
-const MODE_ATTRIBUTES: Record<EqualityMode, readonly string[]> = { attributes: NODE_EQUALITY_ATTRIBUTES, id: ["id"], tag: [] };
+const MODE_ATTRIBUTES: Record<EqualityMode, readonly string[]> = {
+  attributes: NODE_EQUALITY_ATTRIBUTES,
+  id: ["id"],
+  tag: [],
+};
 
 /** A page with its tree index and one interned equality key per node. */
 export interface MappedPage {
@@ -64,7 +68,11 @@ function collapse(s: string): string {
 }
 
 /** Equality keys of every node: one pass for own texts, one to build the strings. */
-export function equalityKeys(page: PageSnapshot, tree: Tree, equality: EqualityMode = DEFAULT_EQUALITY): Int32Array {
+export function equalityKeys(
+  page: PageSnapshot,
+  tree: Tree,
+  equality: EqualityMode = DEFAULT_EQUALITY,
+): Int32Array {
   const attrs = MODE_ATTRIBUTES[equality];
   const nodes = page.nodes;
   const ownText: string[] = new Array<string>(tree.n).fill("");
@@ -88,7 +96,11 @@ export function equalityKeys(page: PageSnapshot, tree: Tree, equality: EqualityM
 }
 
 /** Tree + keys for a page, computed once per snapshot object and cached. */
-export function prepareForMapping(page: PageSnapshot, tree?: Tree, equality: EqualityMode = DEFAULT_EQUALITY): MappedPage {
+export function prepareForMapping(
+  page: PageSnapshot,
+  tree?: Tree,
+  equality: EqualityMode = DEFAULT_EQUALITY,
+): MappedPage {
   let byMode = PREPARED.get(page);
   if (!byMode) PREPARED.set(page, (byMode = {}));
   let prepared = byMode[equality];
@@ -101,7 +113,14 @@ export function prepareForMapping(page: PageSnapshot, tree?: Tree, equality: Equ
 }
 
 /** Map the children of a mapped pair (r1, r2); pushes new pairs on the stack. */
-function mapChildren(a: MappedPage, b: MappedPage, r1: number, r2: number, out: Int32Array, stack: number[]): void {
+function mapChildren(
+  a: MappedPage,
+  b: MappedPage,
+  r1: number,
+  r2: number,
+  out: Int32Array,
+  stack: number[],
+): void {
   const kidsB = childrenOf(b.tree, r2);
   if (kidsB.length === 0) return;
   const queues = new Map<number, number[]>();
@@ -124,10 +143,15 @@ function mapChildren(a: MappedPage, b: MappedPage, r1: number, r2: number, out: 
  * Equal top-down mapping from page `a` to page `b`: for every node of `a`, the index of the
  * node of `b` it is mapped to, or -1.
  */
-export function equalTopDownMapping(a: PageSnapshot | MappedPage, b: PageSnapshot | MappedPage, equality: EqualityMode = DEFAULT_EQUALITY): Int32Array {
+export function equalTopDownMapping(
+  a: PageSnapshot | MappedPage,
+  b: PageSnapshot | MappedPage,
+  equality: EqualityMode = DEFAULT_EQUALITY,
+): Int32Array {
   const ma = "keys" in a ? a : prepareForMapping(a, undefined, equality);
   const mb = "keys" in b ? b : prepareForMapping(b, undefined, ma.equality);
-  if (ma.equality !== mb.equality) throw new Error("equalTopDownMapping: pages prepared with different equality modes");
+  if (ma.equality !== mb.equality)
+    throw new Error("equalTopDownMapping: pages prepared with different equality modes");
   const out = new Int32Array(ma.tree.n).fill(-1);
   if (ma.tree.n === 0 || mb.tree.n === 0) return out;
   if (ma.keys[0] !== mb.keys[0]) return out;
@@ -145,7 +169,12 @@ export function equalTopDownMapping(a: PageSnapshot | MappedPage, b: PageSnapsho
  * Alarte et al. Algorithm 1: per node of `page`, the number of pages in `others` where the
  * node is mapped by the equal top-down mapping (0 = the node appears only in this page).
  */
-export function occurrenceCounts(page: PageSnapshot, tree: Tree, others: readonly PageSnapshot[], equality: EqualityMode = DEFAULT_EQUALITY): Int32Array {
+export function occurrenceCounts(
+  page: PageSnapshot,
+  tree: Tree,
+  others: readonly PageSnapshot[],
+  equality: EqualityMode = DEFAULT_EQUALITY,
+): Int32Array {
   const key = prepareForMapping(page, tree, equality);
   const counts = new Int32Array(tree.n);
   for (const other of others) {

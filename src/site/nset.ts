@@ -118,8 +118,15 @@ export function rankSiteLinks(page: PageSnapshot, tree: Tree): SiteLink[] {
     if (!firstNode.has(url)) firstNode.set(url, i);
   }
   const dist = sumOfDistances(tree, marked);
-  const links = [...firstNode].map(([url, node]) => ({ url, node, hyperlinkDistance: hyperlinkDistance(self, url), domDistance: dist[node] as number }));
-  return links.sort((x, y) => x.hyperlinkDistance - y.hyperlinkDistance || y.domDistance - x.domDistance || x.node - y.node);
+  const links = [...firstNode].map(([url, node]) => ({
+    url,
+    node,
+    hyperlinkDistance: hyperlinkDistance(self, url),
+    domDistance: dist[node] as number,
+  }));
+  return links.sort(
+    (x, y) => x.hyperlinkDistance - y.hyperlinkDistance || y.domDistance - x.domDistance || x.node - y.node,
+  );
 }
 
 export interface RankedPage {
@@ -130,7 +137,11 @@ export interface RankedPage {
 }
 
 /** Order given pages of the site (SiteContext) for the n-SET of `key`. */
-export function rankSitePages(key: PageSnapshot, keyTree: Tree, pages: readonly PageSnapshot[]): RankedPage[] {
+export function rankSitePages(
+  key: PageSnapshot,
+  keyTree: Tree,
+  pages: readonly PageSnapshot[],
+): RankedPage[] {
   const links = new Map(rankSiteLinks(key, keyTree).map((l) => [l.url, l]));
   const self = key.url ? normaliseUrl(key.url) : null;
   const ranked: (RankedPage & { order: number })[] = [];
@@ -139,10 +150,18 @@ export function rankSitePages(key: PageSnapshot, keyTree: Tree, pages: readonly 
     const url = page.url ? normaliseUrl(page.url) : null;
     if (url && url === self) return;
     const link = url ? links.get(url) : undefined;
-    ranked.push({ page, order, hyperlinkDistance: hyperlinkDistance(self, url), domDistance: link ? link.domDistance : -1 });
+    ranked.push({
+      page,
+      order,
+      hyperlinkDistance: hyperlinkDistance(self, url),
+      domDistance: link ? link.domDistance : -1,
+    });
   });
   ranked.sort(
-    (x, y) => cmpDistance(x.hyperlinkDistance, y.hyperlinkDistance) || y.domDistance - x.domDistance || x.order - y.order,
+    (x, y) =>
+      cmpDistance(x.hyperlinkDistance, y.hyperlinkDistance) ||
+      y.domDistance - x.domDistance ||
+      x.order - y.order,
   );
   return ranked.map(({ page, hyperlinkDistance, domDistance }) => ({ page, hyperlinkDistance, domDistance }));
 }

@@ -111,11 +111,16 @@ interface Index {
 }
 
 /** Gold positions per token id in CSR form, ids with keep(count) only. */
-function positions(b: Int32Array, V: number, keep: (count: number) => boolean): { start: Int32Array; pos: Int32Array } {
+function positions(
+  b: Int32Array,
+  V: number,
+  keep: (count: number) => boolean,
+): { start: Int32Array; pos: Int32Array } {
   const count = new Int32Array(V);
   for (const t of b) count[t] = (count[t] as number) + 1;
   const start = new Int32Array(V + 1);
-  for (let t = 0; t < V; t++) start[t + 1] = (start[t] as number) + (keep(count[t] as number) ? (count[t] as number) : 0);
+  for (let t = 0; t < V; t++)
+    start[t + 1] = (start[t] as number) + (keep(count[t] as number) ? (count[t] as number) : 0);
   const fill = start.slice();
   const pos = new Int32Array(start[V] as number);
   for (let j = 0; j < b.length; j++) {
@@ -143,7 +148,6 @@ function encode(pageTok: readonly string[], gold: readonly string[]): Index {
   return { a, b, start: strict.start, pos: strict.pos, fullStart: full.start, fullPos: full.pos };
 }
 
-
 /** Scratch for longestMatch: len[j] = match length ending at (row, j), valid when stamp[j] = row. */
 interface Scratch {
   len: Int32Array;
@@ -152,7 +156,15 @@ interface Scratch {
 }
 
 /** difflib find_longest_match on a[alo, ahi) × b[blo, bhi). */
-function longestMatch(ix: Index, alo: number, ahi: number, blo: number, bhi: number, scr: Scratch, full: boolean): Match {
+function longestMatch(
+  ix: Index,
+  alo: number,
+  ahi: number,
+  blo: number,
+  bhi: number,
+  scr: Scratch,
+  full: boolean,
+): Match {
   const start = full ? ix.fullStart : ix.start;
   const pos = full ? ix.fullPos : ix.pos;
   let best: Match = { a: alo, b: blo, size: 0 };
@@ -171,7 +183,8 @@ function longestMatch(ix: Index, alo: number, ahi: number, blo: number, bhi: num
       len[j] = v;
       stamp[j] = row;
       // difflib keeps the earliest (i, j) among equally long matches; j runs downwards here
-      if (v > best.size || (v === best.size && i - v + 1 === best.a)) best = { a: i - v + 1, b: j - v + 1, size: v };
+      if (v > best.size || (v === best.size && i - v + 1 === best.a))
+        best = { a: i - v + 1, b: j - v + 1, size: v };
     }
   }
   return best;
@@ -190,14 +203,19 @@ function extend(ix: Index, m: Match, alo: number, ahi: number, blo: number, bhi:
 
 /** Matching blocks (difflib get_matching_blocks), any order. */
 function matchingBlocks(ix: Index): Match[] {
-  const scratch: Scratch = { len: new Int32Array(ix.b.length + 1), stamp: new Float64Array(ix.b.length + 1).fill(-1), clock: 0 };
+  const scratch: Scratch = {
+    len: new Int32Array(ix.b.length + 1),
+    stamp: new Float64Array(ix.b.length + 1).fill(-1),
+    clock: 0,
+  };
   const out: Match[] = [];
   const queue: Array<[number, number, number, number]> = [[0, ix.a.length, 0, ix.b.length]];
   while (queue.length) {
     const [alo, ahi, blo, bhi] = queue.pop() as [number, number, number, number];
     if (alo >= ahi || blo >= bhi) continue;
     let raw = longestMatch(ix, alo, ahi, blo, bhi, scratch, false);
-    if (raw.size === 0 && (ahi - alo) * (bhi - blo) <= POPULAR_FALLBACK_CELLS) raw = longestMatch(ix, alo, ahi, blo, bhi, scratch, true);
+    if (raw.size === 0 && (ahi - alo) * (bhi - blo) <= POPULAR_FALLBACK_CELLS)
+      raw = longestMatch(ix, alo, ahi, blo, bhi, scratch, true);
     if (raw.size === 0) continue;
     const m = extend(ix, raw, alo, ahi, blo, bhi);
     out.push(m);

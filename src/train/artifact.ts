@@ -34,18 +34,39 @@ export function pipelineArtifact(a: ArtifactInput): ModelArtifact {
   const classifiers: Record<string, unknown> = { content: a.fitted.content.toJSON() };
   if (a.fitted.segment) classifiers["segment"] = a.fitted.segment.toJSON();
   for (const [t, c] of a.fitted.byType) classifiers[`content:${t}`] = c.toJSON();
-  const extra: PipelineExtra = { name: a.name, thresholds: a.thresholds, refiners: a.refiners, types: [...a.fitted.byType.keys()], segmentBlend: a.segmentBlend ?? 0 };
+  const extra: PipelineExtra = {
+    name: a.name,
+    thresholds: a.thresholds,
+    refiners: a.refiners,
+    types: [...a.fitted.byType.keys()],
+    segmentBlend: a.segmentBlend ?? 0,
+  };
   if (a.context) {
     classifiers["context"] = a.context.classifier.toJSON();
-    extra.context = { features: [...CONTEXT_FEATURES], thresholds: a.context.thresholds, ...(a.context.lexicon ? { lexicon: a.context.lexicon } : {}), ...(a.context.headingLexicon ? { headingLexicon: a.context.headingLexicon } : {}) };
+    extra.context = {
+      features: [...CONTEXT_FEATURES],
+      thresholds: a.context.thresholds,
+      ...(a.context.lexicon ? { lexicon: a.context.lexicon } : {}),
+      ...(a.context.headingLexicon ? { headingLexicon: a.context.headingLexicon } : {}),
+    };
   }
   if (readsHiddenText(a.mode)) extra.hiddenText = HIDDEN_TEXT_CANDIDATES;
   if (a.baseWeight !== undefined) extra.base = { model: "default", weight: a.baseWeight };
   if (a.fitted.router) {
-    extra.router = { types: a.fitted.router.types, classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()), minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE };
+    extra.router = {
+      types: a.fitted.router.types,
+      classifiers: a.fitted.router.classifiers.map((c) => c.toJSON()),
+      minConfidence: a.routerConfidence ?? DEFAULT_ROUTER_CONFIDENCE,
+    };
   }
   return createArtifact({
-    kind: a.kind, featureSchema: { names: schema.names, hash: schema.hash }, mode: a.mode, trainingSets: a.trainingSets,
-    hyperParameters: a.hyperParameters, metrics: a.metrics, classifiers, extra,
+    kind: a.kind,
+    featureSchema: { names: schema.names, hash: schema.hash },
+    mode: a.mode,
+    trainingSets: a.trainingSets,
+    hyperParameters: a.hyperParameters,
+    metrics: a.metrics,
+    classifiers,
+    extra,
   });
 }

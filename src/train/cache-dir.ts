@@ -62,7 +62,11 @@ export function moduleClosure(entries: readonly string[]): string[] {
     if (seen.has(path)) continue;
     seen.add(path);
     if (!existsSync(path)) continue;
-    for (const m of readFileSync(path, "utf8").replace(COMMENT, "").replace(TYPE_ONLY, "").matchAll(RELATIVE_MODULE)) pending.push(resolve(dirname(path), m[1] as string));
+    for (const m of readFileSync(path, "utf8")
+      .replace(COMMENT, "")
+      .replace(TYPE_ONLY, "")
+      .matchAll(RELATIVE_MODULE))
+      pending.push(resolve(dirname(path), m[1] as string));
   }
   return [...seen].sort();
 }

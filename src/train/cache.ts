@@ -56,18 +56,43 @@ interface CacheHeader {
   skipped?: Record<string, string>;
 }
 
-type Flat = Omit<PageRecord, "classTokens" | "headingTokens"> & { classStart: Int32Array; classIds: Int32Array; headingStart: Int32Array; headingIds: Int32Array };
+type Flat = Omit<PageRecord, "classTokens" | "headingTokens"> & {
+  classStart: Int32Array;
+  classIds: Int32Array;
+  headingStart: Int32Array;
+  headingIds: Int32Array;
+};
 
 /** Typed-array fields in storage order, with their constructors and lengths. */
-const FIELDS: readonly (readonly [keyof Flat, { BYTES_PER_ELEMENT: number }, (m: PageMeta, nCols: number) => number])[] = [
-  ["nodes", Int32Array, (m) => m.n], ["values", Float32Array, (m, nCols) => m.n * nCols], ["main", Uint8Array, (m) => m.n], ["good", Uint8Array, (m) => m.n],
-  ["share", Float32Array, (m) => m.n], ["ownWords", Int32Array, (m) => m.n], ["subtreeWords", Int32Array, (m) => m.n], ["parentRow", Int32Array, (m) => m.n], ["ambiguous", Uint8Array, (m) => m.n],
-  ["classStart", Int32Array, (m) => m.n + 1], ["classIds", Int32Array, (m) => m.classIds], ["paths", Uint32Array, (m) => m.n],
-  ["headingStart", Int32Array, (m) => m.n + 1], ["headingIds", Int32Array, (m) => m.headingIds],
+const FIELDS: readonly (readonly [
+  keyof Flat,
+  { BYTES_PER_ELEMENT: number },
+  (m: PageMeta, nCols: number) => number,
+])[] = [
+  ["nodes", Int32Array, (m) => m.n],
+  ["values", Float32Array, (m, nCols) => m.n * nCols],
+  ["main", Uint8Array, (m) => m.n],
+  ["good", Uint8Array, (m) => m.n],
+  ["share", Float32Array, (m) => m.n],
+  ["ownWords", Int32Array, (m) => m.n],
+  ["subtreeWords", Int32Array, (m) => m.n],
+  ["parentRow", Int32Array, (m) => m.n],
+  ["ambiguous", Uint8Array, (m) => m.n],
+  ["classStart", Int32Array, (m) => m.n + 1],
+  ["classIds", Int32Array, (m) => m.classIds],
+  ["paths", Uint32Array, (m) => m.n],
+  ["headingStart", Int32Array, (m) => m.n + 1],
+  ["headingIds", Int32Array, (m) => m.headingIds],
 ];
 
 function flat(r: PageRecord): Flat {
-  return { ...r, classStart: r.classTokens.start, classIds: r.classTokens.ids, headingStart: r.headingTokens.start, headingIds: r.headingTokens.ids };
+  return {
+    ...r,
+    classStart: r.classTokens.start,
+    classIds: r.classTokens.ids,
+    headingStart: r.headingTokens.start,
+    headingIds: r.headingTokens.ids,
+  };
 }
 
 /**
@@ -118,36 +143,76 @@ function fingerprint(dir: string, mode: RenderMode): string {
   return `${h.digest("hex").slice(0, 16)}:${codeFingerprint()}${mode === "chromium" ? `:${snapshotKey()}` : ""}`;
 }
 
-function writeCache(ds: Dataset, mode: RenderMode, records: readonly PageRecord[], nCols: number, source: string, skipped: Record<string, string>): void {
+function writeCache(
+  ds: Dataset,
+  mode: RenderMode,
+  records: readonly PageRecord[],
+  nCols: number,
+  source: string,
+  skipped: Record<string, string>,
+): void {
   const p = paths(ds, mode);
   makeDirsSync(p.dir);
   const chunks: Buffer[] = [];
   for (const r of records) {
     // a record from other feature code (the source edited while a run's workers were computing)
     // must not be cached under this schema
-    if (r.values.length !== r.nodes.length * nCols) throw new Error(`training cache: ${ds.name}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} feature columns, expected ${nCols} (was pith's source changed during the run?)`);
+    if (r.values.length !== r.nodes.length * nCols)
+      throw new Error(
+        `training cache: ${ds.name}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} feature columns, expected ${nCols} (was pith's source changed during the run?)`,
+      );
     const f = flat(r);
     for (const [name] of FIELDS) {
       const a = f[name] as Int32Array | Float32Array | Uint8Array;
       chunks.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
     }
   }
-  const pages = records.map((r) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, genre: r.genre, n: r.nodes.length, goldWords: r.goldWords, classVocab: r.classTokens.vocab, classIds: r.classTokens.ids.length, headingVocab: r.headingTokens.vocab, headingIds: r.headingTokens.ids.length }));
+  const pages = records.map((r) => ({
+    dataset: r.dataset,
+    id: r.id,
+    site: r.site,
+    pageType: r.pageType,
+    genre: r.genre,
+    n: r.nodes.length,
+    goldWords: r.goldWords,
+    classVocab: r.classTokens.vocab,
+    classIds: r.classTokens.ids.length,
+    headingVocab: r.headingTokens.vocab,
+    headingIds: r.headingTokens.ids.length,
+  }));
   // the header goes first and comes back last: a run stopped in between
   // leaves no header, so no stale header over new data
   rmSync(p.json, { force: true });
   writeAtomicSync(p.bin, Buffer.concat(chunks));
-  writeAtomicSync(p.json, JSON.stringify({ format: CACHE_FORMAT, source, schemaHash: featureSchema().hash, nCols, pages, skipped } satisfies CacheHeader));
+  writeAtomicSync(
+    p.json,
+    JSON.stringify({
+      format: CACHE_FORMAT,
+      source,
+      schemaHash: featureSchema().hash,
+      nCols,
+      pages,
+      skipped,
+    } satisfies CacheHeader),
+  );
 }
 
-function readCache(ds: Dataset, mode: RenderMode, source: string): { records: PageRecord[]; skipped: Record<string, string> } | null {
+function readCache(
+  ds: Dataset,
+  mode: RenderMode,
+  source: string,
+): { records: PageRecord[]; skipped: Record<string, string> } | null {
   const p = paths(ds, mode);
   if (!existsSync(p.json) || !existsSync(p.bin)) return null;
   const header = JSON.parse(readFileSync(p.json, "utf8")) as CacheHeader;
   if (header.format !== CACHE_FORMAT || header.source !== source) return null;
   const bin = readFileSync(p.bin);
   let off = 0;
-  const take = <T extends Int32Array | Float32Array | Uint8Array>(C: new (b: ArrayBuffer) => T, count: number, bytes: number): T => {
+  const take = <T extends Int32Array | Float32Array | Uint8Array>(
+    C: new (b: ArrayBuffer) => T,
+    count: number,
+    bytes: number,
+  ): T => {
     const copy = new Uint8Array(count * bytes);
     copy.set(bin.subarray(off, off + count * bytes));
     off += count * bytes;
@@ -156,9 +221,18 @@ function readCache(ds: Dataset, mode: RenderMode, source: string): { records: Pa
   const records = header.pages.map((m) => {
     const { classVocab, classIds: _count, headingVocab, headingIds: _headingCount, ...meta } = m;
     const rec: Record<string, unknown> = { ...meta };
-    for (const [f, C, count] of FIELDS) rec[f] = take(C as unknown as new (b: ArrayBuffer) => Int32Array, count(m, header.nCols), C.BYTES_PER_ELEMENT);
+    for (const [f, C, count] of FIELDS)
+      rec[f] = take(
+        C as unknown as new (b: ArrayBuffer) => Int32Array,
+        count(m, header.nCols),
+        C.BYTES_PER_ELEMENT,
+      );
     const { classStart, classIds, headingStart, headingIds, ...rest } = rec as unknown as Flat;
-    return { ...rest, classTokens: { vocab: classVocab, start: classStart, ids: classIds }, headingTokens: { vocab: headingVocab, start: headingStart, ids: headingIds } };
+    return {
+      ...rest,
+      classTokens: { vocab: classVocab, start: classStart, ids: classIds },
+      headingTokens: { vocab: headingVocab, start: headingStart, ids: headingIds },
+    };
   });
   // a data file whose size does not match its header (cut short, or
   // from another write) is rebuilt, not read as garbage
@@ -187,18 +261,28 @@ const RENDER_REPORT_EVERY = 100;
  * Renders the set's pages with gold into the snapshot cache; returns the ids that have a snapshot
  * and, for the others, why not.
  */
-async function chromiumSnapshots(ds: Dataset, pages: readonly DatasetPage[]): Promise<{ ok: Set<string>; failed: Map<string, string> }> {
+async function chromiumSnapshots(
+  ds: Dataset,
+  pages: readonly DatasetPage[],
+): Promise<{ ok: Set<string>; failed: Map<string, string> }> {
   const started = performance.now();
   const result = await ensureSnapshots(ds, pages, {
     onPage: (done, total) => {
       if (done % RENDER_REPORT_EVERY && done !== total) return;
       const s = (performance.now() - started) / 1000;
-      process.stderr.write(`${ds.name}: rendered ${done}/${total} pages with chromium (${(done / s).toFixed(1)} pages/s)\n`);
+      process.stderr.write(
+        `${ds.name}: rendered ${done}/${total} pages with chromium (${(done / s).toFixed(1)} pages/s)\n`,
+      );
     },
   });
   if (result.failed.size) {
-    const sample = [...result.failed].slice(0, 3).map(([id, why]) => `${id}: ${why}`).join("; ");
-    process.stderr.write(`${ds.name}: ${result.failed.size} page(s) skipped, no chromium render (${sample})\n`);
+    const sample = [...result.failed]
+      .slice(0, 3)
+      .map(([id, why]) => `${id}: ${why}`)
+      .join("; ");
+    process.stderr.write(
+      `${ds.name}: ${result.failed.size} page(s) skipped, no chromium render (${sample})\n`,
+    );
   }
   return { ok: result.ok, failed: result.failed };
 }
@@ -219,7 +303,9 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
   const labeled = ds.pages.filter((p) => hasGold(ds, p));
   if (labeled.length < ds.pages.length) {
     const missing = ds.pages.filter((p) => !hasGold(ds, p)).map((p) => p.id);
-    process.stderr.write(`${ds.name}: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`);
+    process.stderr.write(
+      `${ds.name}: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
+    );
   }
   const chromium = mode === "chromium" ? await chromiumSnapshots(ds, labeled) : null;
   const rendered = chromium?.ok ?? null;
@@ -230,24 +316,44 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
     const have = new Set(records.map((r) => r.id));
     // render failures were reported above
     const skipped = labeled.filter((p) => !have.has(p.id) && !chromium?.failed.has(p.id));
-    if (skipped.length) process.stderr.write(`${ds.name}: ${skipped.length} page(s) skipped, as when the training cache was built (${skipped.slice(0, 3).map((p) => `${p.id}: ${cached.skipped[p.id] ?? SKIPPED_UNKNOWN}`).join("; ")})\n`);
-    for (const p of labeled) if (!have.has(p.id)) options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? cached.skipped[p.id] ?? SKIPPED_UNKNOWN);
+    if (skipped.length)
+      process.stderr.write(
+        `${ds.name}: ${skipped.length} page(s) skipped, as when the training cache was built (${skipped
+          .slice(0, 3)
+          .map((p) => `${p.id}: ${cached.skipped[p.id] ?? SKIPPED_UNKNOWN}`)
+          .join("; ")})\n`,
+      );
+    for (const p of labeled)
+      if (!have.has(p.id))
+        options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? cached.skipped[p.id] ?? SKIPPED_UNKNOWN);
     return records;
   }
   const pages = rendered ? labeled.filter((p) => rendered.has(p.id)) : labeled;
   const out: (PageRecord | null)[] = new Array(pages.length).fill(null);
   let done = 0;
   const failures: Record<string, string> = {};
-  await runPool(pages.map((p) => ({ task: "record", payload: { dataset: ds.dir, id: p.id, mode } })), (i, v) => {
-    if (v instanceof Error) failures[pages[i]?.id as string] = v.message.split("\n")[0] as string;
-    else out[i] = v as PageRecord | null;
-    options.onPage?.(++done, pages.length);
-  }, options.workers);
+  await runPool(
+    pages.map((p) => ({ task: "record", payload: { dataset: ds.dir, id: p.id, mode } })),
+    (i, v) => {
+      if (v instanceof Error) failures[pages[i]?.id as string] = v.message.split("\n")[0] as string;
+      else out[i] = v as PageRecord | null;
+      options.onPage?.(++done, pages.length);
+    },
+    options.workers,
+  );
   const failed = Object.entries(failures);
-  if (failed.length) process.stderr.write(`${ds.name}: ${failed.length} page(s) skipped (${failed.slice(0, 3).map(([id, why]) => `${id}: ${why}`).join("; ")})\n`);
+  if (failed.length)
+    process.stderr.write(
+      `${ds.name}: ${failed.length} page(s) skipped (${failed
+        .slice(0, 3)
+        .map(([id, why]) => `${id}: ${why}`)
+        .join("; ")})\n`,
+    );
   const records = out.filter((r): r is PageRecord => r !== null);
   writeCache(ds, mode, records, featureSchema().names.length, source, failures);
   const have = new Set(records.map((r) => r.id));
-  for (const p of labeled) if (!have.has(p.id)) options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? failures[p.id] ?? SKIPPED_UNKNOWN);
+  for (const p of labeled)
+    if (!have.has(p.id))
+      options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? failures[p.id] ?? SKIPPED_UNKNOWN);
   return records;
 }

@@ -13,7 +13,14 @@ import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import { foldOfRows, type Fold } from "../ml/split.ts";
 import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/context/class-lexicon.ts";
 import { MIN_HEADING_SITES } from "../pipeline/context/heading-lexicon.ts";
-import { applyContext, CONTEXT_FEATURES, contextMatrix, leafRows, type ContextModel, type StageOne } from "../pipeline/context/context.ts";
+import {
+  applyContext,
+  CONTEXT_FEATURES,
+  contextMatrix,
+  leafRows,
+  type ContextModel,
+  type StageOne,
+} from "../pipeline/context/context.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, DEFAULT_THRESHOLD } from "../pipeline/model/model.ts";
 import { GENERAL, mostLikelyType, scoreLeaves } from "../pipeline/run.ts";
 import { fitAll, treeFloor, pageMatrix, type FitConfig, type FittedPipeline } from "./fit.ts";
@@ -33,13 +40,24 @@ export interface RoutedScores {
  * Routes each page of `pages` with the fold's router and scores its
  * leaves with the routed type's model (or the general one).
  */
-export function routedStageOne(fitted: FittedPipeline, records: readonly PageRecord[], pages: readonly number[], nCols: number): RoutedScores[] {
+export function routedStageOne(
+  fitted: FittedPipeline,
+  records: readonly PageRecord[],
+  pages: readonly number[],
+  nCols: number,
+): RoutedScores[] {
   const recs = pages.map((i) => records[i] as PageRecord);
   const router = fitted.router;
   const X = router && recs.length ? pageMatrix(recs, nCols) : null;
   const probs = router && X ? router.classifiers.map((c) => c.predictProba(X)) : [];
   return recs.map((rec, j) => {
-    let type = router ? mostLikelyType(router.types, (k) => (probs[k] as Float32Array)[j] as number, DEFAULT_ROUTER_CONFIDENCE) : GENERAL;
+    let type = router
+      ? mostLikelyType(
+          router.types,
+          (k) => (probs[k] as Float32Array)[j] as number,
+          DEFAULT_ROUTER_CONFIDENCE,
+        )
+      : GENERAL;
     const clf = fitted.byType.get(type);
     if (!clf) type = GENERAL; // as run.ts: a type without a model runs on the general one
     return { type, scores: scoreLeaves(clf ?? fitted.content, rec.values, nCols, rec) };
@@ -54,16 +72,40 @@ interface PageLexicons {
   headings: Float32Array;
 }
 
-function stageOneOf(rec: PageRecord, routed: RoutedScores, thresholds: Record<string, number>, nCols: number, lexicon: PageLexicons): StageOne {
-  return { scores: routed.scores, threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD, pageType: routed.type, own: rec, values: rec.values, nCols, lexicon: lexicon.classes, headings: lexicon.headings, paths: rec.paths };
+function stageOneOf(
+  rec: PageRecord,
+  routed: RoutedScores,
+  thresholds: Record<string, number>,
+  nCols: number,
+  lexicon: PageLexicons,
+): StageOne {
+  return {
+    scores: routed.scores,
+    threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD,
+    pageType: routed.type,
+    own: rec,
+    values: rec.values,
+    nCols,
+    lexicon: lexicon.classes,
+    headings: lexicon.headings,
+    paths: rec.paths,
+  };
 }
 
 /**
  * The class-token or heading lexicon of the pages `include` accepts,
  * ambiguous copies left out as in training.
  */
-function lexiconOf(records: readonly PageRecord[], tokens: "classTokens" | "headingTokens", include: (page: number) => boolean): ClassLexicon {
-  const pages = records.flatMap((rec, p) => (include(p) && trainable(rec) ? [{ tokens: rec[tokens], main: rec.main, skip: rec.ambiguous, site: rec.site }] : []));
+function lexiconOf(
+  records: readonly PageRecord[],
+  tokens: "classTokens" | "headingTokens",
+  include: (page: number) => boolean,
+): ClassLexicon {
+  const pages = records.flatMap((rec, p) =>
+    include(p) && trainable(rec)
+      ? [{ tokens: rec[tokens], main: rec.main, skip: rec.ambiguous, site: rec.site }]
+      : [],
+  );
   return fitClassLexicon(pages, tokens === "headingTokens" ? { minSites: MIN_HEADING_SITES } : {});
 }
 
@@ -71,7 +113,13 @@ function lexiconOf(records: readonly PageRecord[], tokens: "classTokens" | "head
  * Training rows of the context stage: the sampled, weighted training
  * leaf rows (buildRowIndex) with context features.
  */
-function contextRows(records: readonly PageRecord[], routed: readonly RoutedScores[], thresholds: Record<string, number>, nCols: number, lexicon: readonly PageLexicons[]): RowSet {
+function contextRows(
+  records: readonly PageRecord[],
+  routed: readonly RoutedScores[],
+  thresholds: Record<string, number>,
+  nCols: number,
+  lexicon: readonly PageLexicons[],
+): RowSet {
   const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
   const width = CONTEXT_FEATURES.length + nCols;
   const data = new Float32Array(base.y.length * width);
@@ -80,7 +128,16 @@ function contextRows(records: readonly PageRecord[], routed: readonly RoutedScor
     const page = base.page[k] as number;
     let end = k;
     while (end < base.y.length && base.page[end] === page) end++;
-    const X = contextMatrix(stageOneOf(records[page] as PageRecord, routed[page] as RoutedScores, thresholds, nCols, lexicon[page] as PageLexicons), Array.from(base.row.subarray(k, end)));
+    const X = contextMatrix(
+      stageOneOf(
+        records[page] as PageRecord,
+        routed[page] as RoutedScores,
+        thresholds,
+        nCols,
+        lexicon[page] as PageLexicons,
+      ),
+      Array.from(base.row.subarray(k, end)),
+    );
     data.set(X.data, k * width);
     k = end;
   }
@@ -91,7 +148,15 @@ function subset(rows: RowSet, keep: (page: number) => boolean): RowSet {
   const idx: number[] = [];
   for (let k = 0; k < rows.y.length; k++) if (keep(rows.page[k] as number)) idx.push(k);
   const pick = <T extends Int32Array | Uint8Array | Float32Array>(a: T): T => selectIndices(a, idx);
-  return { X: selectRows(rows.X, idx), y: pick(rows.y), w: pick(rows.w), groups: pick(rows.groups), sites: rows.sites, page: pick(rows.page), row: pick(rows.row) };
+  return {
+    X: selectRows(rows.X, idx),
+    y: pick(rows.y),
+    w: pick(rows.w),
+    groups: pick(rows.groups),
+    sites: rows.sites,
+    page: pick(rows.page),
+    row: pick(rows.row),
+  };
 }
 
 export interface FittedContext {
@@ -109,7 +174,16 @@ export interface FittedContext {
  * lexicon of the other folds' pages (the one its fold's context stage carries), and the final
  * stage carries the lexicon of every page.
  */
-export async function fitContextStage(records: readonly PageRecord[], routed: readonly RoutedScores[], stageOneThresholds: Record<string, number>, folds: readonly Fold[], nCols: number, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, log: (s: string) => void = () => {}, finalTrees = true): Promise<FittedContext> {
+export async function fitContextStage(
+  records: readonly PageRecord[],
+  routed: readonly RoutedScores[],
+  stageOneThresholds: Record<string, number>,
+  folds: readonly Fold[],
+  nCols: number,
+  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">,
+  log: (s: string) => void = () => {},
+  finalTrees = true,
+): Promise<FittedContext> {
   const foldOf = foldOfRows(folds, records.length);
   const lexicons = folds.map((_, f) => lexiconOf(records, "classTokens", (p) => foldOf[p] !== f));
   const headingLexicons = folds.map((_, f) => lexiconOf(records, "headingTokens", (p) => foldOf[p] !== f));
@@ -120,7 +194,9 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   const rows = contextRows(records, routed, stageOneThresholds, nCols, lexicon);
   const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
   const jobs = folds.map((_, f) => subset(rows, (p) => foldOf[p] !== f));
-  jobs.forEach((train, f) => log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`));
+  jobs.forEach((train, f) =>
+    log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`),
+  );
   let classifiers: ContextModel["classifier"][];
   let final: ContextModel["classifier"];
   if (finalTrees && config.kind === "gbdt") {
@@ -128,8 +204,12 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
     // stopped at (final-trees.ts), so it waits for them
     classifiers = await fitAll(jobs, config);
     const n = meanTrees(classifiers.map((c) => new Map([["context", c]])))["context"];
-    log(`context stage: final fit on ${rows.y.length} leaf segments${n === undefined ? "" : `, at least ${n} trees (the folds' mean)`}`);
-    [final] = (await fitAll([rows], config, [n === undefined ? undefined : treeFloor(n)])) as [ContextModel["classifier"]];
+    log(
+      `context stage: final fit on ${rows.y.length} leaf segments${n === undefined ? "" : `, at least ${n} trees (the folds' mean)`}`,
+    );
+    [final] = (await fitAll([rows], config, [n === undefined ? undefined : treeFloor(n)])) as [
+      ContextModel["classifier"],
+    ];
   } else {
     log(`context stage: final fit on ${rows.y.length} leaf segments`);
     // the final fit needs no fold result: all four side by side
@@ -139,16 +219,33 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
   }
   for (const [f, fold] of folds.entries()) {
     const classifier = classifiers[f] as ContextModel["classifier"];
-    for (const p of fold.test) oof[p] = applyContext({ classifier, thresholds: {}, lexicon: null, headingLexicon: null }, stageOneOf(records[p] as PageRecord, routed[p] as RoutedScores, stageOneThresholds, nCols, lexicon[p] as PageLexicons)).scores;
+    for (const p of fold.test)
+      oof[p] = applyContext(
+        { classifier, thresholds: {}, lexicon: null, headingLexicon: null },
+        stageOneOf(
+          records[p] as PageRecord,
+          routed[p] as RoutedScores,
+          stageOneThresholds,
+          nCols,
+          lexicon[p] as PageLexicons,
+        ),
+      ).scores;
   }
   const thresholds = tuneByRoutedType(records, routed, oof, () => true);
   const foldThresholds = folds.map((_, f) => tuneByRoutedType(records, routed, oof, (p) => foldOf[p] !== f));
   log(`context stage: thresholds ${JSON.stringify(thresholds)}`);
   const all = lexiconOf(records, "classTokens", () => true);
   const allHeadings = lexiconOf(records, "headingTokens", () => true);
-  log(`class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages; heading lexicon: ${Object.keys(allHeadings.weights).length} tokens`);
+  log(
+    `class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages; heading lexicon: ${Object.keys(allHeadings.weights).length} tokens`,
+  );
   return {
-    folds: classifiers.map((classifier, f) => ({ classifier, thresholds: foldThresholds[f] as Record<string, number>, lexicon: lexicons[f] as ClassLexicon, headingLexicon: headingLexicons[f] as ClassLexicon })),
+    folds: classifiers.map((classifier, f) => ({
+      classifier,
+      thresholds: foldThresholds[f] as Record<string, number>,
+      lexicon: lexicons[f] as ClassLexicon,
+      headingLexicon: headingLexicons[f] as ClassLexicon,
+    })),
     final: { classifier: final, thresholds, lexicon: all, headingLexicon: allHeadings },
     oof,
   };
@@ -162,7 +259,12 @@ export async function fitContextStage(records: readonly PageRecord[], routed: re
  * on wcxb-dev's products (measured: docs/training.md). A routed type with no page among the included
  * ones gets no threshold (applyContext then uses the general one).
  */
-export function tuneByRoutedType(records: readonly PageRecord[], routed: readonly RoutedScores[], oof: readonly Float32Array[], include: (page: number) => boolean): Record<string, number> {
+export function tuneByRoutedType(
+  records: readonly PageRecord[],
+  routed: readonly RoutedScores[],
+  oof: readonly Float32Array[],
+  include: (page: number) => boolean,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const type of new Set(routed.map((r) => r.type))) {
     const page: number[] = [];
@@ -177,7 +279,11 @@ export function tuneByRoutedType(records: readonly PageRecord[], routed: readonl
       }
     });
     if (!page.length) continue;
-    out[type] = tuneThreshold(records, { page: Int32Array.from(page), row: Int32Array.from(row) }, Float32Array.from(proba)).threshold;
+    out[type] = tuneThreshold(
+      records,
+      { page: Int32Array.from(page), row: Int32Array.from(row) },
+      Float32Array.from(proba),
+    ).threshold;
   }
   return out;
 }

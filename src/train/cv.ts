@@ -163,7 +163,13 @@ interface Oof {
   byType: Map<string, Float32Array>;
 }
 
-function predictFold(fitted: FittedPipeline, rows: RowSet, records: readonly PageRecord[], test: Set<number>, oof: Oof): void {
+function predictFold(
+  fitted: FittedPipeline,
+  rows: RowSet,
+  records: readonly PageRecord[],
+  test: Set<number>,
+  oof: Oof,
+): void {
   const idx = rowsOfPages(rows, test);
   if (!idx.length) return;
   const X = selectRows(rows.X, idx);
@@ -183,8 +189,16 @@ function tuneAll(records: readonly PageRecord[], rows: RowSet, oof: Oof): Record
   const thresholds: Record<string, number> = { general: tuneThreshold(records, rows, oof.general).threshold };
   for (const [t, arr] of oof.byType) {
     const sel = [...arr.keys()].filter((k) => !Number.isNaN(arr[k] as number));
-    const sub: RowSet = { ...rows, page: Int32Array.from(sel, (k) => rows.page[k] as number), row: Int32Array.from(sel, (k) => rows.row[k] as number) };
-    thresholds[t] = tuneThreshold(records, sub, Float32Array.from(sel, (k) => arr[k] as number)).threshold;
+    const sub: RowSet = {
+      ...rows,
+      page: Int32Array.from(sel, (k) => rows.page[k] as number),
+      row: Int32Array.from(sel, (k) => rows.row[k] as number),
+    };
+    thresholds[t] = tuneThreshold(
+      records,
+      sub,
+      Float32Array.from(sel, (k) => arr[k] as number),
+    ).threshold;
   }
   return thresholds;
 }
@@ -208,33 +222,79 @@ export interface CvResult {
 /** Runs the cross-validation (see the header). */
 export async function crossValidate(records: PageRecord[], options: CvOptions): Promise<CvResult> {
   const log = options.log ?? (() => {});
-  const variants = [...(options.variants ?? DEFAULT_VARIANTS), ...(options.context ? [{ name: NO_CONTEXT, refiners: {}, context: false }] : [])];
-  const folds = groupKFold(records.map((r) => r.site), options.folds, options.config.seed);
+  const variants = [
+    ...(options.variants ?? DEFAULT_VARIANTS),
+    ...(options.context ? [{ name: NO_CONTEXT, refiners: {}, context: false }] : []),
+  ];
+  const folds = groupKFold(
+    records.map((r) => r.site),
+    options.folds,
+    options.config.seed,
+  );
   const rows = buildRows(records, options.nCols, LEAF_ROWS, "main", false);
   const oof: Oof = { general: new Float32Array(rows.y.length), byType: new Map() };
   const fitted: FittedPipeline[] = [];
   const routed: RoutedScores[] = new Array(records.length);
   for (const [f, fold] of folds.entries()) {
-    log(`fold ${f + 1}/${folds.length}: ${fold.train.length} training pages, ${fold.test.length} held-out pages`);
-    const fit = await fitPipeline(Array.from(fold.train, (i) => records[i] as PageRecord), options.nCols, options.config, log);
+    log(
+      `fold ${f + 1}/${folds.length}: ${fold.train.length} training pages, ${fold.test.length} held-out pages`,
+    );
+    const fit = await fitPipeline(
+      Array.from(fold.train, (i) => records[i] as PageRecord),
+      options.nCols,
+      options.config,
+      log,
+    );
     log(`fold ${f + 1}/${folds.length} trees: ${formatTrees(meanTrees([pipelineClassifiers(fit)]))}`);
     predictFold(fit, rows, records, new Set(fold.test), oof);
-    if (options.context) routedStageOne(fit, records, Array.from(fold.test), options.nCols).forEach((r, j) => (routed[fold.test[j] as number] = r));
+    if (options.context)
+      routedStageOne(fit, records, Array.from(fold.test), options.nCols).forEach(
+        (r, j) => (routed[fold.test[j] as number] = r),
+      );
     fitted.push(fit);
   }
   const trees = meanTrees(fitted.map(pipelineClassifiers));
   const thresholds = tuneAll(records, rows, oof);
-  const m = binaryMetrics(rows.y, oof.general, { threshold: thresholds["general"] as number, weights: rows.w });
-  log(`out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`);
-  const context = options.context ? await fitContextStage(records, routed, thresholds, folds, options.nCols, options.config, log, options.finalTrees !== false) : null;
+  const m = binaryMetrics(rows.y, oof.general, {
+    threshold: thresholds["general"] as number,
+    weights: rows.w,
+  });
+  log(
+    `out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`,
+  );
+  const context = options.context
+    ? await fitContextStage(
+        records,
+        routed,
+        thresholds,
+        folds,
+        options.nCols,
+        options.config,
+        log,
+        options.finalTrees !== false,
+      )
+    : null;
   const tests = folds.map((f) => f.test);
   const failed = new Map<number, PageFailure>(); // by record: a page failing both passes is one failure
-  const evals = await evaluateFolds(records, tests, fitted, context?.folds ?? null, thresholds, variants, options, log, failed);
+  const evals = await evaluateFolds(
+    records,
+    tests,
+    fitted,
+    context?.folds ?? null,
+    thresholds,
+    variants,
+    options,
+    log,
+    failed,
+  );
   const content = { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc };
-  const summary = (e: (PageEvaluation | null)[], v: Variant[]): CvReport => summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, content, e, v);
+  const summary = (e: (PageEvaluation | null)[], v: Variant[]): CvReport =>
+    summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, content, e, v);
   const report = summary(evals, variants);
   if (!context) return { report, context: null, failed: [...failed.values()], trees };
-  const shipped = options.context === "always" || (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
+  const shipped =
+    options.context === "always" ||
+    (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
   if (shipped) {
     report.context = { thresholds: context.final.thresholds, shipped };
     return { report, context: context.final, failed: [...failed.values()], trees };
@@ -247,7 +307,10 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   log("evaluating the held-out pages again without the context stage, which lost to the pipeline without it");
   const without = variants.filter((v) => v.name !== NO_CONTEXT);
   const again = await evaluateFolds(records, tests, fitted, null, thresholds, without, options, log, failed);
-  const noContext = summary(withContextColumn(evals, again), [...without, { name: WITH_CONTEXT, refiners: {} }]);
+  const noContext = summary(withContextColumn(evals, again), [
+    ...without,
+    { name: WITH_CONTEXT, refiners: {} },
+  ]);
   noContext.context = { thresholds: context.final.thresholds, shipped };
   return { report: noContext, context: context.final, failed: [...failed.values()], trees };
 }
@@ -256,7 +319,10 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
  * The second pass's evaluations with the first pass's "plain" score as WITH_CONTEXT; a page
  * either pass failed is left out, so every column covers the same pages.
  */
-export function withContextColumn(first: readonly (PageEvaluation | null)[], second: readonly (PageEvaluation | null)[]): (PageEvaluation | null)[] {
+export function withContextColumn(
+  first: readonly (PageEvaluation | null)[],
+  second: readonly (PageEvaluation | null)[],
+): (PageEvaluation | null)[] {
   return second.map((e, i) => {
     const plain = first[i]?.scores["plain"];
     return e && plain ? { ...e, scores: { ...e.scores, [WITH_CONTEXT]: plain } } : null;
@@ -267,18 +333,49 @@ export function withContextColumn(first: readonly (PageEvaluation | null)[], sec
  * Every held-out page end to end in the workers, with its fold's model; a page that fails is null
  * in the result and added to `failed`.
  */
-async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted: FittedPipeline[], contexts: ContextModel[] | null, thresholds: Record<string, number>, variants: Variant[], options: CvOptions, log: (s: string) => void, failed: Map<number, PageFailure>): Promise<(PageEvaluation | null)[]> {
+async function evaluateFolds(
+  records: PageRecord[],
+  tests: Uint32Array[],
+  fitted: FittedPipeline[],
+  contexts: ContextModel[] | null,
+  thresholds: Record<string, number>,
+  variants: Variant[],
+  options: CvOptions,
+  log: (s: string) => void,
+  failed: Map<number, PageFailure>,
+): Promise<(PageEvaluation | null)[]> {
   const dir = mkdtempSync(join(tmpdir(), "pith-cv-"));
   try {
     const jobs: { task: string; payload: unknown }[] = [];
     const owner: number[] = [];
     for (const [f, test] of tests.entries()) {
       const file = join(dir, `fold-${f}.json`);
-      const art = pipelineArtifact({ kind: "pipeline", name: `cv-fold-${f}`, mode: options.mode, fitted: fitted[f] as FittedPipeline, thresholds, refiners: {}, trainingSets: [], hyperParameters: {}, metrics: {}, ...(contexts ? { context: contexts[f] as ContextModel } : {}) });
+      const art = pipelineArtifact({
+        kind: "pipeline",
+        name: `cv-fold-${f}`,
+        mode: options.mode,
+        fitted: fitted[f] as FittedPipeline,
+        thresholds,
+        refiners: {},
+        trainingSets: [],
+        hyperParameters: {},
+        metrics: {},
+        ...(contexts ? { context: contexts[f] as ContextModel } : {}),
+      });
       await saveModel(file, art);
       for (const i of test) {
         const rec = records[i] as PageRecord;
-        jobs.push({ task: "evaluate", payload: { dataset: options.datasetDirs.get(rec.dataset), id: rec.id, model: file, variants, nodes: rec.nodes, values: rec.values } });
+        jobs.push({
+          task: "evaluate",
+          payload: {
+            dataset: options.datasetDirs.get(rec.dataset),
+            id: rec.id,
+            model: file,
+            variants,
+            nodes: rec.nodes,
+            values: rec.values,
+          },
+        });
         owner.push(i);
       }
     }
@@ -286,17 +383,21 @@ async function evaluateFolds(records: PageRecord[], tests: Uint32Array[], fitted
     const out: (PageEvaluation | null)[] = new Array(records.length).fill(null);
     let count = 0;
     let first = "";
-    await runPool(jobs, (k, v) => {
-      if (v instanceof Error) {
-        const i = owner[k] as number;
-        const rec = records[i] as PageRecord;
-        const reason = v.message.split("\n")[0] as string;
-        count++;
-        first ||= `${rec.id}: ${reason}`;
-        if (!failed.has(i)) failed.set(i, { dataset: rec.dataset, id: rec.id, stage: "evaluate", reason });
-      } else out[owner[k] as number] = v as PageEvaluation;
-    // the training's pool when it has one: its workers are idle now
-    }, options.config.pool ?? options.workers);
+    await runPool(
+      jobs,
+      (k, v) => {
+        if (v instanceof Error) {
+          const i = owner[k] as number;
+          const rec = records[i] as PageRecord;
+          const reason = v.message.split("\n")[0] as string;
+          count++;
+          first ||= `${rec.id}: ${reason}`;
+          if (!failed.has(i)) failed.set(i, { dataset: rec.dataset, id: rec.id, stage: "evaluate", reason });
+        } else out[owner[k] as number] = v as PageEvaluation;
+        // the training's pool when it has one: its workers are idle now
+      },
+      options.config.pool ?? options.workers,
+    );
     if (count) log(`${count} page(s) failed end-to-end evaluation (first: ${first})`);
     return out;
   } finally {
@@ -311,15 +412,26 @@ interface Done {
   fold: number;
 }
 
-function summarise(records: PageRecord[], foldOf: Int32Array, folds: number, thresholds: Record<string, number>, content: CvReport["content"], evals: (PageEvaluation | null)[], variants: Variant[]): CvReport {
-  const done = records.map((r, i) => ({ r, e: evals[i], fold: foldOf[i] as number })).filter((x): x is Done => x.e !== null && x.e !== undefined);
+function summarise(
+  records: PageRecord[],
+  foldOf: Int32Array,
+  folds: number,
+  thresholds: Record<string, number>,
+  content: CvReport["content"],
+  evals: (PageEvaluation | null)[],
+  variants: Variant[],
+): CvReport {
+  const done = records
+    .map((r, i) => ({ r, e: evals[i], fold: foldOf[i] as number }))
+    .filter((x): x is Done => x.e !== null && x.e !== undefined);
   const endToEnd: CvReport["endToEnd"] = {};
   for (const v of variants) endToEnd[v.name] = byGroup(done, () => v.name);
   const routedAs: CvReport["routedAs"] = {};
   for (const { r, e } of done) {
     const t = pageTypeOf(r) ?? "unknown";
     routedAs[t] ??= {};
-    (routedAs[t] as Record<string, number>)[e.routed] = ((routedAs[t] as Record<string, number>)[e.routed] ?? 0) + 1;
+    (routedAs[t] as Record<string, number>)[e.routed] =
+      ((routedAs[t] as Record<string, number>)[e.routed] ?? 0) + 1;
   }
   const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
   const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
@@ -332,16 +444,47 @@ function summarise(records: PageRecord[], foldOf: Int32Array, folds: number, thr
   const generalFor = PAGE_TYPES.filter((t) => shipped[t] === GENERAL_ONLY);
   const nested = nestedShipped(done, folds, variants);
   endToEnd[SHIPPED] = byGroup(done, (x) => (nested[x.fold] as Record<string, string>)[x.e.routed] ?? "plain");
-  const perPage = done.map(({ r, e }) => ({ dataset: r.dataset, id: r.id, site: r.site, pageType: r.pageType, routed: e.routed, f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])) }));
-  return { perPage, context: null, folds, pages: records.length, sites: new Set(records.map((r) => r.site)).size, thresholds, content, endToEnd, refiners, segmentBlend: seg > plain ? SEGMENT_BLEND : 0, routerConfidence: (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE, generalFor, routedAs };
+  const perPage = done.map(({ r, e }) => ({
+    dataset: r.dataset,
+    id: r.id,
+    site: r.site,
+    pageType: r.pageType,
+    routed: e.routed,
+    f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])),
+  }));
+  return {
+    perPage,
+    context: null,
+    folds,
+    pages: records.length,
+    sites: new Set(records.map((r) => r.site)).size,
+    thresholds,
+    content,
+    endToEnd,
+    refiners,
+    segmentBlend: seg > plain ? SEGMENT_BLEND : 0,
+    routerConfidence:
+      (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE,
+    generalFor,
+    routedAs,
+  };
 }
 
 /**
  * The report's shipped column, nested: fold f's pages are scored with chooseShipped's choices
  * made on the other folds' pages, so no held-out page's gold picks the refiner it is scored with.
  */
-export function nestedShipped(done: readonly { e: PageEvaluation; fold: number }[], folds: number, variants: Variant[]): Record<string, string>[] {
-  return Array.from({ length: folds }, (_, f) => chooseShipped(done.filter((x) => x.fold !== f), variants));
+export function nestedShipped(
+  done: readonly { e: PageEvaluation; fold: number }[],
+  folds: number,
+  variants: Variant[],
+): Record<string, string>[] {
+  return Array.from({ length: folds }, (_, f) =>
+    chooseShipped(
+      done.filter((x) => x.fold !== f),
+      variants,
+    ),
+  );
 }
 
 /** Report column: no refiner except the chosen one per routed type (what the artifact ships). */
@@ -353,7 +496,11 @@ export const SHIPPED = "shipped";
  */
 function byGroup(done: Done[], variantFor: (page: Done) => string): Record<string, MeanScore> {
   const score = (x: Done) => x.e.scores[variantFor(x)] ?? { precision: 0, recall: 0, f1: 0 };
-  return { all: meanScore(done.map(score)), ...groupScores(done, (x) => x.r.dataset, score), ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score) };
+  return {
+    all: meanScore(done.map(score)),
+    ...groupScores(done, (x) => x.r.dataset, score),
+    ...groupScores(done, (x) => `${x.r.dataset}/${x.r.pageType}`, score),
+  };
 }
 
 /** Total word-F1 gain of `variant` over "plain" on `pages`. */
@@ -381,7 +528,10 @@ export const MIN_MEAN_GAIN = 0.01;
  * instead of the general model gaining much more. A candidate must also gain more than
  * MIN_MEAN_GAIN per page routed to the type.
  */
-export function chooseShipped(done: readonly { e: PageEvaluation }[], variants: Variant[]): Record<string, string> {
+export function chooseShipped(
+  done: readonly { e: PageEvaluation }[],
+  variants: Variant[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   const best: Record<string, number> = {};
   const consider = (type: string, name: string): void => {

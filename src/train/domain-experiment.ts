@@ -54,7 +54,11 @@ function byPublisher(records: readonly PageRecord[]): Map<string, PageRecord[]> 
 
 /** Publishers with ≥ MIN_PAGES_FACTOR·n pages (byPublisher), by name. */
 export function publishers(records: readonly PageRecord[], n: number): Map<string, PageRecord[]> {
-  return new Map([...byPublisher(records)].filter(([, l]) => l.length >= MIN_PAGES_FACTOR * n).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  return new Map(
+    [...byPublisher(records)]
+      .filter(([, l]) => l.length >= MIN_PAGES_FACTOR * n)
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+  );
 }
 
 /**
@@ -62,7 +66,11 @@ export function publishers(records: readonly PageRecord[], n: number): Map<strin
  * no publisher: src/train/sites.ts).
  */
 export function largestPublishers(records: readonly PageRecord[], k: number): [string, number][] {
-  return [...byPublisher(records)].filter(([d]) => !d.startsWith("page:")).map(([d, l]): [string, number] => [d, l.length]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k);
+  return [...byPublisher(records)]
+    .filter(([d]) => !d.startsWith("page:"))
+    .map(([d, l]): [string, number] => [d, l.length])
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, k);
 }
 
 interface TestPage {
@@ -80,18 +88,30 @@ async function testPages(records: readonly PageRecord[], dirs: Map<string, strin
     if (!ds) sets.set(dir, (ds = loadDataset(dir)));
     const page = ds.pages.find((p) => p.id === r.id);
     if (!page) continue;
-    out.push({ snap: staticSnapshot(await readDatasetPage(ds, page)), gold: (await readGold(ds, page)) ?? "" });
+    out.push({
+      snap: staticSnapshot(await readDatasetPage(ds, page)),
+      gold: (await readGold(ds, page)) ?? "",
+    });
   }
   return out;
 }
 
 /** Mean word F1 of `model` over the pages. */
 function scorePages(pages: readonly TestPage[], model: PipelineModel): number {
-  return meanScore(pages.map((p) => wordF1(runPipeline(model, p.snap, { trace: false }).extraction.text, p.gold))).f1;
+  return meanScore(
+    pages.map((p) => wordF1(runPipeline(model, p.snap, { trace: false }).extraction.text, p.gold)),
+  ).f1;
 }
 
 /** Runs the experiment (see the header). */
-export async function domainExperiment(records: PageRecord[], dirs: Map<string, string>, n: number, baselineFile: string, config: FitConfig, log: (s: string) => void): Promise<DomainResult[]> {
+export async function domainExperiment(
+  records: PageRecord[],
+  dirs: Map<string, string>,
+  n: number,
+  baselineFile: string,
+  config: FitConfig,
+  log: (s: string) => void,
+): Promise<DomainResult[]> {
   const baseline = await loadPipelineModel(baselineFile, "static");
   const nCols = featureSchema().names.length;
   const out: DomainResult[] = [];
@@ -102,19 +122,44 @@ export async function domainExperiment(records: PageRecord[], dirs: Map<string, 
     const test = sorted.filter((r) => !taken.has(r)).slice(0, n);
     const t0 = performance.now();
     const fitted = await fitPipeline(train, nCols, { ...config, perType: false, segment: false });
-    const art = pipelineArtifact({ kind: `domain:${domain}`, name: `domain-${domain}`, mode: "static", fitted, thresholds: { general: DEFAULT_THRESHOLD }, refiners: {}, trainingSets: [], hyperParameters: {}, metrics: {} });
+    const art = pipelineArtifact({
+      kind: `domain:${domain}`,
+      name: `domain-${domain}`,
+      mode: "static",
+      fitted,
+      thresholds: { general: DEFAULT_THRESHOLD },
+      refiners: {},
+      trainingSets: [],
+      hyperParameters: {},
+      metrics: {},
+    });
     const model = await pipelineFromArtifact(art, domain);
     const seconds = (performance.now() - t0) / 1000;
     const rendered = await testPages(test, dirs); // rendered once, scored by every model below
     const base = scorePages(rendered, baseline);
     const mine = scorePages(rendered, model);
     const byWeight: Record<string, number> = {};
-    for (const weight of BLEND_WEIGHTS_TRIED) byWeight[String(weight)] = scorePages(rendered, { ...model, base: { model: baseline, weight } });
+    for (const weight of BLEND_WEIGHTS_TRIED)
+      byWeight[String(weight)] = scorePages(rendered, { ...model, base: { model: baseline, weight } });
     const blended = byWeight[String(DOMAIN_BLEND_WEIGHT)] as number;
-    log(`${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages); by blend weight ${JSON.stringify(byWeight)}`);
-    out.push({ domain, trainPages: train.length, testPages: test.length, seconds, baseline: base, domainModel: mine, blended, byWeight });
+    log(
+      `${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages); by blend weight ${JSON.stringify(byWeight)}`,
+    );
+    out.push({
+      domain,
+      trainPages: train.length,
+      testPages: test.length,
+      seconds,
+      baseline: base,
+      domainModel: mine,
+      blended,
+      byWeight,
+    });
   }
-  const means = BLEND_WEIGHTS_TRIED.map((w) => `${w}: ${(out.reduce((a, r) => a + (r.byWeight[String(w)] as number) - r.baseline, 0) / Math.max(1, out.length)).toFixed(3)}`);
+  const means = BLEND_WEIGHTS_TRIED.map(
+    (w) =>
+      `${w}: ${(out.reduce((a, r) => a + (r.byWeight[String(w)] as number) - r.baseline, 0) / Math.max(1, out.length)).toFixed(3)}`,
+  );
   log(`mean lift over the baseline by blend weight (domain model's share): ${means.join(", ")}`);
   return out;
 }

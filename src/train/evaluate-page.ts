@@ -58,8 +58,18 @@ export interface PageEvaluation {
 }
 
 function variantModel(model: PipelineModel, v: Variant): PipelineModel {
-  const router = v.route === false || !model.router ? null : v.routerConfidence === undefined ? model.router : { ...model.router, minConfidence: v.routerConfidence };
-  return { ...model, refiners: v.refiners ?? model.refiners, router, segmentBlend: v.segmentBlend ?? model.segmentBlend };
+  const router =
+    v.route === false || !model.router
+      ? null
+      : v.routerConfidence === undefined
+        ? model.router
+        : { ...model.router, minConfidence: v.routerConfidence };
+  return {
+    ...model,
+    refiners: v.refiners ?? model.refiners,
+    router,
+    segmentBlend: v.segmentBlend ?? model.segmentBlend,
+  };
 }
 
 const models = new Map<string, Promise<PipelineModel>>();
@@ -70,7 +80,10 @@ function ownSchemaModel(file: string): Promise<PipelineModel> {
   if (!m) {
     m = readFile(file, "utf8").then(async (text) => {
       const own = JSON.parse(text) as { featureSchema: { hash: string }; mode: RenderMode };
-      return pipelineFromArtifact(parseModel(text, file, { schemaHash: own.featureSchema.hash, mode: own.mode }), file);
+      return pipelineFromArtifact(
+        parseModel(text, file, { schemaHash: own.featureSchema.hash, mode: own.mode }),
+        file,
+      );
     });
     models.set(file, m);
   }
@@ -86,7 +99,10 @@ function cachedTable(payload: EvaluatePayload, snap: PageSnapshot, tree: Tree, n
   return { nodes, values, nCols };
 }
 
-export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: string) => Dataset): Promise<PageEvaluation> {
+export async function evaluatePage(
+  payload: EvaluatePayload,
+  dataset: (dir: string) => Dataset,
+): Promise<PageEvaluation> {
   const ds = dataset(payload.dataset);
   const page = ds.pages.find((p) => p.id === payload.id);
   if (!page) throw new Error(`no page ${payload.id}`);
@@ -100,10 +116,16 @@ export async function evaluatePage(payload: EvaluatePayload, dataset: (dir: stri
   const trueType = pageTypeOf(page);
   for (const v of payload.variants) {
     const vm = variantModel(model, v);
-    const options = { trace: false, ...(v.context === false ? { context: false } : {}), ...(v.bias ? { bias: v.bias } : {}), ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}) };
+    const options = {
+      trace: false,
+      ...(v.context === false ? { context: false } : {}),
+      ...(v.bias ? { bias: v.bias } : {}),
+      ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}),
+    };
     const run = table ? runOnTable(vm, snap, tree, table, options) : runPipeline(vm, snap, options);
     // the routing the model ships (a variant with another router confidence must not relabel the page)
-    if (routed === null && (v.route === undefined || v.route === true) && v.routerConfidence === undefined) routed = run.pageType;
+    if (routed === null && (v.route === undefined || v.route === true) && v.routerConfidence === undefined)
+      routed = run.pageType;
     scores[v.name] = wordF1(run.extraction.text, gold);
   }
   return { id: payload.id, routed: routed ?? GENERAL, scores };

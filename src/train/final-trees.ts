@@ -42,5 +42,7 @@ export function meanTrees(perFold: readonly ReadonlyMap<string, Classifier>[]): 
 
 /** "content 73, segment 58, content:article 68": a log line's list. */
 export function formatTrees(trees: Readonly<Record<string, number>>): string {
-  return Object.entries(trees).map(([k, n]) => `${k} ${n}`).join(", ");
+  return Object.entries(trees)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
 }

@@ -29,12 +29,32 @@ export interface FitPayload {
 /** Fits a classifier in this thread: the worker's "fit" task. */
 export async function fitPayload(p: FitPayload): Promise<unknown> {
   const clf = await createClassifier(p.kind, p.params);
-  await clf.fit(matrixFromData(p.data, p.nRows, p.nCols), p.y, { weights: p.w, seed: p.seed, groups: p.groups });
+  await clf.fit(matrixFromData(p.data, p.nRows, p.nCols), p.y, {
+    weights: p.w,
+    seed: p.seed,
+    groups: p.groups,
+  });
   return clf.toJSON();
 }
 
 /** Fits `rows` on a worker of `pool` and loads the result. */
-export async function fitOnPool(pool: WorkerPool, rows: RowSet, kind: ClassifierKind, params: Record<string, unknown>, seed: number): Promise<Classifier> {
-  const payload: FitPayload = { kind, params, seed, data: rows.X.data, nRows: rows.X.nRows, nCols: rows.X.nCols, y: rows.y, w: rows.w, groups: rows.groups };
+export async function fitOnPool(
+  pool: WorkerPool,
+  rows: RowSet,
+  kind: ClassifierKind,
+  params: Record<string, unknown>,
+  seed: number,
+): Promise<Classifier> {
+  const payload: FitPayload = {
+    kind,
+    params,
+    seed,
+    data: rows.X.data,
+    nRows: rows.X.nRows,
+    nCols: rows.X.nCols,
+    y: rows.y,
+    w: rows.w,
+    groups: rows.groups,
+  };
   return loadClassifier(await pool.run({ task: "fit", payload }));
 }

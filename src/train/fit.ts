@@ -41,12 +41,27 @@ export const BORROW_SHARE = 0.5;
  * fold's ~90 s), and its smoothing has not shipped in any cross-validation so far.
  */
 export const SEGMENT_ROW_STRIDE = 3;
-const SEGMENT_ROWS: RowFilter = (rec, r) => TEXT_ROWS(rec, r) && (Math.imul(r + 1, 0x9e3779b1) >>> 0) % SEGMENT_ROW_STRIDE === 0;
+const SEGMENT_ROWS: RowFilter = (rec, r) =>
+  TEXT_ROWS(rec, r) && (Math.imul(r + 1, 0x9e3779b1) >>> 0) % SEGMENT_ROW_STRIDE === 0;
 
 /** Hyper-parameters of the default GBDT (GBDT_DEFAULTS otherwise). */
-export const DEFAULT_GBDT = { nEstimators: 300, learningRate: 0.1, maxLeaves: 63, minSamplesLeaf: 40, colsample: 0.8, subsample: 0.8 };
+export const DEFAULT_GBDT = {
+  nEstimators: 300,
+  learningRate: 0.1,
+  maxLeaves: 63,
+  minSamplesLeaf: 40,
+  colsample: 0.8,
+  subsample: 0.8,
+};
 /** Smaller GBDT for the router (a few hundred rows). */
-export const ROUTER_GBDT = { nEstimators: 150, learningRate: 0.08, maxLeaves: 15, minSamplesLeaf: 5, colsample: 0.8, validationFraction: 0 };
+export const ROUTER_GBDT = {
+  nEstimators: 150,
+  learningRate: 0.08,
+  maxLeaves: 15,
+  minSamplesLeaf: 5,
+  colsample: 0.8,
+  validationFraction: 0,
+};
 
 export interface FitConfig {
   kind: ClassifierKind;
@@ -107,7 +122,11 @@ export interface FittedPipeline {
  * Fits a classifier of the config's kind on `rows`, on the config's pool when it has one; `extra`
  * overrides the config's params.
  */
-export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, extra: Record<string, unknown> = {}): Promise<Classifier> {
+export async function fitRows(
+  rows: RowSet,
+  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">,
+  extra: Record<string, unknown> = {},
+): Promise<Classifier> {
   const params = config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params, ...extra } : config.params;
   if (config.pool) return fitOnPool(config.pool, rows, config.kind, params, config.seed);
   const clf = await createClassifier(config.kind, params);
@@ -119,8 +138,14 @@ export async function fitRows(rows: RowSet, config: Pick<FitConfig, "kind" | "pa
  * Fits every row set, largest first (a free worker then takes the next largest, so the stage
  * ends with small fits), and returns the classifiers in the order of `jobs`.
  */
-export function fitAll(jobs: readonly RowSet[], config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">, extra: readonly (Record<string, unknown> | undefined)[] = []): Promise<Classifier[]> {
-  const order = jobs.map((_, i) => i).sort((a, b) => (jobs[b] as RowSet).X.data.length - (jobs[a] as RowSet).X.data.length);
+export function fitAll(
+  jobs: readonly RowSet[],
+  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">,
+  extra: readonly (Record<string, unknown> | undefined)[] = [],
+): Promise<Classifier[]> {
+  const order = jobs
+    .map((_, i) => i)
+    .sort((a, b) => (jobs[b] as RowSet).X.data.length - (jobs[a] as RowSet).X.data.length);
   const fits = new Array<Promise<Classifier>>(jobs.length);
   for (const i of order) fits[i] = fitRows(jobs[i] as RowSet, config, extra[i]);
   return Promise.all(fits);
@@ -137,14 +162,25 @@ function stableHash(s: string): number {
  * Training pages and page weights of type `t`'s content model (own
  * pages, plus borrowed ones; see BORROW_BELOW).
  */
-export function typeTrainingPages(records: readonly PageRecord[], t: string, general: readonly PageRecord[], borrow: boolean): { pages: PageRecord[]; weights: number[]; borrowed: number } {
+export function typeTrainingPages(
+  records: readonly PageRecord[],
+  t: string,
+  general: readonly PageRecord[],
+  borrow: boolean,
+): { pages: PageRecord[]; weights: number[]; borrowed: number } {
   const own = records.filter((r) => pageTypeOf(r) === t);
   if (!borrow || own.length >= BORROW_BELOW) return { pages: own, weights: own.map(() => 1), borrowed: 0 };
   const others = general.filter((r) => pageTypeOf(r) !== t);
-  const keyed = others.map((r) => ({ r, k: stableHash(`${t}/${r.dataset}/${r.id}`) })).sort((a, b) => a.k - b.k);
+  const keyed = others
+    .map((r) => ({ r, k: stableHash(`${t}/${r.dataset}/${r.id}`) }))
+    .sort((a, b) => a.k - b.k);
   const borrowed = keyed.slice(0, Math.min(keyed.length, BORROW_RATIO * own.length)).map((x) => x.r);
   const w = borrowed.length ? (BORROW_SHARE * own.length) / borrowed.length : 0;
-  return { pages: [...own, ...borrowed], weights: [...own.map(() => 1), ...borrowed.map(() => w)], borrowed: borrowed.length };
+  return {
+    pages: [...own, ...borrowed],
+    weights: [...own.map(() => 1), ...borrowed.map(() => w)],
+    borrowed: borrowed.length,
+  };
 }
 
 /** Types with enough pages for their own model. */
@@ -156,7 +192,13 @@ export function typesWithModels(records: readonly PageRecord[], min = MIN_TYPE_P
 export function recordOwnership(rec: PageRecord): Ownership {
   let total = 0;
   for (let r = 0; r < rec.ownWords.length; r++) total += rec.ownWords[r] as number;
-  return { ownerRow: new Int32Array(0), parentRow: rec.parentRow, ownWords: rec.ownWords, subtreeWords: rec.subtreeWords, totalWords: total };
+  return {
+    ownerRow: new Int32Array(0),
+    parentRow: rec.parentRow,
+    ownWords: rec.ownWords,
+    subtreeWords: rec.subtreeWords,
+    totalWords: total,
+  };
 }
 
 /** Page-feature matrix of records (one row per record). */
@@ -168,9 +210,15 @@ export function pageMatrix(records: readonly PageRecord[], nCols: number): Matri
 }
 
 /** One-vs-rest router over the page types with enough labeled pages. */
-export async function fitRouter(records: readonly PageRecord[], nCols: number, seed: number): Promise<{ types: string[]; classifiers: Classifier[] } | null> {
+export async function fitRouter(
+  records: readonly PageRecord[],
+  nCols: number,
+  seed: number,
+): Promise<{ types: string[]; classifiers: Classifier[] } | null> {
   const labeled = records.filter((r) => pageTypeOf(r) !== null);
-  const types = PAGE_TYPES.filter((t) => labeled.filter((r) => pageTypeOf(r) === t).length >= MIN_ROUTER_PAGES);
+  const types = PAGE_TYPES.filter(
+    (t) => labeled.filter((r) => pageTypeOf(r) === t).length >= MIN_ROUTER_PAGES,
+  );
   if (types.length < 2) return null;
   const X = pageMatrix(labeled, nCols);
   const classifiers: Classifier[] = [];
@@ -184,12 +232,24 @@ export async function fitRouter(records: readonly PageRecord[], nCols: number, s
 }
 
 /** Fits every classifier of the pipeline on `records` (side by side on the config's pool). */
-export async function fitPipeline(records: readonly PageRecord[], nCols: number, config: FitConfig, log: (s: string) => void = () => {}): Promise<FittedPipeline> {
-  const generalRecords = config.generalSets?.length ? records.filter((r) => config.generalSets?.includes(r.dataset)) : records;
-  const jobs: RowSet[] = [buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main")];
+export async function fitPipeline(
+  records: readonly PageRecord[],
+  nCols: number,
+  config: FitConfig,
+  log: (s: string) => void = () => {},
+): Promise<FittedPipeline> {
+  const generalRecords = config.generalSets?.length
+    ? records.filter((r) => config.generalSets?.includes(r.dataset))
+    : records;
+  const jobs: RowSet[] = [
+    buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main"),
+  ];
   const keys = ["content"];
   log(`content classifier: ${(jobs[0] as RowSet).X.nRows} leaf segments from ${generalRecords.length} pages`);
-  if ((jobs[0] as RowSet).X.nRows === 0) throw new TrainError(`the ${records.length} trainable page(s) hold no leaf segment to train the content classifier on: give more labeled pages`);
+  if ((jobs[0] as RowSet).X.nRows === 0)
+    throw new TrainError(
+      `the ${records.length} trainable page(s) hold no leaf segment to train the content classifier on: give more labeled pages`,
+    );
   // the segment classifier samples one structural node in
   // SEGMENT_ROW_STRIDE: a handful of tiny pages may give it none
   const segment = config.segment ? buildRows(records, nCols, SEGMENT_ROWS, "good") : null;
@@ -197,18 +257,27 @@ export async function fitPipeline(records: readonly PageRecord[], nCols: number,
     jobs.push(segment);
     keys.push("segment");
     log(`segment classifier: ${segment.X.nRows} structural nodes`);
-  } else if (segment) log("segment classifier: no structural node sampled from so few pages; the model has none");
+  } else if (segment)
+    log("segment classifier: no structural node sampled from so few pages; the model has none");
   const withSegment = segment !== null && segment.X.nRows > 0;
   const types = config.perType ? typesWithModels(records) : [];
   for (const t of types) {
-    const { pages, weights, borrowed } = typeTrainingPages(records, t, generalRecords.length ? generalRecords : records, config.borrow === true);
+    const { pages, weights, borrowed } = typeTrainingPages(
+      records,
+      t,
+      generalRecords.length ? generalRecords : records,
+      config.borrow === true,
+    );
     log(`content classifier for ${t}: ${pages.length} pages (${borrowed} borrowed)`);
     jobs.push(buildRows(pages, nCols, TRAINING_LEAF_ROWS, "main", true, weights));
     keys.push(`content:${t}`);
   }
   const trees = config.kind === "gbdt" && config.trees ? config.trees : {};
   const extra = keys.map((k) => (trees[k] === undefined ? undefined : treeFloor(trees[k] as number)));
-  const [routerFit, fitted] = await Promise.all([config.perType ? fitRouter(records, nCols, config.seed) : null, fitAll(jobs, config, extra)]);
+  const [routerFit, fitted] = await Promise.all([
+    config.perType ? fitRouter(records, nCols, config.seed) : null,
+    fitAll(jobs, config, extra),
+  ]);
   const content = fitted[0] as Classifier;
   const segmentClassifier = withSegment ? (fitted[1] as Classifier) : null;
   const byType = new Map(types.map((t, i) => [t, fitted[(withSegment ? 2 : 1) + i] as Classifier]));

@@ -24,7 +24,8 @@ export function goldWordsInLeaves(rec: PageRecord): number {
   let found = GOLD_IN_LEAVES.get(rec);
   if (found === undefined) {
     found = 0;
-    for (let r = 0; r < rec.nodes.length; r++) found += (rec.ownWords[r] as number) * (rec.share[r] as number);
+    for (let r = 0; r < rec.nodes.length; r++)
+      found += (rec.ownWords[r] as number) * (rec.share[r] as number);
     GOLD_IN_LEAVES.set(rec, found);
   }
   return found;
@@ -40,6 +41,7 @@ const TRAINABLE = new WeakMap<PageRecord, boolean>();
 /** Whether the page's labels can train a classifier (see the header); memoised per record. */
 export function trainable(rec: PageRecord): boolean {
   let ok = TRAINABLE.get(rec);
-  if (ok === undefined) TRAINABLE.set(rec, (ok = rec.goldWords > 0 && alignedGoldShare(rec) >= MIN_ALIGNED_GOLD_SHARE));
+  if (ok === undefined)
+    TRAINABLE.set(rec, (ok = rec.goldWords > 0 && alignedGoldShare(rec) >= MIN_ALIGNED_GOLD_SHARE));
   return ok;
 }

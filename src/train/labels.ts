@@ -50,7 +50,11 @@ export interface LabelOptions {
 }
 
 /** Per snapshot node: [words, gold words] in the subtree, from the aligned tokens. */
-function subtreeCounts(tree: Tree, owner: Int32Array, matched: Uint8Array): { total: Int32Array; gold: Int32Array } {
+function subtreeCounts(
+  tree: Tree,
+  owner: Int32Array,
+  matched: Uint8Array,
+): { total: Int32Array; gold: Int32Array } {
   const total = new Int32Array(tree.n);
   const gold = new Int32Array(tree.n);
   for (let k = 0; k < owner.length; k++) {
@@ -68,21 +72,34 @@ function subtreeCounts(tree: Tree, owner: Int32Array, matched: Uint8Array): { to
 }
 
 /** main for leaves by majority; containers main when all word-bearing structural children are. */
-function mainBottomUp(structure: Structure, total: Int32Array, goldShare: Float32Array, main: Uint8Array, containerShare: number): void {
+function mainBottomUp(
+  structure: Structure,
+  total: Int32Array,
+  goldShare: Float32Array,
+  main: Uint8Array,
+  containerShare: number,
+): void {
   const nodes = structure.nodes;
   const notAllMain = new Uint8Array(structure.isStructural.length);
   for (let r = nodes.length - 1; r >= 0; r--) {
     const i = nodes[r] as number;
     const w = total[i] as number;
     const share = goldShare[r] as number;
-    const isMain = w > 0 && (structure.leaf[i] === 1 ? share >= MAIN_LEAF_SHARE : notAllMain[i] === 0 || share >= containerShare);
+    const isMain =
+      w > 0 &&
+      (structure.leaf[i] === 1 ? share >= MAIN_LEAF_SHARE : notAllMain[i] === 0 || share >= containerShare);
     main[r] = isMain ? 1 : 0;
     const sp = structure.structuralParent[i] as number;
     if (sp >= 0 && w > 0 && !isMain) notAllMain[sp] = 1;
   }
 }
 
-export function labelNodes(page: PageSnapshot, tree: Tree, gold: string, options: LabelOptions = {}): NodeLabels {
+export function labelNodes(
+  page: PageSnapshot,
+  tree: Tree,
+  gold: string,
+  options: LabelOptions = {},
+): NodeLabels {
   const { tokens, owner } = pageTokens(page, tree);
   const { matched } = alignTokens(tokens, words(gold.toLowerCase()));
   return labelsFromTokens(page, tree, owner, matched, options);
@@ -93,7 +110,12 @@ export function labelNodes(page: PageSnapshot, tree: Tree, gold: string, options
  * output), mapped onto the snapshot's text nodes by src/evaluate/gold-nodes.ts; then the same
  * aggregation, main and goodSegment rules as labelNodes. Used to check how often the two agree.
  */
-export function labelNodesFromGoldHtml(page: PageSnapshot, tree: Tree, goldHtml: string, options: LabelOptions = {}): NodeLabels {
+export function labelNodesFromGoldHtml(
+  page: PageSnapshot,
+  tree: Tree,
+  goldHtml: string,
+  options: LabelOptions = {},
+): NodeLabels {
   const { owner } = pageTokens(page, tree);
   const ng = goldNodeLabels(page, tree, goldHtml);
   const mainNode = new Set<number>();
@@ -103,7 +125,13 @@ export function labelNodesFromGoldHtml(page: PageSnapshot, tree: Tree, goldHtml:
 }
 
 /** Shares, main and goodSegment from per-token gold flags (tokens owned by text nodes). */
-function labelsFromTokens(page: PageSnapshot, tree: Tree, owner: Int32Array, matched: Uint8Array, options: LabelOptions): NodeLabels {
+function labelsFromTokens(
+  page: PageSnapshot,
+  tree: Tree,
+  owner: Int32Array,
+  matched: Uint8Array,
+  options: LabelOptions,
+): NodeLabels {
   const structure = options.structure ?? analyzeStructure(page, tree);
   const { total, gold: goldCount } = subtreeCounts(tree, owner, matched);
   const nodes = structure.nodes;
@@ -122,7 +150,8 @@ function labelsFromTokens(page: PageSnapshot, tree: Tree, owner: Int32Array, mat
     wordCount[r] = w;
     const sp = structure.structuralParent[i] as number;
     const under = sp >= 0 && covered[sp] === 1;
-    const homogeneous = w > 0 && (share >= HOMOGENEOUS_SHARE || share <= 1 - HOMOGENEOUS_SHARE || structure.leaf[i] === 1);
+    const homogeneous =
+      w > 0 && (share >= HOMOGENEOUS_SHARE || share <= 1 - HOMOGENEOUS_SHARE || structure.leaf[i] === 1);
     goodSegment[r] = !under && homogeneous ? 1 : 0;
     covered[i] = under || homogeneous ? 1 : 0;
   }

@@ -31,7 +31,12 @@ export type RowFilter = (rec: PageRecord, r: number) => boolean;
 export const SMALL_ROW_WORDS = 4;
 export const SMALL_ROW_STRIDE = 3;
 
-function sampled(rec: PageRecord, pageIndex: number, r: number, target: Target): { keep: boolean; factor: number } {
+function sampled(
+  rec: PageRecord,
+  pageIndex: number,
+  r: number,
+  target: Target,
+): { keep: boolean; factor: number } {
   const words = target === "main" ? (rec.ownWords[r] as number) : (rec.subtreeWords[r] as number);
   if (words >= SMALL_ROW_WORDS) return { keep: true, factor: 1 };
   return { keep: (pageIndex * 7 + r) % SMALL_ROW_STRIDE === 0, factor: SMALL_ROW_STRIDE };
@@ -43,7 +48,8 @@ export const LEAF_ROWS: RowFilter = (rec, r) => (rec.ownWords[r] as number) > 0;
  * Leaf segments the content classifiers train on: all but the ambiguous copies (page-record.ts
  * ambiguousCopies), on pages whose labels can train (label-quality.ts).
  */
-export const TRAINING_LEAF_ROWS: RowFilter = (rec, r) => LEAF_ROWS(rec, r) && rec.ambiguous[r] !== 1 && trainable(rec);
+export const TRAINING_LEAF_ROWS: RowFilter = (rec, r) =>
+  LEAF_ROWS(rec, r) && rec.ambiguous[r] !== 1 && trainable(rec);
 /** Rows with any words below them (what the segment classifier decides). */
 export const TEXT_ROWS: RowFilter = (rec, r) => (rec.subtreeWords[r] as number) > 0;
 
@@ -60,21 +66,38 @@ export type RowIndex = Omit<RowSet, "X">;
  * Rows of `records` passing `filter`, with labels `target` and word-share weights, each page's
  * weights multiplied by `pageWeight[i]` when given.
  */
-export function buildRows(records: readonly PageRecord[], nCols: number, filter: RowFilter, target: Target, sample = true, pageWeight?: ArrayLike<number>): RowSet {
+export function buildRows(
+  records: readonly PageRecord[],
+  nCols: number,
+  filter: RowFilter,
+  target: Target,
+  sample = true,
+  pageWeight?: ArrayLike<number>,
+): RowSet {
   const index = buildRowIndex(records, filter, target, sample, pageWeight);
   const X = createMatrix(index.y.length, nCols);
   for (let k = 0; k < index.y.length; k++) {
     const r = index.row[k] as number;
-    X.data.set((records[index.page[k] as number] as PageRecord).values.subarray(r * nCols, (r + 1) * nCols), k * nCols);
+    X.data.set(
+      (records[index.page[k] as number] as PageRecord).values.subarray(r * nCols, (r + 1) * nCols),
+      k * nCols,
+    );
   }
   return { ...index, X };
 }
 
 /** buildRows without the feature matrix (for a stage that builds its own features for the same rows). */
-export function buildRowIndex(records: readonly PageRecord[], filter: RowFilter, target: Target, sample = true, pageWeight?: ArrayLike<number>): RowIndex {
+export function buildRowIndex(
+  records: readonly PageRecord[],
+  filter: RowFilter,
+  target: Target,
+  sample = true,
+  pageWeight?: ArrayLike<number>,
+): RowIndex {
   const picks: number[][] = records.map((rec, i) => {
     const rows: number[] = [];
-    for (let r = 0; r < rec.nodes.length; r++) if (filter(rec, r) && (!sample || sampled(rec, i, r, target).keep)) rows.push(r);
+    for (let r = 0; r < rec.nodes.length; r++)
+      if (filter(rec, r) && (!sample || sampled(rec, i, r, target).keep)) rows.push(r);
     return rows;
   });
   const total = picks.reduce((a, p) => a + p.length, 0);
@@ -93,12 +116,16 @@ export function buildRowIndex(records: readonly PageRecord[], filter: RowFilter,
     let pageRows = 0;
     for (const r of rows) {
       const f = sample ? sampled(rec, i, r, target).factor : 1;
-      pageWords += f * (target === "main" ? (rec.ownWords[r] as number) : Math.sqrt(rec.subtreeWords[r] as number));
+      pageWords +=
+        f * (target === "main" ? (rec.ownWords[r] as number) : Math.sqrt(rec.subtreeWords[r] as number));
       pageRows += f;
     }
     for (const r of rows) {
       y[k] = target === "main" ? (rec.main[r] as number) : (rec.good[r] as number);
-      w[k] = rowWeight(rec, r, pageWords, pageRows, target) * (sample ? sampled(rec, i, r, target).factor : 1) * (pageWeight ? (pageWeight[i] as number) : 1);
+      w[k] =
+        rowWeight(rec, r, pageWords, pageRows, target) *
+        (sample ? sampled(rec, i, r, target).factor : 1) *
+        (pageWeight ? (pageWeight[i] as number) : 1);
       groups[k] = site;
       page[k] = i;
       row[k] = r;

@@ -70,7 +70,11 @@ export interface PageRecord {
 /**
  * The page's snapshot in `mode`: rendered statically, or the cached chromium render (an error when missing).
  */
-export async function datasetSnapshot(ds: Dataset, page: DatasetPage, mode: RenderMode): Promise<PageSnapshot> {
+export async function datasetSnapshot(
+  ds: Dataset,
+  page: DatasetPage,
+  mode: RenderMode,
+): Promise<PageSnapshot> {
   if (mode === "static") return staticSnapshot(await readDatasetPage(ds, page));
   const snap = await readCachedSnapshot(ds, page.id);
   if (!snap) throw new Error(`no cached chromium snapshot of ${ds.name}/${page.id}`);
@@ -78,7 +82,11 @@ export async function datasetSnapshot(ds: Dataset, page: DatasetPage, mode: Rend
 }
 
 /** Computes the rows and labels of one dataset page from its snapshot in `mode`. */
-export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: RenderMode = "static"): Promise<PageRecord | null> {
+export async function buildPageRecord(
+  ds: Dataset,
+  page: DatasetPage,
+  mode: RenderMode = "static",
+): Promise<PageRecord | null> {
   const gold = await readGold(ds, page);
   if (gold === null) return null;
   // the view the trained model will read (readsHiddenText: static mode), so labels and rows match it
@@ -107,9 +115,21 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
   const ambiguous = ambiguousCopies(snap, tree, table.nodes, own, main);
   const goldWords = gold.match(/[\p{L}\p{M}\p{Nd}\p{Pc}]+/gu)?.length ?? 0;
   return {
-    dataset: ds.name, id: page.id, site: siteOf(page), pageType: page.pageType, genre: page.genre,
-    nodes: table.nodes, values: table.values, main, good, share,
-    ownWords: own.ownWords, subtreeWords: own.subtreeWords, parentRow: own.parentRow, ambiguous, goldWords,
+    dataset: ds.name,
+    id: page.id,
+    site: siteOf(page),
+    pageType: page.pageType,
+    genre: page.genre,
+    nodes: table.nodes,
+    values: table.values,
+    main,
+    good,
+    share,
+    ownWords: own.ownWords,
+    subtreeWords: own.subtreeWords,
+    parentRow: own.parentRow,
+    ambiguous,
+    goldWords,
     classTokens: rowClassTokens(snap, tree, table.nodes, own.ownWords),
     headingTokens: rowHeadingTokens(snap, tree, table.nodes, own.ownWords),
     paths: rowPathSignatures(snap, tree, table.nodes),
@@ -125,7 +145,13 @@ export async function buildPageRecord(ds: Dataset, page: DatasetPage, mode: Rend
  * noise copy, on 71 of 400 pages; dragnet 77 pages, cleaneval 29. A copy is what the duplicate
  * rule calls one (src/pipeline/dedupe.ts copyText: a leaf of at least 4 words, same text).
  */
-export function ambiguousCopies(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Pick<Ownership, "ownWords" | "subtreeWords">, main: Uint8Array): Uint8Array {
+export function ambiguousCopies(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Pick<Ownership, "ownWords" | "subtreeWords">,
+  main: Uint8Array,
+): Uint8Array {
   const out = new Uint8Array(nodes.length);
   const mainTexts = new Set<string>();
   const noise: { row: number; text: string }[] = [];

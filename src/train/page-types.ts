@@ -6,7 +6,15 @@
  */
 import type { PageRecord } from "./page-record.ts";
 
-export const PAGE_TYPES = ["article", "collection", "documentation", "forum", "listing", "product", "service"] as const;
+export const PAGE_TYPES = [
+  "article",
+  "collection",
+  "documentation",
+  "forum",
+  "listing",
+  "product",
+  "service",
+] as const;
 export type PageType = (typeof PAGE_TYPES)[number];
 
 const GENRE_TYPE: Record<string, PageType> = { news: "article", blog: "article", forum: "forum" };

@@ -10,7 +10,6 @@ import type { Worker } from "node:worker_threads";
 import { moduleWorker } from "../workers.ts";
 import { workerModule } from "../paths.ts";
 
-
 export interface Job {
   task: string;
   payload: unknown;
@@ -117,10 +116,22 @@ export class WorkerPool {
  * terminate after it); `onResult(i, value | Error)` is called as each finishes (a failed job
  * does not stop the others; a dead worker rejects the whole run).
  */
-export async function runPool(jobs: readonly Job[], onResult: (index: number, value: unknown) => void, workers: number | WorkerPool = defaultWorkers()): Promise<void> {
-  const pool = typeof workers === "number" ? new WorkerPool(Math.max(1, Math.min(workers, jobs.length))) : workers;
+export async function runPool(
+  jobs: readonly Job[],
+  onResult: (index: number, value: unknown) => void,
+  workers: number | WorkerPool = defaultWorkers(),
+): Promise<void> {
+  const pool =
+    typeof workers === "number" ? new WorkerPool(Math.max(1, Math.min(workers, jobs.length))) : workers;
   try {
-    await Promise.all(jobs.map((job, i) => pool.run(job).then((v) => onResult(i, v), (e: Error) => onResult(i, e))));
+    await Promise.all(
+      jobs.map((job, i) =>
+        pool.run(job).then(
+          (v) => onResult(i, v),
+          (e: Error) => onResult(i, e),
+        ),
+      ),
+    );
     if (pool.broken) throw pool.broken;
   } finally {
     if (pool !== workers) await pool.close();

@@ -28,7 +28,11 @@ export function meanScore(scores: readonly PageScore[]): MeanScore {
 }
 
 /** Mean scores per key (e.g. dataset, "dataset/pageType"), keys sorted. */
-export function groupScores<T>(items: readonly T[], key: (t: T) => string, score: (t: T) => PageScore): Record<string, MeanScore> {
+export function groupScores<T>(
+  items: readonly T[],
+  key: (t: T) => string,
+  score: (t: T) => PageScore,
+): Record<string, MeanScore> {
   const groups = new Map<string, PageScore[]>();
   for (const it of items) {
     const k = key(it);

@@ -57,7 +57,11 @@ export function snapshotKey(): string {
 
 /** `chromium --version`, e.g. "Chromium 156.0.8078.79 built on Debian …". */
 function browserVersion(): string {
-  const out = execFileSync(findChromium(), ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
+  const out = execFileSync(findChromium(), ["--version"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: 30_000,
+  });
   return out.trim().split("\n").pop() ?? "";
 }
 
@@ -99,7 +103,11 @@ export interface EnsureOptions {
 }
 
 /** Renders (and caches) every given page without a cached snapshot or a recorded failure. */
-export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[], options: EnsureOptions = {}): Promise<EnsureResult> {
+export async function ensureSnapshots(
+  ds: Dataset,
+  pages: readonly DatasetPage[],
+  options: EnsureOptions = {},
+): Promise<EnsureResult> {
   const dir = snapshotDir(ds);
   makeDirsSync(dir);
   const ok = new Set<string>();
@@ -107,7 +115,8 @@ export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[]
   const missing: DatasetPage[] = [];
   for (const p of pages) {
     if (existsSync(snapshotPath(ds, p.id))) ok.add(p.id);
-    else if (existsSync(errorPath(ds, p.id))) failed.set(p.id, readFileSync(errorPath(ds, p.id), "utf8").trim());
+    else if (existsSync(errorPath(ds, p.id)))
+      failed.set(p.id, readFileSync(errorPath(ds, p.id), "utf8").trim());
     else missing.push(p);
   }
   if (!missing.length) return { ok, rendered: 0, failed };
@@ -120,7 +129,9 @@ export async function ensureSnapshots(ds: Dataset, pages: readonly DatasetPage[]
       await writeAtomic(snapshotPath(ds, p.id), gzipSync(JSON.stringify(r.value)));
       ok.add(p.id);
     } else {
-      const reason = r.error.reason.startsWith(r.error.stage) ? r.error.reason : `${r.error.stage}: ${r.error.reason}`;
+      const reason = r.error.reason.startsWith(r.error.stage)
+        ? r.error.reason
+        : `${r.error.stage}: ${r.error.reason}`;
       if (r.error.stage !== "timeout") await writeFile(errorPath(ds, p.id), reason + "\n");
       failed.set(p.id, reason);
     }

@@ -26,7 +26,12 @@ export function estimatedF1(rec: PageRecord, kept: (r: number) => boolean): numb
 }
 
 /** Mean estimated F1 over the pages of `rows` for each threshold of the grid. */
-export function thresholdCurve(records: readonly PageRecord[], rows: Pick<RowSet, "page" | "row">, proba: Float32Array, grid = THRESHOLD_GRID): number[] {
+export function thresholdCurve(
+  records: readonly PageRecord[],
+  rows: Pick<RowSet, "page" | "row">,
+  proba: Float32Array,
+  grid = THRESHOLD_GRID,
+): number[] {
   const byPage = new Map<number, Map<number, number>>();
   for (let k = 0; k < rows.page.length; k++) {
     const p = rows.page[k] as number;
@@ -42,12 +47,18 @@ export function thresholdCurve(records: readonly PageRecord[], rows: Pick<RowSet
 }
 
 /** The grid threshold with the best mean estimated F1 (ties: the one nearest 0.5). */
-export function tuneThreshold(records: readonly PageRecord[], rows: Pick<RowSet, "page" | "row">, proba: Float32Array): { threshold: number; f1: number } {
+export function tuneThreshold(
+  records: readonly PageRecord[],
+  rows: Pick<RowSet, "page" | "row">,
+  proba: Float32Array,
+): { threshold: number; f1: number } {
   const curve = thresholdCurve(records, rows, proba);
   let best = 0;
   for (let i = 1; i < curve.length; i++) {
     const better = (curve[i] as number) > (curve[best] as number) + 1e-9;
-    const tie = Math.abs((curve[i] as number) - (curve[best] as number)) <= 1e-9 && Math.abs((THRESHOLD_GRID[i] as number) - 0.5) < Math.abs((THRESHOLD_GRID[best] as number) - 0.5);
+    const tie =
+      Math.abs((curve[i] as number) - (curve[best] as number)) <= 1e-9 &&
+      Math.abs((THRESHOLD_GRID[i] as number) - 0.5) < Math.abs((THRESHOLD_GRID[best] as number) - 0.5);
     if (better || tie) best = i;
   }
   return { threshold: THRESHOLD_GRID[best] as number, f1: curve[best] as number };

@@ -68,7 +68,6 @@ export interface TrainOptions {
 
 export { TrainError };
 
-
 /** A page without a record, with what --genre and --domain read of it (from the set's index). */
 export type SkippedPage = PageFailure & Pick<PageRecord, "site" | "pageType" | "genre">;
 
@@ -85,7 +84,14 @@ export interface TrainResult {
  * Every page of the sets, from the feature cache (computed on first
  * use), and the labeled pages that have no record.
  */
-export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage">): Promise<{ records: PageRecord[]; sets: TrainingSet[]; dirs: Map<string, string>; skipped: SkippedPage[] }> {
+export async function loadAll(
+  options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage">,
+): Promise<{
+  records: PageRecord[];
+  sets: TrainingSet[];
+  dirs: Map<string, string>;
+  skipped: SkippedPage[];
+}> {
   const records: PageRecord[] = [];
   const sets: TrainingSet[] = [];
   const dirs = new Map<string, string>();
@@ -95,10 +101,20 @@ export async function loadAll(options: Pick<TrainOptions, "datasets" | "mode" | 
     sets.push({ name: ds.name, license: ds.license });
     dirs.set(ds.name, ds.dir);
     const recs = await loadRecords(ds.dir, {
-      mode: options.mode, ...(options.workers ? { workers: options.workers } : {}), onPage: (d, t) => options.onPage?.(ds.name, d, t),
+      mode: options.mode,
+      ...(options.workers ? { workers: options.workers } : {}),
+      onPage: (d, t) => options.onPage?.(ds.name, d, t),
       onSkip: (id, reason) => {
         const page = ds.pages.find((p) => p.id === id);
-        skipped.push({ dataset: ds.name, id, stage: "features", reason, site: page ? siteOf(page) : "", pageType: page?.pageType ?? "", genre: page?.genre ?? "" });
+        skipped.push({
+          dataset: ds.name,
+          id,
+          stage: "features",
+          reason,
+          site: page ? siteOf(page) : "",
+          pageType: page?.pageType ?? "",
+          genre: page?.genre ?? "",
+        });
       },
     });
     for (const r of recs) records.push(r);
@@ -122,9 +138,13 @@ export function domainRecords(records: readonly PageRecord[], domain: string): P
 }
 
 /** Whether --genre and --domain keep a page (filterRecords, which also refuses a domain without pages). */
-export function keptBy(page: Pick<PageRecord, "site" | "pageType" | "genre">, options: Pick<TrainOptions, "genres" | "domain">): boolean {
+export function keptBy(
+  page: Pick<PageRecord, "site" | "pageType" | "genre">,
+  options: Pick<TrainOptions, "genres" | "domain">,
+): boolean {
   const genres = options.genres;
-  if (genres.length && !genres.includes(pageTypeOf(page) ?? page.genre) && !genres.includes(page.pageType)) return false;
+  if (genres.length && !genres.includes(pageTypeOf(page) ?? page.genre) && !genres.includes(page.pageType))
+    return false;
   return !options.domain || inDomain(page.site, domainKey(options.domain));
 }
 
@@ -136,11 +156,19 @@ function knownDomains(records: readonly PageRecord[]): string {
 }
 
 /** Applies --genre and --domain. */
-export function filterRecords(records: PageRecord[], options: Pick<TrainOptions, "genres" | "domain">): PageRecord[] {
-  let out = options.genres.length ? records.filter((r) => keptBy(r, { genres: options.genres, domain: null })) : records;
+export function filterRecords(
+  records: PageRecord[],
+  options: Pick<TrainOptions, "genres" | "domain">,
+): PageRecord[] {
+  let out = options.genres.length
+    ? records.filter((r) => keptBy(r, { genres: options.genres, domain: null }))
+    : records;
   if (options.domain) {
     const d = domainRecords(out, options.domain);
-    if (!d.length) throw new TrainError(`unknown domain "${options.domain}": no labeled page of it in the given sets (sites with most pages: ${knownDomains(out)})`);
+    if (!d.length)
+      throw new TrainError(
+        `unknown domain "${options.domain}": no labeled page of it in the given sets (sites with most pages: ${knownDomains(out)})`,
+      );
     out = d;
   }
   return out;
@@ -151,28 +179,56 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const started = performance.now();
   const { records: all, sets, dirs, skipped } = await loadAll(options);
   const records = filterRecords(all, options);
-  if (!records.length) throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
+  if (!records.length)
+    throw new TrainError(`no labeled pages left to train on (sets: ${options.datasets.join(", ")})`);
   const workers = options.workers ?? defaultWorkers();
   const pool = workers > 1 ? new WorkerPool(workers) : null;
   try {
     const result = await trainOn(records, sets, dirs, options, pool, started);
     // a skipped page of a type or domain the filters leave out is no failure of this run
-    const kept = skipped.filter((p) => keptBy(p, options)).map(({ dataset, id, stage, reason }): PageFailure => ({ dataset, id, stage, reason }));
+    const kept = skipped
+      .filter((p) => keptBy(p, options))
+      .map(({ dataset, id, stage, reason }): PageFailure => ({ dataset, id, stage, reason }));
     return { ...result, failures: [...kept, ...result.failures] };
   } finally {
     await pool?.close();
   }
 }
 
-async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<string, string>, options: TrainOptions, pool: WorkerPool | null, started: number): Promise<TrainResult> {
+async function trainOn(
+  records: PageRecord[],
+  sets: TrainingSet[],
+  dirs: Map<string, string>,
+  options: TrainOptions,
+  pool: WorkerPool | null,
+  started: number,
+): Promise<TrainResult> {
   const log = options.log ?? (() => {});
   const onReport = options.onReport ?? (() => {});
   const nCols = featureSchema().names.length;
-  const config: FitConfig = { kind: options.kind, params: options.params, seed: options.seed, perType: options.perType && !options.domain, segment: options.segment, borrow: options.borrow === true, ...(options.generalSets ? { generalSets: options.generalSets } : {}), ...(pool ? { pool } : {}) };
+  const config: FitConfig = {
+    kind: options.kind,
+    params: options.params,
+    seed: options.seed,
+    perType: options.perType && !options.domain,
+    segment: options.segment,
+    borrow: options.borrow === true,
+    ...(options.generalSets ? { generalSets: options.generalSets } : {}),
+    ...(pool ? { pool } : {}),
+  };
   const sites = new Set(records.map((r) => r.site)).size;
   const untrainable = records.filter((r) => !trainable(r));
-  if (untrainable.length === records.length) throw new TrainError(`none of the ${records.length} labeled pages can train: each has empty gold or holds under ${MIN_ALIGNED_GOLD_SHARE * 100} % of its gold's words (src/train/label-quality.ts)`);
-  if (untrainable.length) log(`label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ${MIN_ALIGNED_GOLD_SHARE * 100} % of their gold's words; they are evaluated, not trained on (${untrainable.slice(0, 8).map((r) => `${r.dataset}/${r.id}`).join(", ")}${untrainable.length > 8 ? ", …" : ""})`);
+  if (untrainable.length === records.length)
+    throw new TrainError(
+      `none of the ${records.length} labeled pages can train: each has empty gold or holds under ${MIN_ALIGNED_GOLD_SHARE * 100} % of its gold's words (src/train/label-quality.ts)`,
+    );
+  if (untrainable.length)
+    log(
+      `label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ${MIN_ALIGNED_GOLD_SHARE * 100} % of their gold's words; they are evaluated, not trained on (${untrainable
+        .slice(0, 8)
+        .map((r) => `${r.dataset}/${r.id}`)
+        .join(", ")}${untrainable.length > 8 ? ", …" : ""})`,
+    );
   let report: CvReport | null = null;
   let context: ContextModel | null = null;
   let failures: PageFailure[] = [];
@@ -180,16 +236,36 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
   const finalTrees = options.finalTrees !== false;
   const withContext = options.context === undefined ? !options.domain : options.context !== false;
   if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
-    ({ report, context, failed: failures, trees } = await crossValidate(records, { folds: options.folds, config, nCols, mode: options.mode, datasetDirs: dirs, log, context: withContext && options.context === "always" ? "always" : withContext, finalTrees, ...(options.workers ? { workers: options.workers } : {}) }));
+    ({
+      report,
+      context,
+      failed: failures,
+      trees,
+    } = await crossValidate(records, {
+      folds: options.folds,
+      config,
+      nCols,
+      mode: options.mode,
+      datasetDirs: dirs,
+      log,
+      context: withContext && options.context === "always" ? "always" : withContext,
+      finalTrees,
+      ...(options.workers ? { workers: options.workers } : {}),
+    }));
     onReport(report);
     if (report.context && !report.context.shipped) {
       log("the context stage lost to the pipeline without it on held-out pages: not shipped");
       context = null;
     }
-  } else if (options.folds >= 2) log(`cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`);
+  } else if (options.folds >= 2)
+    log(
+      `cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`,
+    );
   if (withContext && !report) log("no context stage: it trains on cross-validation scores (--folds ≥ 2)");
   const fixed = finalTrees && Object.keys(trees).length > 0;
-  log(`final fit on ${records.length} pages from ${sites} sites${fixed ? `; at least the folds' mean trees: ${formatTrees(trees)}` : ""}`);
+  log(
+    `final fit on ${records.length} pages from ${sites} sites${fixed ? `; at least the folds' mean trees: ${formatTrees(trees)}` : ""}`,
+  );
   const fitted = await fitPipeline(records, nCols, fixed ? { ...config, trees } : config, log);
   for (const t of report?.generalFor ?? []) {
     fitted.byType.delete(t); // its routed pages do better on the general model (cv.ts chooseGeneralFor)
@@ -199,16 +275,39 @@ async function trainOn(records: PageRecord[], sets: TrainingSet[], dirs: Map<str
   const refiners: Record<string, RefinerName> = report?.refiners ?? {};
   const artifact = pipelineArtifact({
     kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
-    name: options.name, mode: options.mode, fitted, thresholds, refiners, segmentBlend: report?.segmentBlend ?? 0,
+    name: options.name,
+    mode: options.mode,
+    fitted,
+    thresholds,
+    refiners,
+    segmentBlend: report?.segmentBlend ?? 0,
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
     ...(report ? { routerConfidence: report.routerConfidence } : {}),
     ...(context ? { context } : {}),
     trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
-    hyperParameters: { classifier: options.kind, ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}), ...options.params, seed: options.seed, folds: options.folds, perType: config.perType, segment: config.segment, borrow: config.borrow, context: context !== null, genres: options.genres, ...(options.generalSets ? { generalSets: options.generalSets } : {}) },
+    hyperParameters: {
+      classifier: options.kind,
+      ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}),
+      ...options.params,
+      seed: options.seed,
+      folds: options.folds,
+      perType: config.perType,
+      segment: config.segment,
+      borrow: config.borrow,
+      context: context !== null,
+      genres: options.genres,
+      ...(options.generalSets ? { generalSets: options.generalSets } : {}),
+    },
     // per-page figures stay out of the artifact
     metrics: report ? { crossValidation: withoutPages(report) } : {},
   });
-  return { artifact, report, records: records.length, seconds: (performance.now() - started) / 1000, failures };
+  return {
+    artifact,
+    report,
+    records: records.length,
+    seconds: (performance.now() - started) / 1000,
+    failures,
+  };
 }
 
 function withoutPages(report: CvReport): Omit<CvReport, "perPage"> {

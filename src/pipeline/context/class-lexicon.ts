@@ -36,7 +36,12 @@ export const MIN_LEXICON_PAGES = 5;
 /** Decimals kept of each weight in the model file. */
 const WEIGHT_DECIMALS = 3;
 
-export const CLASS_LEXICON_FEATURES: readonly string[] = ["lex_cls_mean", "lex_cls_min", "lex_cls_max", "lex_cls_known"];
+export const CLASS_LEXICON_FEATURES: readonly string[] = [
+  "lex_cls_mean",
+  "lex_cls_min",
+  "lex_cls_max",
+  "lex_cls_known",
+];
 
 /** Class tokens per row: row r's tokens are vocab[ids[k]] for k in start[r] .. start[r + 1]. */
 export interface RowTokens {
@@ -84,7 +89,12 @@ export function classParts(s: string): string[] {
  * different levels never collide (the prefix), so a row's set is the union of its elements'
  * per-level sets, each built once per page: sibling leaves share their ancestors.
  */
-export function rowClassTokens(page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): RowTokens {
+export function rowClassTokens(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  ownWords: Int32Array,
+): RowTokens {
   const { vocab, idOf } = vocabulary();
   const tokens = elementTokens(page);
   const atLevel = new Map<number, number[]>(); // key element · LEXICON_LEVELS + level → token ids
@@ -119,7 +129,12 @@ export function vocabulary(): { vocab: string[]; idOf: (token: string) => number
 }
 
 /** Calls `visit` for the element `node` and its nearest element ancestors, LEXICON_LEVELS in all. */
-function eachLevel(page: PageSnapshot, tree: Tree, node: number, visit: (element: number, level: number) => void): void {
+function eachLevel(
+  page: PageSnapshot,
+  tree: Tree,
+  node: number,
+  visit: (element: number, level: number) => void,
+): void {
   let e = node;
   for (let level = 0; e >= 0 && level < LEXICON_LEVELS; e = tree.parent[e] as number) {
     if (page.nodes[e]?.type !== 1) continue;
@@ -140,7 +155,10 @@ function lexiconToken(level: number, name: string, tag: boolean): string {
 function elementTokens(page: PageSnapshot): (element: number, level: number) => string[] {
   return (e, level) => {
     const node = page.nodes[e] as SnapshotNode;
-    return [lexiconToken(level, node.tag, true), ...distinctParts(node).map((part) => lexiconToken(level, part, false))];
+    return [
+      lexiconToken(level, node.tag, true),
+      ...distinctParts(node).map((part) => lexiconToken(level, part, false)),
+    ];
   };
 }
 
@@ -225,7 +243,10 @@ export interface LexiconOptions {
 }
 
 /** Fits the lexicon (page frequencies on main and on noise leaves, smoothed log-odds; see the header). */
-export function fitClassLexicon(pages: Iterable<LexiconPage>, { minPages = MIN_LEXICON_PAGES, minSites = 0 }: LexiconOptions = {}): ClassLexicon {
+export function fitClassLexicon(
+  pages: Iterable<LexiconPage>,
+  { minPages = MIN_LEXICON_PAGES, minSites = 0 }: LexiconOptions = {},
+): ClassLexicon {
   const counts = new Map<string, [number, number]>();
   const sites = new Map<string, Set<string>>();
   let n = 0;
@@ -236,7 +257,8 @@ export function fitClassLexicon(pages: Iterable<LexiconPage>, { minPages = MIN_L
     for (let r = 0; r + 1 < start.length; r++) {
       if (page.skip?.[r] === 1) continue;
       const bit = page.main[r] === 1 ? 1 : 2;
-      for (let k = start[r] as number; k < (start[r + 1] as number); k++) seen[ids[k] as number] = (seen[ids[k] as number] as number) | bit;
+      for (let k = start[r] as number; k < (start[r + 1] as number); k++)
+        seen[ids[k] as number] = (seen[ids[k] as number] as number) | bit;
     }
     seen.forEach((bits, id) => {
       if (!bits) return;
@@ -256,7 +278,8 @@ export function fitClassLexicon(pages: Iterable<LexiconPage>, { minPages = MIN_L
   const scale = 10 ** WEIGHT_DECIMALS;
   for (const [t, [main, noise]] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (main + noise < minPages || (minSites > 0 && (sites.get(t)?.size ?? 0) < minSites)) continue;
-    weights[t] = Math.round((Math.log((main + 1) / (n + 2)) - Math.log((noise + 1) / (n + 2))) * scale) / scale;
+    weights[t] =
+      Math.round((Math.log((main + 1) / (n + 2)) - Math.log((noise + 1) / (n + 2))) * scale) / scale;
   }
   return { pages: n, weights };
 }
@@ -292,7 +315,11 @@ export function lexiconFeatures(lexicon: ClassLexicon, tokens: RowTokens): Float
 }
 
 /** Row r's known token of largest |weight| (for the trace), null when none is known. */
-export function strongestToken(lexicon: ClassLexicon, tokens: RowTokens, r: number): { token: string; weight: number } | null {
+export function strongestToken(
+  lexicon: ClassLexicon,
+  tokens: RowTokens,
+  r: number,
+): { token: string; weight: number } | null {
   let best: { token: string; weight: number } | null = null;
   for (let k = tokens.start[r] as number; k < (tokens.start[r + 1] as number); k++) {
     const token = tokens.vocab[tokens.ids[k] as number] as string;
@@ -378,7 +405,13 @@ function compile(lexicon: ClassLexicon): CompiledLexicon {
  * parts are taken once for all its levels: measurably faster than the token lists, with the same
  * features bit for bit. Extraction's path; training keeps the token lists.
  */
-export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): PageLexicon {
+export function pageLexicon(
+  lexicon: ClassLexicon,
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  ownWords: Int32Array,
+): PageLexicon {
   const lex = compile(lexicon);
   const L = LEXICON_LEVELS;
   const slot = new Int32Array(page.nodes.length * L).fill(-1); // (element, level) → summary index
@@ -457,7 +490,12 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
       rk += known[k] as number;
       if ((min[k] as number) < rmin) rmin = min[k] as number;
       if ((max[k] as number) > rmax) rmax = max[k] as number;
-      if (bestName[k] !== "" && (rowBest[r] === -1 || Math.abs(bestWeight[k] as number) > Math.abs(bestWeight[rowBest[r] as number] as number))) rowBest[r] = k;
+      if (
+        bestName[k] !== "" &&
+        (rowBest[r] === -1 ||
+          Math.abs(bestWeight[k] as number) > Math.abs(bestWeight[rowBest[r] as number] as number))
+      )
+        rowBest[r] = k;
       level++;
     }
     if (rk) {
@@ -471,7 +509,12 @@ export function pageLexicon(lexicon: ClassLexicon, page: PageSnapshot, tree: Tre
     features,
     strongest: (r) => {
       const k = rowBest[r] as number;
-      return k < 0 ? null : { token: lexiconToken(levelOf[k] as number, bestName[k] as string, bestIsTag[k] as boolean), weight: bestWeight[k] as number };
+      return k < 0
+        ? null
+        : {
+            token: lexiconToken(levelOf[k] as number, bestName[k] as string, bestIsTag[k] as boolean),
+            weight: bestWeight[k] as number,
+          };
     },
   };
 }

@@ -32,20 +32,48 @@ import type { Ownership } from "../own-text.ts";
 import { selectColumns } from "../columns.ts";
 
 /** Router labels the context stage knows (GENERAL first, then the page types of src/train/page-types.ts). */
-export const CONTEXT_TYPES = ["general", "article", "collection", "documentation", "forum", "listing", "product", "service"] as const;
+export const CONTEXT_TYPES = [
+  "general",
+  "article",
+  "collection",
+  "documentation",
+  "forum",
+  "listing",
+  "product",
+  "service",
+] as const;
 /** Leaf segments before and after a leaf whose stage-1 scores are averaged. */
 export const NEIGHBOUR_WINDOW = 3;
 /** Structural ancestors whose subtree scores are features. */
 export const ANCESTOR_LEVELS = 4;
 /** Stage-1 statistics of the page's other leaves with the leaf's path signature (path-signature.ts). */
-export const PATH_FEATURES = ["ctx_path_mean", "ctx_path_kept", "ctx_path_log_n", "ctx_path_word_share"] as const;
+export const PATH_FEATURES = [
+  "ctx_path_mean",
+  "ctx_path_kept",
+  "ctx_path_log_n",
+  "ctx_path_word_share",
+] as const;
 
 /** Names of the context features, in column order (the leaf's own features follow them). */
 export const CONTEXT_FEATURES: readonly string[] = [
-  "ctx_s", "ctx_s_minus_thr", "ctx_log_words", "ctx_word_share",
-  "ctx_page_kept_share", "ctx_page_mean", "ctx_page_max", "ctx_page_words_above",
-  "ctx_prev1", "ctx_next1", "ctx_prev_window", "ctx_next_window",
-  ...Array.from({ length: ANCESTOR_LEVELS }, (_, k) => [`ctx_a${k + 1}_mean`, `ctx_a${k + 1}_word_share`, `ctx_a${k + 1}_kept`, `ctx_a${k + 1}_kept_share`]).flat(),
+  "ctx_s",
+  "ctx_s_minus_thr",
+  "ctx_log_words",
+  "ctx_word_share",
+  "ctx_page_kept_share",
+  "ctx_page_mean",
+  "ctx_page_max",
+  "ctx_page_words_above",
+  "ctx_prev1",
+  "ctx_next1",
+  "ctx_prev_window",
+  "ctx_next_window",
+  ...Array.from({ length: ANCESTOR_LEVELS }, (_, k) => [
+    `ctx_a${k + 1}_mean`,
+    `ctx_a${k + 1}_word_share`,
+    `ctx_a${k + 1}_kept`,
+    `ctx_a${k + 1}_kept_share`,
+  ]).flat(),
   ...CONTEXT_TYPES.map((t) => `ctx_is_${t}`),
   ...CLASS_LEXICON_FEATURES,
   ...PATH_FEATURES,
@@ -144,7 +172,11 @@ function wordsAbove(s: StageOne, leaves: readonly number[]): (p: number) => numb
 }
 
 /** Per path signature over the page's leaves: word-weighted stage-1 sum, words, kept words and leaf count. */
-function pathSums(s: Pick<StageOne, "scores" | "threshold" | "own">, leaves: readonly number[], paths: Uint32Array): Map<number, Float64Array> {
+function pathSums(
+  s: Pick<StageOne, "scores" | "threshold" | "own">,
+  leaves: readonly number[],
+  paths: Uint32Array,
+): Map<number, Float64Array> {
   const out = new Map<number, Float64Array>();
   for (const r of leaves) {
     const key = paths[r] as number;
@@ -164,16 +196,34 @@ function pathSums(s: Pick<StageOne, "scores" | "threshold" | "own">, leaves: rea
  * The page's other leaves on row r's path: how many, their words, word-weighted stage-1 sum and
  * kept words (row r's own contribution taken out); null when r's path has no sums.
  */
-function othersOnPath(s: Pick<StageOne, "scores" | "threshold" | "own">, sums: Map<number, Float64Array>, paths: Uint32Array, r: number): { n: number; words: number; score: number; kept: number } | null {
+function othersOnPath(
+  s: Pick<StageOne, "scores" | "threshold" | "own">,
+  sums: Map<number, Float64Array>,
+  paths: Uint32Array,
+  r: number,
+): { n: number; words: number; score: number; kept: number } | null {
   const e = sums.get(paths[r] as number);
   if (!e) return null;
   const w = s.own.ownWords[r] as number;
   const p = s.scores[r] as number;
-  return { n: (e[3] as number) - 1, words: (e[1] as number) - w, score: (e[0] as number) - w * p, kept: (e[2] as number) - (p >= s.threshold ? w : 0) };
+  return {
+    n: (e[3] as number) - 1,
+    words: (e[1] as number) - w,
+    score: (e[0] as number) - w * p,
+    kept: (e[2] as number) - (p >= s.threshold ? w : 0),
+  };
 }
 
 /** PATH_FEATURES of row r into f at c. */
-function samePath(s: StageOne, sums: Map<number, Float64Array>, paths: Uint32Array, r: number, total: number, f: Float32Array, c: number): void {
+function samePath(
+  s: StageOne,
+  sums: Map<number, Float64Array>,
+  paths: Uint32Array,
+  r: number,
+  total: number,
+  f: Float32Array,
+  c: number,
+): void {
   const o = othersOnPath(s, sums, paths, r);
   if (!o) return;
   if (o.words > 0) {
@@ -188,7 +238,10 @@ function samePath(s: StageOne, sums: Map<number, Float64Array>, paths: Uint32Arr
  * For the trace: how many other leaves of the page share row r's path signature and their
  * word-weighted stage-1 mean (null when none does).
  */
-export function samePathLeaves(s: Pick<StageOne, "scores" | "threshold" | "own">, paths: Uint32Array): (r: number) => { n: number; mean: number } | null {
+export function samePathLeaves(
+  s: Pick<StageOne, "scores" | "threshold" | "own">,
+  paths: Uint32Array,
+): (r: number) => { n: number; mean: number } | null {
   const sums = pathSums(s, leafRows(s.own), paths);
   return (r) => {
     const o = othersOnPath(s, sums, paths, r);

@@ -35,7 +35,12 @@ export const NO_HEADING = "h:-";
  */
 export const MIN_HEADING_SITES = 10;
 
-export const HEADING_LEXICON_FEATURES: readonly string[] = ["lex_head_mean", "lex_head_min", "lex_head_max", "lex_head_known"];
+export const HEADING_LEXICON_FEATURES: readonly string[] = [
+  "lex_head_mean",
+  "lex_head_min",
+  "lex_head_max",
+  "lex_head_known",
+];
 
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -57,7 +62,12 @@ function headingTokens(text: string): string[] {
  * (snapshot nodes are pre-order) records the last heading started before each node and the
  * visible text inside each heading.
  */
-export function rowHeadingTokens(page: PageSnapshot, tree: Tree, nodes: Int32Array, ownWords: Int32Array): RowTokens {
+export function rowHeadingTokens(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  ownWords: Int32Array,
+): RowTokens {
   const n = page.nodes.length;
   const governing = new Int32Array(n).fill(-1);
   const text = new Map<number, string>();

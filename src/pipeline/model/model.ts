@@ -61,7 +61,12 @@ export interface PipelineExtra {
    * The context stage's feature names, decision threshold per routed type, class-token and heading
    * lexicons (its classifier is "context").
    */
-  context?: { features: string[]; thresholds: Record<string, number>; lexicon?: ClassLexicon; headingLexicon?: ClassLexicon };
+  context?: {
+    features: string[];
+    thresholds: Record<string, number>;
+    lexicon?: ClassLexicon;
+    headingLexicon?: ClassLexicon;
+  };
 }
 
 export interface Router {
@@ -105,46 +110,101 @@ export function bundledDefaultPath(mode: RenderMode): string {
 function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {
   const e = artifact.extra as Partial<PipelineExtra> | undefined;
   if (!e || typeof e !== "object" || typeof e.name !== "string" || typeof e.thresholds !== "object") {
-    throw new ModelLoadError(source, `model ${source} is not a pipeline model (no extra.name / extra.thresholds); retrain it with \`pith train\``);
+    throw new ModelLoadError(
+      source,
+      `model ${source} is not a pipeline model (no extra.name / extra.thresholds); retrain it with \`pith train\``,
+    );
   }
   return e as PipelineExtra;
 }
 
 async function loadRouter(json: RouterJSON, source: string): Promise<Router> {
   try {
-    return { types: json.types, classifiers: await Promise.all(json.classifiers.map((c) => loadClassifier(c))), minConfidence: json.minConfidence };
+    return {
+      types: json.types,
+      classifiers: await Promise.all(json.classifiers.map((c) => loadClassifier(c))),
+      minConfidence: json.minConfidence,
+    };
   } catch (e) {
-    throw new ModelLoadError(source, `model ${source} is corrupt (router: ${(e as Error).message.split("\n")[0]})`);
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (router: ${(e as Error).message.split("\n")[0]})`,
+    );
   }
 }
 
 /** Builds the pipeline model from a validated artifact. */
 export async function pipelineFromArtifact(artifact: ModelArtifact, source: string): Promise<PipelineModel> {
   const extra = extraOf(artifact, source);
-  const threshold = (k: string): number => extra.thresholds[k] ?? extra.thresholds["general"] ?? DEFAULT_THRESHOLD;
-  const general = { classifier: await artifactClassifier(artifact, "content", source), threshold: threshold("general") };
-  const segment = "segment" in artifact.classifiers ? await artifactClassifier(artifact, "segment", source) : null;
+  const threshold = (k: string): number =>
+    extra.thresholds[k] ?? extra.thresholds["general"] ?? DEFAULT_THRESHOLD;
+  const general = {
+    classifier: await artifactClassifier(artifact, "content", source),
+    threshold: threshold("general"),
+  };
+  const segment =
+    "segment" in artifact.classifiers ? await artifactClassifier(artifact, "segment", source) : null;
   const byType = new Map<string, ContentModel>();
-  for (const t of extra.types ?? []) byType.set(t, { classifier: await artifactClassifier(artifact, `content:${t}`, source), threshold: threshold(t) });
+  for (const t of extra.types ?? [])
+    byType.set(t, {
+      classifier: await artifactClassifier(artifact, `content:${t}`, source),
+      threshold: threshold(t),
+    });
   const router = extra.router ? await loadRouter(extra.router, source) : null;
-  const model: PipelineModel = { name: extra.name, source, artifact, general, segment, byType, router, refiners: extra.refiners ?? {}, segmentBlend: extra.segmentBlend ?? 0, hiddenText: extra.hiddenText === HIDDEN_TEXT_CANDIDATES };
+  const model: PipelineModel = {
+    name: extra.name,
+    source,
+    artifact,
+    general,
+    segment,
+    byType,
+    router,
+    refiners: extra.refiners ?? {},
+    segmentBlend: extra.segmentBlend ?? 0,
+    hiddenText: extra.hiddenText === HIDDEN_TEXT_CANDIDATES,
+  };
   if (extra.context) model.context = await loadContext(artifact, extra.context, source);
-  if (extra.base) model.base = { model: await loadPipelineModel(bundledDefaultPath(artifact.mode), artifact.mode), weight: extra.base.weight };
+  if (extra.base)
+    model.base = {
+      model: await loadPipelineModel(bundledDefaultPath(artifact.mode), artifact.mode),
+      weight: extra.base.weight,
+    };
   return model;
 }
 
-async function loadContext(artifact: ModelArtifact, context: NonNullable<PipelineExtra["context"]>, source: string): Promise<ContextModel> {
+async function loadContext(
+  artifact: ModelArtifact,
+  context: NonNullable<PipelineExtra["context"]>,
+  source: string,
+): Promise<ContextModel> {
   const names = context.features;
   const columns = Array.isArray(names) ? contextColumns(names) : undefined;
   if (columns === undefined) {
-    throw new ModelLoadError(source, `model ${source} has a context stage over other context features than this pith computes; retrain it with \`pith train\``);
+    throw new ModelLoadError(
+      source,
+      `model ${source} has a context stage over other context features than this pith computes; retrain it with \`pith train\``,
+    );
   }
   const lexicon = context.lexicon ?? null;
-  if (lexicon !== null && !isLexicon(lexicon)) throw new ModelLoadError(source, `model ${source} is corrupt (context.lexicon is not a token → weight table)`);
+  if (lexicon !== null && !isLexicon(lexicon))
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (context.lexicon is not a token → weight table)`,
+    );
   const headingLexicon = context.headingLexicon ?? null;
-  if (headingLexicon !== null && !isLexicon(headingLexicon)) throw new ModelLoadError(source, `model ${source} is corrupt (context.headingLexicon is not a token → weight table)`);
+  if (headingLexicon !== null && !isLexicon(headingLexicon))
+    throw new ModelLoadError(
+      source,
+      `model ${source} is corrupt (context.headingLexicon is not a token → weight table)`,
+    );
   const classifier = await artifactClassifier(artifact, "context", source, (names as string[]).length);
-  return { classifier, thresholds: context.thresholds, lexicon, headingLexicon, ...(columns ? { columns } : {}) };
+  return {
+    classifier,
+    thresholds: context.thresholds,
+    lexicon,
+    headingLexicon,
+    ...(columns ? { columns } : {}),
+  };
 }
 
 /**
@@ -153,7 +213,8 @@ async function loadContext(artifact: ModelArtifact, context: NonNullable<Pipelin
  * as stage-1 features do in columns.ts), undefined when one is unknown.
  */
 function contextColumns(names: readonly unknown[]): Int32Array | null | undefined {
-  if (names.length === CONTEXT_FEATURES.length && names.every((n, i) => n === CONTEXT_FEATURES[i])) return null;
+  if (names.length === CONTEXT_FEATURES.length && names.every((n, i) => n === CONTEXT_FEATURES[i]))
+    return null;
   const index = new Map(CONTEXT_FEATURES.map((n, k) => [n, k]));
   const map = names.map((n) => (typeof n === "string" ? index.get(n) : undefined));
   return map.every((k) => k !== undefined) ? Int32Array.from(map as number[]) : undefined;
@@ -161,7 +222,14 @@ function contextColumns(names: readonly unknown[]): Int32Array | null | undefine
 
 function isLexicon(x: unknown): x is ClassLexicon {
   const l = x as Partial<ClassLexicon> | null;
-  return typeof l === "object" && l !== null && typeof l.pages === "number" && typeof l.weights === "object" && l.weights !== null && Object.values(l.weights).every((w) => typeof w === "number");
+  return (
+    typeof l === "object" &&
+    l !== null &&
+    typeof l.pages === "number" &&
+    typeof l.weights === "object" &&
+    l.weights !== null &&
+    Object.values(l.weights).every((w) => typeof w === "number")
+  );
 }
 
 /**
@@ -176,16 +244,23 @@ export async function loadPipelineModel(file: string, mode: RenderMode): Promise
     const recorded = await recordedSchema(file);
     const map = recorded ? columnMap(recorded, current.names) : null;
     if (!recorded || !map) throw e;
-    const model = await pipelineFromArtifact(await loadModel(file, { schemaHash: recorded.hash, mode }), file);
+    const model = await pipelineFromArtifact(
+      await loadModel(file, { schemaHash: recorded.hash, mode }),
+      file,
+    );
     return { ...model, columns: map };
   }
 }
 
 async function recordedSchema(file: string): Promise<{ names: string[]; hash: string } | null> {
   try {
-    const json = JSON.parse(await readFile(file, "utf8")) as { featureSchema?: { names?: unknown; hash?: unknown } };
+    const json = JSON.parse(await readFile(file, "utf8")) as {
+      featureSchema?: { names?: unknown; hash?: unknown };
+    };
     const s = json.featureSchema;
-    return s && Array.isArray(s.names) && typeof s.hash === "string" ? { names: s.names as string[], hash: s.hash } : null;
+    return s && Array.isArray(s.names) && typeof s.hash === "string"
+      ? { names: s.names as string[], hash: s.hash }
+      : null;
   } catch {
     return null;
   }

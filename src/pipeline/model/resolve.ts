@@ -44,7 +44,8 @@ const HOST_NAME = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)*$/u;
 /** The domain key of `domain`, or an Error saying why it names no site (a path, an empty string). */
 export function checkedDomain(domain: string): string {
   const d = domainKey(domain);
-  if (!HOST_NAME.test(d)) throw new Error(`"${domain}" is not a domain (expected a host name such as example.com)`);
+  if (!HOST_NAME.test(d))
+    throw new Error(`"${domain}" is not a domain (expected a host name such as example.com)`);
   return d;
 }
 
@@ -105,7 +106,11 @@ export interface Resolution {
 }
 
 /** Picks the model file for a page (see the header for the order). */
-export function resolveModelFile(url: string | null, mode: RenderMode, params: { model?: string; modelDir?: string }): Resolution {
+export function resolveModelFile(
+  url: string | null,
+  mode: RenderMode,
+  params: { model?: string; modelDir?: string },
+): Resolution {
   if (params.model) return { file: params.model, why: "explicit" };
   const dirs = params.modelDir ? [params.modelDir, BUNDLED_MODEL_DIR] : [BUNDLED_MODEL_DIR];
   for (const dir of dirs) {

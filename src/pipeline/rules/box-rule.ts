@@ -27,7 +27,14 @@ export interface BoxRule {
  * the rule's name test runs on those elements, not on every element of the page (most rows are
  * dropped already).
  */
-function boxes(rule: BoxRule, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): Uint8Array {
+function boxes(
+  rule: BoxRule,
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): Uint8Array {
   const inBox = new Uint8Array(tree.n);
   const limit = rule.maxWords(own);
   eachOnRowPaths(tree, nodes, keep, (i) => {
@@ -46,14 +53,22 @@ function boxes(rule: BoxRule, page: PageSnapshot, tree: Tree, nodes: Int32Array,
 }
 
 /** Drops kept rows inside the rule's boxes (in place); returns the trace of what it dropped. */
-export function applyBoxRule(rule: BoxRule, page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function applyBoxRule(
+  rule: BoxRule,
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   const trace: TraceEntry[] = [];
   const inBox = boxes(rule, page, tree, nodes, own, keep); // before the loop below clears keep
   for (let r = 0; r < nodes.length; r++) {
     const node = nodes[r] as number;
     if (keep[r] !== 1 || !inBox[node]) continue;
     keep[r] = 0;
-    if ((own.ownWords[r] as number) > 0) trace.push({ step: rule.step, ...traceTarget(page, tree, node), action: "drop", reason: rule.reason });
+    if ((own.ownWords[r] as number) > 0)
+      trace.push({ step: rule.step, ...traceTarget(page, tree, node), action: "drop", reason: rule.reason });
   }
   return trace;
 }

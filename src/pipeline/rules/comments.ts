@@ -21,7 +21,8 @@ import { applyBoxRule, type BoxRule } from "./box-rule.ts";
 import type { Ownership } from "../own-text.ts";
 
 /** id/class tokens that name a comment section or a comment. */
-export const COMMENT_PATTERN = /(?:^|[\s_-])(?:comments?|commentlist|comment-list|comments-area|disqus_thread|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
+export const COMMENT_PATTERN =
+  /(?:^|[\s_-])(?:comments?|commentlist|comment-list|comments-area|disqus_thread|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
 /** A comment section holds less than this share of the page's words. */
 export const MAX_COMMENT_SHARE = 0.5;
 /** Page types whose pages lose their comment sections. */
@@ -40,6 +41,12 @@ export const COMMENT_RULE: BoxRule = {
 };
 
 /** Drops kept rows inside comment sections; returns the trace of what it dropped. */
-export function dropComments(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function dropComments(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   return applyBoxRule(COMMENT_RULE, page, tree, nodes, own, keep);
 }

@@ -36,6 +36,12 @@ export const CONSENT_RULE: BoxRule = {
 };
 
 /** Drops kept rows inside consent boxes; returns the trace of what it dropped. */
-export function dropConsentBoxes(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function dropConsentBoxes(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   return applyBoxRule(CONSENT_RULE, page, tree, nodes, own, keep);
 }

@@ -36,14 +36,26 @@ export const MIN_DUPLICATE_WORDS = 4;
  * Shared with training, where a noise copy of a main-labeled leaf is not trained on
  * (src/train/page-record.ts ambiguousCopies).
  */
-export function copyText(page: PageSnapshot, tree: Tree, node: number, own: Pick<Ownership, "ownWords" | "subtreeWords">, r: number): string | null {
+export function copyText(
+  page: PageSnapshot,
+  tree: Tree,
+  node: number,
+  own: Pick<Ownership, "ownWords" | "subtreeWords">,
+  r: number,
+): string | null {
   const w = own.ownWords[r] as number;
   if (w < MIN_DUPLICATE_WORDS || w !== (own.subtreeWords[r] as number)) return null;
   return textOf(page, tree, [node]).toLowerCase();
 }
 
 /** Drops kept leaves that repeat an earlier kept leaf's text (in place); returns the trace. */
-export function dropDuplicates(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function dropDuplicates(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   const firstParent = new Map<string, number>(); // text → DOM parent of its first kept copy
   const fresh = new Set<number>(); // DOM parents holding a kept leaf that repeats nothing
   // eligible leaves, document order
@@ -69,7 +81,14 @@ export function dropDuplicates(page: PageSnapshot, tree: Tree, nodes: Int32Array
     if (isolated && fresh.has(parent)) return; // one line said again among new text, not a copied block
     keep[row] = 0;
     const node = nodes[row] as number;
-    trace.push({ step: "duplicate-rule", node, path: nodePath(page, tree, node), action: "drop", reason: "repeats an earlier kept block word for word", text: text.slice(0, TRACE_TEXT_CHARS) });
+    trace.push({
+      step: "duplicate-rule",
+      node,
+      path: nodePath(page, tree, node),
+      action: "drop",
+      reason: "repeats an earlier kept block word for word",
+      text: text.slice(0, TRACE_TEXT_CHARS),
+    });
   });
   return trace;
 }

@@ -34,7 +34,8 @@ export const FALLBACK_MAX_WORDS = 100;
 /** …and to pages of any size routed to these page types' models. */
 export const FALLBACK_ANY_SIZE_TYPES: ReadonlySet<string> = new Set(["article"]);
 /** What a notice page (error, JavaScript wall, bot check) says, status codes aside. */
-export const NOTICE_PHRASE = /\b(?:page not found|not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
+export const NOTICE_PHRASE =
+  /\b(?:page not found|not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
 /** Text of a notice page, status codes included: such a page gets no fallback and stays empty. */
 export const NOTICE = new RegExp(String.raw`\b(?:404|403|410|500)\b|` + NOTICE_PHRASE.source, "i");
 
@@ -56,7 +57,13 @@ export const NOTICE_PAGE_MAX_WORDS = 30;
  * of them.
  * Clears `keep` in place; returns the trace.
  */
-export function dropNoticePage(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function dropNoticePage(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   if (own.totalWords > NOTICE_PAGE_MAX_WORDS || !keep.some((k) => k === 1)) return [];
   const m = NOTICE_PHRASE.exec(textOf(page, tree, [0]));
   if (!m) return [];
@@ -64,7 +71,12 @@ export function dropNoticePage(page: PageSnapshot, tree: Tree, nodes: Int32Array
   for (let r = 0; r < keep.length; r++) {
     if (keep[r] !== 1 || (own.ownWords[r] as number) === 0) continue;
     keep[r] = 0;
-    trace.push({ step: "notice-rule", ...traceTarget(page, tree, nodes[r] as number), action: "drop", reason: `a ${own.totalWords}-word notice page ("${m[0].toLowerCase()}"), not content` });
+    trace.push({
+      step: "notice-rule",
+      ...traceTarget(page, tree, nodes[r] as number),
+      action: "drop",
+      reason: `a ${own.totalWords}-word notice page ("${m[0].toLowerCase()}"), not content`,
+    });
   }
   return trace;
 }
@@ -73,18 +85,37 @@ export function dropNoticePage(page: PageSnapshot, tree: Tree, nodes: Int32Array
  * Applies the fallback in place on `keep` when nothing is kept (see the header); returns the
  * trace of what it restored.
  */
-export function keepBestWhenEmpty(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, scores: Float32Array, keep: Uint8Array, pageType: string): TraceEntry[] {
-  if ((own.totalWords > FALLBACK_MAX_WORDS && !FALLBACK_ANY_SIZE_TYPES.has(pageType)) || keep.some((k) => k === 1)) return [];
+export function keepBestWhenEmpty(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  scores: Float32Array,
+  keep: Uint8Array,
+  pageType: string,
+): TraceEntry[] {
+  if (
+    (own.totalWords > FALLBACK_MAX_WORDS && !FALLBACK_ANY_SIZE_TYPES.has(pageType)) ||
+    keep.some((k) => k === 1)
+  )
+    return [];
   if (noticeOf(page, tree, own) !== null) return [];
   let best = 0;
-  for (let r = 0; r < scores.length; r++) if ((own.ownWords[r] as number) > 0 && (scores[r] as number) > best) best = scores[r] as number;
+  for (let r = 0; r < scores.length; r++)
+    if ((own.ownWords[r] as number) > 0 && (scores[r] as number) > best) best = scores[r] as number;
   if (best <= 0) return [];
   const floor = best * FALLBACK_SHARE;
   const trace: TraceEntry[] = [];
   for (let r = 0; r < scores.length; r++) {
     if ((own.ownWords[r] as number) === 0 || (scores[r] as number) < floor) continue;
     keep[r] = 1;
-    trace.push({ step: "fallback", ...traceTarget(page, tree, nodes[r] as number), action: "keep", reason: `nothing reached the threshold on a ${own.totalWords}-word page: kept P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FALLBACK_SHARE} × best ${best.toFixed(3)}`, score: scores[r] as number });
+    trace.push({
+      step: "fallback",
+      ...traceTarget(page, tree, nodes[r] as number),
+      action: "keep",
+      reason: `nothing reached the threshold on a ${own.totalWords}-word page: kept P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FALLBACK_SHARE} × best ${best.toFixed(3)}`,
+      score: scores[r] as number,
+    });
   }
   return trace;
 }

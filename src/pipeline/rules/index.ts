@@ -45,8 +45,16 @@ export const RULES: readonly Rule[] = [
     appliesTo: (c) => c.options.fallback !== false,
     apply: (c) => keepBestWhenEmpty(c.page, c.tree, c.nodes, c.own, c.scores, c.keep, c.pageType),
   },
-  { name: "notice-page", appliesTo: () => true, apply: (c) => dropNoticePage(c.page, c.tree, c.nodes, c.own, c.keep) },
-  { name: "consent", appliesTo: () => true, apply: (c) => dropConsentBoxes(c.page, c.tree, c.nodes, c.own, c.keep) },
+  {
+    name: "notice-page",
+    appliesTo: () => true,
+    apply: (c) => dropNoticePage(c.page, c.tree, c.nodes, c.own, c.keep),
+  },
+  {
+    name: "consent",
+    appliesTo: () => true,
+    apply: (c) => dropConsentBoxes(c.page, c.tree, c.nodes, c.own, c.keep),
+  },
   {
     name: "landmarks",
     appliesTo: (c) => LANDMARK_RULE_TYPES.has(c.pageType),
@@ -67,7 +75,11 @@ export const RULES: readonly Rule[] = [
     appliesTo: (c) => c.options.dedupe !== false && !QUOTING_TYPES.has(c.pageType),
     apply: (c) => dropDuplicates(c.page, c.tree, c.nodes, c.own, c.keep),
   },
-  { name: "line-gaps", appliesTo: () => true, apply: (c) => keepLineGaps(c.page, c.tree, c.nodes, c.own, c.keep) },
+  {
+    name: "line-gaps",
+    appliesTo: () => true,
+    apply: (c) => keepLineGaps(c.page, c.tree, c.nodes, c.own, c.keep),
+  },
 ];
 
 /** Applies every rule that applies, in table order; their trace entries in the same order. */

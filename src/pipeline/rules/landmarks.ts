@@ -44,6 +44,12 @@ export const LANDMARK_RULE: BoxRule = {
 };
 
 /** Drops kept rows inside navigation landmarks; returns the trace of what it dropped. */
-export function dropNavigationLandmarks(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function dropNavigationLandmarks(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   return applyBoxRule(LANDMARK_RULE, page, tree, nodes, own, keep);
 }

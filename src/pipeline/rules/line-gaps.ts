@@ -55,7 +55,13 @@ interface Run {
 }
 
 /** Keeps short dropped pieces between kept pieces of one line (in place); returns the trace. */
-export function keepLineGaps(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function keepLineGaps(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   const trace: TraceEntry[] = [];
   const runs = new Map<number, Run>(); // parent node → its current line
   for (let r = 0; r < nodes.length; r++) {
@@ -70,10 +76,20 @@ export function keepLineGaps(page: PageSnapshot, tree: Tree, nodes: Int32Array, 
       run = undefined;
     }
     if (keep[r] === 1) {
-      if (run && run.gap.length && run.gapWords <= MAX_GAP_WORDS && !run.gap.some((g) => hiddenByMarkup(page, tree, nodes[g] as number))) {
+      if (
+        run &&
+        run.gap.length &&
+        run.gapWords <= MAX_GAP_WORDS &&
+        !run.gap.some((g) => hiddenByMarkup(page, tree, nodes[g] as number))
+      ) {
         for (const g of run.gap) {
           keep[g] = 1;
-          trace.push({ step: "line-gap", ...traceTarget(page, tree, nodes[g] as number), action: "keep", reason: `dropped between kept pieces of one line (${run.gapWords} word${run.gapWords === 1 ? "" : "s"} ≤ ${MAX_GAP_WORDS})` });
+          trace.push({
+            step: "line-gap",
+            ...traceTarget(page, tree, nodes[g] as number),
+            action: "keep",
+            reason: `dropped between kept pieces of one line (${run.gapWords} word${run.gapWords === 1 ? "" : "s"} ≤ ${MAX_GAP_WORDS})`,
+          });
         }
       }
       runs.set(parent, { kept: node, last: node, gap: [], gapWords: 0 });

@@ -36,7 +36,8 @@ import { applyBoxRule, type BoxRule } from "./box-rule.ts";
 import type { Ownership } from "../own-text.ts";
 
 /** id/class tokens that name a review section, a review or a review widget (whole tokens: not "preview"). */
-export const REVIEW_PATTERN = /(?:^|[\s_-])(?:reviews?|bv|yotpo|okendo|stamped|judgeme|trustpilot)(?:$|[\s_-])/i;
+export const REVIEW_PATTERN =
+  /(?:^|[\s_-])(?:reviews?|bv|yotpo|okendo|stamped|judgeme|trustpilot)(?:$|[\s_-])/i;
 /** A review box holds less than this share of the page's words. */
 export const MAX_REVIEW_SHARE = 0.5;
 /** A page whose review boxes together hold this share of its words or more is a review page, left alone. */
@@ -50,7 +51,8 @@ export const REVIEW_RULE: BoxRule = {
   names(node: SnapshotNode): boolean {
     const a = node.attrs;
     if (!a) return false;
-    if (/schema\.org\/Review/i.test(a["itemtype"] ?? "") || /^review$/i.test(a["itemprop"] ?? "")) return true;
+    if (/schema\.org\/Review/i.test(a["itemtype"] ?? "") || /^review$/i.test(a["itemprop"] ?? ""))
+      return true;
     return REVIEW_PATTERN.test(`${a["id"] ?? ""} ${a["class"] ?? ""}`);
   },
   maxWords: (own) => MAX_REVIEW_SHARE * own.totalWords,
@@ -73,7 +75,13 @@ export function reviewShare(page: PageSnapshot, nodes: Int32Array, own: Ownershi
  * Drops kept rows inside review boxes, unless the page is a review page
  * (reviewShare); returns the trace of what it dropped.
  */
-export function dropReviews(page: PageSnapshot, tree: Tree, nodes: Int32Array, own: Ownership, keep: Uint8Array): TraceEntry[] {
+export function dropReviews(
+  page: PageSnapshot,
+  tree: Tree,
+  nodes: Int32Array,
+  own: Ownership,
+  keep: Uint8Array,
+): TraceEntry[] {
   if (reviewShare(page, nodes, own) >= REVIEW_PAGE_SHARE) return [];
   return applyBoxRule(REVIEW_RULE, page, tree, nodes, own, keep);
 }
