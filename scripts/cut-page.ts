@@ -8,7 +8,7 @@
  * - base64 / data: URIs become "data:,"; attributes are kept only when pith or a reader cares
  *   about them (id, class, href, src, alt, lang, dir, role, itemprop, aria-*, hidden, style, the
  *   <meta>/<link> ones that carry metadata, table spans, datetime);
- * - long runs of like siblings (same tag and class) are truncated: list items and most elements
+ * - long runs of like siblings (same tag and class; not inline elements amid running text) are truncated: list items and most elements
  *   to the first 8, table rows to 15, paragraphs to 40, big blocks (forum posts, cards, API
  *   entries over 1.5 KB of markup each) to 6; a member holding far more text than its siblings
  *   (the article among wrapper divs) always stays;
@@ -215,7 +215,9 @@ function signature(el: Element): string {
 /** Truncates runs of like siblings and long text nodes, under `limits`. */
 function shrink(parent: ParentNode, limits: Limits, inRaw: boolean): void {
   const groups = new Map<string, Element[]>();
-  for (const c of parent.children) {
+  // running text with inline elements (a paragraph's links, a sentence's code spans) is no run of items
+  const ownText = parent.children.reduce((n, c) => n + (c instanceof Text ? c.data.trim().length : 0), 0);
+  if (ownText <= 20) for (const c of parent.children) {
     if (isElement(c)) {
       const s = signature(c);
       const g = groups.get(s);
