@@ -130,7 +130,7 @@ async function batchMl(inputs: PageBytes[], workers: number): Promise<Row> {
     workers,
     {
       method: "ml",
-      params: { mode: "static", trace: false },
+      context: { mode: "static", trace: false },
       format: "text",
       output: DEFAULT_OUTPUT,
       render: {},
@@ -205,7 +205,7 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
         const s = performance.now();
         try {
           const snap = await renderer.render(input);
-          if (withModel) await mlExtractor.extract(snap, { params: { mode: "chromium", trace: false } });
+          if (withModel) await mlExtractor.extract(snap, { mode: "chromium", trace: false });
           times.push(performance.now() - s);
         } catch {
           errors++;
@@ -250,14 +250,14 @@ async function main(): Promise<void> {
   );
   await cachedModel(defaultModelPath("static"), "static");
   for (const input of inputs.slice(0, 10))
-    await mlExtractor.extract(staticSnapshot(input), { params: { mode: "static" } }); // warm-up
+    await mlExtractor.extract(staticSnapshot(input), { mode: "static" }); // warm-up
   const rows: Row[] = [];
   rows.push(await timeMethod("static snapshot only", inputs, (i) => staticSnapshot(i), rounds));
   rows.push(
     await timeMethod(
       "ml static, --format json (with trace)",
       inputs,
-      (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static" } }),
+      (i) => mlExtractor.extract(staticSnapshot(i), { mode: "static" }),
       rounds,
     ),
   );
@@ -265,7 +265,7 @@ async function main(): Promise<void> {
     await timeMethod(
       "ml static, text output (no trace)",
       inputs,
-      (i) => mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false } }),
+      (i) => mlExtractor.extract(staticSnapshot(i), { mode: "static", trace: false }),
       rounds,
     ),
   );
@@ -274,7 +274,7 @@ async function main(): Promise<void> {
       "ml static, text output, context stage off",
       inputs,
       (i) =>
-        mlExtractor.extract(staticSnapshot(i), { params: { mode: "static", trace: false, context: false } }),
+        mlExtractor.extract(staticSnapshot(i), { mode: "static", params: { trace: false, context: false } }),
       rounds,
     ),
   );

@@ -94,7 +94,7 @@ if (values.one) {
       encoding: "utf-8",
       remote: false,
     }),
-    { params: { mode: "static", trace: false } },
+    { mode: "static", trace: false },
   );
   const t = performance.now();
   const page = staticSnapshot({
@@ -105,7 +105,7 @@ if (values.one) {
     encoding: "utf-8",
     remote: false,
   });
-  const e = await mlExtractor.extract(page, { params: { mode: "static", trace: false } });
+  const e = await mlExtractor.extract(page, { mode: "static", trace: false });
   const ms = performance.now() - t;
   const m = performance.now(); // Markdown as pith extract --format markdown writes it
   formatExtraction("markdown", page, buildTree(page), e);

@@ -65,8 +65,8 @@ const sets =
     .sort();
 const markdown = new MarkdownIt({ html: true });
 const letters = (s: string): string => (s.toLowerCase().match(/[\p{L}\p{Nd}]/gu) ?? []).join("");
-const params = { mode, trace: false };
-if (values.extract) await mlExtractor.prepare?.(params);
+const context = { mode, trace: false } as const;
+if (values.extract) await mlExtractor.prepare?.(context);
 
 /** The extraction to check: the learned pipeline's, or the whole <body> (null: a page without one). */
 async function extractionOf(
@@ -74,7 +74,7 @@ async function extractionOf(
   tree: Tree,
 ): Promise<{ extraction: Extraction; text: string } | null> {
   if (values.extract) {
-    const extraction = await mlExtractor.extract(page, { params });
+    const extraction = await mlExtractor.extract(page, context);
     return { extraction, text: extraction.text };
   }
   const body = page.nodes.findIndex((n) => n.tag === "body");

@@ -24,19 +24,25 @@ export function registerExtractor(extractor: Extractor): void {
  * comment=drop` for `comments` would otherwise do nothing, silently. Only for a method run
  * alone: several methods share one set of params, each reading its own.
  */
-export function checkParamNames(
-  extractor: Extractor,
-  params: Readonly<Record<string, unknown>>,
-  internal: readonly string[] = ["mode", "trace", "model", "modelDir"],
-): void {
+export function checkParamNames(extractor: Extractor, params: Readonly<Record<string, unknown>>): void {
   const known = extractor.knownParams;
   if (!known) return;
-  const unknown = Object.keys(params).filter((k) => !known.includes(k) && !internal.includes(k));
-  if (unknown.length)
-    throw new Error(
-      `unknown --param ${unknown.map((k) => `"${k}"`).join(", ")} for ${extractor.name}; known: ${known.filter((k) => !internal.includes(k)).join(", ")}`,
-    );
+  const unknown = Object.keys(params).filter((k) => !known.includes(k));
+  if (!unknown.length) return;
+  const flags = unknown.flatMap((k) => CONTEXT_FLAGS[k] ?? []);
+  throw new Error(
+    `unknown --param ${unknown.map((k) => `"${k}"`).join(", ")} for ${extractor.name}; ` +
+      `known: ${known.join(", ")}${flags.length ? ` (${flags.join("; ")})` : ""}`,
+  );
 }
+
+/** ExtractorContext fields a command sets from flags, not from --param: what to use instead. */
+const CONTEXT_FLAGS: Readonly<Record<string, string>> = {
+  model: "use --model FILE",
+  modelDir: "use --model-dir DIR",
+  mode: "use --mode",
+  trace: "the trace comes with --format json",
+};
 
 /**
  * `extractor` on one page, after the page-level checks: a document that is no page, or a page

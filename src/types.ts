@@ -236,7 +236,17 @@ export interface SiteContext {
 
 export interface ExtractorContext {
   site?: SiteContext;
-  /** Method-specific knobs, named by each algorithm's file. */
+  /** The render mode whose model a learned method uses (default: the snapshot's own mode). */
+  mode?: RenderMode;
+  /** A learned method's model file (default: a per-domain model, else the bundled one for the mode). */
+  model?: string;
+  /** Where per-domain models are looked up before the bundled models/ (`pith train --domain` writes them). */
+  modelDir?: string;
+  /** Record a trace of every keep/drop decision (default true; only JSON output shows it). */
+  trace?: boolean;
+  /** The page's gold text, for a method that reads it (Extractor.needsGold: `pith evaluate` only). */
+  gold?: string;
+  /** The method's own knobs (`--param K=V`), each declared in Extractor.knownParams. */
   params?: Record<string, number | string | boolean>;
 }
 
@@ -246,10 +256,10 @@ export interface Extractor {
   readonly description: string;
   /** True when the method needs other pages of the same site (SiteContext) to work. */
   readonly needsSite?: boolean;
-  /** True when the method reads the page's gold text (params.gold): it runs in `pith evaluate` only. */
+  /** True when the method reads the page's gold text (ExtractorContext.gold): it runs in `pith evaluate` only. */
   readonly needsGold?: boolean;
   /** Checks and loads what every page needs (e.g. a model) before a batch; throws one clear error. */
-  prepare?(params: NonNullable<ExtractorContext["params"]>): Promise<void>;
+  prepare?(context: ExtractorContext): Promise<void>;
   /** Throws on a parameter value the method cannot use (the CLI makes it a usage error). */
   checkParams?(params: NonNullable<ExtractorContext["params"]>): void;
   /**

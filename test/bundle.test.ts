@@ -172,7 +172,7 @@ import { readFileSync } from "node:fs";
 const missing = Object.keys(pith).filter((k) => pith[k] === undefined);
 const html = readFileSync(process.argv[2], "utf8");
 const page = pith.staticSnapshot({ id: "p", source: "p", url: null, html, encoding: "utf-8", remote: false });
-const { text } = await pith.runExtractor(pith.getExtractor("ml"), page, { params: { mode: "static" } });
+const { text } = await pith.runExtractor(pith.getExtractor("ml"), page, { mode: "static" });
 console.log(JSON.stringify({ names: Object.keys(pith).sort(), missing, text }));
 `,
     );

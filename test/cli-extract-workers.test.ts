@@ -100,7 +100,7 @@ test("a page that outgrows a worker's heap is an error record for that page; a f
     1,
     {
       method: "ml",
-      params: { mode: "static", trace: false },
+      context: { mode: "static", trace: false },
       format: "text",
       output: DEFAULT_OUTPUT,
       render: {},

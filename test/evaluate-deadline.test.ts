@@ -33,6 +33,7 @@ test("a page that outruns its deadline on a worker fails alone; the other pages 
       mode: "static" as const,
       renderOptions: { timeoutMs },
       params: {},
+      context: { mode: "static" as const, trace: false },
       site: false,
       rouge: false,
     };

@@ -142,10 +142,7 @@ describe("evaluateMethods on the tiny fixture", () => {
   it("gives site methods the other pages of the same domain, and the oracle its gold", async () => {
     const seen = new Map<string, string[]>();
     const record = (page: PageSnapshot, ctx?: ExtractorContext) => {
-      seen.set(page.id, [
-        ...(ctx?.site?.pages.map((p) => p.id) ?? ["no-site"]),
-        String(ctx?.params?.["gold"] ?? ""),
-      ]);
+      seen.set(page.id, [...(ctx?.site?.pages.map((p) => p.id) ?? ["no-site"]), String(ctx?.gold ?? "")]);
       return { method: "x", text: "", nodes: [], trace: [] };
     };
     registerExtractor({
@@ -157,7 +154,7 @@ describe("evaluateMethods on the tiny fixture", () => {
     await evaluateMethods({ methods: ["test-site"], datasets: [TINY], limit: 1, workers: 1 });
     assert.deepEqual(seen.get("t-1"), ["t-3", ""]); // t-3 rendered as context only
     assert.equal(seen.size, 1);
-    registerExtractor({ name: "oracle", description: "records params.gold", extract: record });
+    registerExtractor({ name: "oracle", description: "records its gold", needsGold: true, extract: record });
     await evaluateMethods({
       methods: ["oracle"],
       datasets: [TINY],
@@ -231,8 +228,8 @@ describe("pith evaluate (CLI)", () => {
       "ml",
       "--data",
       TINY,
-      "--param",
-      `model=${join(tmpdir(), "pith-no-such-model.json")}`,
+      "--model",
+      join(tmpdir(), "pith-no-such-model.json"),
     ]);
     await assert.rejects(
       run,

@@ -143,7 +143,7 @@ test(
       const visible = textOf(page, tree, roots);
       for (const extractor of extractors) {
         const e = await extractor.extract(page, {
-          params: extractor.name === "ml" ? { mode: "static" } : {},
+          ...(extractor.name === "ml" ? { mode: "static" as const } : {}),
         });
         for (const format of FORMATS) assert.equal(typeof formatExtraction(format, page, tree, e), "string");
         if (extractor.name !== "ml") continue;

@@ -53,7 +53,7 @@ function everythingKept(html: string) {
 
 test("the bundled static model extracts the fixture article and drops the boilerplate", async () => {
   const e = await mlExtractor.extract(snapshot(readFileSync(FIXTURE, "utf8")), {
-    params: { mode: "static" },
+    mode: "static",
   });
   for (const s of [
     "Rivers rarely run straight",
@@ -119,7 +119,7 @@ test("ownership from the feature statistics' word counts equals ownership counte
 
 test("a cookie banner in the body is dropped: by the consent rule when kept, and the trace says why", async () => {
   const html = readFileSync(FIXTURE, "utf8");
-  const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });
+  const e = await mlExtractor.extract(snapshot(html), { mode: "static" });
   assert.ok(!e.text.includes("We use cookies"), e.text);
   const { page, tree, nodes, own, keep } = everythingKept(html);
   const trace = dropConsentBoxes(page, tree, nodes, own, keep);
@@ -167,7 +167,8 @@ test("landmark rule: kept leaves inside <nav> or role navigation/banner/contenti
 test("the landmark rule runs on documentation-routed pages: a Node.js API page keeps its prose and loses its table of contents", async () => {
   const html = readFileSync(join(ROOT, "test/fixtures/pages/docs-landmarks.html"), "utf8");
   const e = await mlExtractor.extract(snapshot(html), {
-    params: { mode: "static", pageType: "documentation" },
+    mode: "static",
+    params: { pageType: "documentation" },
   });
   assert.match(e.text, /provides compression functionality/);
   assert.doesNotMatch(e.text, /Table of contents/);
@@ -176,7 +177,8 @@ test("the landmark rule runs on documentation-routed pages: a Node.js API page k
     "the table of contents is dropped by the rule, traced",
   );
   const article = await mlExtractor.extract(snapshot(html), {
-    params: { mode: "static", pageType: "article" },
+    mode: "static",
+    params: { pageType: "article" },
   });
   assert.ok(!(article.trace ?? []).some((t) => t.step === "landmark-rule"), "not on other page types");
 });
@@ -235,22 +237,25 @@ test("the review rule runs on product-routed pages unless reviews=keep, and not 
   const html = `<html><head><title>Trail 25 pack</title></head><body><main><h1>Trail 25 pack</h1><div class="product-description"><p>${description}</p><p>${description}</p><p>${description}</p><p>${description}</p></div>
     <div id="reviews"><h2>Customer reviews</h2><article class="review"><p>${review}</p><p>${review}</p></article></div></main></body></html>`;
   const product = await mlExtractor.extract(snapshot(html), {
-    params: { mode: "static", pageType: "product" },
+    mode: "static",
+    params: { pageType: "product" },
   });
   assert.match(product.text, /waterproof daypack/);
   assert.doesNotMatch(product.text, /Fantastic bag/);
   const kept = await mlExtractor.extract(snapshot(html), {
-    params: { mode: "static", pageType: "product", reviews: "keep" },
+    mode: "static",
+    params: { pageType: "product", reviews: "keep" },
   });
   const article = await mlExtractor.extract(snapshot(html), {
-    params: { mode: "static", pageType: "article" },
+    mode: "static",
+    params: { pageType: "article" },
   });
   for (const e of [kept, article])
     assert.ok(!(e.trace ?? []).some((t) => t.step === "review-rule"), "no review-rule entry");
   // the rule is what removed it: with the rule off the model keeps the review text
   assert.match(kept.text, /Fantastic bag/);
   await assert.rejects(
-    async () => mlExtractor.extract(snapshot(html), { params: { mode: "static", reviews: "maybe" } }),
+    async () => mlExtractor.extract(snapshot(html), { mode: "static", params: { reviews: "maybe" } }),
     /--param reviews must be keep or drop, not "maybe"/,
   );
 });
@@ -261,17 +266,19 @@ test("a per-domain model in the model directory is used for pages of its host", 
   copyFileSync(defaultModelPath("static"), join(dir, "domains", "example.org.json"));
   const html = readFileSync(FIXTURE, "utf8");
   const e = await mlExtractor.extract(snapshot(html, "https://news.example.org/a/b"), {
-    params: { mode: "static", modelDir: dir },
+    mode: "static",
+    modelDir: dir,
   });
   assert.match(e.model ?? "", /domain:example\.org/);
   const d = await mlExtractor.extract(snapshot(html, "https://other.example.com/"), {
-    params: { mode: "static", modelDir: dir },
+    mode: "static",
+    modelDir: dir,
   });
   assert.match(d.model ?? "", /\(default,/);
   // a saved page without a URL: its canonical link names the site
   const saved = html.replace("<head>", `<head><link rel="canonical" href="https://www.example.org/a/b">`);
   assert.ok(saved !== html, "fixture has a <head>");
-  const c = await mlExtractor.extract(snapshot(saved), { params: { mode: "static", modelDir: dir } });
+  const c = await mlExtractor.extract(snapshot(saved), { mode: "static", modelDir: dir });
   assert.match(c.model ?? "", /domain:example\.org/);
   // a static domain model is not a chromium one: a chromium run of the site uses the chromium default, or its own HOST.chromium.json
   assert.deepEqual(resolveModelFile("https://news.example.org/a", "chromium", { modelDir: dir }), {
@@ -340,7 +347,7 @@ test("notice pages: noticeOf names the notice of a small page; an empty 404 page
   );
   const e = await mlExtractor.extract(
     snapshot("<html><head><title>404</title></head><body><div>404 : Page Not Found</div></body></html>"),
-    { params: { mode: "static" } },
+    { mode: "static" },
   );
   assert.equal(e.text, "");
   assert.match(e.emptyReason ?? "", /notice page \("404"\)/);
@@ -378,7 +385,7 @@ test("notice rule: a small page saying 'not found' or 'access denied' is emptied
 
 test("an empty page gives an empty extraction with a reason", async () => {
   const e = await mlExtractor.extract(snapshot("<html><body>   </body></html>"), {
-    params: { mode: "static" },
+    mode: "static",
   });
   assert.equal(e.text, "");
   assert.ok(e.emptyReason && e.emptyReason.length > 0);
@@ -510,7 +517,7 @@ test("line-gap rule: a piece its markup hides (keyword stuffing mid-sentence) is
   for (const hide of [`style="display:none"`, "hidden", `aria-hidden="true"`]) {
     const html = `<html><body><div id="main"><h1>Release notes for version two</h1>
 Version 2 is twice as fast on large inputs and it also <span ${hide}>BUY CHEAP PILLS NOW</span> handles the larger files much better than the old version did before.<p>This is a paragraph of the article with enough words to be kept as main content by the extractor.</p></div></body></html>`;
-    const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });
+    const e = await mlExtractor.extract(snapshot(html), { mode: "static" });
     assert.match(e.text, /handles the larger files/, hide);
     assert.ok(
       !e.trace.some((t) => t.step === "line-gap" && /PILLS/.test(t.text)),
@@ -523,7 +530,7 @@ Version 2 is twice as fast on large inputs and it also <span ${hide}>BUY CHEAP P
     snapshot(
       `<html><body><div>Version 2.0 makes the importer <a href="/x">twice</a> as fast on large files, and the exporter too, says the team.<p>More text of the article follows in this paragraph here.</p></div></body></html>`,
     ),
-    { params: { mode: "static" } },
+    { mode: "static" },
   );
   assert.ok(
     visible.trace.some((t) => t.step === "line-gap" && t.text === "twice"),
@@ -566,11 +573,12 @@ test("comment rule: kept leaves inside a comment section are dropped with a trac
   assert.equal(dropComments(wrapped, wt, wn, ownership(wrapped, wt, wn), wk).length, 0);
   // the extractor takes the switch and refuses other values
   const e = await mlExtractor.extract(page, {
-    params: { mode: "static", pageType: "article", comments: "drop" },
+    mode: "static",
+    params: { pageType: "article", comments: "drop" },
   });
   assert.ok(!e.text.includes("walked along the river"));
   await assert.rejects(
-    async () => mlExtractor.extract(page, { params: { mode: "static", comments: "maybe" } }),
+    async () => mlExtractor.extract(page, { mode: "static", params: { comments: "maybe" } }),
     /comments must be keep or drop/,
   );
 });
@@ -583,16 +591,17 @@ test("--param refiner forces a refiner on every page type and refuses unknown na
     "Black leather belt with a brass buckle",
   ];
   const html = `<html><body><main><h1>Winter clothes</h1><ul class="results">${cards.map((c) => `<li class="result"><h3>${c}</h3><p>Ships today from our warehouse in Leeds.</p></li>`).join("")}</ul></main></body></html>`;
-  const plain = await mlExtractor.extract(snapshot(html), { params: { mode: "static", refiner: "none" } });
+  const plain = await mlExtractor.extract(snapshot(html), { mode: "static", params: { refiner: "none" } });
   const records = await mlExtractor.extract(snapshot(html), {
-    params: { mode: "static", refiner: "records" },
+    mode: "static",
+    params: { refiner: "records" },
   });
   assert.ok(plain.text.length > 0);
   for (const line of plain.text.split("\n"))
     assert.ok(records.text.includes(line), `the records refiner only adds: lost "${line}"`);
   assert.ok(records.trace?.every((t) => t.step !== "records-refiner" || t.action === "keep"));
   await assert.rejects(
-    async () => mlExtractor.extract(snapshot(html), { params: { mode: "static", refiner: "magic" } }),
+    async () => mlExtractor.extract(snapshot(html), { mode: "static", params: { refiner: "magic" } }),
     /refiner must be one of none, lbs, tp, region, records/,
   );
 });
@@ -602,7 +611,7 @@ test("a page in a language without a stop-word list is extracted (stop words fal
     "ქართული ენა არის ქართველური ენების ოჯახის ყველაზე გავრცელებული ენა და საქართველოს სახელმწიფო ენა, რომელზეც ლაპარაკობს დაახლოებით ოთხი მილიონი ადამიანი.";
   const html = `<html lang="ka"><head><title>ქართული ენა</title></head><body><nav><a href="/">მთავარი</a> <a href="/b">ბლოგი</a></nav>
 <article><h1>ქართული ენა</h1><p>${para}</p><p>${para.replace("ოთხი", "ხუთი")}</p><p>${para.replace("ენა,", "ენაა,")}</p></article></body></html>`;
-  const e = await mlExtractor.extract(snapshot(html), { params: { mode: "static" } });
+  const e = await mlExtractor.extract(snapshot(html), { mode: "static" });
   assert.ok(
     e.text.includes("ოთხი მილიონი ადამიანი") && e.text.includes("ხუთი მილიონი"),
     `keeps the article:\n${e.text}`,
@@ -675,7 +684,8 @@ test("bias=precision keeps no more words than the tuned threshold, bias=recall n
       words(
         (
           await mlExtractor.extract(page, {
-            params: { mode: "static", fallback: false, ...(bias ? { bias } : {}) },
+            mode: "static",
+            params: { fallback: false, ...(bias ? { bias } : {}) },
           })
         ).text,
       );
@@ -685,7 +695,7 @@ test("bias=precision keeps no more words than the tuned threshold, bias=recall n
   }
   assert.ok(moved > 0, "the bias moves at least one page's extraction");
   await assert.rejects(
-    async () => mlExtractor.extract(pages[0] as PageSnapshot, { params: { mode: "static", bias: "speed" } }),
+    async () => mlExtractor.extract(pages[0] as PageSnapshot, { mode: "static", params: { bias: "speed" } }),
     /bias must be precision or recall/,
   );
 });

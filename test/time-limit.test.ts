@@ -58,12 +58,12 @@ test("TimeLimit passes on fn's value and its own errors unchanged", () => {
 
 test("with its model loaded, the ml method decides within the caller's call, so the page's time limit covers the pipeline", async () => {
   const ml = getExtractor("ml");
-  const params = { mode: "static", trace: false };
-  await ml.prepare?.(params);
+  const context = { mode: "static" as const, trace: false };
+  await ml.prepare?.(context);
   const page = staticSnapshot(pageFromHtml(fixtureText("pages/article.html"), "article"));
-  const view = ml.view?.(page, { params });
+  const view = ml.view?.(page, context);
   assert.ok(view && !(view instanceof Promise), "view returns the snapshot, not a promise");
-  const extraction = ml.extract(page, { params });
+  const extraction = ml.extract(page, context);
   assert.ok(!(extraction instanceof Promise), "extract returns the extraction, not a promise");
   assert.match(extraction.text, /Rivers rarely run straight/);
   // a limit with no budget left stops the extraction before it runs
@@ -75,7 +75,7 @@ test("with its model loaded, the ml method decides within the caller's call, so 
       }),
     TimeLimitExceeded,
   );
-  await assert.rejects(runExtractor(ml, page, { params }, spent), TimeLimitExceeded);
+  await assert.rejects(runExtractor(ml, page, context, spent), TimeLimitExceeded);
 });
 
 test("a single page past --timeout is a timeout record and exit 1, in any format", async () => {

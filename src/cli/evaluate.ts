@@ -39,6 +39,8 @@ Options:
                      --timeout × (1 + methods) per page fails alone, as a page that failed to render;
                      in this thread a page's render and each method's run have --timeout each
   --param K=V        parameter for pith's extractors, repeatable
+  --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
+  --model-dir DIR    where per-domain models are looked up (default: models/)
 ${RENDER_HELP}
   -h, --help         this help
 
@@ -72,6 +74,8 @@ export const evaluateCommand: Command = {
       workers: { type: "string" },
       rouge: { type: "boolean" },
       param: { type: "string", multiple: true },
+      model: { type: "string" },
+      "model-dir": { type: "string" },
     });
     const methods = listOption(values.method);
     const datasets = listOption(values.data);
@@ -86,9 +90,13 @@ export const evaluateCommand: Command = {
     }
     if (values.json) await checkOutputFile("evaluate", "--json", values.json);
     const { mode, options, concurrency } = renderOptionsFrom("evaluate", values);
-    // a model every page needs (--param model=FILE, or the bundled one) that does not load is one
+    const models = {
+      ...(values.model ? { model: values.model } : {}),
+      ...(values["model-dir"] ? { modelDir: values["model-dir"] } : {}),
+    };
+    // a model every page needs (--model FILE, or the bundled one) that does not load is one
     // fatal error, as in extract, not one per page
-    for (const m of methods) if (!getPeer(m)) await getExtractor(m).prepare?.({ ...params, mode });
+    for (const m of methods) if (!getPeer(m)) await getExtractor(m).prepare?.({ params, mode, ...models });
     const limit = optionalInt("limit", values.limit);
     const sample = optionalInt("sample", values.sample);
     // 0 = this thread, as in extract
@@ -104,6 +112,7 @@ export const evaluateCommand: Command = {
       concurrency,
       rouge: values.rouge ?? false,
       params,
+      ...models,
       seed: intOption("evaluate", "seed", values.seed, 1),
       ...(limit !== undefined ? { limit } : {}),
       ...(sample !== undefined ? { sample } : {}),

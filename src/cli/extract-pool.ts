@@ -10,9 +10,8 @@
  * alone (stage `timeout` or `extract`) and a fresh worker takes its place: src/deadline-pool.ts.
  */
 import type { PageBytes } from "../io/inputs.ts";
-import type { PageResult, RenderOptions } from "../types.ts";
+import type { ExtractorContext, PageResult, RenderOptions } from "../types.ts";
 import type { Format, OutputOptions } from "../output/index.ts";
-import type { Params } from "./command.ts";
 import type { PageOutput } from "./extract-page.ts";
 import { DeadlinePool } from "../deadline-pool.ts";
 import { workerModule } from "../paths.ts";
@@ -20,7 +19,8 @@ import { workerModule } from "../paths.ts";
 /** What every worker needs to process pages exactly like the in-thread path. */
 export interface ExtractSetup {
   method: string;
-  params: Params;
+  /** The extractor's context on every page (mode, model, trace switch, params), without a site. */
+  context: Omit<ExtractorContext, "site">;
   format: Format;
   output: OutputOptions;
   render: RenderOptions;

@@ -23,9 +23,9 @@ const reply = (m: PoolReply<PageResult<PageOutput>>): void => port.postMessage(m
 
 try {
   const extractor = getExtractor(setup.method);
-  await extractor.prepare?.(setup.params);
+  await extractor.prepare?.(setup.context);
   const renderer = new StaticRenderer();
-  const context = { params: setup.params };
+  const context = setup.context;
   port.on("message", async (m: PoolRequest<PageBytes>) => {
     if (!("job" in m)) return; // no close message: the pool terminates extract workers
     const page = decodePage(m.job);

@@ -120,11 +120,14 @@ export const extractCommand: Command = {
     const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
     if (format === "json") options.declaredMeta = true; // the JSON output's metadata
     const params = paramsOption("extract", values.param);
-    if (values.model) params["model"] = values.model;
-    if (values["model-dir"]) params["modelDir"] = values["model-dir"];
-    params["mode"] = mode;
-    // only JSON output carries the trace (≈ 0.7 ms/page)
-    if (format !== "json" && !("trace" in params)) params["trace"] = false;
+    const context: ExtractorContext = {
+      mode,
+      params,
+      // only JSON output carries the trace (≈ 0.7 ms/page)
+      trace: format === "json",
+      ...(values.model ? { model: values.model } : {}),
+      ...(values["model-dir"] ? { modelDir: values["model-dir"] } : {}),
+    };
     try {
       extractor.checkParams?.(params);
       checkParamNames(extractor, params);
@@ -152,7 +155,7 @@ export const extractCommand: Command = {
       );
     const setup: ExtractSetup = {
       method: extractor.name,
-      params,
+      context,
       format,
       output: { images: !values["no-images"] },
       render: options,
@@ -253,12 +256,12 @@ async function extractInThread(
   inputs: AsyncIterable<PageResult<PageInput>>,
   sink: Sink,
 ): Promise<void> {
-  await extractor.prepare?.(setup.params);
+  await extractor.prepare?.(setup.context);
   const renderer = await createRenderer(mode, { concurrency });
   try {
     const pages = (r: PageResult<PageInput>, parse: Limit) =>
       r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r);
-    const context = { params: setup.params };
+    const context = setup.context;
     if (extractor.needsSite)
       await extractWithSites(
         extractor,
@@ -304,7 +307,7 @@ async function extractWithSites(
   const contexts = siteContexts(rendered.flatMap((r) => (r.ok ? [r.value] : [])));
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
-    const context: ExtractorContext = site ? { params: setup.params, site } : { params: setup.params };
+    const context: ExtractorContext = site ? { ...setup.context, site } : setup.context;
     await sink.take(await pageOutput(r, extractor, context, setup.format, setup.output, limit()));
   }
 }

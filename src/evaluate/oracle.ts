@@ -5,7 +5,7 @@
  * any classifier trained on these labels, and the check that the labels are right (issue 3).
  * Static snapshots are read as pith's static models read them, with markup-hidden text
  * (src/pipeline/hidden-text.ts). Needs the gold text:
- * `context.params.gold` (string). Optional `context.params.container`
+ * `context.gold` (string). Optional `context.params.container`
  * overrides MAIN_CONTAINER_SHARE.
  */
 import { textOf } from "../dom/text.ts";
@@ -29,9 +29,9 @@ export const oracle: Extractor = {
   extract(snapshot: PageSnapshot, context?: ExtractorContext): Extraction {
     // the learned pipeline's training view (markup-hidden text in static mode)
     const page = revealMarkupHidden(snapshot);
-    const gold = context?.params?.["gold"];
+    const gold = context?.gold;
     if (typeof gold !== "string")
-      return { method: "oracle", text: "", nodes: [], trace: [], emptyReason: "no gold text (params.gold)" };
+      return { method: "oracle", text: "", nodes: [], trace: [], emptyReason: "no gold text (context.gold)" };
     const tree = buildTree(page);
     const options: LabelOptions = {};
     const container = context?.params?.["container"];

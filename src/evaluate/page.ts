@@ -77,6 +77,8 @@ export interface GroupJob {
   mode: RenderMode;
   renderOptions: RenderOptions;
   params: Record<string, string | number | boolean>;
+  /** The typed context every registry extractor gets: render mode, model, trace switch. */
+  context: Pick<ExtractorContext, "mode" | "model" | "modelDir" | "trace">;
   /** Give methods that need it the other pages of the group as SiteContext. */
   site: boolean;
   /** Compute ROUGE-LSum (slow on long pages). */
@@ -249,8 +251,12 @@ async function runMethod(
       return { text: o.text, nodes: o.nodes, ms: performance.now() - started + renderMs };
     }
     const extractor = getExtractor(method);
-    const params = method === "oracle" ? { ...job.params, gold } : job.params;
-    const context: ExtractorContext = site && extractor.needsSite ? { params, site } : { params };
+    const context: ExtractorContext = {
+      ...job.context,
+      params: job.params,
+      ...(extractor.needsGold ? { gold } : {}),
+      ...(site && extractor.needsSite ? { site } : {}),
+    };
     const e = await runExtractor(extractor, l.snapshot, context, limit);
     const ms = performance.now() - started + l.snapshot.ms;
     return { text: e.text, nodes: e.nodes, ms, ...(e.emptyReason ? { emptyReason: e.emptyReason } : {}) };

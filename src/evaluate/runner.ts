@@ -47,8 +47,12 @@ export interface EvaluateOptions {
   /** Render mode (default static). */
   mode?: RenderMode;
   renderOptions?: RenderOptions;
-  /** Parameters passed to every registry extractor as ExtractorContext.params (plus `mode`). */
+  /** Parameters passed to every registry extractor as ExtractorContext.params. */
   params?: Record<string, string | number | boolean>;
+  /** The learned method's model file (ExtractorContext.model; default: per-domain, else bundled). */
+  model?: string;
+  /** Where per-domain models are looked up (ExtractorContext.modelDir). */
+  modelDir?: string;
   /** Also compute ROUGE-LSum (default false: it costs up to ~1 s on long pages). */
   rouge?: boolean;
   /** Worker threads (default: one per core in static mode, 1 in Chromium mode). */
@@ -97,13 +101,7 @@ export function checkMethods(
     );
   for (const m of methods) if (!getPeer(m)) getExtractor(m).checkParams?.(params);
   if (methods.length === 1 && !getPeer(methods[0] as string))
-    checkParamNames(getExtractor(methods[0] as string), params, [
-      "mode",
-      "trace",
-      "model",
-      "modelDir",
-      "gold",
-    ]);
+    checkParamNames(getExtractor(methods[0] as string), params);
 }
 
 function needsSite(methods: readonly string[]): boolean {
@@ -164,12 +162,18 @@ export function planJobs(
 export async function evaluateMethods(o: EvaluateOptions): Promise<EvaluationResult> {
   checkMethods(o.methods);
   const mode = o.mode ?? "static";
-  // scores need no trace: the learned pipeline skips it (≈ 0.7 ms/page) unless --param trace=true
+  // scores need no trace: the learned pipeline skips it (≈ 0.7 ms/page)
   const base = {
     methods: o.methods,
     mode,
     renderOptions: o.renderOptions ?? {},
-    params: { trace: false, ...o.params, mode },
+    params: o.params ?? {},
+    context: {
+      mode,
+      trace: false,
+      ...(o.model ? { model: o.model } : {}),
+      ...(o.modelDir ? { modelDir: o.modelDir } : {}),
+    },
     site: needsSite(o.methods),
     rouge: o.rouge ?? false,
   };

@@ -4,9 +4,8 @@
  * the render mode; resolve.ts), run the learned pipeline (run.ts) and
  * say in Extraction.model which model was used and why.
  *
- * Params: model (file), modelDir (per-domain models), mode (render mode the snapshot came
- * from; default the snapshot's own), pageType (force a page-type model), trace (false to skip
- * the per-segment trace, e.g. for benchmarks), comments (drop: remove comment sections from
+ * The context's typed fields choose the model (mode, model, modelDir: ExtractorContext) and the
+ * trace. Params: pageType (force a page-type model), comments (drop: remove comment sections from
  * article pages, comments.ts; default keep), reviews (keep: product pages keep their customer-review
  * sections, reviews.ts; default drop), dedupe (false: keep blocks that repeat an earlier
  * kept block, dedupe.ts; default true), fallback (false: an empty result stays empty on small
@@ -46,7 +45,7 @@ function choice<T extends string>(
 }
 
 /** On/off params (true or false; the CLI's --param K=V reads those words as booleans). */
-const SWITCHES = ["trace", "dedupe", "fallback", "context", "hidden"] as const;
+const SWITCHES = ["dedupe", "fallback", "context", "hidden"] as const;
 /**
  * Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing.
  */
@@ -57,20 +56,18 @@ export const ML_PARAMS: readonly string[] = [
   "refiner",
   "bias",
   "pageType",
-  "model",
-  "modelDir",
-  "mode",
 ];
 
-/** The pipeline's options from the method's params; throws on a value it cannot use. */
-export function runOptionsFrom(params: NonNullable<ExtractorContext["params"]>): RunOptions {
+/** The pipeline's options from the context (its trace switch and params); throws on a value it cannot use. */
+export function runOptionsFrom(context: ExtractorContext): RunOptions {
+  const params = context.params ?? {};
   for (const k of SWITCHES) {
     const v = params[k];
     if (v !== undefined && typeof v !== "boolean")
       throw new Error(`--param ${k} must be true or false, not "${String(v)}"`);
   }
   const options: RunOptions = {};
-  if (params["trace"] === false) options.trace = false;
+  if (context.trace === false) options.trace = false;
   if (params["dedupe"] === false) options.dedupe = false;
   if (params["fallback"] === false) options.fallback = false;
   if (params["context"] === false) options.context = false;
@@ -111,10 +108,10 @@ const CHOSEN = new WeakMap<PageSnapshot, Chosen>();
  * The page's model (resolve.ts: --model, a per-domain model, or the
  * bundled default for the render mode), loaded once.
  */
-function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["params"]>): Chosen {
-  const mode = (str(params["mode"]) ?? page.mode) as RenderMode;
-  const model = str(params["model"]);
-  const modelDir = str(params["modelDir"]);
+function modelFor(page: PageSnapshot, context: ExtractorContext): Chosen {
+  const mode = context.mode ?? page.mode;
+  const model = str(context.model);
+  const modelDir = str(context.modelDir);
   const key = [mode, model ?? "", modelDir ?? ""].join("\u0000");
   const memo = CHOSEN.get(page);
   if (memo?.key === key) return memo;
@@ -141,10 +138,10 @@ function modelFor(page: PageSnapshot, params: NonNullable<ExtractorContext["para
  */
 function withModel<T>(
   page: PageSnapshot,
-  params: NonNullable<ExtractorContext["params"]>,
+  context: ExtractorContext,
   use: (m: ModelChoice) => T,
 ): T | Promise<T> {
-  const chosen = modelFor(page, params);
+  const chosen = modelFor(page, context);
   return chosen.now ? use(chosen.now) : chosen.model.then(use);
 }
 
@@ -154,9 +151,9 @@ export const mlExtractor: Extractor = {
   description:
     "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
   /** Load the explicit or bundled model before a batch, so a bad model is one error, not one per page. */
-  async prepare(params: NonNullable<ExtractorContext["params"]>): Promise<void> {
-    const mode = (str(params["mode"]) ?? "static") as RenderMode;
-    const model = str(params["model"]);
+  async prepare(context: ExtractorContext): Promise<void> {
+    const mode = context.mode ?? "static";
+    const model = str(context.model);
     const file = resolveModelFile(null, mode, model ? { model } : {}).file;
     if (!model && !existsSync(file)) {
       throw new ModelLoadError(
@@ -167,18 +164,16 @@ export const mlExtractor: Extractor = {
     await cachedModel(file, mode);
   },
   checkParams(params: NonNullable<ExtractorContext["params"]>): void {
-    runOptionsFrom(params);
+    runOptionsFrom({ params });
   },
   /** The snapshot the page's model reads: with markup-hidden text for a static model (run.ts modelView). */
   view(page: PageSnapshot, context: ExtractorContext): PageSnapshot | Promise<PageSnapshot> {
-    const params = context.params ?? {};
-    const options = runOptionsFrom(params);
-    return withModel(page, params, ({ loaded }) => modelView(loaded, page, options));
+    const options = runOptionsFrom(context);
+    return withModel(page, context, ({ loaded }) => modelView(loaded, page, options));
   },
   extract(page: PageSnapshot, context: ExtractorContext = {}): Extraction | Promise<Extraction> {
-    const params = context.params ?? {};
-    const options = runOptionsFrom(params);
-    return withModel(page, params, ({ choice, loaded }) => {
+    const options = runOptionsFrom(context);
+    return withModel(page, context, ({ choice, loaded }) => {
       const { extraction, pageType: used } = runPipeline(loaded, page, options);
       const which =
         loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
