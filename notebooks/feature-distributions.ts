@@ -158,14 +158,12 @@ async function main(): Promise<void> {
   const leaves = all.filter(
     aq.escape((d: Record<string, number>) => d["txt_leaf"] === 1 && (d["words"] ?? 0) > 0),
   );
-  const byLabel = leaves
-    .groupby("main")
-    .rollup({
-      rows: aq.op.count(),
-      words: aq.op.sum("words"),
-      median_link_density: aq.op.median("dom_anchor_ratio"),
-      median_anc2_link_density: aq.op.median("ctx_anc2_link_density"),
-    });
+  const byLabel = leaves.groupby("main").rollup({
+    rows: aq.op.count(),
+    words: aq.op.sum("words"),
+    median_link_density: aq.op.median("dom_anchor_ratio"),
+    median_anc2_link_density: aq.op.median("ctx_anc2_link_density"),
+  });
   mkdirSync(OUT, { recursive: true });
   const cols = 3,
     w = 260,
