@@ -10,8 +10,8 @@ const pith = await importPith("index");
 
 export const {
   DEFAULT_EQUALITY, DEFAULT_TAG_SET, KEPT_ATTRIBUTES, KEPT_ATTRIBUTE_PREFIX, PAPER_TAG_SET,
-  SNAPSHOT_VERSION, StaticRenderer, aebShingles, blockIbdf, buildTree, computeFeatures,
-  createRenderer, decodeHtml, equalTopDownMapping, evaluateMethods, extractorNames, featureSchema,
+  SNAPSHOT_VERSION, Sink, StaticRenderer, aebShingles, blockIbdf, buildTree, computeFeatures,
+  createRenderer, decodeHtml, equalTopDownMapping, evaluateMethods, extractBatch, extractorNames, featureSchema,
   fetchNSet, fetchPage, getBlockSet, getExtractor, hyperlinkDistance, indexBlocks, labelNodes,
   largestBlock, lcsScore, lengthSmoothing, loadDataset, loadPipelineModel, mlExtractor, nodeIbdf,
   nodePath, nodeScore, nodesForBlocks, occurrenceCounts, prepareForMapping, rankSiteLinks,

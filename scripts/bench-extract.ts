@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { intOption, scriptArgs } from "./args.ts";
 import { quantile } from "./stats.ts";
-import { ExtractPool } from "../src/cli/extract-pool.ts";
+import { ExtractPool } from "../src/batch/extract-pool.ts";
 import { DEFAULT_OUTPUT } from "../src/output/index.ts";
 import { basename, join } from "node:path";
 import { readDatasetPage, loadDataset } from "../src/io/dataset.ts";
@@ -121,7 +121,7 @@ async function timeMethod(
 
 /**
  * ml over all cores as `pith extract DIR` runs it: the extraction pool's worker threads
- * (src/cli/extract-pool.ts), two pages in flight per worker, outputs taken in input order.
+ * (src/batch/extract-pool.ts), two pages in flight per worker, outputs taken in input order.
  * The workers' start (tsx, the model) is timed apart: a long batch pays it once.
  */
 async function batchMl(inputs: PageBytes[], workers: number): Promise<Row> {

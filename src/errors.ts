@@ -6,3 +6,8 @@
 export function firstLine(e: unknown, fallback = ""): string {
   return String((e as Error)?.message ?? e).split("\n")[0] || fallback;
 }
+
+/** A request the caller got wrong (a bad flag, an output folder that cannot be written): exit 2 at the CLI. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}

@@ -26,7 +26,7 @@ export const PITH_ROOT = pithRoot(import.meta.dirname);
 
 /**
  * The URL of a worker thread's module, named by its path under src/ without the extension
- * ("cli/extract-worker"): the bundled module when this code is the bundle, else the source.
+ * ("batch/extract-worker"): the bundled module when this code is the bundle, else the source.
  */
 export function workerModule(name: string): string {
   return pathToFileURL(

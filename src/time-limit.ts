@@ -5,7 +5,7 @@
  *
  * Static parsing, extraction and formatting are synchronous, so a page that keeps them busy (a
  * quadratic case nobody has found yet; two have been found before) holds the thread, and no timer can
- * fire meanwhile. Worker threads are ended from outside (deadline-pool.ts terminates them). In the
+ * fire meanwhile. Worker threads are ended from outside (batch/pool.ts terminates them). In the
  * main thread, node:vm's `timeout` is the one way: a watchdog thread calls V8's
  * TerminateExecution, which ends whatever JavaScript is running, this realm's functions included,
  * and node:vm turns that into an error at its boundary (ERR_SCRIPT_EXECUTION_TIMEOUT), after
@@ -22,6 +22,9 @@
 import vm from "node:vm";
 
 /** The error a limit raises; the page it guarded becomes a timeout record. */
+/** A page's time limit when the caller gives none (ms): rendering, parsing and extraction. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
 export class TimeLimitExceeded extends Error {
   constructor(
     readonly ms: number,

@@ -78,7 +78,7 @@ test(
     const built = spawnSync("node", [join(copy, "scripts", "build.mjs")], { encoding: "utf8" });
     assert.equal(built.status, 0, built.stderr);
     assert.ok(
-      readdirSync(join(copy, "dist", "cli")).includes("extract-worker.js"),
+      readdirSync(join(copy, "dist", "batch")).includes("extract-worker.js"),
       "the extract worker is an entry of its own",
     );
     const pages = tempDir("pith-copy-pages-");
@@ -95,7 +95,7 @@ test(
 
     const fresh = outputs("bundle");
     assert.deepEqual(loaded(fresh.single.stderr, copy, "cli/main"), { bundle: true, sources: false });
-    assert.deepEqual(loaded(fresh.batch.stderr, copy, "cli/extract-worker"), {
+    assert.deepEqual(loaded(fresh.batch.stderr, copy, "batch/extract-worker"), {
       bundle: true,
       sources: false,
     });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
-import { ExtractPool } from "../src/cli/extract-pool.ts";
+import { ExtractPool } from "../src/batch/extract-pool.ts";
 import { DEFAULT_OUTPUT } from "../src/output/index.ts";
 import type { PageBytes } from "../src/io/inputs.ts";
 import { BLOG, fixturePath, fixtureText, hugePage, pith, warcResponse, tempDir } from "./helpers.ts";

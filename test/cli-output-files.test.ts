@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import test from "node:test";
-import { MAX_NAME, MAX_SEGMENT, outputName } from "../src/cli/output-files.ts";
+import { MAX_NAME, MAX_SEGMENT, outputName } from "../src/batch/output-files.ts";
 import { makeDirs, makeDirsSync } from "../src/io/make-dirs.ts";
 import { writeAtomic, writeAtomicSync } from "../src/io/write-atomic.ts";
 import { fixturePath, fixtureText, pith, warcResponse, tempDir } from "./helpers.ts";

@@ -1,11 +1,11 @@
 /**
- * The worker pool behind `pith extract` and `pith evaluate` batches (src/deadline-pool.ts): a job
+ * The worker pool behind `pith extract` and `pith evaluate` batches (src/batch/pool.ts): a job
  * that hangs or kills its worker fails alone, a fresh worker takes the next jobs, a worker that
  * cannot set up fails the pool, and closing settles every job.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DeadlinePool } from "../src/deadline-pool.ts";
+import { DeadlinePool } from "../src/batch/pool.ts";
 import { eventually } from "./helpers.ts";
 
 const WORKER = new URL("./fixtures/pool/worker.ts", import.meta.url).href;

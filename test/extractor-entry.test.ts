@@ -9,7 +9,7 @@ import { join } from "node:path";
 import test from "node:test";
 import { gzipSync } from "node:zlib";
 import "../src/methods.ts";
-import { pageOutput } from "../src/cli/extract-page.ts";
+import { pageOutput } from "../src/batch/page-output.ts";
 import { evaluateMethods } from "../src/evaluate/runner.ts";
 import { extractorNames, getExtractor, registerExtractor, runExtractor } from "../src/extractors.ts";
 import { hasVisibleWords } from "../src/dom/no-text.ts";

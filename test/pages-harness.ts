@@ -119,7 +119,7 @@ export function reduceJson(full: Record<string, unknown>): object {
 /** A page's three expected files' contents, byte for byte. */
 export async function pageOutputs(sourcePath: string): Promise<PageOutputs> {
   const plain = await extract(sourcePath, false);
-  // the CLI writes each page's output followed by a newline; it builds the tree on the snapshot (src/cli/extract-page.ts)
+  // the CLI writes each page's output followed by a newline; it builds the tree on the snapshot (src/batch/page-output.ts)
   const text = plain.extraction.text + "\n";
   const markdown = formatExtraction("markdown", plain.page, buildTree(plain.page), plain.extraction) + "\n";
   const traced = await extract(sourcePath, true);

@@ -11,9 +11,9 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
  */
 export const EXIT = { ok: 0, pageErrors: 1, usage: 2, fatal: 3 } as const;
 
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+import { UsageError } from "../errors.ts";
+
+export { UsageError };
 
 export interface Command {
   name: string;

@@ -12,7 +12,7 @@ import { DatasetError } from "../io/dataset.ts";
 import { writeAtomic } from "../io/write-atomic.ts";
 import { EXIT, UsageError, intOption, listOption, paramsOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
-import { progress } from "./progress.ts";
+import { progress } from "../batch/progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
 const HELP = `Usage: pith evaluate --method NAME[,NAME...] --data SET[,SET...] [options]

@@ -40,7 +40,7 @@ import type {
 } from "../types.ts";
 import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
-import { progress, type Progress } from "./progress.ts";
+import { progress, type Progress } from "../batch/progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 import { TimeLimitExceeded } from "../time-limit.ts";
 

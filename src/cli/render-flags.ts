@@ -2,8 +2,7 @@
 import type { ReadOptions } from "../io/inputs.ts";
 import type { RenderMode, RenderOptions } from "../types.ts";
 import { UsageError, intOption } from "./command.ts";
-
-export const DEFAULT_TIMEOUT_MS = 15_000;
+import { DEFAULT_TIMEOUT_MS } from "../time-limit.ts";
 
 export const RENDER_FLAGS = {
   mode: { type: "string" },

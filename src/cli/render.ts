@@ -5,7 +5,7 @@ import { createRenderer, mapLimit, renderLimit, renderPage } from "../render/ind
 import type { PageError, PageInput, PageResult, PageSnapshot, RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
-import { OutputDir } from "./output-files.ts";
+import { OutputDir } from "../batch/output-files.ts";
 import { renderOptionsFrom, RENDER_FLAGS, RENDER_HELP } from "./render-flags.ts";
 
 const HELP = `Usage: pith render <input...> [options]

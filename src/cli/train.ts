@@ -25,7 +25,7 @@ import type { FitConfig } from "../train/fit.ts";
 import { filterRecords, keptBy, loadAll, train, TrainError, type PageFailure } from "../train/train.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
-import { progress } from "./progress.ts";
+import { progress } from "../batch/progress.ts";
 
 /** Default folds of the site-grouped cross-validation. */
 export const DEFAULT_FOLDS = 5;

@@ -10,7 +10,7 @@
  * in Chromium mode in-process, since the browser already renders pages in parallel.
  */
 import { availableParallelism } from "node:os";
-import { DeadlinePool } from "../deadline-pool.ts";
+import { DeadlinePool } from "../batch/pool.ts";
 import { releaseBrowser } from "../render/browser-processes.ts";
 import "../methods.ts";
 import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
@@ -21,6 +21,7 @@ import { getPeer, PEERS } from "./peers.ts";
 import { aggregate, type RunFigures } from "./report.ts";
 import { createRng } from "../ml/prng.ts";
 import { workerModule } from "../paths.ts";
+import { DEFAULT_TIMEOUT_MS } from "../time-limit.ts";
 
 /** Most pages rendered together as one site's context. */
 export const SITE_CONTEXT_MAX_PAGES = 16;
@@ -243,8 +244,6 @@ async function runInProcess(
 
 /** Time a worker gets to close its renderer before it is terminated. */
 const WORKER_CLOSE_TIMEOUT_MS = 5_000;
-/** Render time limit of a page when the run gives none (the renderers' default). */
-const DEFAULT_PAGE_TIMEOUT_MS = 15_000;
 
 /**
  * A job's deadline on a worker: each of its pages (context pages included) may take the render
@@ -253,11 +252,11 @@ const DEFAULT_PAGE_TIMEOUT_MS = 15_000;
  */
 export function jobDeadlineMs(job: GroupJob): number {
   const pages = job.ids.length + job.contextIds.length;
-  return pages * (job.renderOptions.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS) * (1 + job.methods.length);
+  return pages * (job.renderOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS) * (1 + job.methods.length);
 }
 
 /**
- * Jobs on `n` worker threads (src/deadline-pool.ts), each under jobDeadlineMs. In Chromium mode
+ * Jobs on `n` worker threads (src/batch/pool.ts), each under jobDeadlineMs. In Chromium mode
  * each worker has its own browser, which the renderer's own page limit already bounds; a worker
  * terminated at a job's deadline cannot close its browser, so the pool ends it from here
  * (browser-processes.ts releaseBrowser, from the profile directories the worker reported).

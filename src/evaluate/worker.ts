@@ -1,11 +1,11 @@
 /**
- * Worker thread of `pith evaluate` (runner.ts, through src/deadline-pool.ts): answers each
+ * Worker thread of `pith evaluate` (runner.ts, through src/batch/pool.ts): answers each
  * GroupJob with its PageFigures and keeps one renderer for its lifetime, which it closes when
  * asked (a Chromium process must not outlive the run); it tells the pool which browsers it runs,
  * for the pool to end them if it terminates this thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { PoolReply, PoolRequest } from "../deadline-pool.ts";
+import type { PoolReply, PoolRequest } from "../batch/pool.ts";
 import { firstLine } from "../errors.ts";
 import type { RenderMode } from "../types.ts";
 import { evaluateGroup, failedGroup, JobEnv, type GroupJob, type PageFigures } from "./page.ts";

@@ -2,7 +2,7 @@
  * Input resolution: a path, directory, URL, WARC file or "-" (stdin) → a stream of PageInput
  * results. Every failure becomes a PageError record for that page; a batch never stops on one.
  * Reading and decoding are two steps: readRawInputs gives each page's bytes as read (PageBytes),
- * decodePage turns them into text, so a batch on worker threads decodes there (src/cli/extract-pool.ts).
+ * decodePage turns them into text, so a batch on worker threads decodes there (src/batch/extract-pool.ts).
  * A URL is fetched by src/io/fetch.ts.
  */
 import { createReadStream } from "node:fs";

@@ -3,7 +3,7 @@
  * whose command line names its unique profile directory (a pid alone may have been recycled;
  * the directory, made by mkdtemp, cannot be). ChromiumRenderer uses it after closing a browser;
  * a worker pool uses it for a browser whose worker thread was terminated before it could close
- * it (src/deadline-pool.ts `release`), and this thread ends its browsers still running when
+ * it (src/batch/pool.ts `release`), and this thread ends its browsers still running when
  * the process exits (an interrupted batch: the CLI turns SIGINT, SIGTERM and SIGHUP into an exit).
  * Linux /proc; elsewhere only the directory is removed.
  */

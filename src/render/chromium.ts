@@ -39,9 +39,8 @@ import {
   type RequestPolicy,
 } from "./chromium-policy.ts";
 import { NetworkTab, OfflineTab, VIEWPORT, firstLine, type Tab } from "./chromium-tabs.ts";
+import { DEFAULT_TIMEOUT_MS } from "../time-limit.ts";
 
-/** Per-page time limit when the caller gives none. */
-export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Tabs rendering at once; 2 vCPU gain only 1.3-1.7x from parallel pages (DEPENDENCIES.md). */
 export const DEFAULT_CONCURRENCY = 2;
 /**

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { moduleWorker } from "../workers.ts";
+import { moduleWorker } from "../batch/module-worker.ts";
 import { workerModule } from "../paths.ts";
 
 export interface Job {

@@ -10,14 +10,14 @@ import { getExtractor } from "../extractors.ts";
 import { renderPage } from "../render/index.ts";
 import { StaticRenderer } from "../render/static.ts";
 import { decodePage, type PageBytes } from "../io/inputs.ts";
-import type { PoolReply, PoolRequest } from "../deadline-pool.ts";
+import type { PoolReply, PoolRequest } from "./pool.ts";
 import type { ExtractSetup } from "./extract-pool.ts";
-import { pageOutput, type PageOutput } from "./extract-page.ts";
+import { pageOutput, type PageOutput } from "./page-output.ts";
 import { firstLine } from "../errors.ts";
 import type { PageResult } from "../types.ts";
 
 const port = parentPort;
-if (!port) throw new Error("src/cli/extract-worker.ts must run in a worker thread");
+if (!port) throw new Error("src/batch/extract-worker.ts must run in a worker thread");
 const setup = workerData as ExtractSetup;
 const reply = (m: PoolReply<PageResult<PageOutput>>): void => port.postMessage(m);
 

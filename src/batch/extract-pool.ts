@@ -7,13 +7,13 @@
  *
  * Every page runs under a deadline (`--timeout`). A page still running when it expires, or whose
  * worker dies (a crash, or a heap that outgrows its limit), becomes an error record for that page
- * alone (stage `timeout` or `extract`) and a fresh worker takes its place: src/deadline-pool.ts.
+ * alone (stage `timeout` or `extract`) and a fresh worker takes its place: src/batch/pool.ts.
  */
 import type { PageBytes } from "../io/inputs.ts";
 import type { ExtractorContext, PageResult, RenderOptions } from "../types.ts";
 import type { Format, OutputOptions } from "../output/index.ts";
-import type { PageOutput } from "./extract-page.ts";
-import { DeadlinePool } from "../deadline-pool.ts";
+import type { PageOutput } from "./page-output.ts";
+import { DeadlinePool } from "./pool.ts";
 import { workerModule } from "../paths.ts";
 
 /** What every worker needs to process pages exactly like the in-thread path. */
@@ -36,7 +36,7 @@ export interface ExtractSetup {
 export const WORKER_HEAP_MB = 1024;
 
 /**
- * Decodes, renders, extracts and formats pages on worker threads (src/deadline-pool.ts), one at a time each.
+ * Decodes, renders, extracts and formats pages on worker threads (src/batch/pool.ts), one at a time each.
  */
 export class ExtractPool {
   private readonly pool: DeadlinePool<PageBytes, PageResult<PageOutput>>;
@@ -48,7 +48,7 @@ export class ExtractPool {
 
   constructor(workers: number, setup: ExtractSetup, timeoutMs: number, heapMb = WORKER_HEAP_MB) {
     this.pool = new DeadlinePool({
-      url: workerModule("cli/extract-worker"),
+      url: workerModule("batch/extract-worker"),
       workerData: setup,
       size: workers,
       heapMb,

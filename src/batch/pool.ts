@@ -17,8 +17,8 @@
  *   `{closed: true}` once the worker has released what it holds (a browser) before it is terminated.
  */
 import type { Worker } from "node:worker_threads";
-import { exitOnSignals } from "./exit-on-signal.ts";
-import { moduleWorker } from "./workers.ts";
+import { exitOnSignals } from "../exit-on-signal.ts";
+import { moduleWorker } from "./module-worker.ts";
 
 /** Messages a pool worker sends. */
 export type PoolReply<R> =
