@@ -2,7 +2,7 @@
  * Interrupted (Ctrl-C, a job scheduler's TERM, a closed terminal) while this process holds
  * something its `exit` hooks give back (Chromium browsers and their profile directories:
  * src/render/browser-processes.ts, src/batch/pool.ts; a terminal's hidden cursor:
- * src/cli/progress.ts): exit through `process.exit`, so those hooks run, with the shell's usual
+ * src/batch/progress.ts): exit through `process.exit`, so those hooks run, with the shell's usual
  * 128 + signal number. Installed by whatever registers such a hook, not for every run: a
  * JavaScript signal handler runs only when the event loop is free, so a run busy on one huge page
  * in this thread (a static single page) would ignore Ctrl-C until it was done; without a handler

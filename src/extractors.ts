@@ -6,7 +6,7 @@
  *
  * runExtractor is the one way a command runs a method on a page (`pith extract`,
  * `pith evaluate`): the page-level checks (a feed or a sitemap, a page without visible text;
- * src/render/no-text.ts) are made there once, so every method gives the same empty extraction
+ * src/dom/no-text.ts) are made there once, so every method gives the same empty extraction
  * and reason for such a page, and an extractor's own code only sees pages with words.
  */
 import { pageEmptyReason } from "./dom/no-text.ts";

@@ -1,7 +1,7 @@
 /**
  * runExtractor (src/extractors.ts), the one entry `pith extract` and `pith evaluate` run every
  * method through: a feed, a sitemap or a page that shows no word is one empty extraction with one
- * reason (src/render/no-text.ts) whatever the method, and the method itself does not run.
+ * reason (src/dom/no-text.ts) whatever the method, and the method itself does not run.
  */
 import assert from "node:assert/strict";
 import { cpSync, rmSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * The context stage (src/pipeline/context.ts, src/train/context.ts): its features read the
+ * The context stage (src/pipeline/context/context.ts, src/train/context.ts): its features read the
  * stage-1 scores around a leaf as documented, training with cross-validation ships it in the
  * artifact (and --no-context does not), extraction cuts at its thresholds, a model trained
  * before some context features were added still scores as it did, and a model with a context

@@ -1,4 +1,4 @@
-/** The fill refiner (src/pipeline/fill.ts): the region holding the kept words is kept whole but for sure noise. */
+/** The fill refiner (src/refine/fill.ts): the region holding the kept words is kept whole but for sure noise. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { textOf } from "../src/dom/text.ts";

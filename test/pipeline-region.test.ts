@@ -1,4 +1,4 @@
-/** The main-region refiner (src/pipeline/region.ts) and inline-sibling separators in textOf. */
+/** The main-region refiner (src/refine/region.ts) and inline-sibling separators in textOf. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { buildTree } from "../src/dom/tree.ts";

@@ -106,7 +106,7 @@ test("the cache keys on the code that makes a record and all it imports, so a st
     "src/features/text.ts",
     "src/features/dom.ts",
     "src/pipeline/own-text.ts",
-    "src/pipeline/dedupe.ts",
+    "src/pipeline/rules/dedupe.ts",
     "src/render/static.ts",
     "src/train/labels.ts",
   ])

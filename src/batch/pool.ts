@@ -40,7 +40,7 @@ export interface DeadlinePoolOptions<J, R> {
   size: number;
   /** Old-generation heap limit of each worker (MB); none when omitted. */
   heapMb?: number;
-  /** Time limit of one job, from the moment a worker takes it. */
+  /** Time limit of one job, from the moment a worker takes it (Infinity: none). */
   deadlineMs: (job: J) => number;
   /**
    * The result of a job that timed out (`detail`: the limit in ms) or whose worker died or
@@ -247,7 +247,8 @@ export class DeadlinePool<J, R> {
       const task = this.queue.shift() as Task<J, R>;
       const ms = this.o.deadlineMs(task.job);
       slot.task = task;
-      slot.timer = setTimeout(() => this.expire(slot, ms), ms);
+      // no timer for a job without a deadline (Infinity): setTimeout would fire it at once
+      slot.timer = Number.isFinite(ms) ? setTimeout(() => this.expire(slot, ms), ms) : null;
       slot.worker.postMessage({ id: task.id, job: task.job } satisfies PoolRequest<J>);
     }
     this.grow();

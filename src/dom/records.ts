@@ -4,7 +4,7 @@
  * ("card card-3" and "card-7 card" match); an element is a record when at least MIN_RECORDS of
  * its parent's element children, itself included, share its signature. The region features
  * (src/features/region.ts, after MODELING-NOTES.md) count these runs; the records refiner
- * (src/pipeline/records.ts) votes over them. Record features of their own (run size, depth, the
+ * (src/refine/records.ts) votes over them. Record features of their own (run size, depth, the
  * run's share of the page and link density) were tried on top of the region ones and cost
  * held-out word F1, most on wcxb-dev, so they are not in the schema. Linear, no recursion.
  */
@@ -64,7 +64,7 @@ export function signatureId(node: SnapshotNode): number {
 /**
  * Per snapshot node: its signature id for the elements a row's features, path or record can
  * name (elementsNearRows), -1 for other nodes. Memoised per tree: the region features, the path
- * signatures (src/pipeline/path-signature.ts) and the records refiner of one run read the same
+ * signatures (src/pipeline/context/path-signature.ts) and the records refiner of one run read the same
  * array instead of looking every element up again (signatureId was 3.6 % of a static extract's
  * CPU profile, computed twice per page).
  */

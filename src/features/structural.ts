@@ -21,7 +21,7 @@
  * directly (all its words sit in structural descendants), or it is a *leaf segment* whose whole
  * text is its own plus its inline children's. So picking any set of structural nodes and taking
  * `textOf(page, tree, outermost(picked))` can reproduce any union of leaf segments exactly — the
- * oracle (src/algorithms/oracle.ts) and the learned pipeline rely on this.
+ * oracle (src/evaluate/oracle.ts) and the learned pipeline rely on this.
  *
  * Linear time, no recursion: one reverse pass (bottom-up facts) and one forward pass.
  */

@@ -5,9 +5,9 @@
  * chosen nodes are mapped back onto the leaf segments: a kept leaf stays kept only if it lies
  * inside a node the refiner chose. Which refiner a page type uses is a model setting, chosen
  * by cross-validation (`pith train` reports the end-to-end F1 with and without). pith adds a
- * third, "region" (src/pipeline/region.ts): keep the largest positive subtree of the scores, and
- * a fourth, "records" (src/pipeline/records.ts): fields of same-template sibling records vote,
- * and a fifth, "fill" (src/pipeline/fill.ts): the records vote, then the region holding the kept
+ * third, "region" (src/refine/region.ts): keep the largest positive subtree of the scores, and
+ * a fourth, "records" (src/refine/records.ts): fields of same-template sibling records vote,
+ * and a fifth, "fill" (src/refine/fill.ts): the records vote, then the region holding the kept
  * words is kept whole but for the leaves the classifier is sure are noise.
  */
 import { nodePath } from "../dom/path.ts";

@@ -10,7 +10,7 @@
  * text; the main grid or description is one large positive subtree, the scattered keeps sit
  * outside it. MODELING-NOTES.md found "keep the densest run" helped listings and collections
  * but cost articles, so whether a page type uses it is a model setting chosen by
- * cross-validation, like Louvan's refiners (src/pipeline/refine.ts).
+ * cross-validation, like Louvan's refiners (src/refine/index.ts).
  */
 import type { TraceEntry } from "../types.ts";
 import type { Ownership } from "../pipeline/own-text.ts";

@@ -25,7 +25,7 @@ export interface ArtifactInput {
   segmentBlend?: number;
   /** Per-domain models: blend with the bundled default at this weight of the domain model. */
   baseWeight?: number;
-  /** The context stage (src/pipeline/context.ts), when trained. */
+  /** The context stage (src/pipeline/context/context.ts), when trained. */
   context?: ContextModel;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Training the context stage (src/pipeline/context.ts) by stacking: it must learn from
+ * Training the context stage (src/pipeline/context/context.ts) by stacking: it must learn from
  * stage-1 scores like the ones it will see on new pages, so it trains on out-of-fold scores.
  * The cross-validation's fold models already score every page once from a model that never saw
  * its site (routed as at extraction time): those scores train the context stage of each fold

@@ -49,11 +49,11 @@ export const SEGMENT_BLEND = 0.5;
 /** Router confidence tried by the "router-0.4" variant (adopted when it wins). */
 export const LOW_ROUTER_CONFIDENCE = 0.4;
 
-/** The main-region refiner (src/pipeline/region.ts) on every routed type, general included. */
+/** The main-region refiner (src/refine/region.ts) on every routed type, general included. */
 const REGION_EVERYWHERE = everywhere("region");
-/** The records refiner (src/pipeline/records.ts) on every routed type, general included. */
+/** The records refiner (src/refine/records.ts) on every routed type, general included. */
 const RECORDS_EVERYWHERE = everywhere("records");
-/** The fill refiner (src/pipeline/fill.ts) on every routed type, general included. */
+/** The fill refiner (src/refine/fill.ts) on every routed type, general included. */
 const FILL_EVERYWHERE = everywhere("fill");
 
 function everywhere(refiner: RefinerName): Record<string, RefinerName> {

@@ -53,16 +53,16 @@ export interface PageRecord {
   goldWords: number;
   /**
    * id/class tokens of each leaf row, for the context stage's class-token lexicon
-   * (src/pipeline/class-lexicon.ts).
+   * (src/pipeline/context/class-lexicon.ts).
    */
   classTokens: RowTokens;
   /**
    * Section-heading tokens of each leaf row, for the context stage's heading lexicon
-   * (src/pipeline/heading-lexicon.ts).
+   * (src/pipeline/context/heading-lexicon.ts).
    */
   headingTokens: RowTokens;
   /**
-   * Path signature of each row, for the context stage's same-path features (src/pipeline/path-signature.ts).
+   * Path signature of each row, for the context stage's same-path features (src/pipeline/context/path-signature.ts).
    */
   paths: Uint32Array;
 }
@@ -143,7 +143,7 @@ export async function buildPageRecord(
  * may be those of content, and a bag-of-words metric does not care which copy is kept. Measured
  * (static, first 400 pages per set): 1.7 % of wcxb-dev's main-labeled leaf words have such a
  * noise copy, on 71 of 400 pages; dragnet 77 pages, cleaneval 29. A copy is what the duplicate
- * rule calls one (src/pipeline/dedupe.ts copyText: a leaf of at least 4 words, same text).
+ * rule calls one (src/pipeline/rules/dedupe.ts copyText: a leaf of at least 4 words, same text).
  */
 export function ambiguousCopies(
   page: PageSnapshot,

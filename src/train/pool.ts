@@ -6,8 +6,7 @@
  * where its fits do not depend on each other.
  */
 import { availableParallelism } from "node:os";
-import type { Worker } from "node:worker_threads";
-import { moduleWorker } from "../batch/module-worker.ts";
+import { DeadlinePool } from "../batch/pool.ts";
 import { workerModule } from "../paths.ts";
 
 export interface Job {
@@ -15,18 +14,11 @@ export interface Job {
   payload: unknown;
 }
 
-interface Reply {
-  id: number;
+/** A worker's answer to one job: its value, or the one-line error it threw. */
+export interface JobReply {
   ok: boolean;
   value?: unknown;
   error?: string;
-}
-
-interface Pending {
-  id: number;
-  job: Job;
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
 }
 
 /** Default worker count: every core (this machine has 2). */
@@ -35,37 +27,42 @@ export function defaultWorkers(): number {
 }
 
 /**
- * Worker threads that take jobs as they come (see the header). `run` answers with the job's
- * value or rejects with its error; a worker that dies rejects its job and every job after it,
- * since a training run cannot go on without it. `close` terminates the workers.
+ * Worker threads that take jobs as they come (see the header), on the batch commands' pool
+ * (src/batch/pool.ts) without a deadline: a fit or a cross-validation fold takes as long as it
+ * takes. `run` answers with the job's value or rejects with its error; a worker that dies rejects
+ * its job and every job after it, since a training run cannot go on without it. `close`
+ * terminates the workers.
  */
 export class WorkerPool {
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, Pending>();
-  private readonly queue: Pending[] = [];
-  private readonly threads: Worker[] = [];
-  private nextId = 0;
+  private readonly pool: DeadlinePool<Job, JobReply & { died?: true }>;
   private failure: Error | null = null;
 
   constructor(readonly size = defaultWorkers()) {
-    const url = workerModule("train/worker");
-    for (let i = 0; i < Math.max(1, size); i++) {
-      const w = moduleWorker(url);
-      this.threads.push(w);
-      w.on("message", (r: Reply) => this.settle(w, r));
-      w.on("error", (e: Error) => this.fail(e));
-      w.on("exit", (code) => this.fail(new Error(`a training worker exited (code ${code})`)));
-      w.once("online", () => this.release(w));
-    }
+    this.pool = new DeadlinePool<Job, JobReply & { died?: true }>({
+      url: workerModule("train/worker"),
+      workerData: null,
+      size,
+      deadlineMs: () => Infinity,
+      failure: (_job, _kind, detail) => ({
+        ok: false,
+        error: `a training worker stopped: ${detail}`,
+        died: true,
+      }),
+      name: "a training worker",
+    });
   }
 
   /** Runs `job` on the next free worker. */
-  run(job: Job): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job, resolve, reject });
-      this.dispatch();
-    });
+  async run(job: Job): Promise<unknown> {
+    if (this.failure) throw this.failure;
+    const reply = await this.pool.run(job);
+    if (reply.died) {
+      this.failure ??= new Error(reply.error);
+      void this.pool.close();
+      throw this.failure;
+    }
+    if (!reply.ok) throw new Error(reply.error ?? "worker failed");
+    return reply.value;
   }
 
   /** Why the pool stopped taking work (a worker died, or it was closed), or null. */
@@ -75,39 +72,7 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.failure ??= new Error("the worker pool is closed");
-    for (const p of this.queue.splice(0)) p.reject(this.failure);
-    await Promise.all(this.threads.map((t) => t.terminate()));
-  }
-
-  private release(w: Worker): void {
-    this.idle.push(w);
-    this.dispatch();
-  }
-
-  private dispatch(): void {
-    while (this.idle.length && this.queue.length) {
-      const w = this.idle.pop() as Worker;
-      const p = this.queue.shift() as Pending;
-      this.busy.set(w, p);
-      w.postMessage({ id: p.id, ...p.job });
-    }
-  }
-
-  private settle(w: Worker, r: Reply): void {
-    const p = this.busy.get(w);
-    this.busy.delete(w);
-    if (p && p.id === r.id) {
-      if (r.ok) p.resolve(r.value);
-      else p.reject(new Error(r.error ?? "worker failed"));
-    }
-    this.release(w);
-  }
-
-  private fail(e: Error): void {
-    if (this.failure) return;
-    this.failure = e;
-    for (const p of [...this.busy.values(), ...this.queue.splice(0)]) p.reject(e);
-    this.busy.clear();
+    await this.pool.close();
   }
 }
 

@@ -1,12 +1,15 @@
 /**
- * Worker-thread entry for pool.ts: receives {id, task, payload}, answers {id, ok, value}.
+ * Worker-thread entry for pool.ts (the batch pool's protocol, src/batch/pool.ts): says it is ready,
+ * then answers each {id, job: {task, payload}} with {id, result: {ok, value | error}}.
  * Tasks: "record" (a dataset page → PageRecord), "evaluate" (a page → word F1 of the
  * learned pipeline with a given model) and "fit" (training rows → a fitted classifier's JSON,
  * fit-pool.ts), so both cores share dataset-wide work and independent fits. The record
  * payload names the render mode (default static); an evaluation takes it from the model file.
  */
 import { parentPort } from "node:worker_threads";
+import type { PoolReply, PoolRequest } from "../batch/pool.ts";
 import { firstLine } from "../errors.ts";
+import type { Job, JobReply } from "./pool.ts";
 import { loadDataset, type Dataset } from "../io/dataset.ts";
 import type { RenderMode } from "../types.ts";
 import { buildPageRecord } from "./page-record.ts";
@@ -37,9 +40,14 @@ async function run(task: string, payload: unknown): Promise<unknown> {
   throw new Error(`unknown task ${task}`);
 }
 
-parentPort?.on("message", (msg: { id: number; task: string; payload: unknown }) => {
-  run(msg.task, msg.payload).then(
-    (value) => parentPort?.postMessage({ id: msg.id, ok: true, value }),
-    (e: unknown) => parentPort?.postMessage({ id: msg.id, ok: false, error: firstLine(e) }),
+const port = parentPort;
+if (!port) throw new Error("src/train/worker.ts must run in a worker thread");
+const reply = (m: PoolReply<JobReply>): void => port.postMessage(m);
+port.on("message", (m: PoolRequest<Job>) => {
+  if (!("job" in m)) return; // no close message: the pool terminates training workers
+  run(m.job.task, m.job.payload).then(
+    (value) => reply({ id: m.id, result: { ok: true, value } }),
+    (e: unknown) => reply({ id: m.id, result: { ok: false, error: firstLine(e) } }),
   );
 });
+reply({ ready: true });
