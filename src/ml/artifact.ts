@@ -178,9 +178,13 @@ export function parseModel(text: string, source: string, expected: ModelExpectat
 
 /** Reads, parses and validates a model file. Throws ModelLoadError (one line) on any problem. */
 export async function loadModel(file: string, expected: ModelExpectation): Promise<ModelArtifact> {
-  let text: string;
+  return parseModel(await readModelText(file), file, expected);
+}
+
+/** A model file's text; a missing or unreadable file is a one-line ModelLoadError. */
+export async function readModelText(file: string): Promise<string> {
   try {
-    text = await readFile(file, "utf8");
+    return await readFile(file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new ModelLoadError(
@@ -190,7 +194,6 @@ export async function loadModel(file: string, expected: ModelExpectation): Promi
         : `cannot read model ${file} (${code ?? (e as Error).message})`,
     );
   }
-  return parseModel(text, file, expected);
 }
 
 /**

@@ -7,11 +7,16 @@
  * "content", "segment", "content:<page type>", "context"; the router and thresholds live in `extra`.
  */
 import { HIDDEN_TEXT_CANDIDATES } from "../hidden-text.ts";
-import { artifactClassifier, loadModel, ModelLoadError, type ModelArtifact } from "../../ml/artifact.ts";
+import {
+  artifactClassifier,
+  ModelLoadError,
+  parseModel,
+  readModelText,
+  type ModelArtifact,
+} from "../../ml/artifact.ts";
 import type { Classifier } from "../../ml/classifier.ts";
 import { loadClassifier } from "../../ml/kinds.ts";
 import { featureSchema } from "../../features/index.ts";
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { RenderMode } from "../../types.ts";
 import { columnMap } from "../columns.ts";
@@ -237,24 +242,26 @@ function isLexicon(x: unknown): x is ClassLexicon {
  */
 export async function loadPipelineModel(file: string, mode: RenderMode): Promise<PipelineModel> {
   const current = featureSchema();
+  const text = await readModelText(file); // the file is read once
   try {
-    return await pipelineFromArtifact(await loadModel(file, { schemaHash: current.hash, mode }), file);
+    return await pipelineFromArtifact(parseModel(text, file, { schemaHash: current.hash, mode }), file);
   } catch (e) {
     if (!(e instanceof ModelLoadError) || !/feature schema/.test(e.message)) throw e;
-    const recorded = await recordedSchema(file);
+    const recorded = recordedSchema(text);
     const map = recorded ? columnMap(recorded, current.names) : null;
     if (!recorded || !map) throw e;
     const model = await pipelineFromArtifact(
-      await loadModel(file, { schemaHash: recorded.hash, mode }),
+      parseModel(text, file, { schemaHash: recorded.hash, mode }),
       file,
     );
     return { ...model, columns: map };
   }
 }
 
-async function recordedSchema(file: string): Promise<{ names: string[]; hash: string } | null> {
+/** The feature schema a model's text records (names and hash), or null when it has none. */
+function recordedSchema(text: string): { names: string[]; hash: string } | null {
   try {
-    const json = JSON.parse(await readFile(file, "utf8")) as {
+    const json = JSON.parse(text) as {
       featureSchema?: { names?: unknown; hash?: unknown };
     };
     const s = json.featureSchema;
