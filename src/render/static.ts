@@ -166,8 +166,26 @@ const HEAD_CONTENT_TAGS = new Set([
 /** How far down the open-element stack a close tag looks for its element (mismatched markup). */
 const MAX_CLOSE_SEARCH = 64;
 
+/**
+ * Nodes (elements and text) a snapshot may hold. The largest page of the shared sets has about
+ * 16,000 elements and a 30 MB page of 1.2 million nodes fits a worker's heap; past this a page
+ * is refused while it is parsed, before its node list alone (one JavaScript array) outgrows the
+ * heap: a worker that runs out of heap inside one allocation aborts the whole process, not just
+ * itself (a 55 MB page of `<br>` is 14 million nodes).
+ */
+export const MAX_SNAPSHOT_NODES = 1_000_000;
+
+/** Adds a node to the snapshot; a page past MAX_SNAPSHOT_NODES is an error (a render error record). */
+function addNode(state: BuildState, node: SnapshotNode): void {
+  if (state.nodes.length >= MAX_SNAPSHOT_NODES)
+    throw new Error(
+      `page too large: more than ${MAX_SNAPSHOT_NODES.toLocaleString("en")} elements and text nodes`,
+    );
+  state.nodes.push(node);
+}
+
 function pushElement(state: BuildState, tag: string, attrs: Record<string, string>): number {
-  state.nodes.push(new ElementNode(top(state), tag, attrs, true));
+  addNode(state, new ElementNode(top(state), tag, attrs, true));
   const index = state.nodes.length - 1;
   state.stack.push(index);
   return index;
@@ -355,7 +373,7 @@ function closeMath(state: BuildState): void {
   const text = math.text.result();
   if (text === "") return;
   const visible = (state.nodes[math.index] as SnapshotNode).visible;
-  state.nodes.push(new TextNode(math.index, text, visible));
+  addNode(state, new TextNode(math.index, text, visible));
 }
 
 /**
@@ -389,7 +407,7 @@ function addText(state: BuildState, raw: string): void {
     return;
   }
   const parentVisible = parent < 0 ? true : (state.nodes[parent] as SnapshotNode).visible;
-  state.nodes.push(new TextNode(parent, data, parentVisible));
+  addNode(state, new TextNode(parent, data, parentVisible));
 }
 
 /**
