@@ -32,6 +32,8 @@ export interface PageInput {
   encoding: string;
   /** True when this input was fetched from the network (URL input). */
   remote: boolean;
+  /** What was wrong with the bytes but did not stop the page (a truncated gzip), for its record. */
+  warnings?: string[];
   /**
    * Set when an HTTP Content-Type says the page is XHTML (application/xhtml+xml): a browser
    * parses it as XML even without an XML declaration (src/render/xhtml.ts).
@@ -151,6 +153,8 @@ export interface PageSnapshot {
   nodes: SnapshotNode[];
   /** Render time in ms, for benchmarks and reports. */
   ms: number;
+  /** The input's warnings (PageInput.warnings), carried to the page's record. */
+  warnings?: string[];
 }
 
 /** A page that could not be processed: what every batch reports instead of throwing. */

@@ -3,7 +3,8 @@
  * each page yields a snapshot or one error line naming the page and the reason.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -134,4 +135,29 @@ test("an option value starting with a dash is a usage error that says how to giv
   const joined = await pith(["extract", page, "--timeout=-5"]);
   assert.equal(joined.status, 2);
   assert.match(joined.stderr, /^pith: extract: --timeout must be at least 1 ms, got -5$/m);
+});
+
+test("a truncated .html.gz is extracted from what arrived, with a warning on stderr and in its JSON record", async () => {
+  const dir = tempDir("pith-truncated-");
+  const paragraphs = Array.from(
+    { length: 300 },
+    (_, i) => `<p>Paragraph ${i} of the river notes, ${i * 7919} bends.</p>`,
+  );
+  const whole = gzipSync(
+    `<html><body><article><h1>River notes</h1>${paragraphs.join("")}</article></body></html>`,
+  );
+  writeFileSync(join(dir, "cut.html.gz"), whole.subarray(0, Math.floor(whole.length / 2)));
+  const out = tempDir("pith-truncated-out-");
+  const r = await pith(["extract", dir, "--format", "json", "--out", out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /^warning\tcut\.html\.gz\tgzip data is truncated: extracted from the \d+ bytes that arrived$/m,
+  );
+  const record = JSON.parse(readFileSync(join(out, "cut.json"), "utf8")) as {
+    text: string;
+    warnings?: string[];
+  };
+  assert.match(record.text, /^River notes\nParagraph 0 of the river notes/);
+  assert.match(record.warnings?.[0] ?? "", /^gzip data is truncated/);
 });

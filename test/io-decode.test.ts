@@ -114,12 +114,9 @@ test("UTF-16 without a byte-order mark is told by its NUL bytes (LE and BE), not
   const be = Buffer.from(le).swap16();
   assert.deepEqual(decodeHtml(le), { html, encoding: "utf-16le (no bom)" });
   assert.deepEqual(decodeHtml(be), { html, encoding: "utf-16be (no bom)" });
-  // NUL runs (padding in a binary format) fall on even and odd bytes alike: still binary
+  // a NUL run falls on even and odd bytes alike: no UTF-16, padding before the markup (skipped)
   const padded = Buffer.concat([Buffer.alloc(2048), Buffer.from("<p>text after padding</p>")]);
-  assert.throws(
-    () => decodeHtml(padded),
-    (e: unknown) => e instanceof DecodeError && /binary/.test((e as Error).message),
-  );
+  assert.deepEqual(decodeHtml(padded).warnings, ["skipped 2048 NUL bytes before the markup"]);
 });
 
 test("undeclared Thai (TIS-620, windows-874) is recognised, not read as EUC-KR or windows-1252 mojibake; undeclared Korean stays EUC-KR", async () => {
@@ -161,4 +158,42 @@ test("text that keeps Thai spelling when read as windows-874 is still not Thai: 
     JSON.stringify(u),
   );
   assert.equal(looksThai(ukrainian), false);
+});
+
+/** A page long enough that gzip cannot squeeze it to a few bytes: varied sentences. */
+function articleBytes(paragraphs: number): Buffer {
+  const ps = Array.from(
+    { length: paragraphs },
+    (_, i) =>
+      `<p>Paragraph ${i}: the river bends ${i * 7919} times, carrying ${i % 13} tonnes of gravel.</p>`,
+  );
+  return Buffer.from(`<html><body><article><h1>River notes</h1>${ps.join("")}</article></body></html>`);
+}
+
+test("a truncated gzip gives the text that arrived, with a warning; a whole one has none", () => {
+  const whole = gzipSync(articleBytes(400));
+  assert.equal(decodeHtml(whole).warnings, undefined);
+  const d = decodeHtml(whole.subarray(0, Math.floor(whole.length * 0.6)));
+  assert.match(d.html, /<h1>River notes<\/h1><p>Paragraph 0: /);
+  assert.ok(d.html.length > articleBytes(400).length * 0.3, "most of what arrived is there");
+  assert.equal(d.warnings?.length, 1);
+  assert.match(d.warnings?.[0] ?? "", /^gzip data is truncated: extracted from the \d+ bytes that arrived$/);
+});
+
+test("a gzip bomb is refused in words: the data expands past the page cap", () => {
+  assert.throws(
+    () => decodeHtml(gzipSync(Buffer.alloc(70 * 1024 * 1024, 0x20))),
+    (e: unknown) => e instanceof DecodeError && e.message === "gzip data expands past the 64 MB cap",
+  );
+});
+
+test("a run of NUL bytes before valid markup is skipped with a warning; NULs through the data stay binary", () => {
+  const d = decodeHtml(Buffer.concat([Buffer.alloc(5000), articleBytes(3)]));
+  assert.match(d.html, /^<html><body><article><h1>River notes/);
+  assert.deepEqual(d.warnings, ["skipped 5000 NUL bytes before the markup"]);
+  const mixed = Buffer.concat([Buffer.alloc(100), articleBytes(3).subarray(0, 40), Buffer.alloc(2000)]);
+  assert.throws(
+    () => decodeHtml(mixed),
+    (e: unknown) => e instanceof DecodeError && /binary data/.test(e.message),
+  );
 });

@@ -26,6 +26,8 @@ export interface PageOutput {
   empty: boolean;
   /** The extractor's reason for an empty result, when it gave one. */
   emptyReason?: string;
+  /** What was wrong with the page's bytes but did not stop it (a truncated gzip). */
+  warnings?: string[];
   /**
    * The learned pipeline's model file and why it was chosen ("default-static (default)"), for the summary.
    */
@@ -82,6 +84,7 @@ export function formatPage(
     body,
     empty: !extraction.text,
     ...(extraction.emptyReason ? { emptyReason: extraction.emptyReason } : {}),
+    ...(page.warnings ? { warnings: page.warnings } : {}),
     ...(extraction.method === "ml" && extraction.model ? { model: modelChoice(extraction.model) } : {}),
   };
 }

@@ -63,6 +63,7 @@ export class Sink implements BatchSink {
       this.counts.ok++;
       if (r.value.empty) this.counts.empty++;
       if (r.value.model) this.models.set(r.value.model, (this.models.get(r.value.model) ?? 0) + 1);
+      for (const w of r.value.warnings ?? []) this.bar.note(`warning\t${r.value.id}\t${w}`);
       if (r.value.emptyReason) this.bar.note(`empty\t${r.value.id}\t${r.value.emptyReason}`);
       this.bar.tick(r.value.id);
     });

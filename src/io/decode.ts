@@ -23,7 +23,7 @@
  * decoded by steps 5-6; one with a few broken sequences among valid ones stays UTF-8.
  * Binary input (NUL bytes in the first kilobytes) is refused with a clear error.
  */
-import { gunzipSync } from "node:zlib";
+import { constants as zlib, gunzipSync } from "node:zlib";
 import chardet from "chardet";
 import iconv from "iconv-lite";
 import { looksThai } from "./thai.ts";
@@ -59,6 +59,39 @@ export interface Decoded {
   html: string;
   /** e.g. "utf-8 (bom)", "shift_jis (meta)", "windows-1252 (fallback)". */
   encoding: string;
+  /** What was wrong with the bytes but did not stop the page (a truncated gzip, leading NULs). */
+  warnings?: string[];
+}
+
+/**
+ * Gunzips page bytes under the page cap. A stream cut short (a download that stopped) gives what
+ * arrived, with a warning; data that expands past the cap (a gzip bomb) is refused in words.
+ */
+function gunzipPage(bytes: Uint8Array, warnings: string[]): Uint8Array {
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_PAGE_BYTES });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ERR_BUFFER_TOO_LARGE")
+      throw new DecodeError(`gzip data expands past the ${MAX_PAGE_BYTES / 1024 / 1024} MB cap`);
+    if (code !== "Z_BUF_ERROR") throw new DecodeError(`corrupt gzip data: ${(e as Error).message}`);
+  }
+  // truncated: what the stream holds up to its cut (a sync flush does not ask for the trailer)
+  const partial = gunzipSync(bytes, { maxOutputLength: MAX_PAGE_BYTES, finishFlush: zlib.Z_SYNC_FLUSH });
+  warnings.push(`gzip data is truncated: extracted from the ${partial.length} bytes that arrived`);
+  return partial;
+}
+
+/**
+ * The bytes after a run of NUL bytes at the start (padding from a broken download or a
+ * preallocated file), when the rest is no binary data; null when there is no such run.
+ */
+function afterLeadingNuls(bytes: Uint8Array): Uint8Array | null {
+  let k = 0;
+  while (k < bytes.length && bytes[k] === 0) k++;
+  if (k === 0 || k === bytes.length) return null;
+  const rest = bytes.subarray(k);
+  return looksBinary(rest) ? null : rest;
 }
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)/i;
@@ -191,14 +224,14 @@ function mostlyNotUtf8(bytes: Uint8Array): boolean {
 
 /** Decode page bytes to text following the rules in this file's header. */
 export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Decoded {
+  const warnings: string[] = [];
+  const decoded = decodeBytes(isGzip(input) ? gunzipPage(input, warnings) : input, httpCharset, warnings);
+  return warnings.length ? { ...decoded, warnings } : decoded;
+}
+
+/** decodeHtml on bytes already gunzipped. */
+function decodeBytes(input: Uint8Array, httpCharset: string | null | undefined, warnings: string[]): Decoded {
   let bytes = input;
-  if (isGzip(bytes)) {
-    try {
-      bytes = gunzipSync(bytes, { maxOutputLength: MAX_PAGE_BYTES });
-    } catch (e) {
-      throw new DecodeError(`corrupt or oversized gzip data: ${(e as Error).message}`);
-    }
-  }
   if (bytes.length > MAX_PAGE_BYTES) throw new DecodeError(`page is larger than ${MAX_PAGE_BYTES} bytes`);
   const bom = bomEncoding(bytes);
   if (bom) {
@@ -207,7 +240,12 @@ export function decodeHtml(input: Uint8Array, httpCharset?: string | null): Deco
   }
   const utf16 = utf16ByNuls(bytes);
   if (utf16) return { html: decodeWith(bytes, utf16) ?? "", encoding: `${utf16} (no bom)` };
-  if (looksBinary(bytes)) throw new DecodeError("binary data, not an HTML page");
+  if (looksBinary(bytes)) {
+    const rest = afterLeadingNuls(bytes);
+    if (!rest) throw new DecodeError("binary data, not an HTML page");
+    warnings.push(`skipped ${bytes.length - rest.length} NUL bytes before the markup`);
+    bytes = rest;
+  }
   const utf8 = decodeUtf8Strict(bytes);
   const http = knownLabel(httpCharset);
   const declared = http ?? declaredCharset(bytes);

@@ -84,7 +84,7 @@ export function pageFromBytes(
   },
 ): PageResult<PageInput> {
   try {
-    const { html: text, encoding } = decodeHtml(bytes, meta.charset ?? null);
+    const { html: text, encoding, warnings } = decodeHtml(bytes, meta.charset ?? null);
     const html = meta.plainText ? plainTextPage(text) : text;
     const page: PageInput = {
       id: meta.id,
@@ -95,6 +95,7 @@ export function pageFromBytes(
       remote: meta.remote,
     };
     if (meta.xhtml) page.xhtml = true;
+    if (warnings) page.warnings = warnings;
     return { ok: true, value: page };
   } catch (e) {
     return fail(meta.id, meta.source, "decode", readErrorReason(e));

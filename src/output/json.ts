@@ -49,6 +49,8 @@ export function toJson(page: PageSnapshot, tree: Tree, extraction: Extraction): 
     model: extraction.model ?? null,
     text: extraction.text,
     emptyReason: extraction.emptyReason ?? null,
+    // only on pages whose bytes had something wrong that did not stop them (a truncated gzip)
+    ...(page.warnings ? { warnings: page.warnings } : {}),
     nodes: extraction.nodes.map((n, k) => ({
       index: n,
       path: nodePath(page, tree, n),

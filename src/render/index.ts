@@ -37,7 +37,9 @@ export async function renderPage(
   limit: Limit = NO_LIMIT,
 ): Promise<PageResult<PageSnapshot>> {
   try {
-    return { ok: true, value: await limit.run(() => renderer.render(input, options)) };
+    const snapshot = await limit.run(() => renderer.render(input, options));
+    if (input.warnings) snapshot.warnings = input.warnings;
+    return { ok: true, value: snapshot };
   } catch (e) {
     const message = firstLine(e);
     const stage = message.startsWith("timeout") ? "timeout" : "render";
