@@ -17,6 +17,8 @@ const TSX_API = import.meta.resolve("tsx/esm/api");
  */
 export function moduleWorker(url: string, options: Omit<WorkerOptions, "eval"> = {}): Worker {
   if (url.endsWith(".js")) return new Worker(new URL(url), options);
-  const boot = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
+  const boot =
+    `import(${JSON.stringify(TSX_API)})` +
+    `.then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`;
   return new Worker(boot, { ...options, eval: true });
 }

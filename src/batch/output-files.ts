@@ -188,7 +188,9 @@ export class OutputDir {
         id,
         source,
         stage: "write",
-        reason: `output ${name} belongs to another input of this run (two inputs with one name), so this page's output is not written`,
+        reason:
+          `output ${name} belongs to another input of this run (two inputs with one name), ` +
+          "so this page's output is not written",
       };
     try {
       await writeAtomic(path, data);

@@ -133,8 +133,10 @@ export const extractCommand: Command = {
     const { ok, empty, errors, skipped } = sink.counts;
     const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
     const models = [...sink.models].map(([m, n]) => `${m} ×${n}`).join(", ");
+    const emptyCount = empty ? ` (${empty} empty)` : "";
     process.stderr.write(
-      `extracted ${ok} page(s) with ${extractor.name}${empty ? ` (${empty} empty)` : ""}, ${errors} error(s)${skips}${models ? `; models: ${models}` : ""}\n`,
+      `extracted ${ok} page(s) with ${extractor.name}${emptyCount}, ${errors} error(s)${skips}` +
+        `${models ? `; models: ${models}` : ""}\n`,
     );
     return errors ? EXIT.pageErrors : EXIT.ok;
   },

@@ -5,8 +5,9 @@ import { UsageError } from "./command.ts";
 
 export const INPUT_FLAGS = { "input-list": { type: "string" } } as const;
 
-export const INPUT_HELP = `  --input-list FILE  more inputs from FILE, one per line (files, directories, URLs, WARCs), read as
-                     the batch goes, so a list of millions fits; - reads the list from stdin`;
+export const INPUT_HELP =
+  "  --input-list FILE  more inputs from FILE, one per line (files, directories, URLs, WARCs), read as\n" +
+  "                     the batch goes, so a list of millions fits; - reads the list from stdin";
 
 export interface Inputs {
   specs: InputSpecs;

@@ -13,7 +13,7 @@ export const RENDER_FLAGS = {
   concurrency: { type: "string" },
 } as const;
 
-export const RENDER_HELP = `  --mode MODE        static (fast HTML parser, default) or chromium (headless Chromium: layout and style)
+export const RENDER_HELP = `  --mode MODE        static (fast HTML parser, default) or chromium (headless Chromium: layout${""} and style)
   --js               run the page's JavaScript (chromium; default off)
   --network          let local pages fetch subresources (default: no network for local input)
   --resources        load images, media and fonts (default blocked)

@@ -36,7 +36,9 @@ export function localPath(spec: string): string | { error: string } {
   if (scheme === undefined) return spec;
   if (scheme.toLowerCase() !== "file")
     return {
-      error: `unsupported URL scheme ${scheme}: pith reads http(s) and file URLs, files, directories, WARCs and - (stdin)`,
+      error:
+        `unsupported URL scheme ${scheme}: pith reads http(s) and file URLs, files, directories, ` +
+        "WARCs and - (stdin)",
     };
   try {
     return fileURLToPath(spec);

@@ -149,7 +149,8 @@ export const mlExtractor: Extractor = {
   name: METHOD,
   knownParams: ML_PARAMS,
   description:
-    "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
+    "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, " +
+    "Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
   /** Load the explicit or bundled model before a batch, so a bad model is one error, not one per page. */
   async prepare(context: ExtractorContext): Promise<void> {
     const mode = context.mode ?? "static";
@@ -158,7 +159,8 @@ export const mlExtractor: Extractor = {
     if (!model && !existsSync(file)) {
       throw new ModelLoadError(
         file,
-        `no bundled model for --mode ${mode} (${file}); reinstall pith (models/ ships default-static.json and default-chromium.json), or pass --model FILE`,
+        `no bundled model for --mode ${mode} (${file}); reinstall pith ` +
+          "(models/ ships default-static.json and default-chromium.json), or pass --model FILE",
       );
     }
     await cachedModel(file, mode);
