@@ -65,7 +65,9 @@ function extractContent(
     node: -1,
     path: "",
     action: "keep",
-    reason: `compared with ${cls.length} of ${others.length} site pages, ε=${SIMILARITY_EPSILON}, θ=${IBDF_THRESHOLD}`,
+    reason:
+      `compared with ${cls.length} of ${others.length} site pages, ` +
+      `ε=${SIMILARITY_EPSILON}, θ=${IBDF_THRESHOLD}`,
     text: "",
   };
   const trace = new BoundedTrace(page, tree);

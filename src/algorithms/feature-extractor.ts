@@ -108,16 +108,22 @@ export function desiredParam(value: unknown): BlockFeature[] {
   return names as BlockFeature[];
 }
 
+/** What an extraction reports beside its nodes: the method, its trace and the model (parameters) it ran with. */
+export interface Reported {
+  method: string;
+  trace: TraceEntry[];
+  model: string;
+}
+
 /** Extraction made of the chosen blocks (their own nodes, nested blocks excluded). */
 export function blocksExtraction(
   page: PageSnapshot,
   tree: Tree,
-  method: string,
   basket: WinnerBasket,
   chosen: readonly number[],
-  trace: TraceEntry[],
-  model: string,
+  reported: Reported,
 ): Extraction {
+  const { method, trace, model } = reported;
   const mask = new Uint8Array(basket.blocks.roots.length);
   for (const b of chosen) mask[b] = 1;
   const nodes = chosenSubtrees(page, tree, basket.blocks.blockOf, mask);
@@ -166,15 +172,11 @@ function extractFeature(page: PageSnapshot, context: ExtractorContext = {}): Ext
       basket.scores[k],
     ),
   );
-  return blocksExtraction(
-    page,
-    tree,
-    METHOD,
-    basket,
-    [basket.winners[best] as number],
-    trace.finish(),
-    `feature=${desired.join(",")}`,
-  );
+  return blocksExtraction(page, tree, basket, [basket.winners[best] as number], {
+    method: METHOD,
+    trace: trace.finish(),
+    model: `feature=${desired.join(",")}`,
+  });
 }
 
 export const featureExtractor: Extractor = {

@@ -101,15 +101,11 @@ function extractK(page: PageSnapshot, context: ExtractorContext = {}): Extractio
       : `in cluster ${km.assignment[i]} of k=${km.k}, not the top one`;
     trace.add("k-means", basket.blocks.roots[b] as number, keep ? "keep" : "drop", why, basket.scores[i]);
   });
-  return blocksExtraction(
-    page,
-    tree,
-    METHOD,
-    basket,
-    chosen,
-    trace.finish(),
-    `k=${km.k},feature=${desired.join(",")}`,
-  );
+  return blocksExtraction(page, tree, basket, chosen, {
+    method: METHOD,
+    trace: trace.finish(),
+    model: `k=${km.k},feature=${desired.join(",")}`,
+  });
 }
 
 export const kFeatureExtractor: Extractor = {

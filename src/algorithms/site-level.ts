@@ -71,7 +71,9 @@ export async function chooseNSet(
     return {
       pages,
       source: "site",
-      note: `${pages.length} of ${others.length} site pages (${params["selection"] === "random" ? "random" : "ranked"})`,
+      note:
+        `${pages.length} of ${others.length} site pages ` +
+        `(${params["selection"] === "random" ? "random" : "ranked"})`,
     };
   }
   if (params["live"] === true) {

@@ -100,7 +100,10 @@ const NAMED_FRAMES = 3;
 
 function framesReason(frames: readonly string[]): string {
   const named = frames.slice(0, NAMED_FRAMES).join(", ") + (frames.length > NAMED_FRAMES ? ", …" : "");
-  return `the page has no visible text of its own: its content is in ${frames.length} frame${frames.length === 1 ? "" : "s"} (${named}); extract those pages`;
+  return (
+    `the page has no visible text of its own: its content is in ` +
+    `${frames.length} frame${frames.length === 1 ? "" : "s"} (${named}); extract those pages`
+  );
 }
 
 /** The empty-extraction reason of a page without visible text. */
@@ -112,10 +115,16 @@ export function noVisibleTextReason(page: PageSnapshot): string {
   const refresh = page.meta?.refreshUrl;
   // resolved as the page's links are (its URL, canonical link, <base href>); a saved file's stays as written
   if (refresh)
-    return `the page has no visible text: it sends the browser to ${absoluteUrl(refresh, baseUrl(page))} (<meta http-equiv="refresh">); extract that page`;
+    return (
+      `the page has no visible text: it sends the browser to ${absoluteUrl(refresh, baseUrl(page))} ` +
+      `(<meta http-equiv="refresh">); extract that page`
+    );
   const scripts = page.mode === "static" ? codeScripts(page) : 0;
   if (scripts > 0)
-    return `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: try --mode chromium --js (and --network for a local file)`;
+    return (
+      `the page has no visible text, but ${scripts} script${scripts === 1 ? "" : "s"} that may build it: ` +
+      `try --mode chromium --js (and --network for a local file)`
+    );
   const iframes = frameSources(page, "iframe");
   return iframes.length ? framesReason(iframes) : "the page has no visible text";
 }

@@ -341,81 +341,132 @@ export function textOf(
   roots: readonly number[],
   options: TextOptions = {},
 ): string {
-  const visibleOnly = options.visibleOnly ?? true;
-  const limit = options.maxChars ?? Infinity;
-  const lines: string[] = [];
-  let produced = 0; // characters of `lines`, with a line end after each
-  let current = "";
-  let preLines: string[] | null = null; // lines of the preformatted element being read (options.preformatted)
-  const flush = (): void => {
-    if (preLines) preformattedRun(preLines, current);
-    else {
-      const line = collapseSpaces(current);
-      if (line) {
-        lines.push(line);
-        produced += line.length + 1;
-      }
+  return new TextReader(page, tree, options).read(roots);
+}
+
+/** Reads the text of subtrees line by line (textOf): the line being read and the lines so far in fields. */
+class TextReader {
+  private readonly visibleOnly: boolean;
+  private readonly limit: number;
+  private readonly lines: string[] = [];
+  /** Characters of `lines`, with a line end after each. */
+  private produced = 0;
+  private current = "";
+  /** Lines of the preformatted element being read (options.preformatted). */
+  private preLines: string[] | null = null;
+  /** Ends of the open block elements, innermost last. */
+  private readonly blockEnds: number[] = [];
+  /** Parent of the last text appended to the current line. */
+  private prevParent = -1;
+  /** The current line's last character (needsSeparator). */
+  private last = "";
+  /** Inside a VERBATIM_TAGS element until this index. */
+  private verbatimEnd = -1;
+  /** Inside a PREFORMATTED_TAGS element until this index (options.preformatted). */
+  private preEnd = -1;
+
+  constructor(
+    private readonly page: PageSnapshot,
+    private readonly tree: Tree,
+    private readonly options: TextOptions,
+  ) {
+    this.visibleOnly = options.visibleOnly ?? true;
+    this.limit = options.maxChars ?? Infinity;
+  }
+
+  /** The text of the subtrees `roots`, one line per block. */
+  read(roots: readonly number[]): string {
+    const { page, tree, limit } = this;
+    for (let r = 0; r < roots.length && this.produced <= limit; r++) {
+      const root = roots[r] as number;
+      this.readRoot(root);
+      if (this.produced > limit) break; // whole lines hold more than asked: the line being read is not needed
+      if (this.preLines) this.endPre();
+      this.blockEnds.length = 0;
+      const next = roots[r + 1];
+      if (next === undefined || !continuesLine(page, tree, root, next)) this.flush();
     }
-    current = "";
-    last = "";
-    prevParent = -1;
-  };
-  const endPre = (): void => {
-    flush();
-    const before = lines.length;
-    pushPreformatted(lines, preLines ?? []);
-    for (let k = before; k < lines.length; k++) produced += (lines[k] as string).length + 1;
-    preLines = null;
-  };
-  const blockEnds: number[] = []; // ends of the open block elements, innermost last
-  let prevParent = -1; // parent of the last text appended to the current line
-  let last = ""; // the current line's last character (needsSeparator)
-  let verbatimEnd = -1; // inside a VERBATIM_TAGS element until this index
-  let preEnd = -1; // inside a PREFORMATTED_TAGS element until this index (options.preformatted)
-  for (let r = 0; r < roots.length && produced <= limit; r++) {
-    const root = roots[r] as number;
+    return this.lines.join("\n");
+  }
+
+  /** Reads the subtree `root` (until the text holds more than options.maxChars). */
+  private readRoot(root: number): void {
+    const { page, tree, options, visibleOnly, limit, blockEnds } = this;
     const end = tree.end[root] as number;
-    for (let i = root; i < end && produced <= limit; i++) {
+    for (let i = root; i < end && this.produced <= limit; i++) {
       while (blockEnds.length && (blockEnds[blockEnds.length - 1] as number) <= i) {
         blockEnds.pop();
-        flush();
+        this.flush();
       }
-      if (preLines && i >= preEnd) endPre();
+      if (this.preLines && i >= this.preEnd) this.endPre();
       const node = page.nodes[i] as SnapshotNode;
       if ((visibleOnly && !node.visible) || leftOutOfOutput(page, tree, i) || options.exclude?.has(i)) {
         i = (tree.end[i] as number) - 1; // skip the subtree
         continue;
       }
-      if (node.type === 3) {
-        const text = node.text ?? "";
-        if (!text || (preLines && unrenderedWhitespace(page, tree, i))) continue;
-        const parent = tree.parent[i] as number;
-        if (i >= verbatimEnd && needsSeparator(tree, last, prevParent, parent, text)) current += " ";
-        current += text;
-        last = text.charAt(text.length - 1);
-        prevParent = parent;
-      } else if (preLines && node.tag === "br") {
-        current += "\n"; // a line break of the code, not a block boundary (preformattedRun)
-      } else {
-        if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
-        if (preLines && current && !current.endsWith("\n") && followsCode(page, tree, i, visibleOnly))
-          current += "\n";
-        if (options.preformatted && PREFORMATTED_TAGS.has(node.tag) && !preLines) {
-          flush(); // a preformatted element's lines are lines of their own
-          preLines = [];
-          preEnd = tree.end[i] as number;
-        }
-        if (breaksLine(node)) {
-          flush();
-          blockEnds.push(tree.end[i] as number);
-        }
+      if (node.type === 3) this.readText(i, node);
+      else if (this.preLines && node.tag === "br") {
+        this.current += "\n"; // a line break of the code, not a block boundary (preformattedRun)
+      } else this.readElement(i, node);
+    }
+  }
+
+  /** Appends the text node `i` to the line, after a separator when needsSeparator asks for one. */
+  private readText(i: number, node: SnapshotNode): void {
+    const text = node.text ?? "";
+    if (!text || (this.preLines && unrenderedWhitespace(this.page, this.tree, i))) return;
+    const parent = this.tree.parent[i] as number;
+    if (i >= this.verbatimEnd && needsSeparator(this.tree, this.last, this.prevParent, parent, text))
+      this.current += " ";
+    this.current += text;
+    this.last = text.charAt(text.length - 1);
+    this.prevParent = parent;
+  }
+
+  /** Enters element `i`: a verbatim, preformatted or block element changes how the text after it is read. */
+  private readElement(i: number, node: SnapshotNode): void {
+    const { tree } = this;
+    if (VERBATIM_TAGS.has(node.tag) && i >= this.verbatimEnd) this.verbatimEnd = tree.end[i] as number;
+    if (
+      this.preLines &&
+      this.current &&
+      !this.current.endsWith("\n") &&
+      followsCode(this.page, tree, i, this.visibleOnly)
+    )
+      this.current += "\n";
+    if (this.options.preformatted && PREFORMATTED_TAGS.has(node.tag) && !this.preLines) {
+      this.flush(); // a preformatted element's lines are lines of their own
+      this.preLines = [];
+      this.preEnd = tree.end[i] as number;
+    }
+    if (breaksLine(node)) {
+      this.flush();
+      this.blockEnds.push(tree.end[i] as number);
+    }
+  }
+
+  /** Ends the line being read: a line of the text, or a run of the preformatted element being read. */
+  private flush(): void {
+    if (this.preLines) preformattedRun(this.preLines, this.current);
+    else {
+      const line = collapseSpaces(this.current);
+      if (line) {
+        this.lines.push(line);
+        this.produced += line.length + 1;
       }
     }
-    if (produced > limit) break; // whole lines hold more than asked: the line being read is not needed
-    if (preLines) endPre();
-    blockEnds.length = 0;
-    const next = roots[r + 1];
-    if (next === undefined || !continuesLine(page, tree, root, next)) flush();
+    this.current = "";
+    this.last = "";
+    this.prevParent = -1;
   }
-  return lines.join("\n");
+
+  /** Ends the preformatted element being read: its lines are lines of the text. */
+  private endPre(): void {
+    this.flush();
+    const { lines } = this;
+    const before = lines.length;
+    pushPreformatted(lines, this.preLines ?? []);
+    for (let k = before; k < lines.length; k++) this.produced += (lines[k] as string).length + 1;
+    this.preLines = null;
+  }
 }

@@ -128,7 +128,8 @@ function domDefs(): FeatureDef[] {
     ...COUNTED.map((k) =>
       def(
         `dom_n_${k}`,
-        `number of visible ${k === "heading" ? "h1-h6" : k === "input" ? "input/select/textarea/button" : `<${k}>`} elements in the subtree`,
+        `number of visible ${k === "heading" ? "h1-h6" : k === "input" ? "input/select/textarea/button" : `<${k}>`}` +
+          ` elements in the subtree`,
         L,
       ),
     ),

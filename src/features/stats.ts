@@ -155,10 +155,11 @@ export function computeStats(page: PageSnapshot, tree: Tree, givenLang?: string 
   const inA = anchorMask(page, tree);
   const s = allocate(n);
   const K = COUNTED.length;
+  const leaves: LeafInput = { content, inA, stop, chars };
   for (let i = n - 1; i >= 0; i--) {
     const node = page.nodes[i] as SnapshotNode;
     s.htmlChars[i] = (s.htmlChars[i] as number) + htmlLength(node);
-    if (node.type === 3) leafText(i, node, content[i] === 1, inA[i] === 1, stop, s, chars);
+    if (node.type === 3) leafText(i, node, leaves, s);
     else {
       const kind = node.visible ? countedKind(node.tag) : -1;
       if (kind >= 0) s.counts[i * K + kind] = (s.counts[i * K + kind] as number) + 1;
@@ -205,15 +206,19 @@ function allocate(n: number) {
   };
 }
 
-function leafText(
-  i: number,
-  node: SnapshotNode,
-  isContent: boolean,
-  inAnchor: boolean,
-  stop: StopwordChoice,
-  s: Sums,
-  chars: Int32Array,
-): void {
+/** What leafText reads of the page: content and in-anchor masks, the stop words, each text's characters. */
+interface LeafInput {
+  content: Uint8Array;
+  inA: Uint8Array;
+  stop: StopwordChoice;
+  chars: Int32Array;
+}
+
+/** Adds text node i's words, stop words, characters, digits and sentence ends into `s`. */
+function leafText(i: number, node: SnapshotNode, leaves: LeafInput, s: Sums): void {
+  const { stop, chars } = leaves;
+  const isContent = leaves.content[i] === 1;
+  const inAnchor = leaves.inA[i] === 1;
   s.cnrWeight[i] = 1;
   if (!isContent) return;
   const c = chars[i] as number;

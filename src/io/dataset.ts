@@ -82,7 +82,8 @@ export function resolveDatasetDir(nameOrDir: string): string {
   if (isAbsolute(nameOrDir) || nameOrDir.includes("/") || existsSync(nameOrDir))
     throw new DatasetError(`no dataset at ${nameOrDir}: expected ${join(resolve(nameOrDir), "index.jsonl")}`);
   throw new DatasetError(
-    `no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl (set PITH_DATA to the folder holding the sets)`,
+    `no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl ` +
+      `(set PITH_DATA to the folder holding the sets)`,
   );
 }
 
@@ -138,7 +139,8 @@ export function loadDatasets(namesOrDirs: readonly string[]): Dataset[] {
     const same = byName.get(ds.name);
     if (same && same.dir !== ds.dir)
       throw new DatasetError(
-        `two sets are named "${ds.name}" (${same.dir} and ${ds.dir}): reports and models name a set by its folder, so rename one`,
+        `two sets are named "${ds.name}" (${same.dir} and ${ds.dir}): ` +
+          `reports and models name a set by its folder, so rename one`,
       );
     byName.set(ds.name, ds);
   }

@@ -166,7 +166,8 @@ class Hops {
     this.visited.add(this.url.href);
     if (this.visited.has(next.href))
       throw new FetchFailure(
-        `redirect loop: ${this.url.href} ${how} back to ${next.href} (a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`,
+        `redirect loop: ${this.url.href} ${how} back to ${next.href} ` +
+          `(a site that sets a cookie and redirects may expect it back: pith keeps no cookies)`,
       );
     if (this.count === MAX_REDIRECTS)
       throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects (the next was to ${next.href})`);
@@ -274,7 +275,10 @@ function fetchErrorReason(e: unknown, timeoutMs: number, res: Response | null): 
       ? `the connection closed before the whole page came (${code})`
       : `the server closed the connection without an answer (${code})`;
   if (code === "UND_ERR_HEADERS_OVERFLOW")
-    return `the server's headers are larger than fetch accepts (${code}: 16 KB by default, node's --max-http-header-size)`;
+    return (
+      `the server's headers are larger than fetch accepts ` +
+      `(${code}: 16 KB by default, node's --max-http-header-size)`
+    );
   if (code.startsWith("HPE_"))
     return res ? `the body breaks HTTP (${code})` : `the server's answer is not HTTP (${code})`;
   if (UNREACHABLE[code]) return `unreachable: ${UNREACHABLE[code]} (${code})`;

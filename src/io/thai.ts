@@ -8,19 +8,20 @@
  * as windows-1252 when nothing led. The page is read as windows-874 (TIS-620 plus punctuation in
  * 0x80-0x9F) and is Thai when, over its non-ASCII characters, three rules hold:
  *   1. Thai spelling: at most one character plus MAX_MISSPELT_SHARE of them break it. An above or
- *      below vowel (ั ิ ี ึ ื ุ ู ฺ) sits on a consonant; a tone mark or other sign above (่ ้ ๊ ๋ ็ ์ ํ ๎)
- *      on a consonant or an above/below vowel (ที่); a leading vowel (เ แ โ ใ ไ) comes before a
- *      consonant (or before another เ: เเ typed for แ); a following vowel (ะ า ำ) comes after a
- *      consonant or tone mark (ว่า, น้ำ), ะ also after า (เกาะ), า after ํ (ํา typed for ำ); no
- *      byte is one windows-874 leaves unassigned. Other single-byte text breaks this in a few words.
+ *      below vowel (ั ิ ี ึ ื ุ ู ฺ) sits on a consonant; a tone mark or other
+ *      sign above (่ ้ ๊ ๋ ็ ์ ํ ๎) on a consonant or an above/below vowel (ที่); a
+ *      leading vowel (เ แ โ ใ ไ) comes before a consonant (or before another เ: เเ typed
+ *      for แ); a following vowel (ะ า ำ) comes after a consonant or tone mark (ว่า,
+ *      น้ำ), ะ also after า (เกาะ), า after ํ (ํา typed for ำ); no byte is one
+ *      windows-874 leaves unassigned. Other single-byte text breaks this in a few words.
  *   2. No byte pairs: at least MIN_EVEN_MARK_SHARE of the marks (above/below vowels, tone marks,
  *      signs above) at an even offset in their run of non-ASCII bytes. Double-byte text can keep
  *      rule 1 (EUC-KR's Hangul lead bytes, 0xB0-0xC8, all read as consonants, so each trail byte
  *      that reads as a mark sits on one; EUC-JP's kana and Big5's common characters alike), but
  *      then every mark is the second byte of a pair, at an odd offset; Thai puts them anywhere.
  *   3. Tone marks and leading vowels: at least MIN_CORE_SHARE of the Thai characters (in Thai
- *      text 8-28 %: ที่ ไม่ และ เป็น ได้ ให้). KOI8-R/KOI8-U Cyrillic, lower case, reads as
- *      consonants and marks that can keep rules 1 and 2, but never as these.
+ *      text 8-28 %: ที่ ไม่ และ เป็น ได้ ให้). KOI8-R/KOI8-U Cyrillic, lower
+ *      case, reads as consonants and marks that can keep rules 1 and 2, but never as these.
  * Text with fewer than MIN_THAI_LETTERS Thai characters is left to chardet.
  *
  * Measured with a scratch script on real text: the translated messages of zod's and yargs'

@@ -34,6 +34,18 @@ const HTML_CONTENT_TYPE = /html/i;
 /** What may follow a WARC's last record: line ends, spaces, tabs, NUL padding. */
 const BLANK_BYTES = new Set([0x0a, 0x0d, 0x20, 0x09, 0x00]);
 
+/** A page of the WARC at `source` that could not be read. */
+function readFailure(id: string, source: string, reason: string): PageResult<PageBytes> {
+  return { ok: false, error: { id, source, stage: "read", reason } };
+}
+
+/** The page an HTML record holds: its id, the URL it was captured from, its content type. */
+interface RecordPage {
+  id: string;
+  url: string | null;
+  type: string;
+}
+
 /**
  * Page ids are `<name>#<n>`, n counting the HTML responses, with `name` the WARC's path as given
  * (relative to the directory when the WARC was found by walking one, as page files are).
@@ -49,9 +61,7 @@ export async function* readWarc(
   try {
     const parser = new WARCParser(createReadStream(path), { parseHttp: false });
     /** The page a record holds (an HTML response or resource, not skipped by the caller), or null. */
-    const pageOf = async (
-      record: WARCRecord,
-    ): Promise<{ id: string; url: string | null; type: string } | null> => {
+    const pageOf = async (record: WARCRecord): Promise<RecordPage | null> => {
       if (record.warcType !== "response" && record.warcType !== "resource") return null;
       if (record.warcType === "response") record.httpHeaders = await readHttpHeader(record);
       const type =
@@ -68,101 +78,83 @@ export async function* readWarc(
       const page = await pageOf(record);
       if (!page) {
         if ((await drain(record)).cut) {
-          yield {
-            ok: false,
-            error: {
-              id: `${name}#${n + 1}`,
-              source: path,
-              stage: "read",
-              reason: cutShort(records, record.warcContentLength),
-            },
-          };
+          yield readFailure(`${name}#${n + 1}`, path, cutShort(records, record.warcContentLength));
           return;
         }
         continue;
       }
-      const { id, url, type } = page;
-      if (Number(record.warcContentLength) > MAX_PAGE_BYTES) {
-        // not read into memory; decode.ts would refuse it anyway
-        await drain(record);
-        yield {
-          ok: false,
-          error: {
-            id,
-            source: path,
-            stage: "read",
-            reason: `page is larger than ${MAX_PAGE_BYTES} bytes (a ${record.warcContentLength}-byte WARC record)`,
-          },
-        };
-        continue;
-      }
-      const raw = await record.readFully(false); // the record's own bytes first: were they all there?
-      if (isCut(record.reader)) {
-        // the file, or (gzipped) the record's gzip member, ends before
-        // its Content-Length: the page is partial
-        yield {
-          ok: false,
-          error: {
-            id,
-            source: path,
-            stage: "read",
-            reason: cutShort(records, record.warcContentLength, raw.length),
-          },
-        };
-        continue;
-      }
-      // then decoded (chunked, gzip content encoding) from those bytes
-      const bytes = await record.readFully(true);
-      const value: PageBytes = {
-        id,
-        source: `${path}#${url ?? n}`,
-        url,
-        remote: false,
-        charset: contentTypeCharset(type),
-        bytes,
-      };
-      if (bodyKind(type) === "xhtml") value.xhtml = true;
-      yield { ok: true, value };
+      yield await readPage(record, page, { path, records, n });
     }
     const rest = await unreadTail(path, parser.offset);
     if (records > 0 && rest)
       throw new Error(
-        `truncated or corrupt after record ${records}: ${rest} byte(s) from offset ${parser.offset} hold no whole record`,
+        `truncated or corrupt after record ${records}: ${rest} byte(s) from offset ${parser.offset} ` +
+          `hold no whole record`,
       );
   } catch (e) {
-    yield {
-      ok: false,
-      error: {
-        id: `${name}#${n + 1}`,
-        source: path,
-        stage: "read",
-        reason: `bad WARC: ${(e as Error).message}`,
-      },
-    };
+    yield readFailure(`${name}#${n + 1}`, path, `bad WARC: ${(e as Error).message}`);
     return;
   }
-  if (records === 0)
-    yield {
-      ok: false,
-      error: { id: name, source: path, stage: "read", reason: "bad WARC: no records found" },
-    };
+  if (records === 0) yield readFailure(name, path, "bad WARC: no records found");
   else if (n === 0)
-    yield {
-      ok: false,
-      error: {
-        id: name,
-        source: path,
-        stage: "read",
-        reason: `no HTML pages in this WARC: none of its ${records} record(s) is a response or resource with an HTML content type`,
-      },
-    };
+    yield readFailure(
+      name,
+      path,
+      `no HTML pages in this WARC: none of its ${records} record(s) is a response or resource ` +
+        `with an HTML content type`,
+    );
+}
+
+/** Where in its WARC a record is: the WARC's path, records read so far, HTML pages counted so far. */
+interface RecordPlace {
+  path: string;
+  records: number;
+  n: number;
+}
+
+/** Reads an HTML record's page: its bytes, or why they cannot be read (too large, cut short). */
+async function readPage(
+  record: WARCRecord,
+  page: RecordPage,
+  at: RecordPlace,
+): Promise<PageResult<PageBytes>> {
+  const { path, records, n } = at;
+  const { id, url, type } = page;
+  if (Number(record.warcContentLength) > MAX_PAGE_BYTES) {
+    // not read into memory; decode.ts would refuse it anyway
+    await drain(record);
+    return readFailure(
+      id,
+      path,
+      `page is larger than ${MAX_PAGE_BYTES} bytes (a ${record.warcContentLength}-byte WARC record)`,
+    );
+  }
+  const raw = await record.readFully(false); // the record's own bytes first: were they all there?
+  if (isCut(record.reader)) {
+    // the file, or (gzipped) the record's gzip member, ends before
+    // its Content-Length: the page is partial
+    return readFailure(id, path, cutShort(records, record.warcContentLength, raw.length));
+  }
+  // then decoded (chunked, gzip content encoding) from those bytes
+  const bytes = await record.readFully(true);
+  const value: PageBytes = {
+    id,
+    source: `${path}#${url ?? n}`,
+    url,
+    remote: false,
+    charset: contentTypeCharset(type),
+    bytes,
+  };
+  if (bodyKind(type) === "xhtml") value.xhtml = true;
+  return { ok: true, value };
 }
 
 /**
  * Why a record is cut short: the file ends before its Content-Length (`read`: bytes there were, when known).
  */
 function cutShort(record: number, declared: number, read?: number): string {
-  return `bad WARC: record ${record} is cut short (${read === undefined ? "fewer than" : `${read} of more than`} ${declared} bytes)`;
+  const count = read === undefined ? "fewer than" : `${read} of more than`;
+  return `bad WARC: record ${record} is cut short (${count} ${declared} bytes)`;
 }
 
 /**

@@ -114,20 +114,8 @@ export function toHtml(
   roots: readonly number[],
   options: OutputOptions = DEFAULT_OUTPUT,
 ): string {
-  const out: string[] = ["<article>"];
-  const closeAt: Close[] = [];
-  const base = baseUrl(page);
-  const articles = new Map<number, number>(); // output index of an <article>'s open tag → of its close tag
-  let shown = 0; // texts (not only spaces) and images written so far
-  const close = (): void => {
-    const c = closeAt.pop() as Close;
-    if (c.tag === "a" && c.shown === shown) {
-      out[c.at] = ""; // an empty link (SHOWN_WITHOUT_TEXT): no <a> tags
-      return;
-    }
-    if (c.tag === "article") articles.set(c.at, out.length);
-    out.push(`</${c.tag}>`);
-  };
+  const writer = new HtmlWriter(page, tree, options);
+  const { out } = writer;
   // a list item, a table's row, section or cell chosen without its list or table is valid HTML only
   // inside one: consecutive such roots of one parent share a wrapper, <ol> for an ordered list's items
   let container = -1; // parent of the current run of wrapped roots
@@ -137,7 +125,6 @@ export function toHtml(
     // pieces of text beside blocks, chosen one by one
     if (previous >= 0) out.push(inlineGap(page, tree, previous, root));
     previous = root;
-    const end = tree.end[root] as number;
     const parent = tree.parent[root] as number;
     const tag = page.nodes[root]?.tag ?? "";
     const wrap = tag === "li" ? [page.nodes[parent]?.tag === "ol" ? "ol" : "ul"] : (WRAPPERS[tag] ?? []);
@@ -148,8 +135,38 @@ export function toHtml(
       container = key;
       containerTags = wrap;
     }
+    writer.writeRoot(root);
+  }
+  for (const t of [...containerTags].reverse()) out.push(`</${t}>`);
+  if (isOneArticle(out, writer.articles)) return out.slice(1).join("").trim();
+  out.push("</article>");
+  return out.join("");
+}
+
+/** Writes chosen subtrees as HTML: the pieces of the output, and the elements still open. */
+class HtmlWriter {
+  readonly out: string[] = ["<article>"];
+  /** Output index of an <article>'s open tag → of its close tag. */
+  readonly articles = new Map<number, number>();
+  private readonly closeAt: Close[] = [];
+  private readonly base: string | null;
+  /** Texts (not only spaces) and images written so far. */
+  private shown = 0;
+
+  constructor(
+    private readonly page: PageSnapshot,
+    private readonly tree: Tree,
+    private readonly options: OutputOptions,
+  ) {
+    this.base = baseUrl(page);
+  }
+
+  /** Writes the subtree `root`, closing every element opened in it. */
+  writeRoot(root: number): void {
+    const { page, tree, options, out, closeAt } = this;
+    const end = tree.end[root] as number;
     for (let i = root; i < end; i++) {
-      while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) close();
+      while (closeAt.length && (closeAt[closeAt.length - 1] as { end: number }).end <= i) this.close();
       const node = page.nodes[i] as SnapshotNode;
       if (
         !node.visible ||
@@ -161,22 +178,30 @@ export function toHtml(
       }
       if (node.type === 3) {
         const text = node.text ?? "";
-        if (text.trim() !== "") shown++;
+        if (text.trim() !== "") this.shown++;
         out.push(escapeText(text));
         continue;
       }
       if (WRAPPER_TAGS.has(node.tag)) continue;
-      if (SHOWN_WITHOUT_TEXT.has(node.tag)) shown++;
+      if (SHOWN_WITHOUT_TEXT.has(node.tag)) this.shown++;
       if (!VOID_TAGS.has(node.tag))
-        closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length, shown });
-      out.push(openTag(node, base, PREFORMATTED_TAGS.has(node.tag) ? codeLanguage(page, tree, i) : ""));
+        closeAt.push({ end: tree.end[i] as number, tag: outputTag(node), at: out.length, shown: this.shown });
+      out.push(openTag(node, this.base, PREFORMATTED_TAGS.has(node.tag) ? codeLanguage(page, tree, i) : ""));
     }
-    while (closeAt.length) close();
+    while (closeAt.length) this.close();
   }
-  for (const t of [...containerTags].reverse()) out.push(`</${t}>`);
-  if (isOneArticle(out, articles)) return out.slice(1).join("").trim();
-  out.push("</article>");
-  return out.join("");
+
+  /** Closes the innermost open element (an empty link leaves no tags). */
+  private close(): void {
+    const { out } = this;
+    const c = this.closeAt.pop() as Close;
+    if (c.tag === "a" && c.shown === this.shown) {
+      out[c.at] = ""; // an empty link (SHOWN_WITHOUT_TEXT): no <a> tags
+      return;
+    }
+    if (c.tag === "article") this.articles.set(c.at, out.length);
+    out.push(`</${c.tag}>`);
+  }
 }
 
 /** Whether the output (after its opening wrapper) is one <article> with at most whitespace around it. */

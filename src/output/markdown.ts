@@ -173,7 +173,8 @@ export function toMarkdown(
   roots: readonly number[],
   options: OutputOptions = DEFAULT_OUTPUT,
 ): string {
-  return renderBlocks(page, tree, roots, { base: baseUrl(page), images: options.images }).join("\n\n");
+  const setting = { base: baseUrl(page), images: options.images };
+  return new MarkdownWriter(page, tree, setting, false).write(roots).join("\n\n");
 }
 
 /** What every block of one output shares: the base of its URLs, and whether images are written. */
@@ -182,67 +183,293 @@ interface Setting {
   images: boolean;
 }
 
-/** The Markdown blocks of the subtrees `roots` (`oneLine`: a table cell's, where a <br> is a space). */
-function renderBlocks(
-  page: PageSnapshot,
-  tree: Tree,
-  roots: Iterable<number>,
-  setting: Setting,
-  oneLine = false,
-): string[] {
-  const { base } = setting;
-  // a table cell as one root: its pieces are one line
-  const cellText = (cell: number): string => renderBlocks(page, tree, [cell], setting, true).join(" ");
-  const line = new MarkdownLine();
-  let prefix = "";
-  let inPre = 0;
-  let language = ""; // the outermost code block's language (code-language.ts)
-  let runStart = 0; // in a code block: where the text since its last block boundary starts (endRun)
-  let inCode = 0;
-  const out = new MarkdownBlocks(page, tree);
-  let lastChar = ""; // last character of the text on the line (textOf's separator rule)
-  let prevParent = -1; // parent of that text
-  let verbatimEnd = -1; // inside a VERBATIM_TAGS element (code: no separators) until this index
-  const open: Open[] = [];
+/**
+ * Writes the Markdown blocks of chosen subtrees (`oneLine`: a table cell's, where a <br> is a space): one
+ * method per kind of node, the state of the line being written in fields.
+ */
+class MarkdownWriter {
+  private readonly line = new MarkdownLine();
+  private readonly out: MarkdownBlocks;
+  private prefix = "";
+  private inPre = 0;
+  /** The outermost code block's language (code-language.ts). */
+  private language = "";
+  /** In a code block: where the text since its last block boundary starts (endRun). */
+  private runStart = 0;
+  private inCode = 0;
+  /** Last character of the text on the line (textOf's separator rule). */
+  private lastChar = "";
+  /** Parent of that text. */
+  private prevParent = -1;
+  /** Inside a VERBATIM_TAGS element (code: no separators) until this index. */
+  private verbatimEnd = -1;
+  private readonly open: Open[] = [];
   /**
    * The entries of `open` that have an opening mark, in the same order: flush and the link check
    * read these instead of the whole stack, which on a page of 200,000 nested <div>s made the
    * writer quadratic (65 s; a block boundary at every level).
    */
-  const marked: Open[] = [];
-  const popOpen = (): Open => {
-    const o = open.pop() as Open;
-    if (o.opening) marked.pop();
-    return o;
-  };
+  private readonly marked: Open[] = [];
   /** Inline marks closed at a block boundary inside their element, reopened when content follows. */
-  const pending: Open[] = [];
+  private readonly pending: Open[] = [];
   /** Emphasis written on the line (left out at its end where CommonMark would not read it: emphasis.ts). */
-  const emphasis: EmphasisPair[] = [];
+  private readonly emphasis: EmphasisPair[] = [];
+
+  constructor(
+    private readonly page: PageSnapshot,
+    private readonly tree: Tree,
+    private readonly setting: Setting,
+    private readonly oneLine: boolean,
+  ) {
+    this.out = new MarkdownBlocks(page, tree);
+  }
+
+  /** A table cell as one root: its pieces are one line. */
+  private readonly cellText = (cell: number): string =>
+    new MarkdownWriter(this.page, this.tree, this.setting, true).write([cell]).join(" ");
+
+  /** The Markdown blocks of the subtrees `roots`. */
+  write(roots: Iterable<number>): string[] {
+    const { page, tree } = this;
+    const list = [...roots];
+    for (let r = 0; r < list.length; r++) {
+      const root = list[r] as number;
+      if (page.nodes[root]?.tag === "tr") {
+        // rows chosen without their table: consecutive rows of one parent are one table
+        let last = r;
+        while (
+          page.nodes[list[last + 1] as number]?.tag === "tr" &&
+          tree.parent[list[last + 1] as number] === tree.parent[root]
+        )
+          last++;
+        const table = this.inPre ? null : markdownRows(page, tree, list.slice(r, last + 1), this.cellText);
+        if (table !== null) {
+          this.flush();
+          this.out.write(table);
+          r = last;
+          continue;
+        }
+      }
+      this.writeRoot(root);
+      const next = list[r + 1];
+      // the pieces of one line (textOf)
+      if (next !== undefined && continuesLine(page, tree, root, next)) continue;
+      this.flush();
+      this.out.closeAll();
+      this.pending.length = 0;
+    }
+    return this.out.blocks;
+  }
+
+  /** Writes the subtree `root` onto the line and the blocks, closing every element opened in it. */
+  private writeRoot(root: number): void {
+    const { page, tree } = this;
+    const end = tree.end[root] as number;
+    // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
+    const item = tree.parent[root] as number;
+    if (
+      page.nodes[root]?.tag !== "li" &&
+      page.nodes[item]?.tag === "li" &&
+      firstVisibleChild(page, tree, item) === root
+    ) {
+      this.out.openItem(item);
+    }
+    for (let i = root; i < end; i++) {
+      this.closeEnded(i);
+      i = this.writeNode(i, root);
+    }
+    while (this.open.length) {
+      const o = this.popOpen();
+      if (!o.block) this.closeInline(o);
+      if (o.tag === "pre") {
+        if (this.inPre === 1) this.flush(); // a chosen <pre> ends here: fenced, and the next root is not
+        this.inPre--;
+      }
+    }
+  }
+
+  /** Closes the open elements that end before node `i`. */
+  private closeEnded(i: number): void {
+    const { open } = this;
+    while (open.length && (open[open.length - 1] as Open).end <= i) {
+      const o = this.popOpen();
+      if (!o.block) this.closeInline(o);
+      if (o.tag === "pre") {
+        if (this.inPre === 1)
+          this.flush(); // the outermost preformatted element ends its code block
+        else this.endRun();
+        this.inPre--;
+      } else if (o.tag === IN_PRE) this.endRun();
+      else if (o.block) this.flush();
+      // each block li / blockquote opened one
+      if (o.block && (o.tag === "li" || o.tag === "blockquote")) this.out.close();
+    }
+  }
+
+  /** Writes node `i` (of the subtree `root`); returns the last index it covers (its subtree's when skipped). */
+  private writeNode(i: number, root: number): number {
+    const { page, tree } = this;
+    const node = page.nodes[i] as SnapshotNode;
+    if (!node.visible || leftOutOfOutput(page, tree, i)) return (tree.end[i] as number) - 1;
+    if (node.type === 3) {
+      this.writeText(i, node);
+      return i;
+    }
+    if (node.tag === "br") {
+      this.line.append(this.inPre ? "\n" : BREAK);
+      this.lastChar = "";
+      return i;
+    }
+    if (node.tag === "img") {
+      this.writeImage(node);
+      return i;
+    }
+    if (VERBATIM_TAGS.has(node.tag) && i >= this.verbatimEnd) this.verbatimEnd = tree.end[i] as number;
+    // a table, or a tbody/thead/tfoot the extraction chose without
+    // its table (a layout table's rows are blocks)
+    if (!this.inPre && (node.tag === "table" || (TABLE_PARTS.has(node.tag) && i === root))) {
+      const table = markdownTable(page, tree, i, this.cellText); // a chosen tbody is its rows' table
+      if (table !== null) {
+        this.flush();
+        this.out.write(table);
+        return (tree.end[i] as number) - 1;
+      }
+    }
+    if (node.tag === "hr" && !this.inPre) {
+      this.flush();
+      this.out.write(THEMATIC_BREAK);
+      return i;
+    }
+    // a second flavour of an example starts its line (dom/text.ts)
+    if (this.inPre && followsCode(page, tree, i)) this.endRun();
+    if (isBlockDisplay(node.tag, node.style?.display)) {
+      if (this.inPre) this.openInPre(i, node);
+      else this.openBlock(i, node);
+      return i;
+    }
+    this.openInline(i, node);
+    return i;
+  }
+
+  /** Writes the text node `i`, with the separator the text output puts before it. */
+  private writeText(i: number, node: SnapshotNode): void {
+    const text = node.text ?? "";
+    if (this.inPre && unrenderedWhitespace(this.page, this.tree, i)) return;
+    if (!this.inPre && this.pending.length && text.trim()) this.reopen();
+    // sibling inline elements' texts are two words, as in the text output (textOf), unless verbatim
+    const parent = this.tree.parent[i] as number;
+    if (
+      i >= this.verbatimEnd &&
+      text &&
+      needsSeparator(this.tree, this.lastChar, this.prevParent, parent, text)
+    )
+      this.line.append(" ");
+    this.line.append(this.inPre || this.inCode ? text : escapeMarkdown(text));
+    if (text) {
+      this.lastChar = text.charAt(text.length - 1);
+      this.prevParent = parent;
+    }
+  }
+
+  /** Writes an image (markdownImage), unless inside code or images are left out. */
+  private writeImage(node: SnapshotNode): void {
+    const image =
+      this.inPre || this.inCode || !this.setting.images ? null : markdownImage(node, this.setting.base);
+    if (image) {
+      if (this.pending.length) this.reopen();
+      // the text around it keeps its own separators: an image is no word of the text output
+      this.line.append(image);
+    }
+  }
+
+  /**
+   * Opens a block inside a code block (a highlighter's line <div>, an <xmp> in a <pre>): it starts a
+   * line of the same block.
+   */
+  private openInPre(i: number, node: SnapshotNode): void {
+    this.endRun();
+    if (PREFORMATTED_TAGS.has(node.tag)) this.inPre++;
+    this.pushBlock(i, PREFORMATTED_TAGS.has(node.tag) ? "pre" : IN_PRE);
+  }
+
+  /** Opens a block element: ends the line, starts a heading, list item, quote or code block. */
+  private openBlock(i: number, node: SnapshotNode): void {
+    this.flush();
+    this.prefix = headingPrefix(node);
+    if (node.tag === "li") this.out.openItem(i);
+    else if (node.tag === "blockquote") this.out.openQuote(i);
+    if (PREFORMATTED_TAGS.has(node.tag)) {
+      if (this.inPre++ === 0) this.language = codeLanguage(this.page, this.tree, i);
+      this.pushBlock(i, "pre");
+      return;
+    }
+    this.pushBlock(i, node.tag);
+  }
+
+  /** Pushes the Open entry of block element `i` under `tag`. */
+  private pushBlock(i: number, tag: string): void {
+    this.open.push({ end: this.tree.end[i] as number, tag, suffix: "", block: true, at: -1, opening: "" });
+  }
+
+  /** Opens an inline element, writing its opening mark (a link, emphasis, code span) when it has one. */
+  private openInline(i: number, node: SnapshotNode): void {
+    // code is literal: no marks inside a code block (its <code> adds no backticks) or a code span (a docs
+    // page's `pub use task::<a>spawn</a>`); a link inside a link (a parser without HTML's adoption rules
+    // keeps <a> in <a>) is text of the outer one: CommonMark nests no links
+    const inLink = node.tag === "a" && this.marked.some((o) => o.tag === "a");
+    let marks = this.inPre || this.inCode > 0 || inLink ? NO_MARKS : inlineMarks(node, this.setting.base);
+    if (marks.prefix && this.pending.length) {
+      this.reopen();
+      if (this.inCode > 0) marks = NO_MARKS; // a code span reopened around this element
+    }
+    if (node.tag === "code" && marks.prefix) this.inCode++;
+    const entry: Open = {
+      end: this.tree.end[i] as number,
+      tag: node.tag,
+      suffix: marks.suffix,
+      block: false,
+      at: this.openMark(marks.prefix),
+      opening: marks.prefix,
+    };
+    this.open.push(entry);
+    if (entry.opening) this.marked.push(entry);
+  }
+
+  /** Pops the innermost open element (from `marked` too when it has a mark). */
+  private popOpen(): Open {
+    const o = this.open.pop() as Open;
+    if (o.opening) this.marked.pop();
+    return o;
+  }
+
   /**
    * Appends an opening mark, returns where its content starts (Open.at); "!" right before a link's
    * "[" would make it an image, so it is escaped.
    */
-  const openMark = (mark: string): number => {
-    if (mark === "[" && line.lastChar() === "!") line.replaceLastChar("\\!");
-    return line.openMark(mark);
-  };
-  const reopen = (): void => {
-    for (const o of pending) {
-      if (o.tag === "code") inCode++;
-      o.at = openMark(o.opening);
+  private openMark(mark: string): number {
+    if (mark === "[" && this.line.lastChar() === "!") this.line.replaceLastChar("\\!");
+    return this.line.openMark(mark);
+  }
+
+  /** Reopens the marks a block boundary closed, now that content follows. */
+  private reopen(): void {
+    for (const o of this.pending) {
+      if (o.tag === "code") this.inCode++;
+      o.at = this.openMark(o.opening);
     }
-    pending.length = 0;
-  };
+    this.pending.length = 0;
+  }
+
   /**
    * Writes the line as a block. A link or emphasis still open here (a card's <a> holding a
    * heading and a paragraph) is closed on this line and reopened on the next one that has
    * content: CommonMark's link text and emphasis cannot span blocks, so "](url)" would dangle.
    */
-  const flush = (): void => {
-    const split = inPre ? [] : marked.filter((o) => o.at >= 0);
-    for (let k = split.length - 1; k >= 0; k--) closeInline(split[k] as Open);
-    const written = emphasis.length ? dropUnflanked(line.take(), emphasis) : line.take();
+  private flush(): void {
+    const { inPre, prefix, emphasis } = this;
+    const split = inPre ? [] : this.marked.filter((o) => o.at >= 0);
+    for (let k = split.length - 1; k >= 0; k--) this.closeInline(split[k] as Open);
+    const written = emphasis.length ? dropUnflanked(this.line.take(), emphasis) : this.line.take();
     emphasis.length = 0;
     const text = inPre
       ? written
@@ -256,37 +483,44 @@ function renderBlocks(
           .map((part) => escapeLineStart(part.trim()))
           .filter(Boolean)
           // a heading (a table cell) is one line: its <br> is a space
-          .join(prefix || oneLine ? " " : "\\\n");
+          .join(prefix || this.oneLine ? " " : "\\\n");
     // no empty code block
     if (inPre ? text.trim() : text)
-      out.write(inPre ? fenced(text, language) : prefix ? prefix + escapeHeadingEnd(text) : text);
-    runStart = 0;
-    prefix = "";
-    lastChar = "";
-    prevParent = -1;
+      this.out.write(inPre ? fenced(text, this.language) : prefix ? prefix + escapeHeadingEnd(text) : text);
+    this.runStart = 0;
+    this.prefix = "";
+    this.lastChar = "";
+    this.prevParent = -1;
     for (const o of split) {
       o.at = -1;
-      pending.push(o);
+      this.pending.push(o);
     }
-  };
+  }
+
   /**
    * A block boundary inside a code block (a highlighter's line <div>): the text since the last one
    * ends its line, as in the text output (preformattedRun): an empty line <div> adds no line, and
    * text that ends with a line break (`<div>a\n</div>`, `<div><br></div>`) has ended it already.
    */
-  const endRun = (): void => {
-    if (line.length > runStart && !/[\r\n]/.test(line.lastChar())) line.append("\n");
-    runStart = line.length;
-  };
-  // a link or emphasis around nothing visible (an image link, an icon) leaves no "[ ](…)" or "** **" behind
-  function closeInline(o: Open): void {
+  private endRun(): void {
+    const { line } = this;
+    if (line.length > this.runStart && !/[\r\n]/.test(line.lastChar())) line.append("\n");
+    this.runStart = line.length;
+  }
+
+  /**
+   * Closes an inline element's mark; a link or emphasis around nothing visible (an image link, an icon)
+   * leaves no "[ ](…)" or "** **" behind.
+   */
+  private closeInline(o: Open): void {
+    const { line } = this;
     if (o.at < 0) {
-      pending.splice(pending.indexOf(o), 1); // closed at a block boundary, nothing of it since
+      this.pending.splice(this.pending.indexOf(o), 1); // closed at a block boundary, nothing of it since
       return;
     }
     const mark = o.opening;
     if (!mark) return; // an element without marks (a span)
-    if (o.tag === "code") inCode--;
+    if (o.tag === "code") this.inCode--;
     const inner = line.closeMark(o.at);
     if (inner.replaceAll(BREAK, "").trim() === "") line.append(inner);
     else if (o.tag === "code") line.append(codeSpan(inner));
@@ -298,176 +532,8 @@ function renderBlocks(
       const content = inner.slice(lead.length, inner.length - trail.length);
       const start = line.length + lead.length; // where the opening mark goes
       if (mark !== "[" && !mark.startsWith("<"))
-        emphasis.push({ open: start, close: start + mark.length + content.length, size: mark.length });
+        this.emphasis.push({ open: start, close: start + mark.length + content.length, size: mark.length });
       line.append(lead + mark + content + o.suffix + trail);
     }
   }
-  const list = [...roots];
-  for (let r = 0; r < list.length; r++) {
-    const root = list[r] as number;
-    if (page.nodes[root]?.tag === "tr") {
-      // rows chosen without their table: consecutive rows of one parent are one table
-      let last = r;
-      while (
-        page.nodes[list[last + 1] as number]?.tag === "tr" &&
-        tree.parent[list[last + 1] as number] === tree.parent[root]
-      )
-        last++;
-      const table = inPre ? null : markdownRows(page, tree, list.slice(r, last + 1), cellText);
-      if (table !== null) {
-        flush();
-        out.write(table);
-        r = last;
-        continue;
-      }
-    }
-    const end = tree.end[root] as number;
-    // a list item's leading text chosen without its item (the item also holds a nested list): keep its marker
-    const item = tree.parent[root] as number;
-    if (
-      page.nodes[root]?.tag !== "li" &&
-      page.nodes[item]?.tag === "li" &&
-      firstVisibleChild(page, tree, item) === root
-    ) {
-      out.openItem(item);
-    }
-    for (let i = root; i < end; i++) {
-      while (open.length && (open[open.length - 1] as Open).end <= i) {
-        const o = popOpen();
-        if (!o.block) closeInline(o);
-        if (o.tag === "pre") {
-          if (inPre === 1)
-            flush(); // the outermost preformatted element ends its code block
-          else endRun();
-          inPre--;
-        } else if (o.tag === IN_PRE) endRun();
-        else if (o.block) flush();
-        // each block li / blockquote opened one
-        if (o.block && (o.tag === "li" || o.tag === "blockquote")) out.close();
-      }
-      const node = page.nodes[i] as SnapshotNode;
-      if (!node.visible || leftOutOfOutput(page, tree, i)) {
-        i = (tree.end[i] as number) - 1;
-        continue;
-      }
-      if (node.type === 3) {
-        const text = node.text ?? "";
-        if (inPre && unrenderedWhitespace(page, tree, i)) continue;
-        if (!inPre && pending.length && text.trim()) reopen();
-        // sibling inline elements' texts are two words, as in the text output (textOf), unless verbatim
-        const parent = tree.parent[i] as number;
-        if (i >= verbatimEnd && text && needsSeparator(tree, lastChar, prevParent, parent, text))
-          line.append(" ");
-        line.append(inPre || inCode ? text : escapeMarkdown(text));
-        if (text) {
-          lastChar = text.charAt(text.length - 1);
-          prevParent = parent;
-        }
-        continue;
-      }
-      if (node.tag === "br") {
-        line.append(inPre ? "\n" : BREAK);
-        lastChar = "";
-        continue;
-      }
-      if (node.tag === "img") {
-        const image = inPre || inCode || !setting.images ? null : markdownImage(node, base);
-        if (image) {
-          if (pending.length) reopen();
-          // the text around it keeps its own separators: an image is no word of the text output
-          line.append(image);
-        }
-        continue;
-      }
-      if (VERBATIM_TAGS.has(node.tag) && i >= verbatimEnd) verbatimEnd = tree.end[i] as number;
-      // a table, or a tbody/thead/tfoot the extraction chose without
-      // its table (a layout table's rows are blocks)
-      if (!inPre && (node.tag === "table" || (TABLE_PARTS.has(node.tag) && i === root))) {
-        const table = markdownTable(page, tree, i, cellText); // a chosen tbody is its rows' table
-        if (table !== null) {
-          flush();
-          out.write(table);
-          i = (tree.end[i] as number) - 1;
-          continue;
-        }
-      }
-      if (node.tag === "hr" && !inPre) {
-        flush();
-        out.write(THEMATIC_BREAK);
-        continue;
-      }
-      // a second flavour of an example starts its line (dom/text.ts)
-      if (inPre && followsCode(page, tree, i)) endRun();
-      if (isBlockDisplay(node.tag, node.style?.display) && inPre) {
-        // a block inside a code block (a highlighter's line <div>, an
-        // <xmp> in a <pre>) starts a line of the same block
-        endRun();
-        if (PREFORMATTED_TAGS.has(node.tag)) inPre++;
-        open.push({
-          end: tree.end[i] as number,
-          tag: PREFORMATTED_TAGS.has(node.tag) ? "pre" : IN_PRE,
-          suffix: "",
-          block: true,
-          at: -1,
-          opening: "",
-        });
-        continue;
-      }
-      if (isBlockDisplay(node.tag, node.style?.display)) {
-        flush();
-        prefix = headingPrefix(node);
-        if (node.tag === "li") out.openItem(i);
-        else if (node.tag === "blockquote") out.openQuote(i);
-        if (PREFORMATTED_TAGS.has(node.tag)) {
-          if (inPre++ === 0) language = codeLanguage(page, tree, i);
-          open.push({ end: tree.end[i] as number, tag: "pre", suffix: "", block: true, at: -1, opening: "" });
-          continue;
-        }
-        open.push({
-          end: tree.end[i] as number,
-          tag: node.tag,
-          suffix: "",
-          block: true,
-          at: -1,
-          opening: "",
-        });
-        continue;
-      }
-      // code is literal: no marks inside a code block (its <code> adds no backticks) or a code span (a docs
-      // page's `pub use task::<a>spawn</a>`); a link inside a link (a parser without HTML's adoption rules
-      // keeps <a> in <a>) is text of the outer one: CommonMark nests no links
-      const inLink = node.tag === "a" && marked.some((o) => o.tag === "a");
-      let marks = inPre || inCode > 0 || inLink ? NO_MARKS : inlineMarks(node, base);
-      if (marks.prefix && pending.length) {
-        reopen();
-        if (inCode > 0) marks = NO_MARKS; // a code span reopened around this element
-      }
-      if (node.tag === "code" && marks.prefix) inCode++;
-      const entry: Open = {
-        end: tree.end[i] as number,
-        tag: node.tag,
-        suffix: marks.suffix,
-        block: false,
-        at: openMark(marks.prefix),
-        opening: marks.prefix,
-      };
-      open.push(entry);
-      if (entry.opening) marked.push(entry);
-    }
-    while (open.length) {
-      const o = popOpen();
-      if (!o.block) closeInline(o);
-      if (o.tag === "pre") {
-        if (inPre === 1) flush(); // a chosen <pre> ends here: fenced, and the next root is not
-        inPre--;
-      }
-    }
-    const next = list[r + 1];
-    // the pieces of one line (textOf)
-    if (next !== undefined && continuesLine(page, tree, root, next)) continue;
-    flush();
-    out.closeAll();
-    pending.length = 0;
-  }
-  return out.blocks;
 }

@@ -11,7 +11,14 @@ import { buildTree, type Tree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { computeFeatures } from "../features/index.ts";
 import { revealMarkupHidden } from "./hidden-text.ts";
-import { lexiconFeatures, pageLexicon, strongestToken, type PageLexicon } from "./context/class-lexicon.ts";
+import {
+  lexiconFeatures,
+  pageLexicon,
+  strongestToken,
+  type ClassLexicon,
+  type PageLexicon,
+  type RowTokens,
+} from "./context/class-lexicon.ts";
 import { rowHeadingTokens } from "./context/heading-lexicon.ts";
 import { rowPathSignatures } from "./context/path-signature.ts";
 import { applyContext, leafRows, samePathLeaves } from "./context/context.ts";
@@ -145,25 +152,28 @@ export function scoreLeaves(
   return scores;
 }
 
+/** What the run decided of each row: final scores, the rows kept, the threshold they were decided at. */
+interface Decided {
+  scores: Float32Array;
+  keep: Uint8Array;
+  threshold: number;
+}
+
 /**
- * `stageOne`: the content classifier's scores when the context stage replaced them (each reason
- * then shows both, the leaf's class token and section-heading token that the context stage's
- * lexicons weigh most, and how many other leaves share its tag/class path with their stage-1
- * mean). `samePath`: context.ts samePathLeaves.
+ * The content classifier's trace entries. When the context stage replaced its scores (`stage.stageOne`),
+ * each reason shows both, the leaf's class token and section-heading token that the context stage's
+ * lexicons weigh most, and how many other leaves share its tag/class path with their stage-1 mean
+ * (context.ts samePathLeaves).
  */
-function traceOf(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  scores: Float32Array,
-  keep: Uint8Array,
-  threshold: number,
-  stageOne: Float32Array | null,
-  lexicon: PageLexicon | null,
-  heading: ((r: number) => { token: string; weight: number } | null) | null,
-  samePath: ((r: number) => { n: number; mean: number } | null) | null,
-): TraceEntry[] {
+function traceOf(at: PageRun, stage: Scored, decided: Decided): TraceEntry[] {
+  const { page, tree, own } = at;
+  const nodes = at.table.nodes;
+  const { scores, keep, threshold } = decided;
+  const stageOne = stage.contextRan ? stage.stageOne : null;
+  const { lexicon, heading, paths } = stage;
+  const first = { scores: stage.stageOne, threshold: stage.stageOneThreshold, own };
+  const headingOf = heading ? (r: number) => strongestToken(heading.lexicon, heading.tokens, r) : null;
+  const samePath = paths ? samePathLeaves(first, paths) : null;
   const out: TraceEntry[] = [];
   for (let r = 0; r < nodes.length && out.length < MAX_TRACE_ENTRIES; r++) {
     if ((own.ownWords[r] as number) === 0) continue;
@@ -171,13 +181,13 @@ function traceOf(
     const s = scores[r] as number;
     const kept = keep[r] === 1;
     const token = lexicon?.strongest(r) ?? null;
-    const head = heading?.(r) ?? null;
+    const head = headingOf?.(r) ?? null;
     const same = samePath?.(r) ?? null;
     const why =
       (token ? `, class token ${token.token} ${signed(token.weight)}` : "") +
       (head ? `, heading token ${head.token} ${signed(head.weight)}` : "") +
       (same ? `, ${same.n} same-path ${same.n === 1 ? "leaf" : "leaves"} at ${same.mean.toFixed(3)}` : "");
-    const first = stageOne
+    const both = stageOne
       ? ` (content classifier ${(stageOne[r] as number).toFixed(3)}, context stage ${s.toFixed(3)}${why})`
       : "";
     const score = `P(main)=${s.toFixed(3)} ${s >= threshold ? "≥" : "<"} ${threshold.toFixed(3)}`;
@@ -185,7 +195,7 @@ function traceOf(
     // the refiner's (their own entries say which)
     const reason =
       (kept === s >= threshold ? score : `${score}, ${kept ? "kept" : "removed"} by a rule or the refiner`) +
-      first;
+      both;
     const { path, text } = traceTarget(page, tree, node);
     out.push({
       step: "content-classifier",
@@ -278,6 +288,79 @@ export function runOnTable(
   if (own.totalWords === 0 || n === 0)
     return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
+  const at: PageRun = { page, tree, table, own };
+  const stage = scorePage(model, at, pageType, options);
+  const raw = stage.scores;
+  const tuned = stage.threshold;
+  const threshold = biased(tuned, options.bias);
+  const scores =
+    model.segment && model.segmentBlend > 0
+      ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend)
+      : raw;
+  const keep = new Uint8Array(n);
+  for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
+  const ruleTrace = applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
+  const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
+  const refined = applyRefiner(refiner, { page, tree, nodes: table.nodes, own, keep }, { scores, threshold });
+  const rootRows = coalesce(table.nodes, own, refined.keep);
+  const nodes = rootRows.map((r) => table.nodes[r] as number);
+  const text = textOf(page, tree, nodes, { preformatted: true });
+  const trace =
+    options.trace === false
+      ? []
+      : [
+          ...ruleTrace.slice(0, MAX_TRACE_ENTRIES),
+          ...refined.trace.slice(0, MAX_TRACE_ENTRIES),
+          ...traceOf(at, stage, { scores, keep: refined.keep, threshold }),
+        ];
+  const extraction: Extraction = {
+    method: METHOD,
+    text,
+    nodes,
+    scores: rootRows.map((r) => meanScore(r, own, scores)),
+    model: model.name,
+    trace,
+  };
+  if (!text)
+    extraction.emptyReason = emptyReason(
+      at,
+      threshold,
+      `${pageType} model${stage.contextRan ? " and context stage" : ""}`,
+    );
+  return { extraction, pageType, scores };
+}
+
+/** One page in the pipeline: its snapshot, tree, feature table and word ownership. */
+interface PageRun {
+  page: PageSnapshot;
+  tree: Tree;
+  table: Table;
+  own: Ownership;
+}
+
+/** A page's scores before the rules: the content classifier's, then the context stage's, and what the trace reports. */
+interface Scored {
+  /** The content classifier's scores (blended with the base model's: blendWithBase). */
+  stageOne: Float32Array;
+  /** The content model's threshold. */
+  stageOneThreshold: number;
+  /** Whether the context stage rescored the leaves. */
+  contextRan: boolean;
+  /** The context stage's scores and its tuned threshold, or stage one's when it did not run. */
+  scores: Float32Array;
+  threshold: number;
+  lexicon: PageLexicon | null;
+  heading: { lexicon: ClassLexicon; tokens: RowTokens } | null;
+  paths: Uint32Array | null;
+}
+
+/**
+ * Scores a page's leaves with the content model of `pageType`, then with the context stage when the model
+ * has one and the run allows it.
+ */
+function scorePage(model: PipelineModel, at: PageRun, pageType: string, options: RunOptions): Scored {
+  const { page, tree, table, own } = at;
+  const nCols = table.nCols;
   const content = model.byType.get(pageType) ?? model.general;
   const stageOne = blendWithBase(
     model,
@@ -298,7 +381,7 @@ export function runOnTable(
     : null;
   const headings = heading ? lexiconFeatures(heading.lexicon, heading.tokens) : null;
   const paths = context ? rowPathSignatures(page, tree, table.nodes) : null;
-  const { scores: raw, threshold: tuned } = context
+  const { scores, threshold } = context
     ? applyContext(context, {
         scores: stageOne,
         threshold: content.threshold,
@@ -311,54 +394,26 @@ export function runOnTable(
         paths,
       })
     : { scores: stageOne, threshold: content.threshold };
-  const threshold = biased(tuned, options.bias);
-  const scores =
-    model.segment && model.segmentBlend > 0
-      ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend)
-      : raw;
-  const keep = new Uint8Array(n);
-  for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
-  const ruleTrace = applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
-  const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
-  const refined = applyRefiner(refiner, page, tree, table.nodes, own, keep, { scores, threshold });
-  const rootRows = coalesce(table.nodes, own, refined.keep);
-  const nodes = rootRows.map((r) => table.nodes[r] as number);
-  const text = textOf(page, tree, nodes, { preformatted: true });
-  const trace =
-    options.trace === false
-      ? []
-      : [
-          ...ruleTrace.slice(0, MAX_TRACE_ENTRIES),
-          ...refined.trace.slice(0, MAX_TRACE_ENTRIES),
-          ...traceOf(
-            page,
-            tree,
-            table.nodes,
-            own,
-            scores,
-            refined.keep,
-            threshold,
-            context ? stageOne : null,
-            lexicon,
-            heading ? (r) => strongestToken(heading.lexicon, heading.tokens, r) : null,
-            paths ? samePathLeaves({ scores: stageOne, threshold: content.threshold, own }, paths) : null,
-          ),
-        ];
-  const extraction: Extraction = {
-    method: METHOD,
-    text,
-    nodes,
-    scores: rootRows.map((r) => meanScore(r, own, scores)),
-    model: model.name,
-    trace,
+  const contextRan = context !== undefined;
+  return {
+    stageOne,
+    stageOneThreshold: content.threshold,
+    contextRan,
+    scores,
+    threshold,
+    lexicon,
+    heading,
+    paths,
   };
-  if (!text) {
-    const notice = noticeOf(page, tree, own);
-    extraction.emptyReason = notice
-      ? `a notice page ("${notice}"), not content${scriptHint(page, notice)}`
-      : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${pageType} model${context ? " and context stage" : ""})`;
-  }
-  return { extraction, pageType, scores };
+}
+
+/** Why a run kept nothing (`models`: the models that scored it): a notice page, or no leaf at the threshold. */
+function emptyReason(at: PageRun, threshold: number, models: string): string {
+  const { page, tree, own } = at;
+  const notice = noticeOf(page, tree, own);
+  return notice
+    ? `a notice page ("${notice}"), not content${scriptHint(page, notice)}`
+    : `no segment reached P(main) ≥ ${threshold.toFixed(3)} (${models})`;
 }
 
 /**
@@ -368,7 +423,8 @@ export function runOnTable(
 function scriptHint(page: PageSnapshot, notice: string): string {
   const scripts = page.mode === "static" && /javascript/i.test(notice) ? codeScripts(page) : 0;
   return scripts > 0
-    ? `; ${scripts} script${scripts === 1 ? "" : "s"} may build the page: try --mode chromium --js (and --network for a local file)`
+    ? `; ${scripts} script${scripts === 1 ? "" : "s"} may build the page: ` +
+        `try --mode chromium --js (and --network for a local file)`
     : "";
 }
 

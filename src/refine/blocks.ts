@@ -287,25 +287,22 @@ export function pathNamer(page: PageSnapshot, tree: Tree): (i: number) => string
   };
 }
 
-/** A trace entry about one block. */
-export function blockEntry(
-  step: string,
-  view: BlockView,
-  path: (i: number) => string,
-  k: number,
-  action: "keep" | "drop",
-  reason: string,
-  score?: number,
-): TraceEntry {
-  const blk = view.blocks[k] as TextBlock;
-  const entry: TraceEntry = {
-    step,
-    node: blk.node,
-    path: path(blk.node),
-    action,
-    reason,
-    text: blk.text.slice(0, TRACE_TEXT_CHARS),
+/** Makes a trace entry about block k of a view. */
+export type BlockEntry = (k: number, action: "keep" | "drop", reason: string, score?: number) => TraceEntry;
+
+/** The trace entries of `step` about the blocks of `view` (`path`: a node's trace path, pathNamer). */
+export function blockEntries(step: string, view: BlockView, path: (i: number) => string): BlockEntry {
+  return (k, action, reason, score) => {
+    const blk = view.blocks[k] as TextBlock;
+    const entry: TraceEntry = {
+      step,
+      node: blk.node,
+      path: path(blk.node),
+      action,
+      reason,
+      text: blk.text.slice(0, TRACE_TEXT_CHARS),
+    };
+    if (score !== undefined) entry.score = score;
+    return entry;
   };
-  if (score !== undefined) entry.score = score;
-  return entry;
 }

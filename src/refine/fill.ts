@@ -84,7 +84,9 @@ export function fillMainRegion(
   const trace = added.map((r): TraceEntry => ({
     step: "fill",
     action: "keep",
-    reason: `inside the main region ${where} (≥ ${FILL_SHARE * 100}% of the kept words) and P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FILL_FLOOR}`,
+    reason:
+      `inside the main region ${where} (≥ ${FILL_SHARE * 100}% of the kept words) ` +
+      `and P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FILL_FLOOR}`,
     score: scores[r] as number,
     ...describe(r),
   }));

@@ -35,16 +35,19 @@ export interface Scored {
   threshold: number;
 }
 
+/** The rows a refiner reads: a page's feature-table rows, their word ownership and the keep mask so far. */
+export interface RefineRows {
+  page: PageSnapshot;
+  tree: Tree;
+  /** Snapshot node of each row. */
+  nodes: Int32Array;
+  own: Ownership;
+  keep: Uint8Array;
+}
+
 /** Applies `name` to the kept rows; "none" (or an empty selection) changes nothing. */
-export function applyRefiner(
-  name: RefinerName,
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-  scored: Scored,
-): Refined {
+export function applyRefiner(name: RefinerName, rows: RefineRows, scored: Scored): Refined {
+  const { page, tree, nodes, own, keep } = rows;
   if (name === "none") return { keep, trace: [] };
   if (name === "records") return voteRecords(page, tree, nodes, own, keep);
   // the row-level refiners name a row for their trace by its node's target and path

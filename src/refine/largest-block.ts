@@ -11,7 +11,7 @@
  */
 import type { TraceEntry } from "../types.ts";
 import {
-  blockEntry,
+  blockEntries,
   nodesForBlocks,
   pathNamer,
   type BlockView,
@@ -64,29 +64,22 @@ export function largestBlock(view: BlockView, options: Partial<LbsOptions> = {})
       node: best.container,
       path: path(best.container),
       action: "keep",
-      reason: `largest block of string: ${best.members.length} sibling block(s), ${best.length} chars (of ${groups.length} groups)`,
+      reason:
+        `largest block of string: ${best.members.length} sibling block(s), ` +
+        `${best.length} chars (of ${groups.length} groups)`,
       text: "",
       score: best.length,
     },
   ];
   const groupOf = new Map<number, LbsGroup>();
   for (const g of groups) for (const k of g.members) groupOf.set(k, g);
+  const blockEntry = blockEntries(LBS_STEP, view, path);
   view.blocks.forEach((_, k) => {
-    if (chosen.has(k))
-      trace.push(blockEntry(LBS_STEP, view, path, k, "keep", "in the largest block of string"));
+    if (chosen.has(k)) trace.push(blockEntry(k, "keep", "in the largest block of string"));
     else {
       const g = groupOf.get(k) as LbsGroup;
-      trace.push(
-        blockEntry(
-          LBS_STEP,
-          view,
-          path,
-          k,
-          "drop",
-          `sibling group has ${g.length} chars < ${best.length} of the largest block`,
-          g.length,
-        ),
-      );
+      const why = `sibling group has ${g.length} chars < ${best.length} of the largest block`;
+      trace.push(blockEntry(k, "drop", why, g.length));
     }
   });
   const kept = [...best.members];

@@ -15,7 +15,7 @@
  * Linear: a sliding-window sum.
  */
 import type { TraceEntry } from "../types.ts";
-import { blockEntry, nodesForBlocks, pathNamer, type BlockView, type RefineResult } from "./blocks.ts";
+import { blockEntries, nodesForBlocks, pathNamer, type BlockView, type RefineResult } from "./blocks.ts";
 
 export const SLS_STEP = "sls";
 
@@ -88,34 +88,16 @@ export function lengthSmoothing(view: BlockView, options: Partial<SlsOptions> = 
   const path = pathNamer(view.page, view.tree);
   const kept: number[] = [];
   const trace: TraceEntry[] = [];
+  const blockEntry = blockEntries(SLS_STEP, view, path);
+  const how = ` (σ of ${opts.stdOf} lengths, r=${opts.radius})`;
   view.blocks.forEach((_, k) => {
     const e = smoothed[arr.cellOf[k] as number] as number;
     const r = e.toFixed(1);
     if (e >= threshold && e > 0) {
       kept.push(k);
-      trace.push(
-        blockEntry(
-          SLS_STEP,
-          view,
-          path,
-          k,
-          "keep",
-          `smoothed length ${r} ≥ threshold ${threshold.toFixed(1)} (σ of ${opts.stdOf} lengths, r=${opts.radius})`,
-          e,
-        ),
-      );
+      trace.push(blockEntry(k, "keep", `smoothed length ${r} ≥ threshold ${threshold.toFixed(1)}${how}`, e));
     } else
-      trace.push(
-        blockEntry(
-          SLS_STEP,
-          view,
-          path,
-          k,
-          "drop",
-          `smoothed length ${r} < threshold ${threshold.toFixed(1)} (σ of ${opts.stdOf} lengths, r=${opts.radius})`,
-          e,
-        ),
-      );
+      trace.push(blockEntry(k, "drop", `smoothed length ${r} < threshold ${threshold.toFixed(1)}${how}`, e));
   });
   return { kept, nodes: nodesForBlocks(view, kept), trace };
 }

@@ -72,7 +72,9 @@ export function voteRecords(
     if (g.records.size < MIN_RECORDS || g.keptWords === 0) continue;
     const share = g.keptWords / g.words;
     if (share < MAJORITY || share === 1) continue;
-    const reason = `kept with its field in ${g.records.size} sibling records (${Math.round(share * 100)}% of the field's words kept)`;
+    const reason =
+      `kept with its field in ${g.records.size} sibling records ` +
+      `(${Math.round(share * 100)}% of the field's words kept)`;
     for (const r of g.rows) {
       if (out[r] === 1) continue;
       out[r] = 1;

@@ -16,7 +16,7 @@
 import type { SnapshotNode, TraceEntry } from "../types.ts";
 import {
   anchorOf,
-  blockEntry,
+  blockEntries,
   nodesForBlocks,
   pathNamer,
   type BlockView,
@@ -164,13 +164,13 @@ export function tablePattern(view: BlockView, options: Partial<TpOptions> = {}):
     score: g.score,
   });
   const kept: number[] = [];
+  const blockEntry = blockEntries(TP_STEP, view, path);
   view.blocks.forEach((b, k) => {
     const m = memberHolding(g.members, tree.end, anchorOf(b));
     if (m >= 0) {
       kept.push(k);
-      trace.push(blockEntry(TP_STEP, view, path, k, "keep", `inside repeated ${g.signature} #${m + 1}`));
-    } else
-      trace.push(blockEntry(TP_STEP, view, path, k, "drop", `outside the repeated ${g.signature} structure`));
+      trace.push(blockEntry(k, "keep", `inside repeated ${g.signature} #${m + 1}`));
+    } else trace.push(blockEntry(k, "drop", `outside the repeated ${g.signature} structure`));
   });
   return { kept, nodes: nodesForBlocks(view, kept), trace };
 }

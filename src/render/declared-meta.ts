@@ -57,7 +57,8 @@ const LD_STRING = (key: string): RegExp => new RegExp(`"${key}"\\s*:\\s*"((?:[^"
  */
 const LD_NAMED = (key: string): RegExp =>
   new RegExp(
-    `"${key}"\\s*:\\s*(?:\\[\\s*)?(?:\\{(?:[^{}]|\\{[^{}]*\\})*?"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,300})"|"((?:[^"\\\\]|\\\\.){1,300})")`,
+    `"${key}"\\s*:\\s*(?:\\[\\s*)?` +
+      `(?:\\{(?:[^{}]|\\{[^{}]*\\})*?"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,300})"|"((?:[^"\\\\]|\\\\.){1,300})")`,
   );
 const LD_RULES: readonly (readonly [Field, RegExp])[] = [
   ["published", LD_STRING("datePublished")],

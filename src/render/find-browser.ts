@@ -26,7 +26,8 @@ const SYSTEM_PATHS = [
 ] as const;
 
 export const BROWSER_NOT_FOUND_MESSAGE =
-  "No Chromium found. Install one with `apt-get install -y chromium-headless-shell` (Debian/Ubuntu; or `chromium`) or set PUPPETEER_EXECUTABLE_PATH; or use --mode static.";
+  "No Chromium found. Install one with `apt-get install -y chromium-headless-shell` " +
+  "(Debian/Ubuntu; or `chromium`) or set PUPPETEER_EXECUTABLE_PATH; or use --mode static.";
 
 /** Thrown when no browser executable exists; its message is the whole user-facing explanation. */
 export class BrowserNotFoundError extends Error {
@@ -59,7 +60,8 @@ export function findChromium(
     if (value === undefined || value === "") continue;
     if (isExecutableFile(value)) return value;
     throw new BrowserNotFoundError(
-      `${name}=${value} is not an executable file. Fix the path, or install Chromium with \`apt-get install -y chromium\`; or use --mode static.`,
+      `${name}=${value} is not an executable file. ` +
+        `Fix the path, or install Chromium with \`apt-get install -y chromium\`; or use --mode static.`,
     );
   }
   for (const path of systemPaths) {

@@ -221,7 +221,8 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
   var w = Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0);
   var h = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
   return { p: P, k: K, b: B, s: S, v: V.join(""), x: X, a: A, strs: strs, w: w, h: h,
-    title: Object.getOwnPropertyDescriptor(Document.prototype, "title").get.call(document), lang: root ? root.getAttribute("lang") : null };
+    title: Object.getOwnPropertyDescriptor(Document.prototype, "title").get.call(document),
+    lang: root ? root.getAttribute("lang") : null };
 }`;
 
 /** The expression evaluated in the page: call the walk with its config. */

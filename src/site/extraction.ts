@@ -63,15 +63,18 @@ export function subtreeWords(page: PageSnapshot, tree: Tree): Float64Array {
   return count;
 }
 
-export function traceEntry(
-  page: PageSnapshot,
-  tree: Tree,
-  step: string,
-  node: number,
-  action: "keep" | "drop",
-  reason: string,
-  score?: number,
-): TraceEntry {
+/** A decision about one node (-1: none) for the trace: its step, action, reason and score. */
+export interface Decision {
+  step: string;
+  node: number;
+  action: "keep" | "drop";
+  reason: string;
+  score?: number | undefined;
+}
+
+/** The trace entry of a decision, with the node's path and text excerpt. */
+export function traceEntry(page: PageSnapshot, tree: Tree, decision: Decision): TraceEntry {
+  const { step, node, action, reason, score } = decision;
   const text = node >= 0 ? excerpt(page, tree, node) : "";
   const entry: TraceEntry = {
     step,
@@ -102,7 +105,7 @@ export class BoundedTrace {
     const c = (this.counts.get(k) ?? 0) + 1;
     this.counts.set(k, c);
     if (c <= MAX_TRACE_PER_STEP)
-      this.entries.push(traceEntry(this.page, this.tree, step, node, action, reason, score));
+      this.entries.push(traceEntry(this.page, this.tree, { step, node, action, reason, score }));
   }
 
   /** Entries plus one "… more" entry per step/action that overflowed. */

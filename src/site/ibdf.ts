@@ -119,7 +119,8 @@ export const MAX_CANDIDATES_PER_BLOCK = 2000;
 /** Exact vector identity: sorted term ids + scaled features. */
 function signature(x: IndexedBlocks, i: number): string {
   const nf = BLOCK_FEATURES.length;
-  return `${Array.from(x.scaled.subarray(i * nf, (i + 1) * nf)).join(",")}|${(x.blocks.terms[i] as Int32Array).join(",")}`;
+  const features = Array.from(x.scaled.subarray(i * nf, (i + 1) * nf)).join(",");
+  return `${features}|${(x.blocks.terms[i] as Int32Array).join(",")}`;
 }
 
 const SIGNATURES = new WeakMap<IndexedBlocks, { byBlock: string[]; set: Set<string>; termless: number[] }>();

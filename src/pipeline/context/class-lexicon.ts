@@ -415,14 +415,8 @@ export function pageLexicon(
   const lex = compile(lexicon);
   const L = LEXICON_LEVELS;
   const slot = new Int32Array(page.nodes.length * L).fill(-1); // (element, level) → summary index
-  const sum: number[] = [];
-  const known: number[] = [];
-  const min: number[] = [];
-  const max: number[] = [];
-  const levelOf: number[] = [];
-  const bestWeight: number[] = [];
-  const bestName: string[] = []; // the strongest known part or tag ("" = none known)
-  const bestIsTag: boolean[] = [];
+  const summaries = noSummaries();
+  const { sum, known, min, max, bestWeight, bestName } = summaries;
   const width = CLASS_LEXICON_FEATURES.length;
   const features = new Float32Array(nodes.length * width).fill(NaN);
   const rowBest = new Int32Array(nodes.length).fill(-1); // summary index holding the row's strongest token
@@ -446,45 +440,9 @@ export function pageLexicon(
       if (k < 0) {
         k = sum.length;
         slot[e * L + level] = k;
-        let ss = 0;
-        let sk = 0;
-        let smin = Infinity;
-        let smax = -Infinity;
-        let bw = 0;
-        let bt = "";
-        let tag = false;
-        const tw = lex.tags.get(node.tag)?.[level];
-        if (tw !== undefined && !Number.isNaN(tw)) {
-          ss += tw;
-          sk++;
-          smin = Math.min(smin, tw);
-          smax = Math.max(smax, tw);
-          bw = tw;
-          bt = node.tag;
-          tag = true;
-        }
         let kp = elementParts[e];
         if (kp === undefined) elementParts[e] = kp = knownParts(lex, partsEntry(node));
-        for (let j = kp.start[level] as number; j < (kp.start[level + 1] as number); j++) {
-          const w = kp.weights[j] as number;
-          ss += w;
-          sk++;
-          if (w < smin) smin = w;
-          if (w > smax) smax = w;
-          if (bt === "" || Math.abs(w) > Math.abs(bw)) {
-            bw = w;
-            bt = kp.names[j] as string;
-            tag = false;
-          }
-        }
-        sum.push(ss);
-        known.push(sk);
-        min.push(smin);
-        max.push(smax);
-        levelOf.push(level);
-        bestWeight.push(bw);
-        bestName.push(bt);
-        bestIsTag.push(tag);
+        addSummary(summaries, lex.tags.get(node.tag)?.[level], node.tag, kp, level);
       }
       rs += sum[k] as number;
       rk += known[k] as number;
@@ -505,16 +463,88 @@ export function pageLexicon(
     }
     features[b + 3] = rk;
   }
-  return {
-    features,
-    strongest: (r) => {
-      const k = rowBest[r] as number;
-      return k < 0
-        ? null
-        : {
-            token: lexiconToken(levelOf[k] as number, bestName[k] as string, bestIsTag[k] as boolean),
-            weight: bestWeight[k] as number,
-          };
-    },
+  return { features, strongest: strongestOf(summaries, rowBest) };
+}
+
+/**
+ * The summaries of (element, level) pairs (pageLexicon), one entry per pair in parallel arrays: the sum,
+ * count, minimum and maximum of its known weights, its level, and its strongest known part or tag.
+ */
+interface Summaries {
+  sum: number[];
+  known: number[];
+  min: number[];
+  max: number[];
+  levelOf: number[];
+  bestWeight: number[];
+  /** The strongest known part or tag ("" = none known). */
+  bestName: string[];
+  bestIsTag: boolean[];
+}
+
+/** Summaries with no entry yet. */
+function noSummaries(): Summaries {
+  return { sum: [], known: [], min: [], max: [], levelOf: [], bestWeight: [], bestName: [], bestIsTag: [] };
+}
+
+/**
+ * Appends the summary of an element at one level: its tag's weight there (`tw`, undefined or NaN when
+ * unknown) and its id/class parts known there (`kp`).
+ */
+function addSummary(
+  s: Summaries,
+  tw: number | undefined,
+  tagName: string,
+  kp: KnownParts,
+  level: number,
+): void {
+  let ss = 0;
+  let sk = 0;
+  let smin = Infinity;
+  let smax = -Infinity;
+  let bw = 0;
+  let bt = "";
+  let tag = false;
+  if (tw !== undefined && !Number.isNaN(tw)) {
+    ss += tw;
+    sk++;
+    smin = Math.min(smin, tw);
+    smax = Math.max(smax, tw);
+    bw = tw;
+    bt = tagName;
+    tag = true;
+  }
+  for (let j = kp.start[level] as number; j < (kp.start[level + 1] as number); j++) {
+    const w = kp.weights[j] as number;
+    ss += w;
+    sk++;
+    if (w < smin) smin = w;
+    if (w > smax) smax = w;
+    if (bt === "" || Math.abs(w) > Math.abs(bw)) {
+      bw = w;
+      bt = kp.names[j] as string;
+      tag = false;
+    }
+  }
+  s.sum.push(ss);
+  s.known.push(sk);
+  s.min.push(smin);
+  s.max.push(smax);
+  s.levelOf.push(level);
+  s.bestWeight.push(bw);
+  s.bestName.push(bt);
+  s.bestIsTag.push(tag);
+}
+
+/** PageLexicon.strongest: the token of the summary holding each row's strongest token (`rowBest`). */
+function strongestOf(s: Summaries, rowBest: Int32Array): PageLexicon["strongest"] {
+  return (r) => {
+    const k = rowBest[r] as number;
+    return k < 0
+      ? null
+      : {
+          token: lexiconToken(s.levelOf[k] as number, s.bestName[k] as string, s.bestIsTag[k] as boolean),
+          weight: s.bestWeight[k] as number,
+        };
   };
 }

@@ -127,8 +127,15 @@ export function leafRows(own: Pick<Ownership, "ownWords">): number[] {
   return out;
 }
 
-/** Word-weighted stage-1 sums over each row's subtree (rows are in document order: parents first). */
-function subtreeSums(s: StageOne): { score: Float64Array; words: Float64Array; kept: Float64Array } {
+/** Word-weighted stage-1 score, words and kept words over each row's subtree. */
+interface SubtreeSums {
+  score: Float64Array;
+  words: Float64Array;
+  kept: Float64Array;
+}
+
+/** SubtreeSums of every row (rows are in document order: parents first). */
+function subtreeSums(s: StageOne): SubtreeSums {
   const n = s.scores.length;
   const score = new Float64Array(n);
   const words = new Float64Array(n);
@@ -214,17 +221,15 @@ function othersOnPath(
   };
 }
 
-/** PATH_FEATURES of row r into f at c. */
-function samePath(
-  s: StageOne,
-  sums: Map<number, Float64Array>,
-  paths: Uint32Array,
-  r: number,
-  total: number,
-  f: Float32Array,
-  c: number,
-): void {
-  const o = othersOnPath(s, sums, paths, r);
+/** The page's leaves grouped by path signature: each leaf's signature and the sums per signature (pathSums). */
+interface PathStats {
+  paths: Uint32Array;
+  sums: Map<number, Float64Array>;
+}
+
+/** PATH_FEATURES of row r into f at c (`total`: the page's leaf words). */
+function samePath(s: StageOne, stats: PathStats, r: number, total: number, f: Float32Array, c: number): void {
+  const o = othersOnPath(s, stats.sums, stats.paths, r);
   if (!o) return;
   if (o.words > 0) {
     f[c] = o.score / o.words;
@@ -249,18 +254,16 @@ export function samePathLeaves(
   };
 }
 
-/**
- * The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features.
- */
-export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
-  const nc = CONTEXT_FEATURES.length;
-  const width = nc + s.nCols;
-  const X = createMatrix(rows.length, width);
-  X.data.fill(NaN);
-  const leaves = leafRows(s.own);
-  const position = new Int32Array(s.scores.length).fill(-1); // row → its index among the leaves
-  for (let k = 0; k < leaves.length; k++) position[leaves[k] as number] = k;
-  const sums = subtreeSums(s);
+/** The page's leaf words, kept words (at the threshold), word-weighted score sum and highest score. */
+interface LeafTotals {
+  total: number;
+  kept: number;
+  mean: number;
+  max: number;
+}
+
+/** LeafTotals of the page's leaves. */
+function leafTotals(s: StageOne, leaves: readonly number[]): LeafTotals {
   let total = 0;
   let kept = 0;
   let mean = 0;
@@ -273,19 +276,63 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     if (p >= s.threshold) kept += w;
     if (p > max) max = p;
   }
+  return { total, kept, mean, max };
+}
+
+/** Word-weighted mean score of the NEIGHBOUR_WINDOW leaves before (dir -1) or after (dir 1) leaf k; NaN: none. */
+function windowMean(s: StageOne, leaves: readonly number[], k: number, dir: 1 | -1): number {
+  let a = 0;
+  let b = 0;
+  for (let j = k + dir, c = 0; j >= 0 && j < leaves.length && c < NEIGHBOUR_WINDOW; j += dir, c++) {
+    const r = leaves[j] as number;
+    a += (s.own.ownWords[r] as number) * (s.scores[r] as number);
+    b += s.own.ownWords[r] as number;
+  }
+  return b ? a / b : NaN;
+}
+
+/**
+ * The ANCESTOR_LEVELS × 4 ancestor features of row r into f at c (`page`: the page's leaf totals); NaN
+ * left for the levels above its last ancestor.
+ */
+function ancestorFeatures(
+  s: StageOne,
+  sums: SubtreeSums,
+  r: number,
+  page: LeafTotals,
+  f: Float32Array,
+  c: number,
+): void {
+  const { total, kept } = page;
+  let a = s.own.parentRow[r] as number;
+  for (let level = 0; level < ANCESTOR_LEVELS; level++, c += 4) {
+    const words = a >= 0 ? (sums.words[a] as number) : 0;
+    if (words <= 0) continue; // NaN: no such ancestor
+    f[c] = (sums.score[a] as number) / words;
+    f[c + 1] = total ? words / total : 0;
+    f[c + 2] = (sums.kept[a] as number) / words;
+    f[c + 3] = kept ? (sums.kept[a] as number) / kept : 0;
+    a = s.own.parentRow[a] as number;
+  }
+}
+
+/**
+ * The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features.
+ */
+export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
+  const nc = CONTEXT_FEATURES.length;
+  const width = nc + s.nCols;
+  const X = createMatrix(rows.length, width);
+  X.data.fill(NaN);
+  const leaves = leafRows(s.own);
+  const position = new Int32Array(s.scores.length).fill(-1); // row → its index among the leaves
+  for (let k = 0; k < leaves.length; k++) position[leaves[k] as number] = k;
+  const sums = subtreeSums(s);
+  const totals = leafTotals(s, leaves);
+  const { total, kept, mean, max } = totals;
   const above = wordsAbove(s, leaves);
   const paths = s.paths;
-  const pathStats = paths ? pathSums(s, leaves, paths) : null;
-  const window = (k: number, dir: 1 | -1): number => {
-    let a = 0;
-    let b = 0;
-    for (let j = k + dir, c = 0; j >= 0 && j < leaves.length && c < NEIGHBOUR_WINDOW; j += dir, c++) {
-      const r = leaves[j] as number;
-      a += (s.own.ownWords[r] as number) * (s.scores[r] as number);
-      b += s.own.ownWords[r] as number;
-    }
-    return b ? a / b : NaN;
-  };
+  const pathStats: PathStats | null = paths ? { paths, sums: pathSums(s, leaves, paths) } : null;
   const typeIndex = Math.max(0, (CONTEXT_TYPES as readonly string[]).indexOf(s.pageType));
   // written at offsets into X.data, no per-row views: this runs for every leaf of every page
   const f = X.data;
@@ -307,22 +354,14 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     f[c++] = total ? above(p) / total : 0;
     f[c++] = k > 0 ? (s.scores[leaves[k - 1] as number] as number) : NaN;
     f[c++] = k >= 0 && k + 1 < leaves.length ? (s.scores[leaves[k + 1] as number] as number) : NaN;
-    f[c++] = k >= 0 ? window(k, -1) : NaN;
-    f[c++] = k >= 0 ? window(k, 1) : NaN;
-    let a = s.own.parentRow[r] as number;
-    for (let level = 0; level < ANCESTOR_LEVELS; level++, c += 4) {
-      const words = a >= 0 ? (sums.words[a] as number) : 0;
-      if (words <= 0) continue; // NaN: no such ancestor
-      f[c] = (sums.score[a] as number) / words;
-      f[c + 1] = total ? words / total : 0;
-      f[c + 2] = (sums.kept[a] as number) / words;
-      f[c + 3] = kept ? (sums.kept[a] as number) / kept : 0;
-      a = s.own.parentRow[a] as number;
-    }
+    f[c++] = k >= 0 ? windowMean(s, leaves, k, -1) : NaN;
+    f[c++] = k >= 0 ? windowMean(s, leaves, k, 1) : NaN;
+    ancestorFeatures(s, sums, r, totals, f, c);
+    c += 4 * ANCESTOR_LEVELS;
     for (let t = 0; t < CONTEXT_TYPES.length; t++) f[c++] = t === typeIndex ? 1 : 0;
     if (s.lexicon) for (let j = 0; j < lw; j++) f[c + j] = s.lexicon[r * lw + j] as number;
     c += lw;
-    if (paths && pathStats) samePath(s, pathStats, paths, r, total, f, c);
+    if (pathStats) samePath(s, pathStats, r, total, f, c);
     c += PATH_FEATURES.length;
     if (s.headings) for (let j = 0; j < hw; j++) f[c + j] = s.headings[r * hw + j] as number;
     f.set(s.values.subarray(r * s.nCols, (r + 1) * s.nCols), i * width + nc);

@@ -187,7 +187,8 @@ async function loadContext(
   if (columns === undefined) {
     throw new ModelLoadError(
       source,
-      `model ${source} has a context stage over other context features than this pith computes; retrain it with \`pith train\``,
+      `model ${source} has a context stage over other context features than this pith computes; ` +
+        `retrain it with \`pith train\``,
     );
   }
   const lexicon = context.lexicon ?? null;

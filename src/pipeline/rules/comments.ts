@@ -20,9 +20,23 @@ import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
 import type { Ownership } from "../own-text.ts";
 
+/** The id/class tokens of COMMENT_PATTERN, as its alternatives (regex source). */
+const COMMENT_TOKENS = [
+  "comments?",
+  "commentlist",
+  "comment-list",
+  "comments-area",
+  "disqus_thread",
+  "disqus",
+  "respond",
+  "replies",
+  "discussion",
+];
 /** id/class tokens that name a comment section or a comment. */
-export const COMMENT_PATTERN =
-  /(?:^|[\s_-])(?:comments?|commentlist|comment-list|comments-area|disqus_thread|disqus|respond|replies|discussion)(?:$|[\s_-])/i;
+export const COMMENT_PATTERN = new RegExp(
+  String.raw`(?:^|[\s_-])(?:${COMMENT_TOKENS.join("|")})(?:$|[\s_-])`,
+  "i",
+);
 /** A comment section holds less than this share of the page's words. */
 export const MAX_COMMENT_SHARE = 0.5;
 /** Page types whose pages lose their comment sections. */

@@ -33,9 +33,22 @@ export const FALLBACK_SHARE = 0.5;
 export const FALLBACK_MAX_WORDS = 100;
 /** …and to pages of any size routed to these page types' models. */
 export const FALLBACK_ANY_SIZE_TYPES: ReadonlySet<string> = new Set(["article"]);
+/** The phrases of NOTICE_PHRASE, as its alternatives (regex source). */
+const NOTICE_PHRASES = [
+  "page not found",
+  "not found",
+  "access denied",
+  "forbidden",
+  "enable javascript",
+  "javascript (?:is )?(?:required|disabled)",
+  "turn on javascript",
+  "browser (?:is )?not supported",
+  "are you a robot",
+  "captcha",
+  "checking your browser",
+];
 /** What a notice page (error, JavaScript wall, bot check) says, status codes aside. */
-export const NOTICE_PHRASE =
-  /\b(?:page not found|not found|access denied|forbidden|enable javascript|javascript (?:is )?(?:required|disabled)|turn on javascript|browser (?:is )?not supported|are you a robot|captcha|checking your browser)\b/i;
+export const NOTICE_PHRASE = new RegExp(String.raw`\b(?:${NOTICE_PHRASES.join("|")})\b`, "i");
 /** Text of a notice page, status codes included: such a page gets no fallback and stays empty. */
 export const NOTICE = new RegExp(String.raw`\b(?:404|403|410|500)\b|` + NOTICE_PHRASE.source, "i");
 
@@ -113,7 +126,9 @@ export function keepBestWhenEmpty(
       step: "fallback",
       ...traceTarget(page, tree, nodes[r] as number),
       action: "keep",
-      reason: `nothing reached the threshold on a ${own.totalWords}-word page: kept P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FALLBACK_SHARE} × best ${best.toFixed(3)}`,
+      reason:
+        `nothing reached the threshold on a ${own.totalWords}-word page: ` +
+        `kept P(main)=${(scores[r] as number).toFixed(3)} ≥ ${FALLBACK_SHARE} × best ${best.toFixed(3)}`,
       score: scores[r] as number,
     });
   }

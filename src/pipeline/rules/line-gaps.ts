@@ -88,7 +88,9 @@ export function keepLineGaps(
             step: "line-gap",
             ...traceTarget(page, tree, nodes[g] as number),
             action: "keep",
-            reason: `dropped between kept pieces of one line (${run.gapWords} word${run.gapWords === 1 ? "" : "s"} ≤ ${MAX_GAP_WORDS})`,
+            reason:
+              `dropped between kept pieces of one line ` +
+              `(${run.gapWords} word${run.gapWords === 1 ? "" : "s"} ≤ ${MAX_GAP_WORDS})`,
           });
         }
       }
