@@ -396,7 +396,7 @@ test("fallback: a small page where nothing reaches the threshold keeps its best 
     const { page, tree, nodes, own } = staticRows(html);
     const scores = Float32Array.from(nodes, (n) => scoreOf(textOf(page, tree, [n])));
     const keep = new Uint8Array(nodes.length);
-    const trace = keepBestWhenEmpty(page, tree, nodes, own, scores, keep, pageType);
+    const trace = keepBestWhenEmpty({ page, tree, nodes, own, scores, keep, pageType });
     return {
       text: textOf(
         page,

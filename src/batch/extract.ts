@@ -52,8 +52,7 @@ export interface BatchOptions {
 export async function extractBatch(o: BatchOptions): Promise<void> {
   if (o.mode === "static" && o.workers > 0 && !o.extractor.needsSite)
     await extractOnWorkers(o.setup, o.workers, readRawInputs(o.specs, o.read), o.sink);
-  else
-    await extractInThread(o.extractor, o.setup, o.mode, o.concurrency, readInputs(o.specs, o.read), o.sink);
+  else await extractInThread(o, readInputs(o.specs, o.read));
   await o.sink.done();
 }
 
@@ -132,65 +131,61 @@ async function extractOnWorkers(
  * formatting (the browser's wait has its own limit).
  */
 async function extractInThread(
-  extractor: Extractor,
-  setup: ExtractSetup,
-  mode: RenderMode,
-  concurrency: number,
+  o: Pick<BatchOptions, "extractor" | "setup" | "mode" | "concurrency" | "sink">,
   inputs: AsyncIterable<PageResult<PageInput>>,
-  sink: BatchSink,
 ): Promise<void> {
+  const { extractor, setup, mode, concurrency, sink } = o;
   await extractor.prepare?.(setup.context);
   const renderer = await createRenderer(mode, { concurrency });
   try {
     const pages = (r: PageResult<PageInput>, parse: Limit) =>
       r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r);
-    const context = setup.context;
-    if (extractor.needsSite)
-      await extractWithSites(
-        extractor,
-        setup,
-        (r) => pages(r, renderLimit(renderer, setup.render)),
-        () => pageLimit(setup.render),
-        inputs,
-        concurrency,
-        sink,
+    if (extractor.needsSite) {
+      const rendered = await renderAll(inputs, concurrency, (r) =>
+        pages(r, renderLimit(renderer, setup.render)),
       );
+      return await extractWithSites(o, rendered);
+    }
     // extraction starts as soon as a page is rendered, so it overlaps the writing of earlier outputs
-    else
-      await mapLimit(
-        inputs,
-        concurrency,
-        async (input) => {
-          const page = pageLimit(setup.render);
-          // one budget from the parse to the output
-          const rendered = await pages(input, mode === "static" ? page : NO_LIMIT);
-          return pageOutput(rendered, extractor, context, setup.format, setup.output, page);
-        },
-        (out) => sink.take(out),
-      );
+    await mapLimit(
+      inputs,
+      concurrency,
+      async (input) => {
+        const page = pageLimit(setup.render);
+        // one budget from the parse to the output
+        const rendered = await pages(input, mode === "static" ? page : NO_LIMIT);
+        return pageOutput(rendered, extractor, setup.context, setup.format, setup.output, page);
+      },
+      (out) => sink.take(out),
+    );
   } finally {
     await renderer.close();
   }
 }
 
-/** Site-level methods see every page of the batch first, grouped by site. */
-async function extractWithSites(
-  extractor: Extractor,
-  setup: ExtractSetup,
-  render: (r: PageResult<PageInput>) => Promise<PageResult<PageSnapshot>>,
-  limit: () => Limit,
+/** Every page rendered first, in input order (a site-level method needs the whole batch). */
+async function renderAll(
   inputs: AsyncIterable<PageResult<PageInput>>,
   concurrency: number,
-  sink: BatchSink,
-): Promise<void> {
+  render: (r: PageResult<PageInput>) => Promise<PageResult<PageSnapshot>>,
+): Promise<PageResult<PageSnapshot>[]> {
   const rendered: PageResult<PageSnapshot>[] = [];
   await mapLimit(inputs, concurrency, render, (r) => {
     rendered.push(r);
   });
+  return rendered;
+}
+
+/** Site-level methods see every page of the batch, grouped by site, as their SiteContext. */
+async function extractWithSites(
+  { extractor, setup, sink }: Pick<BatchOptions, "extractor" | "setup" | "sink">,
+  rendered: readonly PageResult<PageSnapshot>[],
+): Promise<void> {
   const contexts = siteContexts(rendered.flatMap((r) => (r.ok ? [r.value] : [])));
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
     const context: ExtractorContext = site ? { ...setup.context, site } : setup.context;
-    await sink.take(await pageOutput(r, extractor, context, setup.format, setup.output, limit()));
+    const limit = pageLimit(setup.render);
+    await sink.take(await pageOutput(r, extractor, context, setup.format, setup.output, limit));
   }
 }

@@ -11,7 +11,7 @@ import { progress } from "../batch/progress.ts";
 import { Sink } from "../batch/sink.ts";
 import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
-import type { Extractor, ExtractorContext } from "../types.ts";
+import type { Extractor, ExtractorContext, RenderMode } from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
@@ -62,25 +62,29 @@ ${RENDER_HELP}
 Exit codes: 0 all pages extracted, 1 some pages failed (each reported on stderr, the batch
 goes on), 2 usage error, 3 fatal (e.g. no browser, unreadable model).`;
 
+const EXTRACT_FLAGS = {
+  ...RENDER_FLAGS,
+  ...INPUT_FLAGS,
+  method: { type: "string" },
+  format: { type: "string" },
+  out: { type: "string" },
+  model: { type: "string" },
+  "model-dir": { type: "string" },
+  param: { type: "string", multiple: true },
+  workers: { type: "string" },
+  "skip-existing": { type: "boolean" },
+  "no-images": { type: "boolean" },
+} as const;
+
+type ExtractValues = ReturnType<typeof parse<typeof EXTRACT_FLAGS>>["values"];
+
 export const extractCommand: Command = {
   name: "extract",
   get help() {
     return `${HELP}\n\nMethods: ${extractorNames().join(", ")}`;
   },
   async run(argv) {
-    const { values, positionals } = parse("extract", argv, {
-      ...RENDER_FLAGS,
-      ...INPUT_FLAGS,
-      method: { type: "string" },
-      format: { type: "string" },
-      out: { type: "string" },
-      model: { type: "string" },
-      "model-dir": { type: "string" },
-      param: { type: "string", multiple: true },
-      workers: { type: "string" },
-      "skip-existing": { type: "boolean" },
-      "no-images": { type: "boolean" },
-    });
+    const { values, positionals } = parse("extract", argv, EXTRACT_FLAGS);
     const inputs = commandInputs("extract", positionals, values["input-list"]);
     const format = (values.format ?? "text") as Format;
     if (!FORMATS.includes(format))
@@ -88,21 +92,7 @@ export const extractCommand: Command = {
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
     const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
     if (format === "json") options.declaredMeta = true; // the JSON output's metadata
-    const params = paramsOption("extract", values.param);
-    const context: ExtractorContext = {
-      mode,
-      params,
-      // only JSON output carries the trace (≈ 0.7 ms/page)
-      trace: format === "json",
-      ...(values.model ? { model: values.model } : {}),
-      ...(values["model-dir"] ? { modelDir: values["model-dir"] } : {}),
-    };
-    try {
-      extractor.checkParams?.(params);
-      checkParamNames(extractor, params);
-    } catch (e) {
-      throw new UsageError(`extract: ${(e as Error).message}`);
-    }
+    const context = contextFrom(extractor, values, mode, format);
     const batch = inputs.listed || (await isBatch(positionals));
     const workers = intOption("extract", "workers", values.workers, batch ? availableParallelism() : 0);
     if (workers < 0 || !Number.isInteger(workers))
@@ -122,25 +112,49 @@ export const extractCommand: Command = {
       throw new UsageError(
         "extract: --no-images applies to --format markdown or html (text and JSON hold no images)",
       );
-    const setup: ExtractSetup = {
-      method: extractor.name,
-      context,
-      format,
-      output: { images: !values["no-images"] },
-      render: options,
-    };
+    const output = { images: !values["no-images"] };
+    const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
     await extractBatch({ extractor, setup, mode, workers, concurrency, specs: inputs.specs, read, sink });
-    const { ok, empty, errors, skipped } = sink.counts;
-    const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
-    const models = [...sink.models].map(([m, n]) => `${m} ×${n}`).join(", ");
-    const emptyCount = empty ? ` (${empty} empty)` : "";
-    process.stderr.write(
-      `extracted ${ok} page(s) with ${extractor.name}${emptyCount}, ${errors} error(s)${skips}` +
-        `${models ? `; models: ${models}` : ""}\n`,
-    );
-    return errors ? EXIT.pageErrors : EXIT.ok;
+    return summarise(extractor, sink);
   },
 };
+
+/** The extractor's context from the flags (mode, model, trace, params); a bad param is a usage error. */
+function contextFrom(
+  extractor: Extractor,
+  values: ExtractValues,
+  mode: RenderMode,
+  format: Format,
+): ExtractorContext {
+  const params = paramsOption("extract", values.param);
+  try {
+    extractor.checkParams?.(params);
+    checkParamNames(extractor, params);
+  } catch (e) {
+    throw new UsageError(`extract: ${(e as Error).message}`);
+  }
+  return {
+    mode,
+    params,
+    // only JSON output carries the trace (≈ 0.7 ms/page)
+    trace: format === "json",
+    ...(values.model ? { model: values.model } : {}),
+    ...(values["model-dir"] ? { modelDir: values["model-dir"] } : {}),
+  };
+}
+
+/** The batch's summary line on stderr, and the exit code its counts call for. */
+function summarise(extractor: Extractor, sink: Sink): number {
+  const { ok, empty, errors, skipped } = sink.counts;
+  const skips = skipped ? `, ${skipped} skipped (output already there)` : "";
+  const models = [...sink.models].map(([m, n]) => `${m} ×${n}`).join(", ");
+  const emptyCount = empty ? ` (${empty} empty)` : "";
+  process.stderr.write(
+    `extracted ${ok} page(s) with ${extractor.name}${emptyCount}, ${errors} error(s)${skips}` +
+      `${models ? `; models: ${models}` : ""}\n`,
+  );
+  return errors ? EXIT.pageErrors : EXIT.ok;
+}
 
 function extractorFor(name: string): Extractor {
   let extractor: Extractor;

@@ -94,19 +94,30 @@ export function dropNoticePage(
   return trace;
 }
 
+/** What the fallback reads: the page's rows, their scores and keep mask, and the routed type. */
+export interface FallbackInput {
+  page: PageSnapshot;
+  tree: Tree;
+  nodes: Int32Array;
+  own: Ownership;
+  scores: Float32Array;
+  keep: Uint8Array;
+  pageType: string;
+}
+
 /**
  * Applies the fallback in place on `keep` when nothing is kept (see the header); returns the
  * trace of what it restored.
  */
-export function keepBestWhenEmpty(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  scores: Float32Array,
-  keep: Uint8Array,
-  pageType: string,
-): TraceEntry[] {
+export function keepBestWhenEmpty({
+  page,
+  tree,
+  nodes,
+  own,
+  scores,
+  keep,
+  pageType,
+}: FallbackInput): TraceEntry[] {
   if (
     (own.totalWords > FALLBACK_MAX_WORDS && !FALLBACK_ANY_SIZE_TYPES.has(pageType)) ||
     keep.some((k) => k === 1)

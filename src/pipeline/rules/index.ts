@@ -43,7 +43,7 @@ export const RULES: readonly Rule[] = [
   {
     name: "fallback",
     appliesTo: (c) => c.options.fallback !== false,
-    apply: (c) => keepBestWhenEmpty(c.page, c.tree, c.nodes, c.own, c.scores, c.keep, c.pageType),
+    apply: keepBestWhenEmpty,
   },
   {
     name: "notice-page",
