@@ -2,15 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   classParts,
-  fitClassLexicon,
   pageLexicon,
   lexiconFeatures,
   LEXICON_LEVELS,
-  MIN_LEXICON_PAGES,
   rowClassTokens,
-  type LexiconPage,
   type RowTokens,
 } from "../src/pipeline/context/class-lexicon.ts";
+import { fitClassLexicon, MIN_LEXICON_PAGES, type LexiconPage } from "../src/train/lexicon.ts";
 import { deeplyNested, fixtureText, staticRows } from "./helpers.ts";
 
 function tokensOf(t: RowTokens, r: number): string[] {

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fitClassLexicon, lexiconFeatures, type RowTokens } from "../src/pipeline/context/class-lexicon.ts";
+import { lexiconFeatures, type RowTokens } from "../src/pipeline/context/class-lexicon.ts";
+import { fitClassLexicon } from "../src/train/lexicon.ts";
 import { HEADING_WORDS, NO_HEADING, rowHeadingTokens } from "../src/pipeline/context/heading-lexicon.ts";
 import { deeplyNested, staticRows } from "./helpers.ts";
 

@@ -11,7 +11,8 @@
  */
 import { matrixFromData, selectIndices, selectRows } from "../ml/matrix.ts";
 import { foldOfRows, type Fold } from "../ml/split.ts";
-import { fitClassLexicon, lexiconFeatures, type ClassLexicon } from "../pipeline/context/class-lexicon.ts";
+import { lexiconFeatures, type ClassLexicon } from "../pipeline/context/class-lexicon.ts";
+import { fitClassLexicon } from "./lexicon.ts";
 import { MIN_HEADING_SITES } from "../pipeline/context/heading-lexicon.ts";
 import {
   applyContext,

@@ -14,8 +14,8 @@
  * Weights: per token, the number of training pages on which it occurs on a main-labeled leaf
  * and on which it occurs on a noise-labeled leaf (a page counts once, so a long page or a
  * template repeated down a page weighs no more than a short one); the weight is the add-one
- * smoothed log-odds of the two page frequencies. Tokens seen on fewer than MIN_LEXICON_PAGES
- * pages are left out: mostly one site's names, which say nothing about another site. (Counting
+ * smoothed log-odds of the two page frequencies (fitted by src/train/lexicon.ts). Tokens seen on
+ * fewer than MIN_LEXICON_PAGES pages are left out: mostly one site's names, which say nothing about another site. (Counting
  * each site once instead of each page measured the same: docs/classifiers.md.)
  * Features per leaf (CLASS_LEXICON_FEATURES): mean, minimum and maximum weight of its known
  * tokens (NaN when none is known) and how many are known.
@@ -31,10 +31,6 @@ import type { PageSnapshot, SnapshotNode } from "../../types.ts";
 
 /** Elements whose id/class tokens are read: the leaf's own and its nearest element ancestors'. */
 export const LEXICON_LEVELS = 4;
-/** Tokens seen on fewer training pages are dropped from the lexicon. */
-export const MIN_LEXICON_PAGES = 5;
-/** Decimals kept of each weight in the model file. */
-const WEIGHT_DECIMALS = 3;
 
 export const CLASS_LEXICON_FEATURES: readonly string[] = [
   "lex_cls_mean",
@@ -221,67 +217,6 @@ function memoParts(memo: Map<string, PartsEntry>, key: string, names: string = k
   if (memo.size >= PARTS_MEMO_MAX) memo.clear();
   memo.set(key, (entry = { parts: [...new Set(classParts(names))], lexicon: null, known: null }));
   return entry;
-}
-
-/** One labeled page as the lexicon counts it. */
-export interface LexiconPage {
-  tokens: RowTokens;
-  main: Uint8Array;
-  /** Rows not counted (training's ambiguous copies). */
-  skip?: Uint8Array;
-  /** The page's site (counted for LexiconOptions.minSites). */
-  site?: string;
-}
-
-export interface LexiconOptions {
-  /** Tokens seen on fewer training pages are dropped (default MIN_LEXICON_PAGES). */
-  minPages?: number;
-  /**
-   * Tokens seen on fewer distinct sites are dropped (default 0: no site rule; the heading lexicon sets one).
-   */
-  minSites?: number;
-}
-
-/** Fits the lexicon (page frequencies on main and on noise leaves, smoothed log-odds; see the header). */
-export function fitClassLexicon(
-  pages: Iterable<LexiconPage>,
-  { minPages = MIN_LEXICON_PAGES, minSites = 0 }: LexiconOptions = {},
-): ClassLexicon {
-  const counts = new Map<string, [number, number]>();
-  const sites = new Map<string, Set<string>>();
-  let n = 0;
-  for (const page of pages) {
-    n++;
-    const { vocab, start, ids } = page.tokens;
-    const seen = new Uint8Array(vocab.length); // bit 1: on a main leaf, bit 2: on a noise leaf
-    for (let r = 0; r + 1 < start.length; r++) {
-      if (page.skip?.[r] === 1) continue;
-      const bit = page.main[r] === 1 ? 1 : 2;
-      for (let k = start[r] as number; k < (start[r + 1] as number); k++)
-        seen[ids[k] as number] = (seen[ids[k] as number] as number) | bit;
-    }
-    seen.forEach((bits, id) => {
-      if (!bits) return;
-      const t = vocab[id] as string;
-      let c = counts.get(t);
-      if (!c) counts.set(t, (c = [0, 0]));
-      if (bits & 1) c[0]++;
-      if (bits & 2) c[1]++;
-      if (minSites > 0) {
-        let s = sites.get(t);
-        if (!s) sites.set(t, (s = new Set()));
-        if (s.size < minSites) s.add(page.site ?? "");
-      }
-    });
-  }
-  const weights: Record<string, number> = {};
-  const scale = 10 ** WEIGHT_DECIMALS;
-  for (const [t, [main, noise]] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    if (main + noise < minPages || (minSites > 0 && (sites.get(t)?.size ?? 0) < minSites)) continue;
-    weights[t] =
-      Math.round((Math.log((main + 1) / (n + 2)) - Math.log((noise + 1) / (n + 2))) * scale) / scale;
-  }
-  return { pages: n, weights };
 }
 
 /** CLASS_LEXICON_FEATURES per row, row-major (NaN mean/min/max for rows without a known token). */
