@@ -15,8 +15,9 @@
  * and on which it occurs on a noise-labeled leaf (a page counts once, so a long page or a
  * template repeated down a page weighs no more than a short one); the weight is the add-one
  * smoothed log-odds of the two page frequencies (fitted by src/train/lexicon.ts). Tokens seen on
- * fewer than MIN_LEXICON_PAGES pages are left out: mostly one site's names, which say nothing about another site. (Counting
- * each site once instead of each page measured the same: docs/classifiers.md.)
+ * fewer than MIN_LEXICON_PAGES pages are left out: mostly one site's names, which say nothing
+ * about another site. (Counting each site once instead of each page measured the same:
+ * docs/classifiers.md.)
  * Features per leaf (CLASS_LEXICON_FEATURES): mean, minimum and maximum weight of its known
  * tokens (NaN when none is known) and how many are known.
  *
