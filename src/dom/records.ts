@@ -8,6 +8,7 @@
  * run's share of the page and link density) were tried on top of the region ones and cost
  * held-out word F1, most on wcxb-dev, so they are not in the schema. Linear, no recursion.
  */
+import { detached } from "./detach.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import type { Tree } from "./tree.ts";
 import { isBlockDisplay } from "./blocks.ts";
@@ -56,7 +57,7 @@ export function signatureId(node: SnapshotNode): number {
     id = SIGNATURE_OF.size;
     SIGNATURE_OF.set(sig, id);
   }
-  byClass.set(cls, id);
+  byClass.set(detached(cls), id);
   memoEntries++;
   return id;
 }

@@ -3,6 +3,7 @@
  * number of images, forms, tables, links, …), plus tag one-hots, ARIA roles/landmarks and id/class
  * keyword indicators (the keyword idea as in Readability's class-weight regexes).
  */
+import { detached } from "../dom/detach.ts";
 import { childrenOf } from "../dom/tree.ts";
 import type { SnapshotNode } from "../types.ts";
 import {
@@ -176,7 +177,7 @@ function stringBits(raw: string): number {
     for (let k = 0; k < CLASS_KEYWORDS.length; k++)
       if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
   if (BITS_CACHE.size >= BITS_CACHE_MAX) BITS_CACHE.clear();
-  BITS_CACHE.set(raw, bits);
+  BITS_CACHE.set(detached(raw), bits);
   return bits;
 }
 

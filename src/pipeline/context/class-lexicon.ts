@@ -27,6 +27,7 @@
  * same lexicon over the leaf's own words (a naive-Bayes text score) added nothing beside it, so
  * only class tokens are used.
  */
+import { detached } from "../../dom/detach.ts";
 import type { Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../../types.ts";
 
@@ -199,7 +200,7 @@ function partsEntry(node: SnapshotNode): PartsEntry {
   let byClass = PARTS_MEMO.get(id);
   if (!byClass) {
     if (PARTS_MEMO.size >= PARTS_MEMO_MAX) PARTS_MEMO.clear();
-    PARTS_MEMO.set(id, (byClass = new Map()));
+    PARTS_MEMO.set(detached(id), (byClass = new Map()));
   }
   return memoParts(byClass, cls ?? "", `${id} ${cls ?? ""}`);
 }
@@ -216,7 +217,9 @@ function memoParts(memo: Map<string, PartsEntry>, key: string, names: string = k
   let entry = memo.get(key);
   if (entry) return entry;
   if (memo.size >= PARTS_MEMO_MAX) memo.clear();
-  memo.set(key, (entry = { parts: [...new Set(classParts(names))], lexicon: null, known: null }));
+  // the parts are cut from `names`: from a detached copy, so that neither they nor the key keep the page
+  const parts = [...new Set(classParts(detached(names)))];
+  memo.set(detached(key), (entry = { parts, lexicon: null, known: null }));
   return entry;
 }
 
