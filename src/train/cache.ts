@@ -159,7 +159,8 @@ function writeCache(
     // must not be cached under this schema
     if (r.values.length !== r.nodes.length * nCols)
       throw new Error(
-        `training cache: ${ds.name}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} feature columns, expected ${nCols} (was pith's source changed during the run?)`,
+        `training cache: ${ds.name}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} ` +
+          `feature columns, expected ${nCols} (was pith's source changed during the run?)`,
       );
     const f = flat(r);
     for (const [name] of FIELDS) {
@@ -304,7 +305,8 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
   if (labeled.length < ds.pages.length) {
     const missing = ds.pages.filter((p) => !hasGold(ds, p)).map((p) => p.id);
     process.stderr.write(
-      `${ds.name}: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
+      `${ds.name}: ${missing.length} page(s) left out, no gold file ` +
+        `(${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
     );
   }
   const chromium = mode === "chromium" ? await chromiumSnapshots(ds, labeled) : null;
