@@ -7,10 +7,19 @@ import { extractorNames, getExtractor } from "../extractors.ts";
 import { listDatasets, resolveDatasetDir } from "../io/dataset.ts";
 import { getPeer, PEERS } from "../evaluate/peers.ts";
 import { jsonReport, markdownReport } from "../evaluate/report.ts";
-import { checkMethods, evaluateMethods } from "../evaluate/runner.ts";
+import { checkMethods, evaluateMethods, type EvaluationResult } from "../evaluate/runner.ts";
 import { DatasetError } from "../io/dataset.ts";
 import { writeAtomic } from "../io/write-atomic.ts";
-import { EXIT, UsageError, intOption, listOption, paramsOption, parse, type Command } from "./command.ts";
+import {
+  EXIT,
+  UsageError,
+  intOption,
+  listOption,
+  paramsOption,
+  parse,
+  type Command,
+  type Params,
+} from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
 import { progress } from "../batch/progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
@@ -56,38 +65,77 @@ function optionalInt(name: string, value: string | undefined): number | undefine
   return n;
 }
 
+/** pith evaluate's flags. */
+const FLAGS = {
+  ...RENDER_FLAGS,
+  method: { type: "string" },
+  data: { type: "string" },
+  limit: { type: "string" },
+  sample: { type: "string" },
+  seed: { type: "string" },
+  "page-type": { type: "string" },
+  json: { type: "string" },
+  workers: { type: "string" },
+  rouge: { type: "boolean" },
+  param: { type: "string", multiple: true },
+  model: { type: "string" },
+  "model-dir": { type: "string" },
+} as const;
+
+/** Refuses an unknown method, a parameter no method takes, or a dataset that does not resolve. */
+function checkArguments(methods: string[], datasets: string[], params: Params): void {
+  try {
+    checkMethods(methods, params);
+    for (const d of datasets) resolveDatasetDir(d);
+  } catch (e) {
+    throw new UsageError(`evaluate: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Prints the tables (and writes the --json file), reports the pages left out and the failures on
+ * stderr, and returns the exit code.
+ */
+async function report(
+  result: EvaluationResult,
+  methods: string[],
+  json: string | undefined,
+  seconds: number,
+): Promise<number> {
+  process.stdout.write(markdownReport(result.runs) + "\n");
+  if (json) await writeAtomic(json, jsonReport(result.runs, result.pages) + "\n");
+  const missing = result.withoutGold;
+  if (missing.length)
+    process.stderr.write(
+      `evaluate: ${missing.length} page(s) left out, no gold file ` +
+        `(${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
+    );
+  const failed = result.pages.filter((p) => p.error !== undefined);
+  for (const p of failed) process.stderr.write(`error\t${p.method}\t${p.dataset}/${p.id}\t${p.error}\n`);
+  const pages = new Set(result.pages.map((p) => `${p.dataset}/${p.id}`)).size;
+  process.stderr.write(
+    `evaluated ${pages} page(s) × ${methods.length} method(s) in ${seconds.toFixed(1)} s, ` +
+      `${failed.length} failure(s)\n`,
+  );
+  return failed.length ? EXIT.pageErrors : EXIT.ok;
+}
+
 export const evaluateCommand: Command = {
   name: "evaluate",
   get help() {
-    return `${HELP}\n\nMethods: ${[...extractorNames(), ...PEERS.keys()].join(", ")}\nDatasets: ${listDatasets().join(", ") || "(none found)"}`;
+    return (
+      `${HELP}\n\nMethods: ${[...extractorNames(), ...PEERS.keys()].join(", ")}\n` +
+      `Datasets: ${listDatasets().join(", ") || "(none found)"}`
+    );
   },
   async run(argv) {
-    const { values } = parse("evaluate", argv, {
-      ...RENDER_FLAGS,
-      method: { type: "string" },
-      data: { type: "string" },
-      limit: { type: "string" },
-      sample: { type: "string" },
-      seed: { type: "string" },
-      "page-type": { type: "string" },
-      json: { type: "string" },
-      workers: { type: "string" },
-      rouge: { type: "boolean" },
-      param: { type: "string", multiple: true },
-      model: { type: "string" },
-      "model-dir": { type: "string" },
-    });
+    const { values } = parse("evaluate", argv, FLAGS);
     const methods = listOption(values.method);
     const datasets = listOption(values.data);
     if (!methods.length) throw new UsageError("evaluate: give --method (e.g. --method cnr,readability)");
     if (!datasets.length) throw new UsageError("evaluate: give --data (e.g. --data wcxb-dev)");
     const params = paramsOption("evaluate", values.param);
-    try {
-      checkMethods(methods, params);
-      for (const d of datasets) resolveDatasetDir(d);
-    } catch (e) {
-      throw new UsageError(`evaluate: ${(e as Error).message}`);
-    }
+    checkArguments(methods, datasets, params);
     if (values.json) await checkOutputFile("evaluate", "--json", values.json);
     const { mode, options, concurrency } = renderOptionsFrom("evaluate", values);
     const models = {
@@ -128,19 +176,6 @@ export const evaluateCommand: Command = {
     });
     bar.stop();
     const seconds = (performance.now() - started) / 1000;
-    process.stdout.write(markdownReport(result.runs) + "\n");
-    if (values.json) await writeAtomic(values.json, jsonReport(result.runs, result.pages) + "\n");
-    const missing = result.withoutGold;
-    if (missing.length)
-      process.stderr.write(
-        `evaluate: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
-      );
-    const failed = result.pages.filter((p) => p.error !== undefined);
-    for (const p of failed) process.stderr.write(`error\t${p.method}\t${p.dataset}/${p.id}\t${p.error}\n`);
-    const pages = new Set(result.pages.map((p) => `${p.dataset}/${p.id}`)).size;
-    process.stderr.write(
-      `evaluated ${pages} page(s) × ${methods.length} method(s) in ${seconds.toFixed(1)} s, ${failed.length} failure(s)\n`,
-    );
-    return failed.length ? EXIT.pageErrors : EXIT.ok;
+    return report(result, methods, values.json, seconds);
   },
 };

@@ -12,7 +12,8 @@ import { BUNDLED_MODEL_DIR, DOMAIN_SUBDIR, domainKey, domainModelPath } from "..
 import type { RenderMode } from "../types.ts";
 import { EXIT, UsageError, parse, type Command } from "./command.ts";
 
-const HELP = `Usage: pith export --domain HOST --out FILE [options]
+const HELP =
+  `Usage: pith export --domain HOST --out FILE [options]
 
 Write the per-domain model for HOST (trained with \`pith train --domain HOST\`) to FILE.
 
@@ -20,7 +21,8 @@ Options:
   --domain HOST      the site, e.g. example.com (www. is ignored)
   --out FILE         where to write the model JSON
   --model-dir DIR    where per-domain models are installed (default: models/; they live in DIR/${DOMAIN_SUBDIR}/)
-  --mode MODE        render mode of the model (default static; a chromium one is DIR/${DOMAIN_SUBDIR}/HOST.chromium.json)`;
+  --mode MODE        render mode of the model (default static; a chromium one is ` +
+  `DIR/${DOMAIN_SUBDIR}/HOST.chromium.json)`;
 
 /** Installed per-domain models for `mode` in a model directory. */
 export function installedDomains(dir: string, mode: RenderMode = "static"): string[] {
@@ -62,7 +64,9 @@ export const exportCommand: Command = {
     if (!existsSync(file)) {
       const known = installedDomains(dir, mode);
       throw new UsageError(
-        `export: unknown domain "${domainKey(values.domain)}": no model at ${file} (installed: ${known.join(", ") || "none"}; train one with \`pith train --domain ${domainKey(values.domain)} --data SETS\`)`,
+        `export: unknown domain "${domainKey(values.domain)}": no model at ${file} ` +
+          `(installed: ${known.join(", ") || "none"}; ` +
+          `train one with \`pith train --domain ${domainKey(values.domain)} --data SETS\`)`,
       );
     }
     const artifact = await loadModel(file, { schemaHash: featureSchema().hash, mode });

@@ -31,7 +31,10 @@ Exit codes: 0 every page rendered, 1 some pages failed (each reported on stderr)
 function summary(s: PageSnapshot): string {
   const elements = s.nodes.filter((n) => n.type === 1).length;
   const visible = s.nodes.filter((n) => n.visible && n.type === 3 && n.text?.trim()).length;
-  return `${s.id}\t${s.mode}\t${elements} elements\t${s.nodes.length - elements} text nodes (${visible} visible)\t${s.ms.toFixed(0)} ms\t${s.title.slice(0, 60)}`;
+  return (
+    `${s.id}\t${s.mode}\t${elements} elements\t${s.nodes.length - elements} text nodes (${visible} visible)\t` +
+    `${s.ms.toFixed(0)} ms\t${s.title.slice(0, 60)}`
+  );
 }
 
 export const renderCommand: Command = {

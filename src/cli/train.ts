@@ -17,12 +17,15 @@ import {
 import { WITH_CONTEXT, type CvReport } from "../train/cv.ts";
 import {
   domainExperiment,
+  type DomainResult,
   largestPublishers,
   MIN_PAGES_FACTOR,
   publishers,
 } from "../train/domain-experiment.ts";
 import type { FitConfig } from "../train/fit.ts";
+import type { PageRecord } from "../train/page-record.ts";
 import { filterRecords, keptBy, loadAll, train, TrainError, type PageFailure } from "../train/train.ts";
+import type { RenderMode } from "../types.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
 import { progress } from "../batch/progress.ts";
@@ -104,19 +107,24 @@ function fmt(x: number): string {
 
 export function formatReport(r: CvReport): string {
   const lines = [`cross-validation: ${r.folds} site-grouped folds, ${r.pages} pages, ${r.sites} sites`];
+  const c = r.content;
   lines.push(
-    `content classifier (out-of-fold, word-weighted): P ${fmt(r.content.precision)} R ${fmt(r.content.recall)} F1 ${fmt(r.content.f1)} AUC ${fmt(r.content.auc)}`,
+    `content classifier (out-of-fold, word-weighted): ` +
+      `P ${fmt(c.precision)} R ${fmt(c.recall)} F1 ${fmt(c.f1)} AUC ${fmt(c.auc)}`,
   );
   const thresholds = (t: Record<string, number>): string =>
     Object.entries(t)
       .map(([k, v]) => `${k} ${v.toFixed(3)}`)
       .join(", ");
-  if (r.context)
+  if (r.context) {
+    const lost = `not shipped (lost to the pipeline without it; every column but ${WITH_CONTEXT} is without it)`;
     lines.push(
-      `context stage: ${r.context.shipped ? "shipped" : `not shipped (lost to the pipeline without it; every column but ${WITH_CONTEXT} is without it)`}; thresholds ${thresholds(r.context.thresholds)}`,
+      `context stage: ${r.context.shipped ? "shipped" : lost}; thresholds ${thresholds(r.context.thresholds)}`,
     );
+  }
   lines.push(
-    `thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; on the general model: ${JSON.stringify(r.generalFor ?? [])}`,
+    `thresholds: ${thresholds(r.thresholds)}; refiners: ${JSON.stringify(r.refiners)}; ` +
+      `on the general model: ${JSON.stringify(r.generalFor ?? [])}`,
   );
   const variants = Object.keys(r.endToEnd);
   lines.push(
@@ -125,15 +133,15 @@ export function formatReport(r: CvReport): string {
   );
   for (const g of Object.keys(r.endToEnd[variants[0] as string] ?? {})) {
     const pages = r.endToEnd[variants[0] as string]?.[g]?.pages ?? 0;
-    lines.push(
-      `  ${g.padEnd(30)} ${String(pages).padStart(5)}  ${variants.map((v) => fmt(r.endToEnd[v]?.[g]?.f1 ?? NaN).padStart(12)).join(" ")}`,
-    );
+    const f1s = variants.map((v) => fmt(r.endToEnd[v]?.[g]?.f1 ?? NaN).padStart(12));
+    lines.push(`  ${g.padEnd(30)} ${String(pages).padStart(5)}  ${f1s.join(" ")}`);
   }
   lines.push(`routing (true type → routed): ${JSON.stringify(r.routedAs)}`);
   return lines.join("\n");
 }
 
-async function runDomainExperiment(values: {
+/** What --domain-experiment reads of the flags. */
+interface ExperimentFlags {
   data?: string | undefined;
   "domain-experiment"?: string | undefined;
   baseline?: string | undefined;
@@ -141,13 +149,52 @@ async function runDomainExperiment(values: {
   domain?: string | undefined;
   genre?: string | undefined;
   workers: number;
-}): Promise<number> {
+}
+
+/** The Markdown table of a domain experiment: a row per domain and their mean. */
+function experimentTable(results: readonly DomainResult[]): string[] {
+  const mean = (f: (r: DomainResult) => number): number =>
+    results.reduce((a, r) => a + f(r), 0) / (results.length || 1);
+  const signed = (x: number): string => (x >= 0 ? "+" : "") + fmt(x);
+  const lines = [
+    "| domain | train pages | test pages | baseline F1 | domain model F1 | blended F1 | lift (blended) | train s |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of results)
+    lines.push(
+      `| ${r.domain} | ${r.trainPages} | ${r.testPages} | ${fmt(r.baseline)} | ${fmt(r.domainModel)} ` +
+        `| ${fmt(r.blended)} | ${signed(r.blended - r.baseline)} | ${r.seconds.toFixed(1)} |`,
+    );
+  lines.push(
+    `| mean | | | ${fmt(mean((r) => r.baseline))} | ${fmt(mean((r) => r.domainModel))} ` +
+      `| ${fmt(mean((r) => r.blended))} | ${signed(mean((r) => r.blended - r.baseline))} ` +
+      `| ${mean((r) => r.seconds).toFixed(1)} |`,
+  );
+  return lines;
+}
+
+/** A usage error when no domain of `records` has enough pages for an experiment with N = n. */
+function requirePublishers(records: readonly PageRecord[], n: number): void {
+  if (publishers(records, n).size) return;
+  // an empty table with a mean of zeros read as a result; the sets cannot run this experiment at this N
+  const largest = largestPublishers(records, LARGEST_DOMAINS_NAMED)
+    .map(([d, k]) => `${d} (${k})`)
+    .join(", ");
+  throw new UsageError(
+    `train: --domain-experiment ${n}: no domain has at least ${Math.ceil(MIN_PAGES_FACTOR * n)} ` +
+      `labeled pages (${MIN_PAGES_FACTOR}×N); largest: ${largest || "none"}`,
+  );
+}
+
+/** pith train --domain-experiment N: prints the per-domain table; returns the exit code. */
+async function runDomainExperiment(values: ExperimentFlags): Promise<number> {
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --domain-experiment needs --data SETS");
   const n = intOption("train", "domain-experiment", values["domain-experiment"], 20);
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(
-      `train: --domain-experiment expects a whole number of training pages ≥ 1, got "${values["domain-experiment"]}"`,
+      `train: --domain-experiment expects a whole number of training pages ≥ 1, ` +
+        `got "${values["domain-experiment"]}"`,
     );
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
   const {
@@ -157,15 +204,7 @@ async function runDomainExperiment(values: {
   } = await loadAll({ datasets, mode: "static", ...(values.workers > 0 ? { workers: values.workers } : {}) });
   const filters = { genres: listOption(values.genre), domain: values.domain ?? null };
   const records = filterRecords(all, filters); // only these pages' domains take part
-  if (!publishers(records, n).size) {
-    // an empty table with a mean of zeros read as a result; the sets cannot run this experiment at this N
-    const largest = largestPublishers(records, LARGEST_DOMAINS_NAMED)
-      .map(([d, k]) => `${d} (${k})`)
-      .join(", ");
-    throw new UsageError(
-      `train: --domain-experiment ${n}: no domain has at least ${Math.ceil(MIN_PAGES_FACTOR * n)} labeled pages (${MIN_PAGES_FACTOR}×N); largest: ${largest || "none"}`,
-    );
-  }
+  requirePublishers(records, n);
   const config: FitConfig = {
     kind: "gbdt",
     params: {},
@@ -181,21 +220,7 @@ async function runDomainExperiment(values: {
     config,
     log,
   );
-  const mean = (f: (r: (typeof results)[number]) => number): number =>
-    results.reduce((a, r) => a + f(r), 0) / (results.length || 1);
-  const signed = (x: number): string => (x >= 0 ? "+" : "") + fmt(x);
-  const lines = [
-    "| domain | train pages | test pages | baseline F1 | domain model F1 | blended F1 | lift (blended) | train s |",
-    "|---|---|---|---|---|---|---|---|",
-  ];
-  for (const r of results)
-    lines.push(
-      `| ${r.domain} | ${r.trainPages} | ${r.testPages} | ${fmt(r.baseline)} | ${fmt(r.domainModel)} | ${fmt(r.blended)} | ${signed(r.blended - r.baseline)} | ${r.seconds.toFixed(1)} |`,
-    );
-  lines.push(
-    `| mean | | | ${fmt(mean((r) => r.baseline))} | ${fmt(mean((r) => r.domainModel))} | ${fmt(mean((r) => r.blended))} | ${signed(mean((r) => r.blended - r.baseline))} | ${mean((r) => r.seconds).toFixed(1)} |`,
-  );
-  process.stdout.write(lines.join("\n") + "\n");
+  process.stdout.write(experimentTable(results).join("\n") + "\n");
   return reportFailures(skipped.filter((p) => keptBy(p, filters)));
 }
 
@@ -266,54 +291,45 @@ export const trainCommand: Command = {
   },
 };
 
-async function runTrain(argv: string[]): Promise<number> {
-  const { values } = parse("train", argv, {
-    data: { type: "string" },
-    out: { type: "string" },
-    genre: { type: "string" },
-    domain: { type: "string" },
-    model: { type: "string" },
-    mode: { type: "string" },
-    folds: { type: "string" },
-    "no-types": { type: "boolean" },
-    borrow: { type: "boolean" },
-    "no-segment": { type: "boolean" },
-    "no-context": { type: "boolean" },
-    seed: { type: "string" },
-    workers: { type: "string" },
-    name: { type: "string" },
-    json: { type: "boolean" },
-    "model-dir": { type: "string" },
-    "domain-experiment": { type: "string" },
-    baseline: { type: "string" },
-    prepare: { type: "boolean" },
-    bags: { type: "string" },
-  });
-  const mode = values.mode ?? "static";
-  if (mode !== "static" && mode !== "chromium")
-    throw new UsageError(`train: --mode must be static or chromium`);
-  const workers = intOption("train", "workers", values.workers, 0);
-  if (values.prepare) {
-    refuseUnread(values, PREPARE_OPTIONS, "--prepare", "it only caches feature tables and writes no model");
-    const datasets = listOption(values.data);
-    if (!datasets.length) throw new UsageError("train: --prepare needs --data SETS");
-    const { records, skipped } = await loadAll({ datasets, mode, ...(workers > 0 ? { workers } : {}) });
-    process.stderr.write(`cached feature tables of ${records.length} pages\n`);
-    return reportFailures(skipped);
-  }
-  if (values["domain-experiment"] !== undefined) {
-    refuseUnread(
-      values,
-      EXPERIMENT_OPTIONS,
-      "--domain-experiment",
-      "it fits gbdt models on static renders and writes none",
-    );
-    return runDomainExperiment({ ...values, workers });
-  }
-  if (values.baseline !== undefined)
-    throw new UsageError("train: --baseline is the baseline of --domain-experiment; nothing else reads it");
+/** pith train's flags. */
+const FLAGS = {
+  data: { type: "string" },
+  out: { type: "string" },
+  genre: { type: "string" },
+  domain: { type: "string" },
+  model: { type: "string" },
+  mode: { type: "string" },
+  folds: { type: "string" },
+  "no-types": { type: "boolean" },
+  borrow: { type: "boolean" },
+  "no-segment": { type: "boolean" },
+  "no-context": { type: "boolean" },
+  seed: { type: "string" },
+  workers: { type: "string" },
+  name: { type: "string" },
+  json: { type: "boolean" },
+  "model-dir": { type: "string" },
+  "domain-experiment": { type: "string" },
+  baseline: { type: "string" },
+  prepare: { type: "boolean" },
+  bags: { type: "string" },
+} as const;
+
+/** pith train's parsed flags. */
+type TrainFlags = ReturnType<typeof parse<typeof FLAGS>>["values"];
+
+/** pith train --prepare: caches the feature tables of --data; returns the exit code. */
+async function runPrepare(values: TrainFlags, mode: RenderMode, workers: number): Promise<number> {
+  refuseUnread(values, PREPARE_OPTIONS, "--prepare", "it only caches feature tables and writes no model");
   const datasets = listOption(values.data);
-  if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
+  if (!datasets.length) throw new UsageError("train: --prepare needs --data SETS");
+  const { records, skipped } = await loadAll({ datasets, mode, ...(workers > 0 ? { workers } : {}) });
+  process.stderr.write(`cached feature tables of ${records.length} pages\n`);
+  return reportFailures(skipped);
+}
+
+/** The model file to write: --out, else the --domain model's place in --model-dir. */
+function outputFile(values: TrainFlags, mode: RenderMode): string {
   if (values["model-dir"] !== undefined && (!values.domain || values.out !== undefined))
     throw new UsageError(
       "train: --model-dir places a --domain model when --out is not given; here it would be ignored",
@@ -331,6 +347,18 @@ async function runTrain(argv: string[]): Promise<number> {
       ? domainModelPath(values["model-dir"] ?? BUNDLED_MODEL_DIR, values.domain, mode)
       : undefined);
   if (!out) throw new UsageError("train: --out FILE is required");
+  return out;
+}
+
+/** The classifier choices of a training run, checked. */
+interface ModelChoice {
+  kind: ClassifierKind;
+  bags: number;
+  folds: number;
+}
+
+/** Reads and checks --model, --bags and --folds. */
+function modelChoice(values: TrainFlags): ModelChoice {
   const kind = KIND_ALIASES[values.model ?? "gbdt"];
   if (!kind) throw new UsageError(`train: --model must be one of ${CLASSIFIER_KINDS.join(", ")}`);
   const bags = intOption("train", "bags", values.bags, 1);
@@ -343,6 +371,32 @@ async function runTrain(argv: string[]): Promise<number> {
     throw new UsageError(
       `train: --folds expects 0 (no cross-validation) or a whole number ≥ 2, got "${values.folds}"`,
     );
+  return { kind, bags, folds };
+}
+
+/** pith train without --prepare or --domain-experiment: trains and writes a model. */
+async function runTrain(argv: string[]): Promise<number> {
+  const { values } = parse("train", argv, FLAGS);
+  const mode = values.mode ?? "static";
+  if (mode !== "static" && mode !== "chromium")
+    throw new UsageError(`train: --mode must be static or chromium`);
+  const workers = intOption("train", "workers", values.workers, 0);
+  if (values.prepare) return runPrepare(values, mode, workers);
+  if (values["domain-experiment"] !== undefined) {
+    refuseUnread(
+      values,
+      EXPERIMENT_OPTIONS,
+      "--domain-experiment",
+      "it fits gbdt models on static renders and writes none",
+    );
+    return runDomainExperiment({ ...values, workers });
+  }
+  if (values.baseline !== undefined)
+    throw new UsageError("train: --baseline is the baseline of --domain-experiment; nothing else reads it");
+  const datasets = listOption(values.data);
+  if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
+  const out = outputFile(values, mode);
+  const { kind, bags, folds } = modelChoice(values);
   refuseVoided(values, folds);
   await checkOutputFile("train", "--out", out); // before minutes of training, not after
   const bar = progress("features", 0);

@@ -23,7 +23,8 @@ export const oracle: Extractor = {
   name: "oracle",
   needsGold: true,
   description:
-    "labels check: the structural nodes whose text is mostly gold (needs the gold text; issue 3, dragnet-style alignment)",
+    "labels check: the structural nodes whose text is mostly gold " +
+    "(needs the gold text; issue 3, dragnet-style alignment)",
   /** Reads the page as the static models do, with markup-hidden text. */
   view: (snapshot: PageSnapshot): PageSnapshot => revealMarkupHidden(snapshot),
   extract(snapshot: PageSnapshot, context?: ExtractorContext): Extraction {

@@ -191,7 +191,10 @@ export function markdownReport(runs: readonly RunFigures[]): string {
     out.push(`## ${dataset} (${n} pages)`, "", ...header(withRouge), ...rs.map((r) => row(r, withRouge)), "");
   }
   out.push(
-    `word = WCXB bag-of-words (mean per page); AEB = article-extraction-benchmark shingle F1; with/without = WCXB snippet shares; snip F1 = trafilatura's snippet F1; LCS = Louvan's character LCS F1; node = DOM text-node F1 (gold-html sets)${withRouge ? "; ROUGE-LSum = WCEB's mean summary-level F1" : ""}.`,
+    `word = WCXB bag-of-words (mean per page); AEB = article-extraction-benchmark shingle F1; ` +
+      `with/without = WCXB snippet shares; snip F1 = trafilatura's snippet F1; ` +
+      `LCS = Louvan's character LCS F1; node = DOM text-node F1 (gold-html sets)` +
+      `${withRouge ? "; ROUGE-LSum = WCEB's mean summary-level F1" : ""}.`,
   );
   return out.join("\n");
 }

@@ -131,7 +131,8 @@ export function parseModel(text: string, source: string, expected: ModelExpectat
   } catch (e) {
     throw new ModelLoadError(
       source,
-      `model ${source} is corrupt (not valid JSON: ${(e as Error).message.split("\n")[0]}); restore it or retrain it with \`pith train\``,
+      `model ${source} is corrupt (not valid JSON: ${(e as Error).message.split("\n")[0]}); ` +
+        `restore it or retrain it with \`pith train\``,
     );
   }
   const a = (typeof json === "object" && json !== null && !Array.isArray(json) ? json : {}) as Record<
@@ -152,7 +153,8 @@ export function parseModel(text: string, source: string, expected: ModelExpectat
   if (v > MODEL_FORMAT_VERSION)
     throw new ModelLoadError(
       source,
-      `model ${source} has format version ${v} but this pith reads up to ${MODEL_FORMAT_VERSION}; upgrade pith or retrain it with \`pith train\``,
+      `model ${source} has format version ${v} but this pith reads up to ${MODEL_FORMAT_VERSION}; ` +
+        `upgrade pith or retrain it with \`pith train\``,
     );
   const problem = shapeProblem(a);
   if (problem)
@@ -164,13 +166,15 @@ export function parseModel(text: string, source: string, expected: ModelExpectat
   if (art.featureSchema.hash !== expected.schemaHash) {
     throw new ModelLoadError(
       source,
-      `model ${source} was trained on feature schema ${short(art.featureSchema.hash)} but this pith computes ${short(expected.schemaHash)}; retrain it with \`pith train\``,
+      `model ${source} was trained on feature schema ${short(art.featureSchema.hash)} ` +
+        `but this pith computes ${short(expected.schemaHash)}; retrain it with \`pith train\``,
     );
   }
   if (art.mode !== expected.mode) {
     throw new ModelLoadError(
       source,
-      `model ${source} was trained for ${art.mode} mode but pith is running in ${expected.mode} mode; use --mode ${art.mode} or retrain it with \`pith train --mode ${expected.mode}\``,
+      `model ${source} was trained for ${art.mode} mode but pith is running in ${expected.mode} mode; ` +
+        `use --mode ${art.mode} or retrain it with \`pith train --mode ${expected.mode}\``,
     );
   }
   return art;
@@ -217,7 +221,8 @@ export async function artifactClassifier(
   if (nCols !== artifact.featureSchema.names.length + extraCols) {
     throw new ModelLoadError(
       source,
-      `model ${source} is corrupt (classifier "${name}" reads ${String(nCols)} features, the schema has ${artifact.featureSchema.names.length}${extraCols ? ` + ${extraCols}` : ""})`,
+      `model ${source} is corrupt (classifier "${name}" reads ${String(nCols)} features, ` +
+        `the schema has ${artifact.featureSchema.names.length}${extraCols ? ` + ${extraCols}` : ""})`,
     );
   }
   try {
@@ -225,7 +230,8 @@ export async function artifactClassifier(
   } catch (e) {
     throw new ModelLoadError(
       source,
-      `model ${source} is corrupt (classifier "${name}": ${(e as Error).message.split("\n")[0]}); retrain it with \`pith train\``,
+      `model ${source} is corrupt (classifier "${name}": ${(e as Error).message.split("\n")[0]}); ` +
+        `retrain it with \`pith train\``,
     );
   }
 }

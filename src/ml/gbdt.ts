@@ -21,11 +21,12 @@ import {
   buildHistogram,
   emptySplit,
   findBestSplit,
+  type HistSource,
   newHistogram,
+  newHistSource,
   partitionRows,
-  type ScoreFn,
   type Split,
-  type SplitConstraints,
+  type SplitSearch,
   subtractHistogram,
 } from "./hist.ts";
 import { type Matrix, type MatrixInput, checkShapes, selectIndices, toMatrix } from "./matrix.ts";
@@ -143,11 +144,9 @@ interface Pending {
 class LeafWiseGrower {
   readonly rows: Uint32Array;
   private readonly tmp: Uint32Array;
-  private readonly scratchA: Float32Array;
-  private readonly scratchB: Float32Array;
+  private readonly src: HistSource;
   private readonly pool: Float64Array[] = [];
-  private readonly cons: SplitConstraints;
-  private readonly score: ScoreFn;
+  private readonly search: SplitSearch;
   private feats: Int32Array = new Int32Array(0);
 
   constructor(
@@ -156,11 +155,10 @@ class LeafWiseGrower {
   ) {
     this.rows = new Uint32Array(data.nRows);
     this.tmp = new Uint32Array(data.nRows);
-    this.scratchA = new Float32Array(data.nRows);
-    this.scratchB = new Float32Array(data.nRows);
-    this.cons = { minSamplesLeaf: p.minSamplesLeaf, minWeightLeaf: p.minChildWeight, minGain: p.minGain };
+    this.src = newHistSource(data, this.rows);
+    const cons = { minSamplesLeaf: p.minSamplesLeaf, minWeightLeaf: p.minChildWeight, minGain: p.minGain };
     const l2 = p.l2;
-    this.score = (a, b) => (a * a) / (b + l2);
+    this.search = { data, score: (a, b) => (a * a) / (b + l2), cons };
   }
 
   private leafValue(A: number, B: number): number {
@@ -181,14 +179,15 @@ class LeafWiseGrower {
 
   private bestSplit(e: Pending): Split | null {
     const s = emptySplit();
-    return findBestSplit(e.hist!, this.data, this.feats, e.A, e.B, e.end - e.start, this.score, this.cons, s)
-      ? s
-      : null;
+    const totals = { A: e.A, B: e.B, count: e.end - e.start };
+    return findBestSplit(e.hist!, this.search, this.feats, totals, s) ? s : null;
   }
 
   /** Grows a tree on rows[0, m) (filled by the caller) using the given features. */
   grow(m: number, grad: Float32Array, hess: Float32Array, feats: Int32Array): GrownTree {
     this.feats = feats;
+    this.src.a = grad;
+    this.src.b = hess;
     const tree = newGrownTree();
     let A = 0;
     let B = 0;
@@ -196,19 +195,10 @@ class LeafWiseGrower {
       A += grad[this.rows[i]!]!;
       B += hess[this.rows[i]!]!;
     }
-    const root: Pending = {
-      node: addLeaf(tree, this.leafValue(A, B)),
-      start: 0,
-      end: m,
-      depth: 0,
-      hist: null,
-      A,
-      B,
-      split: null,
-    };
+    const root = this.newPending(tree, 0, m, 0, A, B);
     if (this.canSplit(m, 0)) {
       root.hist = this.hist();
-      buildHistogram(root.hist, this.data, this.rows, 0, m, grad, hess, feats, this.scratchA, this.scratchB);
+      buildHistogram(root.hist, this.src, 0, m, feats);
       root.split = this.bestSplit(root);
     }
     const pending: Pending[] = [root];
@@ -220,65 +210,39 @@ class LeafWiseGrower {
       }
       if (pick < 0) break;
       const parent = pending.splice(pick, 1)[0]!;
-      pending.push(...this.splitLeaf(tree, parent, grad, hess));
+      pending.push(...this.splitLeaf(tree, parent));
     }
     for (const e of pending) this.release(e.hist);
     return tree;
   }
 
+  /** A new leaf of `tree` for rows[start, end) with sums A and B, as a pending node with no split yet. */
+  private newPending(
+    tree: GrownTree,
+    start: number,
+    end: number,
+    depth: number,
+    A: number,
+    B: number,
+  ): Pending {
+    const node = addLeaf(tree, this.leafValue(A, B));
+    return { node, start, end, depth, hist: null, A, B, split: null };
+  }
+
   /** Applies parent's split: partitions rows, adds two leaves, derives their histograms and splits. */
-  private splitLeaf(tree: GrownTree, parent: Pending, grad: Float32Array, hess: Float32Array): Pending[] {
+  private splitLeaf(tree: GrownTree, parent: Pending): Pending[] {
     const s = parent.split!;
-    const mid = partitionRows(
-      this.data,
-      this.rows,
-      parent.start,
-      parent.end,
-      s.feature,
-      s.bin,
-      s.missingLeft,
-      this.tmp,
-    );
-    const rA = parent.A - s.leftA;
-    const rB = parent.B - s.leftB;
-    const left: Pending = {
-      node: addLeaf(tree, this.leafValue(s.leftA, s.leftB)),
-      start: parent.start,
-      end: mid,
-      depth: parent.depth + 1,
-      hist: null,
-      A: s.leftA,
-      B: s.leftB,
-      split: null,
-    };
-    const right: Pending = {
-      node: addLeaf(tree, this.leafValue(rA, rB)),
-      start: mid,
-      end: parent.end,
-      depth: parent.depth + 1,
-      hist: null,
-      A: rA,
-      B: rB,
-      split: null,
-    };
-    setSplit(tree, parent.node, s.feature, s.bin, s.missingLeft, left.node, right.node, s.gain);
+    const mid = partitionRows(this.data, this.rows, parent.start, parent.end, s, this.tmp);
+    const depth = parent.depth + 1;
+    const left = this.newPending(tree, parent.start, mid, depth, s.leftA, s.leftB);
+    const right = this.newPending(tree, mid, parent.end, depth, parent.A - s.leftA, parent.B - s.leftB);
+    setSplit(tree, parent.node, s, left.node, right.node);
     const [small, large] = mid - parent.start <= parent.end - mid ? [left, right] : [right, left];
     const splitSmall = this.canSplit(small.end - small.start, small.depth);
     const splitLarge = this.canSplit(large.end - large.start, large.depth);
     if (splitSmall || splitLarge) {
       small.hist = this.hist();
-      buildHistogram(
-        small.hist,
-        this.data,
-        this.rows,
-        small.start,
-        small.end,
-        grad,
-        hess,
-        this.feats,
-        this.scratchA,
-        this.scratchB,
-      );
+      buildHistogram(small.hist, this.src, small.start, small.end, this.feats);
       if (splitLarge) {
         subtractHistogram(parent.hist!, small.hist, this.data, this.feats);
         large.hist = parent.hist;

@@ -19,10 +19,12 @@ import {
   buildHistogram,
   emptySplit,
   findBestSplit,
+  type HistSource,
   newHistogram,
+  newHistSource,
   partitionRows,
   type ScoreFn,
-  type SplitConstraints,
+  type SplitSearch,
   zeroHistogram,
 } from "./hist.ts";
 import { type MatrixInput, checkShapes, toMatrix } from "./matrix.ts";
@@ -121,11 +123,9 @@ interface Frame {
 class DepthFirstGrower {
   private readonly rows: Uint32Array;
   private readonly tmp: Uint32Array;
-  private readonly sa: Float32Array;
-  private readonly sb: Float32Array;
+  private readonly src: HistSource;
   private readonly hist: Float64Array;
-  private readonly cons: SplitConstraints;
-  private readonly score: ScoreFn;
+  private readonly search: SplitSearch;
   private readonly mtry: number;
   private readonly perm: Int32Array;
 
@@ -135,11 +135,10 @@ class DepthFirstGrower {
   ) {
     this.rows = new Uint32Array(data.nRows);
     this.tmp = new Uint32Array(data.nRows);
-    this.sa = new Float32Array(data.nRows);
-    this.sb = new Float32Array(data.nRows);
+    this.src = newHistSource(data, this.rows);
     this.hist = newHistogram(data.nCols);
-    this.cons = { minSamplesLeaf: p.minSamplesLeaf, minWeightLeaf: 1e-12, minGain: p.minGain };
-    this.score = scoreFn(p.criterion);
+    const cons = { minSamplesLeaf: p.minSamplesLeaf, minWeightLeaf: 1e-12, minGain: p.minGain };
+    this.search = { data, score: scoreFn(p.criterion), cons };
     this.mtry = featuresPerNode(p.maxFeatures, data.nCols);
     this.perm = Int32Array.from({ length: data.nCols }, (_, i) => i);
   }
@@ -162,6 +161,8 @@ class DepthFirstGrower {
   }
 
   grow(m: number, a: Float32Array, b: Float32Array, rng: Rng): GrownTree {
+    this.src.a = a;
+    this.src.b = b;
     const tree = newGrownTree();
     let A = 0;
     let B = 0;
@@ -170,31 +171,22 @@ class DepthFirstGrower {
       B += b[this.rows[i]!]!;
     }
     const stack: Frame[] = [{ node: addLeaf(tree, B > 0 ? A / B : 0), start: 0, end: m, depth: 0, A, B }];
-    for (let e = stack.pop(); e; e = stack.pop()) stack.push(...this.splitNode(tree, e, a, b, rng));
+    for (let e = stack.pop(); e; e = stack.pop()) stack.push(...this.splitNode(tree, e, rng));
     return tree;
   }
 
   /** Splits one node if it can; returns the children to grow. */
-  private splitNode(tree: GrownTree, e: Frame, a: Float32Array, b: Float32Array, rng: Rng): Frame[] {
+  private splitNode(tree: GrownTree, e: Frame, rng: Rng): Frame[] {
     const count = e.end - e.start;
     const pure = e.A <= 1e-12 * e.B || e.B - e.A <= 1e-12 * e.B;
     if (e.depth >= this.p.maxDepth || count < 2 * this.p.minSamplesLeaf || pure) return [];
     const feats = drawFromPermutation(this.perm, this.mtry, rng);
-    buildHistogram(this.hist, this.data, this.rows, e.start, e.end, a, b, feats, this.sa, this.sb, false);
+    buildHistogram(this.hist, this.src, e.start, e.end, feats, false);
     const s = emptySplit();
-    const found = findBestSplit(this.hist, this.data, feats, e.A, e.B, count, this.score, this.cons, s);
+    const found = findBestSplit(this.hist, this.search, feats, { A: e.A, B: e.B, count }, s);
     zeroHistogram(this.hist, this.data, this.rows, e.start, e.end, feats);
     if (!found) return [];
-    const mid = partitionRows(
-      this.data,
-      this.rows,
-      e.start,
-      e.end,
-      s.feature,
-      s.bin,
-      s.missingLeft,
-      this.tmp,
-    );
+    const mid = partitionRows(this.data, this.rows, e.start, e.end, s, this.tmp);
     const rA = e.A - s.leftA;
     const rB = e.B - s.leftB;
     const left: Frame = {
@@ -213,7 +205,7 @@ class DepthFirstGrower {
       A: rA,
       B: rB,
     };
-    setSplit(tree, e.node, s.feature, s.bin, s.missingLeft, left.node, right.node, s.gain);
+    setSplit(tree, e.node, s, left.node, right.node);
     return [right, left];
   }
 }

@@ -48,24 +48,41 @@ export function newHistogram(nCols: number): Float64Array {
 }
 
 /**
- * Fills the histogram of rows[start, end) for the given features. `a`/`b` are per row
- * (b null = weight 1); `scratchA`/`scratchB` hold the node's values gathered contiguously.
- * Features go four at a time: one pass over the rows feeds four histograms. With
- * `clear` false the caller guarantees those features' bins are already zero (see zeroHistogram).
+ * What histogram building reads, made once per grower: the binned data, the row order, the
+ * per-row sums `a`/`b` (b null = weight 1; set per tree) and scratch for a node's values.
+ */
+export interface HistSource {
+  readonly data: BinnedData;
+  readonly rows: Uint32Array;
+  a: Float32Array;
+  b: Float32Array | null;
+  /** The node's `a`/`b` gathered contiguously, one entry per row of the node. */
+  readonly scratchA: Float32Array;
+  readonly scratchB: Float32Array;
+}
+
+/** A HistSource over `data` and `rows` with scratch for every row; the caller sets `a`/`b` per tree. */
+export function newHistSource(data: BinnedData, rows: Uint32Array): HistSource {
+  const scratchA = new Float32Array(data.nRows);
+  const scratchB = new Float32Array(data.nRows);
+  return { data, rows, a: new Float32Array(0), b: null, scratchA, scratchB };
+}
+
+/**
+ * Fills the histogram of src.rows[start, end) for the given features. `src.scratchA`/`scratchB`
+ * receive the node's values gathered contiguously. Features go four at a time: one pass over the
+ * rows feeds four histograms. With `clear` false the caller guarantees those features' bins are
+ * already zero (see zeroHistogram).
  */
 export function buildHistogram(
   hist: Float64Array,
-  data: BinnedData,
-  rows: Uint32Array,
+  src: HistSource,
   start: number,
   end: number,
-  a: Float32Array,
-  b: Float32Array | null,
   feats: Int32Array,
-  scratchA: Float32Array,
-  scratchB: Float32Array,
   clear = true,
 ): void {
+  const { data, rows, a, b, scratchA, scratchB } = src;
   const m = end - start;
   for (let i = 0; i < m; i++) {
     const r = rows[start + i]!;
@@ -78,35 +95,25 @@ export function buildHistogram(
   }
   const rowView = rows.subarray(start, end);
   if (data.rowBins && m < data.nRows * ROW_WISE_MAX_DENSITY) {
-    accumulateRows(hist, data.rowBins, data.nCols, rowView, feats, scratchA, scratchB);
+    accumulateRows(hist, data.rowBins, src, rowView, feats);
     return;
   }
   let k = 0;
-  for (; k + 4 <= feats.length; k += 4) {
-    accumulate4(
-      hist,
-      data,
-      rowView,
-      feats[k]!,
-      feats[k + 1]!,
-      feats[k + 2]!,
-      feats[k + 3]!,
-      scratchA,
-      scratchB,
-    );
-  }
-  for (; k < feats.length; k++) accumulate1(hist, data, rowView, feats[k]!, scratchA, scratchB);
+  for (; k + 4 <= feats.length; k += 4) accumulate4(hist, src, rowView, feats, k);
+  for (; k < feats.length; k++) accumulate1(hist, src, rowView, feats[k]!);
 }
 
+/** Adds `rows` (scratch values in src) to the histograms of `feats`, row by row from `rowBins`. */
 function accumulateRows(
   hist: Float64Array,
   rowBins: Uint8Array,
-  nCols: number,
+  src: HistSource,
   rows: Uint32Array,
   feats: Int32Array,
-  sa: Float32Array,
-  sb: Float32Array,
 ): void {
+  const nCols = src.data.nCols;
+  const sa = src.scratchA;
+  const sb = src.scratchB;
   for (let i = 0; i < rows.length; i++) {
     const off = rows[i]! * nCols;
     const x = sa[i]!;
@@ -121,15 +128,11 @@ function accumulateRows(
   }
 }
 
-function accumulate1(
-  hist: Float64Array,
-  data: BinnedData,
-  rows: Uint32Array,
-  f: number,
-  sa: Float32Array,
-  sb: Float32Array,
-): void {
-  const { bins, nRows } = data;
+/** Adds `rows` (scratch values in src) to the histogram of feature `f`, from its bin column. */
+function accumulate1(hist: Float64Array, src: HistSource, rows: Uint32Array, f: number): void {
+  const { bins, nRows } = src.data;
+  const sa = src.scratchA;
+  const sb = src.scratchB;
   const base = f * FEATURE_SLOTS;
   const col = f * nRows;
   for (let i = 0; i < rows.length; i++) {
@@ -140,18 +143,21 @@ function accumulate1(
   }
 }
 
+/** Adds `rows` to the histograms of feats[k..k+3] in one pass over the rows. */
 function accumulate4(
   hist: Float64Array,
-  data: BinnedData,
+  src: HistSource,
   rows: Uint32Array,
-  f0: number,
-  f1: number,
-  f2: number,
-  f3: number,
-  sa: Float32Array,
-  sb: Float32Array,
+  feats: Int32Array,
+  k: number,
 ): void {
-  const { bins, nRows } = data;
+  const { bins, nRows } = src.data;
+  const sa = src.scratchA;
+  const sb = src.scratchB;
+  const f0 = feats[k]!,
+    f1 = feats[k + 1]!,
+    f2 = feats[k + 2]!,
+    f3 = feats[k + 3]!;
   const b0 = f0 * FEATURE_SLOTS,
     b1 = f1 * FEATURE_SLOTS,
     b2 = f2 * FEATURE_SLOTS,
@@ -225,22 +231,45 @@ export function subtractHistogram(
   }
 }
 
+/** How a grower scores and constrains splits, made once per grower. */
+export interface SplitSearch {
+  readonly data: BinnedData;
+  readonly score: ScoreFn;
+  readonly cons: SplitConstraints;
+}
+
+/** A node's totals: sum A, sum B and row count. */
+export interface NodeTotals {
+  A: number;
+  B: number;
+  count: number;
+}
+
+/** What one feature scan compares against, made once per findBestSplit call. */
+interface ScanContext {
+  totA: number;
+  totB: number;
+  totC: number;
+  /** score(totA, totB): the parent's side of every gain. */
+  parent: number;
+  score: ScoreFn;
+  cons: SplitConstraints;
+}
+
 /**
- * Best split over `feats` of a node with totals (totA, totB, totC); writes into `best`
- * when it beats best.gain. Returns true when `best` was updated.
+ * Best split over `feats` of a node with the given totals; writes into `best` when it beats
+ * best.gain. Returns true when `best` was updated.
  */
 export function findBestSplit(
   hist: Float64Array,
-  data: BinnedData,
+  search: SplitSearch,
   feats: Int32Array,
-  totA: number,
-  totB: number,
-  totC: number,
-  score: ScoreFn,
-  cons: SplitConstraints,
+  node: NodeTotals,
   best: Split,
 ): boolean {
-  const parent = score(totA, totB);
+  const { data, score, cons } = search;
+  const parent = score(node.A, node.B);
+  const ctx: ScanContext = { totA: node.A, totB: node.B, totC: node.count, parent, score, cons };
   let improved = false;
   for (let k = 0; k < feats.length; k++) {
     const f = feats[k]!;
@@ -248,7 +277,7 @@ export function findBestSplit(
     const mC = hist[base + MISSING_BIN * HIST_STRIDE + 2]!;
     const passes = mC > 0 ? 2 : 1;
     for (let pass = 0; pass < passes; pass++) {
-      if (scanFeature(hist, base, data.nBins[f]!, pass === 1, totA, totB, totC, parent, score, cons, best)) {
+      if (scanFeature(hist, base, data.nBins[f]!, pass === 1, ctx, best)) {
         best.feature = f;
         improved = true;
       }
@@ -263,14 +292,10 @@ function scanFeature(
   base: number,
   nb: number,
   missingLeft: boolean,
-  totA: number,
-  totB: number,
-  totC: number,
-  parent: number,
-  score: ScoreFn,
-  cons: SplitConstraints,
+  ctx: ScanContext,
   best: Split,
 ): boolean {
+  const { totA, totB, totC, parent, score, cons } = ctx;
   let lA = missingLeft ? hist[base]! : 0;
   let lB = missingLeft ? hist[base + 1]! : 0;
   let lC = missingLeft ? hist[base + 2]! : 0;
@@ -309,11 +334,10 @@ export function partitionRows(
   rows: Uint32Array,
   start: number,
   end: number,
-  feature: number,
-  bin: number,
-  missingLeft: boolean,
+  split: Split,
   tmp: Uint32Array,
 ): number {
+  const { feature, bin, missingLeft } = split;
   const col = feature * data.nRows;
   const { bins } = data;
   let l = start;

@@ -145,17 +145,23 @@ function buildModel(dim: number, p: MlpParams, seed: number): tf.Sequential {
   return model;
 }
 
+/** The training rows: transformed inputs (`dim` per row), labels and weights (null = 1). */
+interface TrainingRows {
+  z: Float32Array;
+  dim: number;
+  y: Uint8Array;
+  w: Float32Array | null;
+}
+
 /** One epoch of mini-batch Adam over rows in a seeded order; returns the mean batch loss. */
 function trainEpoch(
   model: tf.Sequential,
   opt: tf.Optimizer,
-  z: Float32Array,
-  dim: number,
-  y: Uint8Array,
-  w: Float32Array | null,
+  rows: TrainingRows,
   order: Uint32Array,
   p: MlpParams,
 ): number {
+  const { z, dim, y, w } = rows;
   const kernels = model.layers.map((l) => l.getWeights()[0]!);
   let total = 0;
   let batches = 0;
@@ -259,11 +265,12 @@ export class MlpClassifier implements Classifier {
     const scaler = fitScaler(M, this.params.missingIndicators !== 0);
     const { z, dim } = transform(M, scaler);
     const w = resolveWeights(y, opts);
+    const rows: TrainingRows = { z, dim, y, w };
     const model = buildModel(dim, this.params, rng.seed() & 0x7fffffff);
     const opt = tf.train.adam(this.params.learningRate);
     const order = Uint32Array.from({ length: M.nRows }, (_, i) => i);
     for (let e = 0; e < this.params.epochs; e++) {
-      trainEpoch(model, opt, z, dim, y, w, shuffleInPlace(order, rng), this.params);
+      trainEpoch(model, opt, rows, shuffleInPlace(order, rng), this.params);
       opts.onProgress?.(e + 1, this.params.epochs);
     }
     opt.dispose();

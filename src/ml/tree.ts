@@ -36,20 +36,20 @@ export function addLeaf(t: GrownTree, value: number): number {
   return t.feature.length - 1;
 }
 
-export function setSplit(
-  t: GrownTree,
-  node: number,
-  feature: number,
-  bin: number,
-  missingLeft: boolean,
-  left: number,
-  right: number,
-  gain: number,
-): void {
-  t.feature[node] = feature;
-  t.gain[node] = gain;
-  t.bin[node] = bin;
-  t.missingLeft[node] = missingLeft;
+/** The part of a split a grown tree records (hist.ts's Split is one). */
+export interface TreeSplit {
+  feature: number;
+  bin: number;
+  missingLeft: boolean;
+  gain: number;
+}
+
+/** Turns leaf `node` into a split on `s` with children `left` and `right`. */
+export function setSplit(t: GrownTree, node: number, s: TreeSplit, left: number, right: number): void {
+  t.feature[node] = s.feature;
+  t.gain[node] = s.gain;
+  t.bin[node] = s.bin;
+  t.missingLeft[node] = s.missingLeft;
   t.left[node] = left;
   t.right[node] = right;
 }

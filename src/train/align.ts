@@ -155,16 +155,17 @@ interface Scratch {
   clock: number;
 }
 
+/** A window of the alignment still to match: a[alo, ahi) × b[blo, bhi). */
+interface Window {
+  alo: number;
+  ahi: number;
+  blo: number;
+  bhi: number;
+}
+
 /** difflib find_longest_match on a[alo, ahi) × b[blo, bhi). */
-function longestMatch(
-  ix: Index,
-  alo: number,
-  ahi: number,
-  blo: number,
-  bhi: number,
-  scr: Scratch,
-  full: boolean,
-): Match {
+function longestMatch(ix: Index, w: Window, scr: Scratch, full: boolean): Match {
+  const { alo, ahi, blo, bhi } = w;
   const start = full ? ix.fullStart : ix.start;
   const pos = full ? ix.fullPos : ix.pos;
   let best: Match = { a: alo, b: blo, size: 0 };
@@ -190,7 +191,9 @@ function longestMatch(
   return best;
 }
 
-function extend(ix: Index, m: Match, alo: number, ahi: number, blo: number, bhi: number): Match {
+/** Grows match `m` over equal tokens on both sides, within window `w`. */
+function extend(ix: Index, m: Match, w: Window): Match {
+  const { alo, ahi, blo, bhi } = w;
   let { a, b, size } = m;
   while (a > alo && b > blo && ix.a[a - 1] === ix.b[b - 1]) {
     a--;
@@ -209,17 +212,18 @@ function matchingBlocks(ix: Index): Match[] {
     clock: 0,
   };
   const out: Match[] = [];
-  const queue: Array<[number, number, number, number]> = [[0, ix.a.length, 0, ix.b.length]];
+  const queue: Window[] = [{ alo: 0, ahi: ix.a.length, blo: 0, bhi: ix.b.length }];
   while (queue.length) {
-    const [alo, ahi, blo, bhi] = queue.pop() as [number, number, number, number];
+    const w = queue.pop() as Window;
+    const { alo, ahi, blo, bhi } = w;
     if (alo >= ahi || blo >= bhi) continue;
-    let raw = longestMatch(ix, alo, ahi, blo, bhi, scratch, false);
+    let raw = longestMatch(ix, w, scratch, false);
     if (raw.size === 0 && (ahi - alo) * (bhi - blo) <= POPULAR_FALLBACK_CELLS)
-      raw = longestMatch(ix, alo, ahi, blo, bhi, scratch, true);
+      raw = longestMatch(ix, w, scratch, true);
     if (raw.size === 0) continue;
-    const m = extend(ix, raw, alo, ahi, blo, bhi);
+    const m = extend(ix, raw, w);
     out.push(m);
-    queue.push([alo, m.a, blo, m.b], [m.a + m.size, ahi, m.b + m.size, bhi]);
+    queue.push({ alo, ahi: m.a, blo, bhi: m.b }, { alo: m.a + m.size, ahi, blo: m.b + m.size, bhi });
   }
   return out;
 }

@@ -159,7 +159,8 @@ function writeCache(
     // must not be cached under this schema
     if (r.values.length !== r.nodes.length * nCols)
       throw new Error(
-        `training cache: ${ds.name}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} feature columns, expected ${nCols} (was pith's source changed during the run?)`,
+        `training cache: ${ds.name}/${r.id} has ${r.values.length / Math.max(1, r.nodes.length)} ` +
+          `feature columns, expected ${nCols} (was pith's source changed during the run?)`,
       );
     const f = flat(r);
     for (const [name] of FIELDS) {
@@ -296,17 +297,21 @@ function noRender(failed: Map<string, string> | undefined, id: string): string |
 /** Why a labeled page has no record when the cache that left it out does not say (written before it did). */
 const SKIPPED_UNKNOWN = "no record in the training cache (skipped when the cache was built)";
 
+/** Names on stderr the pages of `ds` left out for lack of a gold file. */
+function warnWithoutGold(ds: Dataset): void {
+  const missing = ds.pages.filter((p) => !hasGold(ds, p)).map((p) => p.id);
+  process.stderr.write(
+    `${ds.name}: ${missing.length} page(s) left out, no gold file ` +
+      `(${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
+  );
+}
+
 /** Records of every page with gold in `dataset`, from the cache or computed (and cached). */
 export async function loadRecords(dataset: string, options: LoadOptions = {}): Promise<PageRecord[]> {
   const mode = options.mode ?? "static";
   const ds = loadDataset(dataset);
   const labeled = ds.pages.filter((p) => hasGold(ds, p));
-  if (labeled.length < ds.pages.length) {
-    const missing = ds.pages.filter((p) => !hasGold(ds, p)).map((p) => p.id);
-    process.stderr.write(
-      `${ds.name}: ${missing.length} page(s) left out, no gold file (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""})\n`,
-    );
-  }
+  if (labeled.length < ds.pages.length) warnWithoutGold(ds);
   const chromium = mode === "chromium" ? await chromiumSnapshots(ds, labeled) : null;
   const rendered = chromium?.ok ?? null;
   const source = fingerprint(ds.dir, mode);

@@ -73,20 +73,29 @@ interface PageLexicons {
   headings: Float32Array;
 }
 
-function stageOneOf(
-  rec: PageRecord,
-  routed: RoutedScores,
-  thresholds: Record<string, number>,
-  nCols: number,
-  lexicon: PageLexicons,
-): StageOne {
+/** The context stage's stacked inputs, per page: record, routed stage-1 scores and lexicon features. */
+interface Stack {
+  records: readonly PageRecord[];
+  routed: readonly RoutedScores[];
+  /** The stage-1 thresholds per routed type. */
+  thresholds: Record<string, number>;
+  nCols: number;
+  lexicon: readonly PageLexicons[];
+}
+
+/** Page p's stage-1 result as the context stage sees it. */
+function stageOneAt(stack: Stack, p: number): StageOne {
+  const rec = stack.records[p] as PageRecord;
+  const routed = stack.routed[p] as RoutedScores;
+  const { thresholds } = stack;
+  const lexicon = stack.lexicon[p] as PageLexicons;
   return {
     scores: routed.scores,
     threshold: thresholds[routed.type] ?? thresholds[GENERAL] ?? DEFAULT_THRESHOLD,
     pageType: routed.type,
     own: rec,
     values: rec.values,
-    nCols,
+    nCols: stack.nCols,
     lexicon: lexicon.classes,
     headings: lexicon.headings,
     paths: rec.paths,
@@ -114,31 +123,16 @@ function lexiconOf(
  * Training rows of the context stage: the sampled, weighted training
  * leaf rows (buildRowIndex) with context features.
  */
-function contextRows(
-  records: readonly PageRecord[],
-  routed: readonly RoutedScores[],
-  thresholds: Record<string, number>,
-  nCols: number,
-  lexicon: readonly PageLexicons[],
-): RowSet {
-  const base = buildRowIndex(records, TRAINING_LEAF_ROWS, "main");
-  const width = CONTEXT_FEATURES.length + nCols;
+function contextRows(stack: Stack): RowSet {
+  const base = buildRowIndex(stack.records, TRAINING_LEAF_ROWS, "main");
+  const width = CONTEXT_FEATURES.length + stack.nCols;
   const data = new Float32Array(base.y.length * width);
   let k = 0;
   while (k < base.y.length) {
     const page = base.page[k] as number;
     let end = k;
     while (end < base.y.length && base.page[end] === page) end++;
-    const X = contextMatrix(
-      stageOneOf(
-        records[page] as PageRecord,
-        routed[page] as RoutedScores,
-        thresholds,
-        nCols,
-        lexicon[page] as PageLexicons,
-      ),
-      Array.from(base.row.subarray(k, end)),
-    );
+    const X = contextMatrix(stageOneAt(stack, page), Array.from(base.row.subarray(k, end)));
     data.set(X.data, k * width);
     k = end;
   }
@@ -169,6 +163,70 @@ export interface FittedContext {
   oof: Float32Array[];
 }
 
+/** How the context stage fits: feature count, classifier configuration, log and final-tree floor. */
+export interface ContextFitOptions {
+  nCols: number;
+  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">;
+  log?: (s: string) => void;
+  /** The final stage keeps at least the fold stages' mean tree count (gbdt; default true). */
+  finalTrees?: boolean;
+}
+
+/** The fitted context classifiers: one per fold and the final one. */
+interface ContextClassifiers {
+  classifiers: ContextModel["classifier"][];
+  final: ContextModel["classifier"];
+}
+
+/** Fits the fold stages on `jobs` and the final stage on `rows`. */
+async function fitContextClassifiers(
+  jobs: RowSet[],
+  rows: RowSet,
+  config: ContextFitOptions["config"],
+  log: (s: string) => void,
+  finalTrees: boolean,
+): Promise<ContextClassifiers> {
+  if (finalTrees && config.kind === "gbdt") {
+    // the final stage keeps at least as many trees as the fold stages
+    // stopped at (final-trees.ts), so it waits for them
+    const classifiers = await fitAll(jobs, config);
+    const n = meanTrees(classifiers.map((c) => new Map([["context", c]])))["context"];
+    log(
+      `context stage: final fit on ${rows.y.length} leaf segments` +
+        `${n === undefined ? "" : `, at least ${n} trees (the folds' mean)`}`,
+    );
+    const [final] = (await fitAll([rows], config, [n === undefined ? undefined : treeFloor(n)])) as [
+      ContextModel["classifier"],
+    ];
+    return { classifiers, final };
+  }
+  log(`context stage: final fit on ${rows.y.length} leaf segments`);
+  // the final fit needs no fold result: all four side by side
+  const fitted = await fitAll([...jobs, rows], config);
+  return {
+    classifiers: fitted.slice(0, jobs.length),
+    final: fitted[jobs.length] as ContextModel["classifier"],
+  };
+}
+
+/** Each page's context scores from its fold's context classifier (NaN-filled for pages no fold holds out). */
+function outOfFoldScores(
+  stack: Stack,
+  folds: readonly Fold[],
+  classifiers: ContextModel["classifier"][],
+): Float32Array[] {
+  const oof: Float32Array[] = stack.records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
+  for (const [f, fold] of folds.entries()) {
+    const classifier = classifiers[f] as ContextModel["classifier"];
+    for (const p of fold.test)
+      oof[p] = applyContext(
+        { classifier, thresholds: {}, lexicon: null, headingLexicon: null },
+        stageOneAt(stack, p),
+      ).scores;
+  }
+  return oof;
+}
+
 /**
  * Fits the fold and final context stages from the folds' routed stage-1 scores (see the header).
  * The class-token lexicon is stacked the same way: a page's lexicon features come from the
@@ -180,11 +238,9 @@ export async function fitContextStage(
   routed: readonly RoutedScores[],
   stageOneThresholds: Record<string, number>,
   folds: readonly Fold[],
-  nCols: number,
-  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">,
-  log: (s: string) => void = () => {},
-  finalTrees = true,
+  options: ContextFitOptions,
 ): Promise<FittedContext> {
+  const { nCols, config, log = () => {}, finalTrees = true } = options;
   const foldOf = foldOfRows(folds, records.length);
   const lexicons = folds.map((_, f) => lexiconOf(records, "classTokens", (p) => foldOf[p] !== f));
   const headingLexicons = folds.map((_, f) => lexiconOf(records, "headingTokens", (p) => foldOf[p] !== f));
@@ -192,53 +248,22 @@ export async function fitContextStage(
     classes: lexiconFeatures(lexicons[foldOf[p] as number] as ClassLexicon, rec.classTokens),
     headings: lexiconFeatures(headingLexicons[foldOf[p] as number] as ClassLexicon, rec.headingTokens),
   }));
-  const rows = contextRows(records, routed, stageOneThresholds, nCols, lexicon);
-  const oof: Float32Array[] = records.map((r) => new Float32Array(r.nodes.length).fill(NaN));
+  const stack: Stack = { records, routed, thresholds: stageOneThresholds, nCols, lexicon };
+  const rows = contextRows(stack);
   const jobs = folds.map((_, f) => subset(rows, (p) => foldOf[p] !== f));
   jobs.forEach((train, f) =>
     log(`context stage, fold ${f + 1}/${folds.length}: ${train.y.length} leaf segments`),
   );
-  let classifiers: ContextModel["classifier"][];
-  let final: ContextModel["classifier"];
-  if (finalTrees && config.kind === "gbdt") {
-    // the final stage keeps at least as many trees as the fold stages
-    // stopped at (final-trees.ts), so it waits for them
-    classifiers = await fitAll(jobs, config);
-    const n = meanTrees(classifiers.map((c) => new Map([["context", c]])))["context"];
-    log(
-      `context stage: final fit on ${rows.y.length} leaf segments${n === undefined ? "" : `, at least ${n} trees (the folds' mean)`}`,
-    );
-    [final] = (await fitAll([rows], config, [n === undefined ? undefined : treeFloor(n)])) as [
-      ContextModel["classifier"],
-    ];
-  } else {
-    log(`context stage: final fit on ${rows.y.length} leaf segments`);
-    // the final fit needs no fold result: all four side by side
-    const fitted = await fitAll([...jobs, rows], config);
-    classifiers = fitted.slice(0, folds.length);
-    final = fitted[folds.length] as ContextModel["classifier"];
-  }
-  for (const [f, fold] of folds.entries()) {
-    const classifier = classifiers[f] as ContextModel["classifier"];
-    for (const p of fold.test)
-      oof[p] = applyContext(
-        { classifier, thresholds: {}, lexicon: null, headingLexicon: null },
-        stageOneOf(
-          records[p] as PageRecord,
-          routed[p] as RoutedScores,
-          stageOneThresholds,
-          nCols,
-          lexicon[p] as PageLexicons,
-        ),
-      ).scores;
-  }
+  const { classifiers, final } = await fitContextClassifiers(jobs, rows, config, log, finalTrees);
+  const oof = outOfFoldScores(stack, folds, classifiers);
   const thresholds = tuneByRoutedType(records, routed, oof, () => true);
   const foldThresholds = folds.map((_, f) => tuneByRoutedType(records, routed, oof, (p) => foldOf[p] !== f));
   log(`context stage: thresholds ${JSON.stringify(thresholds)}`);
   const all = lexiconOf(records, "classTokens", () => true);
   const allHeadings = lexiconOf(records, "headingTokens", () => true);
   log(
-    `class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages; heading lexicon: ${Object.keys(allHeadings.weights).length} tokens`,
+    `class-token lexicon: ${Object.keys(all.weights).length} tokens from ${all.pages} pages; ` +
+      `heading lexicon: ${Object.keys(allHeadings.weights).length} tokens`,
   );
   return {
     folds: classifiers.map((classifier, f) => ({

@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { saveModel } from "../ml/artifact.ts";
 import { selectRows } from "../ml/matrix.ts";
 import { binaryMetrics } from "../ml/metrics.ts";
-import { foldOfRows, groupKFold } from "../ml/split.ts";
+import { type Fold, foldOfRows, groupKFold } from "../ml/split.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, type RefinerName } from "../pipeline/model/model.ts";
 import { GENERAL } from "../pipeline/run.ts";
 import type { RenderMode } from "../types.ts";
@@ -219,19 +219,22 @@ export interface CvResult {
   trees: Record<string, number>;
 }
 
-/** Runs the cross-validation (see the header). */
-export async function crossValidate(records: PageRecord[], options: CvOptions): Promise<CvResult> {
-  const log = options.log ?? (() => {});
-  const variants = [
-    ...(options.variants ?? DEFAULT_VARIANTS),
-    ...(options.context ? [{ name: NO_CONTEXT, refiners: {}, context: false }] : []),
-  ];
-  const folds = groupKFold(
-    records.map((r) => r.site),
-    options.folds,
-    options.config.seed,
-  );
-  const rows = buildRows(records, options.nCols, LEAF_ROWS, "main", false);
+/** The fold models, what they predicted on their held-out nodes, and their routed stage-1 scores. */
+interface FoldFits {
+  fitted: FittedPipeline[];
+  oof: Oof;
+  /** Per record, its fold model's routed stage-1 scores (filled only with options.context). */
+  routed: RoutedScores[];
+}
+
+/** Fits each fold's pipeline on its training pages and scores its held-out pages. */
+async function fitFolds(
+  records: PageRecord[],
+  folds: Fold[],
+  rows: RowSet,
+  options: CvOptions,
+  log: (s: string) => void,
+): Promise<FoldFits> {
   const oof: Oof = { general: new Float32Array(rows.y.length), byType: new Map() };
   const fitted: FittedPipeline[] = [];
   const routed: RoutedScores[] = new Array(records.length);
@@ -253,51 +256,71 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
       );
     fitted.push(fit);
   }
-  const trees = meanTrees(fitted.map(pipelineClassifiers));
-  const thresholds = tuneAll(records, rows, oof);
+  return { fitted, oof, routed };
+}
+
+/** The out-of-fold content metrics at the general threshold, logged with the thresholds. */
+function contentMetrics(
+  rows: RowSet,
+  oof: Oof,
+  thresholds: Record<string, number>,
+  log: (s: string) => void,
+): CvReport["content"] {
   const m = binaryMetrics(rows.y, oof.general, {
     threshold: thresholds["general"] as number,
     weights: rows.w,
   });
   log(
-    `out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`,
+    `out-of-fold content classifier: P ${m.precision.toFixed(3)} R ${m.recall.toFixed(3)} ` +
+      `F1 ${m.f1.toFixed(3)} AUC ${m.auc.toFixed(3)}; thresholds ${JSON.stringify(thresholds)}`,
   );
+  return { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc };
+}
+
+/** Runs the cross-validation (see the header). */
+export async function crossValidate(records: PageRecord[], options: CvOptions): Promise<CvResult> {
+  const log = options.log ?? (() => {});
+  const variants = [
+    ...(options.variants ?? DEFAULT_VARIANTS),
+    ...(options.context ? [{ name: NO_CONTEXT, refiners: {}, context: false }] : []),
+  ];
+  const folds = groupKFold(
+    records.map((r) => r.site),
+    options.folds,
+    options.config.seed,
+  );
+  const rows = buildRows(records, options.nCols, LEAF_ROWS, "main", false);
+  const { fitted, oof, routed } = await fitFolds(records, folds, rows, options, log);
+  const trees = meanTrees(fitted.map(pipelineClassifiers));
+  const thresholds = tuneAll(records, rows, oof);
+  const content = contentMetrics(rows, oof, thresholds, log);
   const context = options.context
-    ? await fitContextStage(
-        records,
-        routed,
-        thresholds,
-        folds,
-        options.nCols,
-        options.config,
+    ? await fitContextStage(records, routed, thresholds, folds, {
+        nCols: options.nCols,
+        config: options.config,
         log,
-        options.finalTrees !== false,
-      )
+        finalTrees: options.finalTrees !== false,
+      })
     : null;
-  const tests = folds.map((f) => f.test);
-  const failed = new Map<number, PageFailure>(); // by record: a page failing both passes is one failure
-  const evals = await evaluateFolds(
+  // failed is by record: a page failing both passes is one failure
+  const run: FoldRun = { records, folds, fitted, thresholds, options, log, failed: new Map() };
+  const evals = await evaluateFolds(run, context?.folds ?? null, variants);
+  const summary: SummaryInput = {
     records,
-    tests,
-    fitted,
-    context?.folds ?? null,
+    foldOf: foldOfRows(folds, records.length),
+    folds: folds.length,
     thresholds,
-    variants,
-    options,
-    log,
-    failed,
-  );
-  const content = { precision: m.precision, recall: m.recall, f1: m.f1, auc: m.auc };
-  const summary = (e: (PageEvaluation | null)[], v: Variant[]): CvReport =>
-    summarise(records, foldOfRows(folds, records.length), folds.length, thresholds, content, e, v);
-  const report = summary(evals, variants);
-  if (!context) return { report, context: null, failed: [...failed.values()], trees };
+    content,
+  };
+  const report = summarise(summary, evals, variants);
+  const failed = (): PageFailure[] => [...run.failed.values()];
+  if (!context) return { report, context: null, failed: failed(), trees };
   const shipped =
     options.context === "always" ||
     (report.endToEnd["plain"]?.["all"]?.f1 ?? 0) >= (report.endToEnd[NO_CONTEXT]?.["all"]?.f1 ?? 0);
   if (shipped) {
     report.context = { thresholds: context.final.thresholds, shipped };
-    return { report, context: context.final, failed: [...failed.values()], trees };
+    return { report, context: context.final, failed: failed(), trees };
   }
   // The model ships without the stage, so its refiner, general-model, segment-blend and router
   // choices, and the shipped column, must be made on the pipeline without it: the fold models run
@@ -306,13 +329,13 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
   // second end-to-end pass.
   log("evaluating the held-out pages again without the context stage, which lost to the pipeline without it");
   const without = variants.filter((v) => v.name !== NO_CONTEXT);
-  const again = await evaluateFolds(records, tests, fitted, null, thresholds, without, options, log, failed);
-  const noContext = summary(withContextColumn(evals, again), [
+  const again = await evaluateFolds(run, null, without);
+  const noContext = summarise(summary, withContextColumn(evals, again), [
     ...without,
     { name: WITH_CONTEXT, refiners: {} },
   ]);
   noContext.context = { thresholds: context.final.thresholds, shipped };
-  return { report: noContext, context: context.final, failed: [...failed.values()], trees };
+  return { report: noContext, context: context.final, failed: failed(), trees };
 }
 
 /**
@@ -329,71 +352,92 @@ export function withContextColumn(
   });
 }
 
+/** What the end-to-end passes share, made once per cross-validation. */
+interface FoldRun {
+  records: PageRecord[];
+  folds: Fold[];
+  fitted: FittedPipeline[];
+  thresholds: Record<string, number>;
+  options: CvOptions;
+  log: (s: string) => void;
+  /** Held-out pages whose evaluation failed, by record; evaluateFolds adds to it. */
+  failed: Map<number, PageFailure>;
+}
+
+/** An evaluation job: the worker task and payload, and the record it evaluates. */
+interface EvaluateJob {
+  job: { task: string; payload: unknown };
+  record: number;
+}
+
+/** Writes each fold's model into `dir` and returns a job per held-out page that evaluates it there. */
+async function evaluateJobs(
+  run: FoldRun,
+  contexts: ContextModel[] | null,
+  variants: Variant[],
+  dir: string,
+): Promise<EvaluateJob[]> {
+  const { records, options } = run;
+  const jobs: EvaluateJob[] = [];
+  for (const [f, { test }] of run.folds.entries()) {
+    const file = join(dir, `fold-${f}.json`);
+    const art = pipelineArtifact({
+      kind: "pipeline",
+      name: `cv-fold-${f}`,
+      mode: options.mode,
+      fitted: run.fitted[f] as FittedPipeline,
+      thresholds: run.thresholds,
+      refiners: {},
+      trainingSets: [],
+      hyperParameters: {},
+      metrics: {},
+      ...(contexts ? { context: contexts[f] as ContextModel } : {}),
+    });
+    await saveModel(file, art);
+    for (const i of test) {
+      const rec = records[i] as PageRecord;
+      const payload = {
+        dataset: options.datasetDirs.get(rec.dataset),
+        id: rec.id,
+        model: file,
+        variants,
+        nodes: rec.nodes,
+        values: rec.values,
+      };
+      jobs.push({ job: { task: "evaluate", payload }, record: i });
+    }
+  }
+  return jobs;
+}
+
 /**
  * Every held-out page end to end in the workers, with its fold's model; a page that fails is null
- * in the result and added to `failed`.
+ * in the result and added to run.failed.
  */
 async function evaluateFolds(
-  records: PageRecord[],
-  tests: Uint32Array[],
-  fitted: FittedPipeline[],
+  run: FoldRun,
   contexts: ContextModel[] | null,
-  thresholds: Record<string, number>,
   variants: Variant[],
-  options: CvOptions,
-  log: (s: string) => void,
-  failed: Map<number, PageFailure>,
 ): Promise<(PageEvaluation | null)[]> {
+  const { records, options, log, failed } = run;
   const dir = mkdtempSync(join(tmpdir(), "pith-cv-"));
   try {
-    const jobs: { task: string; payload: unknown }[] = [];
-    const owner: number[] = [];
-    for (const [f, test] of tests.entries()) {
-      const file = join(dir, `fold-${f}.json`);
-      const art = pipelineArtifact({
-        kind: "pipeline",
-        name: `cv-fold-${f}`,
-        mode: options.mode,
-        fitted: fitted[f] as FittedPipeline,
-        thresholds,
-        refiners: {},
-        trainingSets: [],
-        hyperParameters: {},
-        metrics: {},
-        ...(contexts ? { context: contexts[f] as ContextModel } : {}),
-      });
-      await saveModel(file, art);
-      for (const i of test) {
-        const rec = records[i] as PageRecord;
-        jobs.push({
-          task: "evaluate",
-          payload: {
-            dataset: options.datasetDirs.get(rec.dataset),
-            id: rec.id,
-            model: file,
-            variants,
-            nodes: rec.nodes,
-            values: rec.values,
-          },
-        });
-        owner.push(i);
-      }
-    }
+    const jobs = await evaluateJobs(run, contexts, variants, dir);
     log(`evaluating ${jobs.length} held-out pages end to end`);
     const out: (PageEvaluation | null)[] = new Array(records.length).fill(null);
     let count = 0;
     let first = "";
     await runPool(
-      jobs,
+      jobs.map((j) => j.job),
       (k, v) => {
         if (v instanceof Error) {
-          const i = owner[k] as number;
+          const i = (jobs[k] as EvaluateJob).record;
           const rec = records[i] as PageRecord;
           const reason = v.message.split("\n")[0] as string;
           count++;
           first ||= `${rec.id}: ${reason}`;
           if (!failed.has(i)) failed.set(i, { dataset: rec.dataset, id: rec.id, stage: "evaluate", reason });
-        } else out[owner[k] as number] = v as PageEvaluation;
+        } else out[(jobs[k] as EvaluateJob).record] = v as PageEvaluation;
         // the training's pool when it has one: its workers are idle now
       },
       options.config.pool ?? options.workers,
@@ -412,15 +456,19 @@ interface Done {
   fold: number;
 }
 
-function summarise(
-  records: PageRecord[],
-  foldOf: Int32Array,
-  folds: number,
-  thresholds: Record<string, number>,
-  content: CvReport["content"],
-  evals: (PageEvaluation | null)[],
-  variants: Variant[],
-): CvReport {
+/** What every summary of one cross-validation shares. */
+interface SummaryInput {
+  records: PageRecord[];
+  /** Per record, the fold that held it out. */
+  foldOf: Int32Array;
+  folds: number;
+  thresholds: Record<string, number>;
+  content: CvReport["content"];
+}
+
+/** The report of one end-to-end pass: its figures per variant and the choices they make. */
+function summarise(input: SummaryInput, evals: (PageEvaluation | null)[], variants: Variant[]): CvReport {
+  const { records, foldOf, folds, thresholds, content } = input;
   const done = records
     .map((r, i) => ({ r, e: evals[i], fold: foldOf[i] as number }))
     .filter((x): x is Done => x.e !== null && x.e !== undefined);

@@ -143,7 +143,8 @@ export async function domainExperiment(
       byWeight[String(weight)] = scorePages(rendered, { ...model, base: { model: baseline, weight } });
     const blended = byWeight[String(DOMAIN_BLEND_WEIGHT)] as number;
     log(
-      `${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} (${seconds.toFixed(1)} s to train on ${train.length} pages); by blend weight ${JSON.stringify(byWeight)}`,
+      `${domain}: baseline ${base.toFixed(3)} → domain model ${mine.toFixed(3)}, blended ${blended.toFixed(3)} ` +
+        `(${seconds.toFixed(1)} s to train on ${train.length} pages); by blend weight ${JSON.stringify(byWeight)}`,
     );
     out.push({
       domain,
@@ -156,10 +157,10 @@ export async function domainExperiment(
       byWeight,
     });
   }
-  const means = BLEND_WEIGHTS_TRIED.map(
-    (w) =>
-      `${w}: ${(out.reduce((a, r) => a + (r.byWeight[String(w)] as number) - r.baseline, 0) / Math.max(1, out.length)).toFixed(3)}`,
-  );
+  const means = BLEND_WEIGHTS_TRIED.map((w) => {
+    const lift = out.reduce((a, r) => a + (r.byWeight[String(w)] as number) - r.baseline, 0);
+    return `${w}: ${(lift / Math.max(1, out.length)).toFixed(3)}`;
+  });
   log(`mean lift over the baseline by blend weight (domain model's share): ${means.join(", ")}`);
   return out;
 }

@@ -248,7 +248,8 @@ export async function fitPipeline(
   log(`content classifier: ${(jobs[0] as RowSet).X.nRows} leaf segments from ${generalRecords.length} pages`);
   if ((jobs[0] as RowSet).X.nRows === 0)
     throw new TrainError(
-      `the ${records.length} trainable page(s) hold no leaf segment to train the content classifier on: give more labeled pages`,
+      `the ${records.length} trainable page(s) hold no leaf segment to train the content classifier on: ` +
+        `give more labeled pages`,
     );
   // the segment classifier samples one structural node in
   // SEGMENT_ROW_STRIDE: a handful of tiny pages may give it none

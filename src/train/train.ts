@@ -17,7 +17,7 @@ import { DOMAIN_BLEND_WEIGHT } from "./domain-experiment.ts";
 import { loadRecords } from "./cache.ts";
 import { crossValidate, type CvReport } from "./cv.ts";
 import type { ContextModel } from "../pipeline/context/context.ts";
-import { DEFAULT_GBDT, fitPipeline, type FitConfig } from "./fit.ts";
+import { DEFAULT_GBDT, fitPipeline, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { formatTrees } from "./final-trees.ts";
 import { MIN_ALIGNED_GOLD_SHARE, trainable } from "./label-quality.ts";
 import type { PageFailure, PageRecord } from "./page-record.ts";
@@ -137,7 +137,10 @@ export function domainRecords(records: readonly PageRecord[], domain: string): P
   return records.filter((r) => inDomain(r.site, d));
 }
 
-/** Whether --genre and --domain keep a page (filterRecords, which also refuses a domain without pages). */
+/**
+ * Whether --genre and --domain keep a page (filterRecords, which also refuses a domain without
+ * pages).
+ */
 export function keptBy(
   page: Pick<PageRecord, "site" | "pageType" | "genre">,
   options: Pick<TrainOptions, "genres" | "domain">,
@@ -167,7 +170,8 @@ export function filterRecords(
     const d = domainRecords(out, options.domain);
     if (!d.length)
       throw new TrainError(
-        `unknown domain "${options.domain}": no labeled page of it in the given sets (sites with most pages: ${knownDomains(out)})`,
+        `unknown domain "${options.domain}": no labeled page of it in the given sets ` +
+          `(sites with most pages: ${knownDomains(out)})`,
       );
     out = d;
   }
@@ -195,18 +199,22 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   }
 }
 
-async function trainOn(
-  records: PageRecord[],
-  sets: TrainingSet[],
-  dirs: Map<string, string>,
-  options: TrainOptions,
-  pool: WorkerPool | null,
-  started: number,
-): Promise<TrainResult> {
-  const log = options.log ?? (() => {});
-  const onReport = options.onReport ?? (() => {});
-  const nCols = featureSchema().names.length;
-  const config: FitConfig = {
+/** What the cross-validation hands the final fit: its report, context stage, failures and fold trees. */
+interface CvOutcome {
+  report: CvReport | null;
+  context: ContextModel | null;
+  failures: PageFailure[];
+  trees: Record<string, number>;
+}
+
+/** Whether the run trains a context stage (default: when not --domain). */
+function contextWanted(options: TrainOptions): boolean {
+  return options.context === undefined ? !options.domain : options.context !== false;
+}
+
+/** The classifier fits' configuration that `options` ask for. */
+function fitConfigOf(options: TrainOptions, pool: WorkerPool | null): FitConfig {
+  return {
     kind: options.kind,
     params: options.params,
     seed: options.seed,
@@ -216,64 +224,82 @@ async function trainOn(
     ...(options.generalSets ? { generalSets: options.generalSets } : {}),
     ...(pool ? { pool } : {}),
   };
-  const sites = new Set(records.map((r) => r.site)).size;
+}
+
+/** Refuses a run none of whose pages can train, and logs the pages that cannot. */
+function checkTrainable(records: PageRecord[], log: (s: string) => void): void {
   const untrainable = records.filter((r) => !trainable(r));
+  const share = MIN_ALIGNED_GOLD_SHARE * 100;
   if (untrainable.length === records.length)
     throw new TrainError(
-      `none of the ${records.length} labeled pages can train: each has empty gold or holds under ${MIN_ALIGNED_GOLD_SHARE * 100} % of its gold's words (src/train/label-quality.ts)`,
+      `none of the ${records.length} labeled pages can train: each has empty gold or holds under ` +
+        `${share} % of its gold's words (src/train/label-quality.ts)`,
     );
-  if (untrainable.length)
+  if (untrainable.length) {
+    const named = untrainable
+      .slice(0, 8)
+      .map((r) => `${r.dataset}/${r.id}`)
+      .join(", ");
     log(
-      `label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ${MIN_ALIGNED_GOLD_SHARE * 100} % of their gold's words; they are evaluated, not trained on (${untrainable
-        .slice(0, 8)
-        .map((r) => `${r.dataset}/${r.id}`)
-        .join(", ")}${untrainable.length > 8 ? ", …" : ""})`,
+      `label check: ${untrainable.length} of ${records.length} pages have empty gold or hold under ` +
+        `${share} % of their gold's words; they are evaluated, not trained on ` +
+        `(${named}${untrainable.length > 8 ? ", …" : ""})`,
     );
-  let report: CvReport | null = null;
-  let context: ContextModel | null = null;
-  let failures: PageFailure[] = [];
-  let trees: Record<string, number> = {};
-  const finalTrees = options.finalTrees !== false;
-  const withContext = options.context === undefined ? !options.domain : options.context !== false;
-  if (options.folds >= 2 && sites >= options.folds * MIN_SITES_PER_FOLD) {
-    ({
-      report,
-      context,
-      failed: failures,
-      trees,
-    } = await crossValidate(records, {
-      folds: options.folds,
-      config,
-      nCols,
-      mode: options.mode,
-      datasetDirs: dirs,
-      log,
-      context: withContext && options.context === "always" ? "always" : withContext,
-      finalTrees,
-      ...(options.workers ? { workers: options.workers } : {}),
-    }));
-    onReport(report);
-    if (report.context && !report.context.shipped) {
-      log("the context stage lost to the pipeline without it on held-out pages: not shipped");
-      context = null;
-    }
-  } else if (options.folds >= 2)
-    log(
-      `cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} (folds × ${MIN_SITES_PER_FOLD})`,
-    );
-  if (withContext && !report) log("no context stage: it trains on cross-validation scores (--folds ≥ 2)");
-  const fixed = finalTrees && Object.keys(trees).length > 0;
-  log(
-    `final fit on ${records.length} pages from ${sites} sites${fixed ? `; at least the folds' mean trees: ${formatTrees(trees)}` : ""}`,
-  );
-  const fitted = await fitPipeline(records, nCols, fixed ? { ...config, trees } : config, log);
-  for (const t of report?.generalFor ?? []) {
-    fitted.byType.delete(t); // its routed pages do better on the general model (cv.ts chooseGeneralFor)
-    log(`pages routed to ${t} use the general model (it scored higher on their held-out pages)`);
   }
+}
+
+/** The site-grouped cross-validation, when the pages span enough sites (else logs why not). */
+async function crossValidateIfPossible(
+  records: PageRecord[],
+  options: TrainOptions,
+  config: FitConfig,
+  nCols: number,
+  dirs: Map<string, string>,
+  log: (s: string) => void,
+): Promise<CvOutcome> {
+  const sites = new Set(records.map((r) => r.site)).size;
+  const none: CvOutcome = { report: null, context: null, failures: [], trees: {} };
+  if (options.folds < 2) return none;
+  if (sites < options.folds * MIN_SITES_PER_FOLD) {
+    log(
+      `cross-validation skipped: ${sites} site(s) < ${options.folds * MIN_SITES_PER_FOLD} ` +
+        `(folds × ${MIN_SITES_PER_FOLD})`,
+    );
+    return none;
+  }
+  const withContext = contextWanted(options);
+  const cv = await crossValidate(records, {
+    folds: options.folds,
+    config,
+    nCols,
+    mode: options.mode,
+    datasetDirs: dirs,
+    log,
+    context: withContext && options.context === "always" ? "always" : withContext,
+    finalTrees: options.finalTrees !== false,
+    ...(options.workers ? { workers: options.workers } : {}),
+  });
+  (options.onReport ?? (() => {}))(cv.report);
+  let context = cv.context;
+  if (cv.report.context && !cv.report.context.shipped) {
+    log("the context stage lost to the pipeline without it on held-out pages: not shipped");
+    context = null;
+  }
+  return { report: cv.report, context, failures: cv.failed, trees: cv.trees };
+}
+
+/** The model artifact of a fitted pipeline and its cross-validation. */
+function artifactOf(
+  options: TrainOptions,
+  config: FitConfig,
+  fitted: FittedPipeline,
+  cv: CvOutcome,
+  trainingSets: TrainingSet[],
+): ModelArtifact {
+  const { report, context } = cv;
   const thresholds = report?.thresholds ?? { general: DEFAULT_THRESHOLD };
   const refiners: Record<string, RefinerName> = report?.refiners ?? {};
-  const artifact = pipelineArtifact({
+  return pipelineArtifact({
     kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
     name: options.name,
     mode: options.mode,
@@ -284,7 +310,7 @@ async function trainOn(
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
     ...(report ? { routerConfidence: report.routerConfidence } : {}),
     ...(context ? { context } : {}),
-    trainingSets: sets.filter((s) => records.some((r) => r.dataset === s.name)),
+    trainingSets,
     hyperParameters: {
       classifier: options.kind,
       ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}),
@@ -301,12 +327,42 @@ async function trainOn(
     // per-page figures stay out of the artifact
     metrics: report ? { crossValidation: withoutPages(report) } : {},
   });
+}
+
+/** Cross-validates and fits the filtered pages of `train` (see the header). */
+async function trainOn(
+  records: PageRecord[],
+  sets: TrainingSet[],
+  dirs: Map<string, string>,
+  options: TrainOptions,
+  pool: WorkerPool | null,
+  started: number,
+): Promise<TrainResult> {
+  const log = options.log ?? (() => {});
+  const nCols = featureSchema().names.length;
+  const config = fitConfigOf(options, pool);
+  const sites = new Set(records.map((r) => r.site)).size;
+  checkTrainable(records, log);
+  const cv = await crossValidateIfPossible(records, options, config, nCols, dirs, log);
+  if (contextWanted(options) && !cv.report)
+    log("no context stage: it trains on cross-validation scores (--folds ≥ 2)");
+  const fixed = options.finalTrees !== false && Object.keys(cv.trees).length > 0;
+  log(
+    `final fit on ${records.length} pages from ${sites} sites` +
+      `${fixed ? `; at least the folds' mean trees: ${formatTrees(cv.trees)}` : ""}`,
+  );
+  const fitted = await fitPipeline(records, nCols, fixed ? { ...config, trees: cv.trees } : config, log);
+  for (const t of cv.report?.generalFor ?? []) {
+    fitted.byType.delete(t); // its routed pages do better on the general model (cv.ts chooseGeneralFor)
+    log(`pages routed to ${t} use the general model (it scored higher on their held-out pages)`);
+  }
+  const trainingSets = sets.filter((s) => records.some((r) => r.dataset === s.name));
   return {
-    artifact,
-    report,
+    artifact: artifactOf(options, config, fitted, cv, trainingSets),
+    report: cv.report,
     records: records.length,
     seconds: (performance.now() - started) / 1000,
-    failures,
+    failures: cv.failures,
   };
 }
 
