@@ -13,13 +13,15 @@ export const RENDER_FLAGS = {
   concurrency: { type: "string" },
 } as const;
 
-export const RENDER_HELP = `  --mode MODE        static (fast HTML parser, default) or chromium (headless Chromium: layout${""} and style)
-  --js               run the page's JavaScript (chromium; default off)
-  --network          let local pages fetch subresources (default: no network for local input)
-  --resources        load images, media and fonts (default blocked)
-  --timeout MS       per-page time limit (default ${DEFAULT_TIMEOUT_MS}) on rendering, parsing and
-                     extraction; a URL's fetch, redirects and body included, has one of its own
-  --concurrency N    pages in flight in one thread: Chromium tabs, URLs fetched (default 2)`;
+export const RENDER_HELP = [
+  "  --mode MODE        static (fast HTML parser, default) or chromium (headless Chromium: layout and style)",
+  "  --js               run the page's JavaScript (chromium; default off)",
+  "  --network          let local pages fetch subresources (default: no network for local input)",
+  "  --resources        load images, media and fonts (default blocked)",
+  `  --timeout MS       per-page time limit (default ${DEFAULT_TIMEOUT_MS}) on rendering, parsing and`,
+  "                     extraction; a URL's fetch, redirects and body included, has one of its own",
+  "  --concurrency N    pages in flight in one thread: Chromium tabs, URLs fetched (default 2)",
+].join("\n");
 
 export interface RenderFlagValues {
   mode?: string | undefined;
