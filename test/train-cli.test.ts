@@ -14,9 +14,10 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
-import { pith, syntheticSetFixture, writeSyntheticSet, tempDir } from "./helpers.ts";
+import { PITH, pith, syntheticSetFixture, writeSyntheticSet, tempDir } from "./helpers.ts";
 
 const SITES = ["alpha.example", "beta.example", "gamma.example"];
 const PAGES_PER_SITE = 4;
@@ -212,4 +213,28 @@ test("a set too small for every classifier trains what it can: no segment classi
   const none = await pith(["train", "--data", tiny, "--folds", "0", "--out", join(dir, "n.json")]);
   assert.equal(none.status, 2, none.stderr);
   assert.doesNotMatch(none.stderr, /\n\s+at /, "no stack trace");
+});
+
+test("pith train on a terminal ends and gives the cursor back whether its features are computed or come from the cache", async () => {
+  const dir = tempDir("pith-train-tty-");
+  const data = join(dir, "set");
+  mkdirSync(data);
+  writeSyntheticSet(data, ["a.example", "b.example", "c.example", "d.example"], 2);
+  const out = join(dir, "m.json");
+  const command = `node ${PITH} train --data ${data} --out ${out} --folds 2 --workers 1`;
+  for (const run of ["computed", "from the cache"]) {
+    // util-linux `script` gives the command a pseudo-terminal, so the progress bar is drawn
+    const res = spawnSync("script", ["-qec", command, "/dev/null"], {
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, CI: "" },
+    });
+    assert.equal(res.error, undefined, `${run}: ${res.error?.message} (the process did not end)`);
+    assert.equal(res.status, 0, `${run}: ${res.stdout}`);
+    assert.match(res.stdout, /wrote .*m\.json/, run);
+    // a hidden cursor (ESC[?25l) is shown again (ESC[?25h) before the end
+    const hidden = res.stdout.lastIndexOf("\x1b[?25l");
+    assert.ok(hidden < res.stdout.lastIndexOf("\x1b[?25h") || hidden < 0, `${run}: the cursor is given back`);
+    rmSync(out);
+  }
 });

@@ -71,8 +71,10 @@ export function progress(
       total = t;
       bar = open();
     },
-    note: (line) => bars.log(line + "\n"),
+    // once stopped, the bar draws nothing more, so a line goes straight to stderr
+    note: (line) => (stopped ? void process.stderr.write(line + "\n") : bars.log(line + "\n")),
     stop: () => {
+      if (stopped) return;
       stopped = true;
       bars.stop();
     },

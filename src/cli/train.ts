@@ -400,7 +400,8 @@ async function runTrain(argv: string[]): Promise<number> {
   refuseVoided(values, folds);
   await checkOutputFile("train", "--out", out); // before minutes of training, not after
   const bar = progress("features", 0);
-  const log = (s: string): void => void process.stderr.write(`${s}\n`);
+  // lines go above the bar while it is drawn (a cached run draws none: no page is computed)
+  const log = (s: string): void => bar.note(s);
   const result = await train({
     datasets,
     mode,
@@ -426,7 +427,7 @@ async function runTrain(argv: string[]): Promise<number> {
       bar.tick();
       if (done === total) bar.stop();
     },
-  });
+  }).finally(() => bar.stop()); // every path, or the terminal keeps a hidden cursor and the process waits
   await saveModel(out, result.artifact);
   if (values.json) process.stdout.write(JSON.stringify(result.report, null, 2) + "\n");
   else if (result.report) process.stdout.write(formatReport(result.report) + "\n");
