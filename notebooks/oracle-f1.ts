@@ -31,9 +31,9 @@ for (const name of sets) {
     const gold = await readGold(ds, page);
     if (gold === null) continue;
     const snap = staticSnapshot(await readDatasetPage(ds, page));
-    const params: Record<string, string | number> = { gold };
+    const params: Record<string, string | number> = {};
     if (values.container) params["container"] = Number(values.container);
-    const ex = await oracle.extract(snap, { params });
+    const ex = await oracle.extract(snap, { gold, params });
     const reach = wcxbWords(textOf(snap, buildTree(snap), [0]), gold).r; // gold words the page text holds at all
     const { p, r, f1: f } = wcxbWords(ex.text, gold);
     scores.push({ id: page.id, type: page.pageType, p, r, f, reach });

@@ -53,7 +53,7 @@ const NO_PAGE: readonly [string, string, string][] = [
 const snap = (html: string, id = "p"): PageSnapshot => staticSnapshot(pageFromHtml(html, id));
 /** Every registered method with what it needs to run on one page (the oracle its gold, the site methods a site). */
 const contextFor = (method: string): ExtractorContext => ({
-  params: method === "oracle" ? { gold: "The first item of the feed, with words." } : {},
+  ...(method === "oracle" ? { gold: "The first item of the feed, with words." } : {}),
   site: {
     domain: "x.org",
     pages: [snap("<html><body><p>Another page of the site.</p></body></html>", "other")],

@@ -125,22 +125,22 @@ test("output text keeps a code block's lines and indentation (textOf preformatte
   );
   assert.deepEqual(words(collapsed), words(laidOut));
   // an extractor's output text is the laid-out one (the oracle, given the page's own text as gold)
-  assert.equal((await oracle.extract(page, { params: { gold: collapsed } })).text, laidOut);
+  assert.equal((await oracle.extract(page, { gold: collapsed })).text, laidOut);
 });
 
 test("oracle: reproduces the gold of the mixed fixture exactly through textOf(outermost(main))", async () => {
   const page = snap(fixture("features/mixed.html"));
   const gold = fixture("features/mixed.gold.txt");
-  const e = await oracle.extract(page, { params: { gold } });
+  const e = await oracle.extract(page, { gold });
   assert.equal(e.text, gold.trim());
   assert.equal(e.trace.length, e.nodes.length);
   const none = await oracle.extract(page, {});
-  assert.equal(none.emptyReason, "no gold text (params.gold)");
+  assert.equal(none.emptyReason, "no gold text (context.gold)");
 });
 
 test("oracle: the article fixture's gold words come back in order", async () => {
   const gold = fixture("pages/article.gold.txt");
-  const e = await oracle.extract(snap(fixture("pages/article.html")), { params: { gold } });
+  const e = await oracle.extract(snap(fixture("pages/article.html")), { gold });
   assert.deepEqual(words(e.text.toLowerCase()), words(gold.toLowerCase()));
 });
 

@@ -95,7 +95,7 @@ test("the output formats render the chosen nodes from the view the extractor rea
   const snap = staticSnapshot(pageFromHtml(fixtureText(FAQ)));
   const tree = buildTree(snap);
   const gold = `${ANSWERS[0]} and insulates in cold weather; cotton is strong, durable and economical but not the lightest; fleece and microfleece are warmer and heavier, soft and quick to dry after a wash.`;
-  const e = oracle.extract(snap, { params: { gold } }) as Extraction;
+  const e = oracle.extract(snap, { gold }) as Extraction;
   assert.ok(e.view, "the oracle read the view");
   assert.ok(e.text.includes(ANSWERS[0] as string), "the hidden answer is chosen");
   for (const format of ["markdown", "html", "json"] as const)
