@@ -22,6 +22,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./extract.ts")).extractCommand,
   },
   {
+    name: "predict",
+    summary: "score every node with the classifiers, before rules and refiners (JSON lines)",
+    load: async () => (await import("./predict.ts")).predictCommand,
+  },
+  {
     name: "evaluate",
     summary: "score methods and peers on labeled datasets (Markdown tables, JSON)",
     load: async () => (await import("./evaluate.ts")).evaluateCommand,

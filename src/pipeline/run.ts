@@ -153,7 +153,7 @@ export function scoreLeaves(
 }
 
 /** What the run decided of each row: final scores, the rows kept, the threshold they were decided at. */
-interface Decided {
+interface Kept {
   scores: Float32Array;
   keep: Uint8Array;
   threshold: number;
@@ -165,7 +165,7 @@ interface Decided {
  * lexicons weigh most, and how many other leaves share its tag/class path with their stage-1 mean
  * (context.ts samePathLeaves).
  */
-function traceOf(at: PageRun, stage: Scored, decided: Decided): TraceEntry[] {
+function traceOf(at: PageRun, stage: Scored, decided: Kept): TraceEntry[] {
   const { page, tree, own } = at;
   const nodes = at.table.nodes;
   const { scores, keep, threshold } = decided;
@@ -234,11 +234,27 @@ export function runPipeline(
 ): RunResult {
   const page = modelView(model, snapshot, options);
   const tree = buildTree(page);
+  const { table, own } = modelTable(model, page, tree, options);
+  const run = runOnTable(model, page, tree, table, options, own);
+  if (page !== snapshot) run.extraction.view = page;
+  return run;
+}
+
+/**
+ * The feature table `model` reads of a page (its columns) and the rows' word ownership. The classifiers
+ * read only the rows that own words (scoreLeaves, routePage, the context stage): only those are filled,
+ * unless a blended segment model reads every row (segmentOf) or `everyRow` asks for all of them.
+ */
+export function modelTable(
+  model: PipelineModel,
+  page: PageSnapshot,
+  tree: Tree,
+  options: RunOptions = {},
+  everyRow = false,
+): { table: Table; own: Ownership } {
   let own: Ownership | undefined;
-  // The classifiers read only the rows that own words (scoreLeaves, routePage, the context stage):
-  // only those are filled, unless a blended segment model reads every row (segmentOf).
   const fillRows =
-    model.segment && model.segmentBlend > 0
+    everyRow || (model.segment && model.segmentBlend > 0)
       ? undefined
       : (rows: Int32Array, nodeWords: Int32Array): Uint8Array => {
           own = ownership(page, tree, rows, nodeWords);
@@ -252,16 +268,10 @@ export function runPipeline(
   const values = model.columns
     ? selectColumns(table.values, table.nodes.length, nCols, model.columns)
     : table.values;
-  const run = runOnTable(
-    model,
-    page,
-    tree,
-    { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols },
-    options,
-    own,
-  );
-  if (page !== snapshot) run.extraction.view = page;
-  return run;
+  return {
+    table: { nodes: table.nodes, values, nCols: model.columns ? model.columns.length : nCols },
+    own: own ?? ownership(page, tree, table.nodes),
+  };
 }
 
 /** A feature table without its schema (e.g. read back from the training cache). */
@@ -280,23 +290,14 @@ export function runOnTable(
   options: RunOptions = {},
   known?: Ownership,
 ): RunResult {
-  const nCols = table.nCols;
   const own = known ?? ownership(page, tree, table.nodes);
   const n = table.nodes.length;
   // runExtractor (src/extractors.ts) has already turned a feed or a
   // page without a visible word into an empty extraction
   if (own.totalWords === 0 || n === 0)
     return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
-  const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const at: PageRun = { page, tree, table, own };
-  const stage = scorePage(model, at, pageType, options);
-  const raw = stage.scores;
-  const tuned = stage.threshold;
-  const threshold = biased(tuned, options.bias);
-  const scores =
-    model.segment && model.segmentBlend > 0
-      ? smoothScores(raw, segmentOf(model.segment, table.values, nCols, own), own, model.segmentBlend)
-      : raw;
+  const { pageType, stage, scores, threshold } = decideScores(model, at, options);
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
   const ruleTrace = applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
@@ -330,8 +331,38 @@ export function runOnTable(
   return { extraction, pageType, scores };
 }
 
+/** The scores a run decides on, before the rules and the refiner (runOnTable; `pith predict`). */
+export interface Decided {
+  /** The routed page type (or the one the options force). */
+  pageType: string;
+  stage: Scored;
+  /** P(main) per row after the context stage and the segment smoothing (NaN for rows without own words). */
+  scores: Float32Array;
+  /** The threshold the rows are kept at: the routed type's tuned one, moved by the bias. */
+  threshold: number;
+}
+
+/** Routes the page and scores its leaves: the content classifier, the context stage, the segment smoothing. */
+export function decideScores(model: PipelineModel, at: PageRun, options: RunOptions = {}): Decided {
+  const { table, own } = at;
+  const nCols = table.nCols;
+  const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
+  const stage = scorePage(model, at, pageType, options);
+  const threshold = biased(stage.threshold, options.bias);
+  const scores =
+    model.segment && model.segmentBlend > 0
+      ? smoothScores(
+          stage.scores,
+          segmentOf(model.segment, table.values, nCols, own),
+          own,
+          model.segmentBlend,
+        )
+      : stage.scores;
+  return { pageType, stage, scores, threshold };
+}
+
 /** One page in the pipeline: its snapshot, tree, feature table and word ownership. */
-interface PageRun {
+export interface PageRun {
   page: PageSnapshot;
   tree: Tree;
   table: Table;
@@ -339,7 +370,7 @@ interface PageRun {
 }
 
 /** A page's scores before the rules: the content classifier's, then the context stage's, and what the trace reports. */
-interface Scored {
+export interface Scored {
   /** The content classifier's scores (blended with the base model's: blendWithBase). */
   stageOne: Float32Array;
   /** The content model's threshold. */
