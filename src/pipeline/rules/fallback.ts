@@ -21,6 +21,7 @@
  * pages only rose: so large pages qualify only there. On small pages it restores tiny test pages
  * ("Test", one lorem-ipsum line); measured: docs/rules.md.
  */
+import type { RuleContext } from "./rule.ts";
 import { textOf } from "../../dom/text.ts";
 import type { Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, TraceEntry } from "../../types.ts";
@@ -95,15 +96,10 @@ export function dropNoticePage(
 }
 
 /** What the fallback reads: the page's rows, their scores and keep mask, and the routed type. */
-export interface FallbackInput {
-  page: PageSnapshot;
-  tree: Tree;
-  nodes: Int32Array;
-  own: Ownership;
-  scores: Float32Array;
-  keep: Uint8Array;
-  pageType: string;
-}
+export type FallbackInput = Pick<
+  RuleContext,
+  "page" | "tree" | "nodes" | "own" | "scores" | "keep" | "pageType"
+>;
 
 /**
  * Applies the fallback in place on `keep` when nothing is kept (see the header); returns the

@@ -4,10 +4,8 @@
  * entry per leaf it keeps or drops. The run (../run.ts) applies the table as it stands; each
  * rule's file says what it does and the measurement that put it here (docs/rules.md).
  */
-import type { Tree } from "../../dom/tree.ts";
-import type { PageSnapshot, TraceEntry } from "../../types.ts";
-import type { RunOptions } from "../options.ts";
-import type { Ownership } from "../own-text.ts";
+import type { TraceEntry } from "../../types.ts";
+import type { Rule, RuleContext } from "./rule.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropConsentBoxes } from "./consent.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
@@ -15,28 +13,6 @@ import { dropNoticePage, keepBestWhenEmpty } from "./fallback.ts";
 import { dropNavigationLandmarks, LANDMARK_RULE_TYPES } from "./landmarks.ts";
 import { keepLineGaps } from "./line-gaps.ts";
 import { dropReviews, REVIEW_FREE_TYPES } from "./reviews.ts";
-
-/** What a rule reads and the keep mask (one byte per row) it changes in place. */
-export interface RuleContext {
-  page: PageSnapshot;
-  tree: Tree;
-  /** Snapshot node of each feature-table row. */
-  nodes: Int32Array;
-  own: Ownership;
-  /** P(main) per row after the classifiers and the context stage. */
-  scores: Float32Array;
-  keep: Uint8Array;
-  /** The routed page type. */
-  pageType: string;
-  options: RunOptions;
-}
-
-export interface Rule {
-  /** The rule's name, as its trace entries' `step` says it. */
-  readonly name: string;
-  appliesTo(ctx: RuleContext): boolean;
-  apply(ctx: RuleContext): TraceEntry[];
-}
 
 /** The rules in the order they run: a later rule sees what the earlier ones kept. */
 export const RULES: readonly Rule[] = [
@@ -93,3 +69,5 @@ export function applyRules(ctx: RuleContext, rules: readonly Rule[] = RULES): Tr
 export function appendAll<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
 }
+
+export type { Rule, RuleContext } from "./rule.ts";

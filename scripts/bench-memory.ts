@@ -1,0 +1,78 @@
+/**
+ * Memory over a long batch, as a user runs it: `pith extract --input-list LIST` over N pages of the
+ * shared sets (repeated when N is larger than they are), text to /dev/null, in one thread
+ * (`--workers 0`) or on worker threads, as a fresh process. Reports the peak RSS of the process
+ * (worker threads are in it) from /usr/bin/time, and whether the same run passes with the main
+ * thread's heap capped (`node --max-old-space-size=MB`: what a page retained after it is done would
+ * exhaust).
+ *
+ *   npm run bench:memory -- [--pages 5000] [--workers 0] [--heap-mb 300]
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { intOption, scriptArgs } from "./args.ts";
+
+const USAGE = `Usage: npm run bench:memory -- [--pages 5000] [--workers 0] [--heap-mb 300]
+
+Peak RSS of \`pith extract --input-list\` over --pages pages of the shared sets (repeated as needed),
+text to /dev/null, with --workers worker threads (0: this thread); then the same run under
+\`node --max-old-space-size=--heap-mb\`, which passes only when pages leave nothing behind.`;
+
+const ROOT = resolve(import.meta.dirname, "..");
+const DATA = process.env["PITH_DATA"] ?? resolve(ROOT, "../shared/data");
+
+const values = scriptArgs(USAGE, {
+  pages: { type: "string" },
+  workers: { type: "string" },
+  "heap-mb": { type: "string" },
+});
+const pages = intOption(USAGE, "pages", values.pages, 5000);
+const workers = intOption(USAGE, "workers", values.workers, 0, 0);
+const heapMb = intOption(USAGE, "heap-mb", values["heap-mb"], 300);
+
+/** Every page file of the shared sets, in set and name order. */
+function sharedPages(): string[] {
+  if (!existsSync(DATA)) throw new Error(`no shared sets at ${DATA} (set PITH_DATA)`);
+  return readdirSync(DATA)
+    .filter((set) => existsSync(join(DATA, set, "html")))
+    .sort()
+    .flatMap((set) =>
+      readdirSync(join(DATA, set, "html"))
+        .sort()
+        .map((f) => join(DATA, set, "html", f)),
+    );
+}
+
+/** One run: wall seconds, peak RSS (MB), exit status and the summary line. */
+function run(
+  list: string,
+  nodeArgs: string[],
+): { s: number; rssMb: number; status: number | null; summary: string } {
+  const argv = ["-f", "BENCH %e %M", "node", ...nodeArgs, join(ROOT, "bin", "pith.js"), "extract"];
+  argv.push("--input-list", list, "--workers", String(workers));
+  const r = spawnSync("/usr/bin/time", argv, {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const [, s = "0", kb = "0"] = /BENCH (\S+) (\d+)/.exec(r.stderr) ?? [];
+  const summary =
+    r.stderr.split("\n").find((l) => l.startsWith("extracted ")) ?? "(no summary: the process died)";
+  return { s: Number(s), rssMb: Number(kb) / 1024, status: r.status, summary };
+}
+
+const all = sharedPages();
+const list = join(mkdtempSync(join(tmpdir(), "pith-bench-memory-")), "pages.txt");
+writeFileSync(list, Array.from({ length: pages }, (_, i) => all[i % all.length]).join("\n") + "\n");
+const free = run(list, []);
+const capped = run(list, [`--max-old-space-size=${heapMb}`]);
+process.stdout.write(
+  [
+    `| run (${pages} pages, --workers ${workers}) | wall s | peak RSS MB | exit | summary |`,
+    "|---|---:|---:|---:|---|",
+    `| default heap | ${free.s.toFixed(1)} | ${free.rssMb.toFixed(0)} | ${free.status} | ${free.summary} |`,
+    `| --max-old-space-size=${heapMb} | ${capped.s.toFixed(1)} | ${capped.rssMb.toFixed(0)} | ${capped.status} | ${capped.summary} |`,
+  ].join("\n") + "\n",
+);
