@@ -32,6 +32,7 @@
  *
  *   npm run bench:cli -- [--runs 3] [--batches 1,200,500,1358] [--tools pith,readability,defuddle]
  *                        [--cores one,all] [--set DIR] [--json FILE]
+ *   npm run bench:cli -- --from A.json,B.json   (the tables of saved samples, merged)
  *   quick check: npm run bench:cli -- --batches 1,50 --runs 1
  */
 import { spawnSync } from "node:child_process";
@@ -68,20 +69,24 @@ const PAGE = /\.html?(\.gz)?$/i;
 const MOST = 0.5;
 
 const USAGE = `Usage: npm run bench:cli -- [--runs 3] [--batches 1,200,500,1358] [--tools pith,readability,defuddle]
-                            [--cores one,all] [--set DIR] [--json FILE]
+                            [--cores one,all] [--set DIR] [--json FILE] [--from FILES]
 
 Times \`pith extract DIR --out OUT --format text\` (static, ml, from the bundle) beside Mozilla
 Readability and defuddle (scripts/peers/*-cli.ts), a fresh process per batch, on batches of the
 first N pages of a labeled set (--set, default ${DEFAULT_SET}),
 on one core (taskset -c 1) and on all cores. Reports the median of --runs interleaved runs:
 pages/s (start-up included), CPU ms/page, peak RSS and the count of non-empty outputs.
---json FILE writes every run's raw sample. Quick check: --batches 1,50 --runs 1`;
+--json FILE writes every run's raw sample (rewritten after each run, so a cut run keeps them);
+--from A.json,B.json prints the tables of saved samples, merged, instead of running.
+Quick check: --batches 1,50 --runs 1`;
 
 interface Sample {
   tool: Tool;
   cores: Cores;
   pages: number;
   run: number;
+  /** 1-minute load average when the run started. */
+  load1: number;
   /** Spawn to exit, this process's clock. */
   wallS: number;
   /** /usr/bin/time's fields (null without it): user and system CPU seconds, peak RSS in MB. */
@@ -122,7 +127,7 @@ function runOnce(
   cores: Cores,
   core: number,
   out: string,
-): Omit<Sample, "tool" | "pages" | "run"> {
+): Omit<Sample, "tool" | "pages" | "run" | "load1"> {
   rmSync(out, { recursive: true, force: true });
   const withTime = existsSync(TIME);
   let full = withTime ? [TIME, "-f", "BENCH_CLI_TIME %e %U %S %M", ...argv] : argv;
@@ -312,6 +317,48 @@ function gitCommit(): string {
   return r.status === 0 ? r.stdout.trim() : "unknown";
 }
 
+interface Report {
+  date: string;
+  commit: string;
+  node: string;
+  cpus: number;
+  cpuModel: string | null;
+  loadBefore: number[];
+  loadAfter: number[];
+  set: string;
+  runs: number;
+  batches: number[];
+  tools: Tool[];
+  cores: Cores[];
+  /** False while the run goes on (the file is rewritten after every sample, so a cut run keeps its samples). */
+  complete: boolean;
+  samples: Sample[];
+}
+
+const loadText = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(" ");
+
+function printReport(reports: readonly Report[]): void {
+  const samples = reports.flatMap((r) => r.samples);
+  const tools = TOOLS.filter((t) => samples.some((s) => s.tool === t));
+  const cores = CORES.filter((c) => samples.some((s) => s.cores === c));
+  for (const r of reports) {
+    const runs = new Set(r.samples.map((s) => `${s.pages} pages ×${r.runs}`));
+    console.log(
+      `pith ${r.commit}, set ${r.set}, ${[...runs].join(", ")} run(s)${r.complete ? "" : " (cut short)"}, Node ${r.node}, ${r.cpus} CPUs (${r.cpuModel ?? "?"}); load average ${loadText(r.loadBefore)} before, ${loadText(r.loadAfter)} after`,
+    );
+  }
+  const cs = cells(samples).sort(
+    (a, b) =>
+      a.pages - b.pages ||
+      CORES.indexOf(a.cores) - CORES.indexOf(b.cores) ||
+      TOOLS.indexOf(a.tool) - TOOLS.indexOf(b.tool),
+  );
+  console.log("");
+  console.log(summaryTable(cs, tools, cores));
+  console.log("");
+  console.log(fullTable(cs));
+}
+
 async function main(): Promise<void> {
   const values = scriptArgs(USAGE, {
     runs: { type: "string" },
@@ -320,7 +367,12 @@ async function main(): Promise<void> {
     cores: { type: "string" },
     set: { type: "string" },
     json: { type: "string" },
+    from: { type: "string" },
   });
+  if (values.from) {
+    printReport(values.from.split(",").map((f) => JSON.parse(readFileSync(f, "utf8")) as Report));
+    return;
+  }
   const runs = intOption(USAGE, "runs", values.runs, 3);
   const batches = (values.batches ?? "1,200,500,1358")
     .split(",")
@@ -342,62 +394,58 @@ async function main(): Promise<void> {
   const peers = await bundlePeers(tools);
   const tmp = mkdtempSync(join(tmpdir(), "pith-bench-cli-"));
   const out = join(tmp, "out");
-  const loadBefore = loadavg();
-  const samples: Sample[] = [];
+  const report: Report = {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    loadBefore: loadavg(),
+    loadAfter: loadavg(),
+    set: setDir,
+    runs,
+    batches,
+    tools,
+    cores,
+    complete: false,
+    samples: [],
+  };
+  const save = () => {
+    report.loadAfter = loadavg();
+    if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + "\n");
+  };
   try {
     const dirs = batchDirs(setDir, batches, tmp);
     const one = dirs.get(Math.min(...batches)) as string;
     for (const tool of tools) runOnce(command(tool, peers, one, out), "all", core, out); // warm the file cache
-    process.stderr.write(
-      `load average before: ${loadBefore.map((x) => x.toFixed(2)).join(" ")} (${cpus().length} CPUs)\n`,
-    );
+    report.loadBefore = loadavg();
+    process.stderr.write(`load average before: ${loadText(report.loadBefore)} (${cpus().length} CPUs)\n`);
     for (const pages of batches)
       for (const c of cores)
         for (let run = 1; run <= runs; run++)
           for (const tool of tools) {
-            const s = {
+            const load1 = loadavg()[0] as number;
+            const s: Sample = {
               tool,
               pages,
               run,
+              load1,
               ...runOnce(command(tool, peers, dirs.get(pages) as string, out), c, core, out),
             };
-            samples.push(s);
+            report.samples.push(s);
+            save();
             const cpu = s.userS === null || s.sysS === null ? null : ((s.userS + s.sysS) * 1000) / pages;
             process.stderr.write(
-              `${tool.padEnd(11)} ${String(pages).padStart(5)} pages  cores ${c.padEnd(3)}  run ${run}/${runs}: ${fmt(s.wallS, 2)} s, ${fmt(pages / s.wallS, 1)} pages/s, CPU ${fmt(cpu, 1)} ms/page, ${fmt(s.rssMb)} MB, outputs ${s.outputs}/${pages}${s.exitCode === 0 ? "" : ` (exit ${s.exitCode})`}${s.outputs < MOST * pages ? "  ⚠ BROKEN?" : ""}\n`,
+              `${tool.padEnd(11)} ${String(pages).padStart(5)} pages  cores ${c.padEnd(3)}  run ${run}/${runs}: ${fmt(s.wallS, 2)} s, ${fmt(pages / s.wallS, 1)} pages/s, CPU ${fmt(cpu, 1)} ms/page, ${fmt(s.rssMb)} MB, outputs ${s.outputs}/${pages}${s.exitCode === 0 ? "" : ` (exit ${s.exitCode})`}${s.outputs < MOST * pages ? "  ⚠ BROKEN?" : ""}, load ${load1.toFixed(1)}\n`,
             );
           }
+    report.complete = true;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    save();
   }
-  const loadAfter = loadavg();
-  const cs = cells(samples);
-  const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
-  console.log(
-    `pith ${gitCommit()}, set ${setDir}, median of ${runs} run(s), Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); load average ${load(loadBefore)} before, ${load(loadAfter)} after\n`,
-  );
-  console.log(summaryTable(cs, tools, cores));
-  console.log("");
-  console.log(fullTable(cs));
-  if (values.json) {
-    const json = {
-      date: new Date().toISOString(),
-      commit: gitCommit(),
-      node: process.version,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? null,
-      loadBefore,
-      loadAfter,
-      set: setDir,
-      runs,
-      batches,
-      tools,
-      cores,
-      samples,
-    };
-    writeFileSync(values.json, JSON.stringify(json, null, 2) + "\n");
-    process.stderr.write(`raw samples: ${values.json}\n`);
-  }
+  if (values.json) process.stderr.write(`raw samples: ${values.json}\n`);
+  printReport([report]);
 }
 
 await main();
