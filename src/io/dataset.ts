@@ -178,20 +178,22 @@ export function loadDatasets(namesOrDirs: readonly string[]): Dataset[] {
   return sets;
 }
 
-/** `<base>.gz` gunzipped when it exists, else `<base>` as it is; null when neither does. */
-async function readMaybeGzipped(base: string): Promise<string | null> {
-  if (existsSync(`${base}.gz`)) return gunzipSync(await readFile(`${base}.gz`)).toString("utf8");
-  return existsSync(base) ? readFile(base, "utf8") : null;
+/** The file a dataset page's `<base>` names: `<base>.gz`, unless only the uncompressed `<base>` exists. */
+function gzOrPlain(base: string): string {
+  return existsSync(base) && !existsSync(`${base}.gz`) ? base : `${base}.gz`;
+}
+
+/** A dataset file as UTF-8 text, gunzipped when its name ends in .gz. */
+async function readText(path: string): Promise<string> {
+  return path.endsWith(".gz") ? gunzipSync(await readFile(path)).toString("utf8") : readFile(path, "utf8");
 }
 
 /**
  * The page's HTML (html/<id>.html.gz, else html/<id>.html) as a PageInput; dataset files are UTF-8
- * whatever their <meta> says. A page with neither file is an error naming the .gz one.
+ * whatever their <meta> says. A page with neither file fails with the .gz file's ENOENT.
  */
 export async function readDatasetPage(ds: Dataset, page: DatasetPage): Promise<PageInput> {
-  const base = join(ds.dir, "html", `${page.id}.html`);
-  const html = await readMaybeGzipped(base);
-  if (html === null) throw new DatasetError(`no page file: ${base}.gz (or ${base})`);
+  const html = await readText(gzOrPlain(join(ds.dir, "html", `${page.id}.html`)));
   return {
     id: page.id,
     source: `${ds.name}/${page.id}`,
@@ -226,7 +228,8 @@ export async function readGold(ds: Dataset, page: DatasetPage): Promise<string |
 
 /** Gold HTML (node-level annotation: gold-html/<id>.html.gz or .html) where the set has it. */
 export async function readGoldHtml(ds: Dataset, page: DatasetPage): Promise<string | null> {
-  return readMaybeGzipped(join(ds.dir, "gold-html", `${page.id}.html`));
+  const path = gzOrPlain(join(ds.dir, "gold-html", `${page.id}.html`));
+  return existsSync(path) ? readText(path) : null;
 }
 
 /**
