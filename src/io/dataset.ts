@@ -1,7 +1,11 @@
 /**
- * Reader for the labeled sets in ../shared/data/<set>/ (layout in shared/data/README.md):
- * index.jsonl, html/<id>.html.gz (always UTF-8), gold/<id>.txt, optional gold-html/<id>.html.gz,
- * extra.jsonl and snippets.jsonl. Shared by features/labels, training and evaluation.
+ * Reader for the labeled sets (layout in data/README.md): index.jsonl, html/<id>.html.gz or
+ * html/<id>.html (always UTF-8), gold/<id>.txt, optional gold-html/<id>.html(.gz), extra.jsonl and
+ * snippets.jsonl. Shared by features/labels, training and evaluation.
+ *
+ * A set is named by a path (absolute, ./x, a/b: that folder) or by a bare name, looked up in
+ * $PITH_DATA, then the repository's own data/ (the small `sample` set ships there), then
+ * ../shared/data beside the checkout: the first folder holding <name>/index.jsonl wins.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -10,11 +14,21 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { PageInput } from "../types.ts";
 import { PITH_ROOT } from "../paths.ts";
 
-/** Where the datasets live unless PITH_DATA or --data-dir says otherwise. */
+/** The larger shared sets, beside the checkout (used when PITH_DATA is unset). */
 export const DEFAULT_DATA_DIR = resolve(PITH_ROOT, "../shared/data");
 
+/** The repository's own data folder: the small labeled `sample` set ships there. */
+export const REPO_DATA_DIR = resolve(PITH_ROOT, "data");
+
+/** The folder of the external (shared) sets: $PITH_DATA, else ../shared/data beside the checkout. */
 export function dataDir(): string {
   return process.env["PITH_DATA"] ? resolve(process.env["PITH_DATA"]) : DEFAULT_DATA_DIR;
+}
+
+/** Where a bare set name is looked up, in order: $PITH_DATA (when set), data/, ../shared/data. */
+export function dataDirs(): string[] {
+  const env = process.env["PITH_DATA"];
+  return [...new Set([...(env ? [resolve(env)] : []), REPO_DATA_DIR, DEFAULT_DATA_DIR])];
 }
 
 export interface DatasetPage {
@@ -74,16 +88,33 @@ function licenseOf(dir: string): string {
   return m?.[1]?.replace(/\*\*/g, "").trim().slice(0, 120) ?? "unknown";
 }
 
-/** Resolve a set name ("wcxb-dev") or a directory path to a dataset folder. */
+/** Whether `spec` names a folder by its path (absolute, ./x, a/b) rather than a set by its bare name. */
+function isPath(spec: string): boolean {
+  return isAbsolute(spec) || spec.includes("/") || spec.includes("\\") || spec === "." || spec === "..";
+}
+
+/**
+ * Resolve a set name ("wcxb-dev", "sample") or a folder path to a dataset folder. A folder with an
+ * index.jsonl at that path (relative to the working directory) wins; a bare name is then looked up
+ * in dataDirs(). Not found: one DatasetError saying where it looked and how to point pith at data.
+ */
 export function resolveDatasetDir(nameOrDir: string): string {
-  const candidates = [nameOrDir, join(dataDir(), nameOrDir)];
-  for (const c of candidates) if (existsSync(join(c, "index.jsonl"))) return resolve(c);
-  // a path (absolute, ./x, a/b) names a folder; a bare name is looked up under PITH_DATA
-  if (isAbsolute(nameOrDir) || nameOrDir.includes("/") || existsSync(nameOrDir))
+  if (existsSync(join(nameOrDir, "index.jsonl"))) return resolve(nameOrDir);
+  if (isPath(nameOrDir))
     throw new DatasetError(`no dataset at ${nameOrDir}: expected ${join(resolve(nameOrDir), "index.jsonl")}`);
+  for (const root of dataDirs()) {
+    const dir = join(root, nameOrDir);
+    if (existsSync(join(dir, "index.jsonl"))) return dir;
+  }
+  const env = process.env["PITH_DATA"];
+  const places = [
+    env ? `$PITH_DATA (${resolve(env)})` : "$PITH_DATA (unset)",
+    REPO_DATA_DIR,
+    DEFAULT_DATA_DIR,
+  ];
   throw new DatasetError(
-    `no dataset "${nameOrDir}": expected ${join(dataDir(), nameOrDir)}/index.jsonl ` +
-      `(set PITH_DATA to the folder holding the sets)`,
+    `no dataset "${nameOrDir}": looked for ${nameOrDir}/index.jsonl in ${places.join(", ")}; ` +
+      `set PITH_DATA to the folder that holds the sets, or give the set's folder as a path`,
   );
 }
 
@@ -147,10 +178,22 @@ export function loadDatasets(namesOrDirs: readonly string[]): Dataset[] {
   return sets;
 }
 
-/** The page's HTML as a PageInput (dataset files are UTF-8 whatever their <meta> says). */
+/** The file a dataset page's `<base>` names: `<base>.gz`, unless only the uncompressed `<base>` exists. */
+function gzOrPlain(base: string): string {
+  return existsSync(base) && !existsSync(`${base}.gz`) ? base : `${base}.gz`;
+}
+
+/** A dataset file as UTF-8 text, gunzipped when its name ends in .gz. */
+async function readText(path: string): Promise<string> {
+  return path.endsWith(".gz") ? gunzipSync(await readFile(path)).toString("utf8") : readFile(path, "utf8");
+}
+
+/**
+ * The page's HTML (html/<id>.html.gz, else html/<id>.html) as a PageInput; dataset files are UTF-8
+ * whatever their <meta> says. A page with neither file fails with the .gz file's ENOENT.
+ */
 export async function readDatasetPage(ds: Dataset, page: DatasetPage): Promise<PageInput> {
-  const bytes = await readFile(join(ds.dir, "html", `${page.id}.html.gz`));
-  const html = gunzipSync(bytes).toString("utf8");
+  const html = await readText(gzOrPlain(join(ds.dir, "html", `${page.id}.html`)));
   return {
     id: page.id,
     source: `${ds.name}/${page.id}`,
@@ -183,17 +226,21 @@ export async function readGold(ds: Dataset, page: DatasetPage): Promise<string |
   return existsSync(path) ? readFile(path, "utf8") : null;
 }
 
-/** Gold HTML (node-level annotation) where the set has it. */
+/** Gold HTML (node-level annotation: gold-html/<id>.html.gz or .html) where the set has it. */
 export async function readGoldHtml(ds: Dataset, page: DatasetPage): Promise<string | null> {
-  const path = join(ds.dir, "gold-html", `${page.id}.html.gz`);
-  return existsSync(path) ? gunzipSync(await readFile(path)).toString("utf8") : null;
+  const path = gzOrPlain(join(ds.dir, "gold-html", `${page.id}.html`));
+  return existsSync(path) ? readText(path) : null;
 }
 
-/** Every set under the data dir that has an index.jsonl. */
+/**
+ * Every set a bare name reaches: the folders with an index.jsonl under each of dataDirs(), a
+ * name listed once (the first folder holding it shadows the later ones), sorted.
+ */
 export function listDatasets(): string[] {
-  const root = dataDir();
-  if (!existsSync(root)) return [];
-  return readdirSync(root)
-    .sort()
-    .filter((d) => existsSync(join(root, d, "index.jsonl")));
+  const names = new Set<string>();
+  for (const root of dataDirs()) {
+    if (!existsSync(root)) continue;
+    for (const d of readdirSync(root)) if (existsSync(join(root, d, "index.jsonl"))) names.add(d);
+  }
+  return [...names].sort();
 }
