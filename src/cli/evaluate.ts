@@ -26,7 +26,7 @@ import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts"
 
 const HELP = `Usage: pith evaluate --method NAME[,NAME...] --data SET[,SET...] [options]
 
-Run extraction methods over labeled datasets (../shared/data or PITH_DATA) and score them:
+Run extraction methods over labeled datasets ($PITH_DATA, data/, ../shared/data) and score them:
 WCXB word P/R/F1, article-extraction-benchmark shingle F1, WCXB snippet shares and
 trafilatura's snippet F1 (where snippets.jsonl exists), Louvan's LCS character F1, DOM-node F1
 (where gold-html gives node labels), and ms/page. Tables go to stdout, one per dataset, with

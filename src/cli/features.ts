@@ -49,7 +49,7 @@ const HELP = `Usage: pith features <input|dataset...> --out FILE [options]
 Write one row per structural node: page id, dataset, node index and path, every feature of the
 registry (pith features --list) and, for dataset pages with gold text, the labels gold_share,
 main, good_segment and words. Inputs are files, directories, URLs, WARC files or dataset names
-(e.g. wcxb-dev, resolved under ../shared/data or $PITH_DATA).
+(e.g. sample: looked up in $PITH_DATA, then data/, then ../shared/data).
 
 Options:
   --out FILE         table to write: .jsonl (NaN as null) or .csv (NaN as an empty cell)

@@ -48,7 +48,7 @@ Train the learned pipeline (content + segment classifiers, page-type router and 
 models) on labeled sets, report site-grouped cross-validation, write a model artifact.
 
 Options:
-  --data SETS        comma-separated set names (under ../shared/data or $PITH_DATA) or folders
+  --data SETS        comma-separated set names ($PITH_DATA, data/, ../shared/data) or folders
   --out FILE         where to write the model JSON (required, except with --domain: then
                      MODEL-DIR/domains/HOST.json, or HOST.chromium.json with --mode chromium,
                      where pith extract finds it)
