@@ -1,7 +1,7 @@
 /**
  * Which model the learned pipeline uses for a page, in order:
- *   1. `--model FILE` (params.model);
- *   2. a per-domain model for the render mode in the model directory (params.modelDir, default
+ *   1. `--model FILE` (ExtractorContext.model);
+ *   2. a per-domain model for the render mode in the model directory (ExtractorContext.modelDir, default
  *      models/) named after the page's host or one of its parent domains:
  *      `<dir>/domains/<host>.json` for static mode, `<dir>/domains/<host>.chromium.json` for
  *      chromium (what `pith train --domain [--mode chromium]` writes), so a site can have one of
