@@ -1,8 +1,8 @@
 /**
  * Which model the learned pipeline uses for a page, in order:
  *   1. `--model FILE` (ExtractorContext.model);
- *   2. a per-domain model for the render mode in the model directory (ExtractorContext.modelDir, default
- *      models/) named after the page's host or one of its parent domains:
+ *   2. a per-domain model for the render mode in the model directory (ExtractorContext.modelDir,
+ *      default models/) named after the page's host or one of its parent domains:
  *      `<dir>/domains/<host>.json` for static mode, `<dir>/domains/<host>.chromium.json` for
  *      chromium (what `pith train --domain [--mode chromium]` writes), so a site can have one of
  *      each and a static one never blocks a chromium run of its pages;
