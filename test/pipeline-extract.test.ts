@@ -33,8 +33,8 @@ import { computeFeatures } from "../src/features/index.ts";
 import { coalesce } from "../src/pipeline/select.ts";
 import { defaultModelPath, domainModelPath, resolveModelFile } from "../src/pipeline/model/resolve.ts";
 import { staticSnapshot } from "../src/render/static.ts";
-import type { PageSnapshot } from "../src/types.ts";
-import { fixtureText, staticRows, tempDir } from "./helpers.ts";
+import type { Extraction, PageSnapshot } from "../src/types.ts";
+import { fixtureText, pageFromHtml, staticRows, tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const FIXTURE = join(ROOT, "test/fixtures/pages/article.html");
@@ -602,7 +602,33 @@ test("--param refiner forces a refiner on every page type and refuses unknown na
   assert.ok(records.trace?.every((t) => t.step !== "records-refiner" || t.action === "keep"));
   await assert.rejects(
     async () => mlExtractor.extract(snapshot(html), { mode: "static", params: { refiner: "magic" } }),
-    /refiner must be one of none, lbs, tp, region, records/,
+    /refiner must be one of none, lbs, sls, tp, region, records/,
+  );
+});
+
+test("Louvan's parts inside ml: refiner=sls keeps what string-length smoothing keeps (traced as sls); segments=on smooths within segments, segments=off does not, other values are refused", async () => {
+  const page = staticSnapshot(pageFromHtml(fixtureText("pages/article.html"), "article"));
+  const plain = await mlExtractor.extract(page, { mode: "static", params: { refiner: "none" } });
+  const sls = await mlExtractor.extract(page, { mode: "static", params: { refiner: "sls" } });
+  assert.ok(
+    sls.trace.some((t) => t.step === "sls"),
+    "the SLS refiner traces its blocks",
+  );
+  for (const line of sls.text.split("\n"))
+    assert.ok(plain.text.includes(line), `sls only removes: "${line}"`);
+  const off = await mlExtractor.extract(page, { mode: "static", params: { segments: "off" } });
+  const on = await mlExtractor.extract(page, { mode: "static", params: { segments: "on" } });
+  const scoreOf = (e: Extraction) =>
+    e.trace.filter((t) => t.step === "content-classifier").map((t) => t.score);
+  assert.notDeepEqual(scoreOf(on), scoreOf(off), "segment smoothing moves the leaves' scores");
+  assert.deepEqual(
+    scoreOf(off),
+    scoreOf(await mlExtractor.extract(page, { mode: "static" })),
+    "the bundled model ships it off",
+  );
+  await assert.rejects(
+    async () => mlExtractor.extract(page, { mode: "static", params: { segments: "maybe" } }),
+    /--param segments must be on or off, not "maybe"/,
   );
 });
 

@@ -26,6 +26,7 @@ function str(v: unknown): string | undefined {
 }
 
 const KEEP_OR_DROP = ["keep", "drop"] as const;
+const ON_OR_OFF = ["on", "off"] as const;
 
 /**
  * Param `name` when it is one of `values` (undefined when not given);
@@ -56,6 +57,7 @@ export const ML_PARAMS: readonly string[] = [
   "refiner",
   "bias",
   "pageType",
+  "segments",
 ];
 
 /** The pipeline's options from the context (its trace switch and params); throws on a value it cannot use. */
@@ -78,6 +80,8 @@ export function runOptionsFrom(context: ExtractorContext): RunOptions {
   if (reviews) options.reviews = reviews;
   const refiner = choice(params, "refiner", REFINER_NAMES, `one of ${REFINER_NAMES.join(", ")}`);
   if (refiner) options.refiner = refiner;
+  const segments = choice(params, "segments", ON_OR_OFF);
+  if (segments) options.segments = segments;
   const bias = choice(params, "bias", BIASES);
   if (bias) options.bias = bias;
   const pageType = str(params["pageType"]);

@@ -18,6 +18,11 @@ export interface RunOptions {
   comments?: "keep" | "drop";
   /** Customer-review sections on product pages: dropped by default (reviews.ts), "keep" keeps them. */
   reviews?: "keep" | "drop";
+  /**
+   * Louvan's segment smoothing (segments.ts): "on" applies the model's blend, or SEGMENT_BLEND
+   * when it shipped without one; "off" none. Default: as the model shipped.
+   */
+  segments?: "on" | "off";
   /** Apply the model's context stage when it has one (context.ts; default true). */
   context?: boolean;
   /** Favour precision or recall: the decision threshold moves by ±BIAS_OFFSET (default: as tuned). */

@@ -30,7 +30,7 @@ import { selectColumns } from "./columns.ts";
 import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
 import { applyRefiner } from "../refine/index.ts";
-import { segmentOf, smoothScores } from "./segments.ts";
+import { SEGMENT_BLEND, segmentOf, smoothScores } from "./segments.ts";
 import { noticeOf } from "./rules/fallback.ts";
 import { applyRules } from "./rules/index.ts";
 import type { Bias, RunOptions } from "./options.ts";
@@ -254,7 +254,7 @@ export function modelTable(
 ): { table: Table; own: Ownership } {
   let own: Ownership | undefined;
   const fillRows =
-    everyRow || (model.segment && model.segmentBlend > 0)
+    everyRow || segmentBlendOf(model, options) > 0
       ? undefined
       : (rows: Int32Array, nodeWords: Int32Array): Uint8Array => {
           own = ownership(page, tree, rows, nodeWords);
@@ -349,16 +349,18 @@ export function decideScores(model: PipelineModel, at: PageRun, options: RunOpti
   const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
   const stage = scorePage(model, at, pageType, options);
   const threshold = biased(stage.threshold, options.bias);
+  const blend = segmentBlendOf(model, options);
   const scores =
-    model.segment && model.segmentBlend > 0
-      ? smoothScores(
-          stage.scores,
-          segmentOf(model.segment, table.values, nCols, own),
-          own,
-          model.segmentBlend,
-        )
+    model.segment && blend > 0
+      ? smoothScores(stage.scores, segmentOf(model.segment, table.values, nCols, own), own, blend)
       : stage.scores;
   return { pageType, stage, scores, threshold };
+}
+
+/** The segment smoothing weight of this run: the model's, unless `options.segments` says otherwise. */
+function segmentBlendOf(model: PipelineModel, options: RunOptions): number {
+  if (!model.segment || options.segments === "off") return 0;
+  return options.segments === "on" ? model.segmentBlend || SEGMENT_BLEND : model.segmentBlend;
 }
 
 /** One page in the pipeline: its snapshot, tree, feature table and word ownership. */

@@ -14,6 +14,11 @@ import type { Ownership } from "./own-text.ts";
 
 /** A node is a predicted good segment at P(good) ≥ this. */
 export const SEGMENT_THRESHOLD = 0.5;
+/**
+ * The smoothing weight training tries (the CV's "segments" column) and adopts when it wins, and
+ * the one `--param segments=on` applies to a model that shipped without it.
+ */
+export const SEGMENT_BLEND = 0.5;
 
 /** Segment row per row (-1 when no predicted segment covers it). */
 export function segmentOf(

@@ -14,6 +14,7 @@ import { nodePath } from "../dom/path.ts";
 import type { Tree } from "../dom/tree.ts";
 import { textBlocks } from "./blocks.ts";
 import { largestBlock } from "./largest-block.ts";
+import { lengthSmoothing } from "./length-smoothing.ts";
 import { tablePattern } from "./table-pattern.ts";
 import type { PageSnapshot, TraceEntry } from "../types.ts";
 import type { RefinerName } from "../pipeline/model/model.ts";
@@ -65,7 +66,8 @@ export function applyRefiner(name: RefinerName, rows: RefineRows, scored: Scored
   const roots = coalesce(nodes, own, keep).map((r) => nodes[r] as number);
   if (!roots.length) return { keep, trace: [] };
   const view = textBlocks(page, tree, roots);
-  const result = name === "lbs" ? largestBlock(view) : tablePattern(view);
+  const result =
+    name === "lbs" ? largestBlock(view) : name === "sls" ? lengthSmoothing(view) : tablePattern(view);
   if (!result.nodes.length) return { keep, trace: result.trace };
   const inside = new Uint8Array(tree.n);
   for (const c of result.nodes) inside.fill(1, c, tree.end[c] as number);

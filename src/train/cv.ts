@@ -19,6 +19,7 @@
  * page with the refiner choices made on the other folds' pages (nested: the pooled choice made
  * the figures a few thousandths optimistic).
  */
+import { SEGMENT_BLEND } from "../pipeline/segments.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,8 +44,7 @@ import { runPool } from "./pool.ts";
 import { groupScores, meanScore, type MeanScore } from "./score.ts";
 import { tuneThreshold } from "./thresholds.ts";
 
-/** Segment smoothing weight tried by the "segments" variant (and adopted when it wins). */
-export const SEGMENT_BLEND = 0.5;
+export { SEGMENT_BLEND } from "../pipeline/segments.ts";
 
 /** Router confidence tried by the "router-0.4" variant (adopted when it wins). */
 export const LOW_ROUTER_CONFIDENCE = 0.4;

@@ -29,9 +29,17 @@ export const DEFAULT_THRESHOLD = 0.5;
 /** Router: below this probability for the best page type, the general model is used. */
 export const DEFAULT_ROUTER_CONFIDENCE = 0.6;
 
-export type RefinerName = "none" | "lbs" | "tp" | "region" | "records" | "fill";
+export type RefinerName = "none" | "lbs" | "sls" | "tp" | "region" | "records" | "fill";
 /** Every refiner name, for validating user input. */
-export const REFINER_NAMES: readonly RefinerName[] = ["none", "lbs", "tp", "region", "records", "fill"];
+export const REFINER_NAMES: readonly RefinerName[] = [
+  "none",
+  "lbs",
+  "sls",
+  "tp",
+  "region",
+  "records",
+  "fill",
+];
 
 export interface ContentModel {
   classifier: Classifier;
