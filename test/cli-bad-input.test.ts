@@ -115,7 +115,7 @@ test("a parameter value the method cannot use is a usage error (exit 2) before a
   assert.equal(evaluate.status, 2);
   assert.match(
     evaluate.stderr,
-    /--param refiner must be one of none, lbs, tp, region, records, fill, not "bogus"/,
+    /--param refiner must be one of none, lbs, sls, tp, region, records, fill, not "bogus"/,
   );
   const fine = await pith(["extract", page, "--param", "bias=recall"]);
   assert.equal(fine.status, 0, fine.stderr);
