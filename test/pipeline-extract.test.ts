@@ -122,7 +122,7 @@ test("a cookie banner in the body is dropped: by the consent rule when kept, and
   const e = await mlExtractor.extract(snapshot(html), { mode: "static" });
   assert.ok(!e.text.includes("We use cookies"), e.text);
   const { page, tree, nodes, own, keep } = everythingKept(html);
-  const trace = dropConsentBoxes(page, tree, nodes, own, keep);
+  const trace = dropConsentBoxes({ page, tree, nodes, own, keep });
   const entry = trace.find((t) => t.step === "consent-rule");
   assert.ok(entry, "a consent-rule trace entry");
   assert.equal(entry.action, "drop");
@@ -143,7 +143,7 @@ test("landmark rule: kept leaves inside <nav> or role navigation/banner/contenti
     <main><h1>Zlib</h1><p>${prose}</p><p>${prose}</p><aside><p>Note: an aside that documentation keeps.</p></aside></main>
     <nav><a href="/">Home</a> <a href="/api">API index</a></nav><div role="contentinfo">Copyright holders and the license</div></body></html>`;
   const { page, tree, nodes, own, keep } = everythingKept(html);
-  const trace = dropNavigationLandmarks(page, tree, nodes, own, keep);
+  const trace = dropNavigationLandmarks({ page, tree, nodes, own, keep });
   assert.ok(
     trace.length >= 4 && trace.every((t) => t.step === "landmark-rule" && t.action === "drop"),
     JSON.stringify(trace),
@@ -161,7 +161,7 @@ test("landmark rule: kept leaves inside <nav> or role navigation/banner/contenti
   const index = everythingKept(
     `<html><body><nav><h1>All modules</h1><p>${prose}</p><ul><li><a href="a.html">Assert</a></li><li><a href="b.html">Buffer</a></li></ul></nav><p>Footer line.</p></body></html>`,
   );
-  assert.deepEqual(dropNavigationLandmarks(index.page, index.tree, index.nodes, index.own, index.keep), []);
+  assert.deepEqual(dropNavigationLandmarks(index), []);
 });
 
 test("the landmark rule runs on documentation-routed pages: a Node.js API page keeps its prose and loses its table of contents", async () => {
@@ -193,7 +193,7 @@ test("review rule: kept leaves inside a customer-review section are dropped and 
     <div itemprop="review" itemscope><p>Second opinion: the hip belt is thin but the pack carries well.</p></div>
     <div class="bv_main_container"><p>Rated 4.6 out of 5 by 120 reviewers.</p></div></main></body></html>`;
   const { page, tree, nodes, own, keep } = everythingKept(html);
-  const trace = dropReviews(page, tree, nodes, own, keep);
+  const trace = dropReviews({ page, tree, nodes, own, keep });
   assert.ok(
     trace.length >= 4 && trace.every((t) => t.step === "review-rule" && t.action === "drop"),
     JSON.stringify(trace),
@@ -211,22 +211,19 @@ test("review rule: kept leaves inside a customer-review section are dropped and 
   const reviewPage = everythingKept(
     `<html><body><div class="reviews-page"><h1>What customers say</h1><p>${review}</p><p>${review}</p></div><p>Footer line.</p></body></html>`,
   );
-  assert.deepEqual(
-    dropReviews(reviewPage.page, reviewPage.tree, reviewPage.nodes, reviewPage.own, reviewPage.keep),
-    [],
-  );
+  assert.deepEqual(dropReviews(reviewPage), []);
   // a buyer's guide whose sections are named after the products they review is a review page: left alone
   const guide = everythingKept(
     `<html><body><main><h1>The best dishwashers</h1>${["bosch-shp78", "lg-ldfn4542", "ge-profile-pdt"].map((id) => `<div id="${id}-review"><h2>${id}</h2><p>${review}</p><p>${description}</p></div>`).join("")}<p>${description}</p></main></body></html>`,
   );
   assert.ok(reviewShare(guide.page, guide.nodes, guide.own) >= REVIEW_PAGE_SHARE);
-  assert.deepEqual(dropReviews(guide.page, guide.tree, guide.nodes, guide.own, guide.keep), []);
+  assert.deepEqual(dropReviews(guide), []);
   assert.ok(reviewShare(page, nodes, own) > 0 && reviewShare(page, nodes, own) < REVIEW_PAGE_SHARE);
   // "preview", "reviewer-tools": whole tokens only
   const tokens = everythingKept(
     `<html><body><div class="preview"><p>${description}</p></div><div class="reviewer-tools"><p>${description}</p></div><p>${review}</p></body></html>`,
   );
-  assert.deepEqual(dropReviews(tokens.page, tokens.tree, tokens.nodes, tokens.own, tokens.keep), []);
+  assert.deepEqual(dropReviews(tokens), []);
 });
 
 test("the review rule runs on product-routed pages unless reviews=keep, and not on other page types", async () => {
@@ -356,7 +353,7 @@ test("notice pages: noticeOf names the notice of a small page; an empty 404 page
 test("notice rule: a small page saying 'not found' or 'access denied' is emptied even when kept; prose with a status number is not", () => {
   const run = (html: string) => {
     const { page, tree, nodes, own, keep } = everythingKept(html);
-    const trace = dropNoticePage(page, tree, nodes, own, keep);
+    const trace = dropNoticePage({ page, tree, nodes, own, keep });
     return { kept: keep.filter((k, r) => k === 1 && (own.ownWords[r] as number) > 0).length, trace };
   };
   const notFound = run("<html><body><h1>Oops</h1><p>404 : Page Not Found</p></body></html>");
@@ -486,7 +483,7 @@ test("line-gap rule: a short dropped piece between kept pieces of one line is ke
   const tag = (t: string) => rowOf((i) => page.nodes[i]?.tag === t);
   const keep = new Uint8Array(nodes.length);
   for (const r of [text("Version"), text("on large"), text("work."), text("Next"), tag("p")]) keep[r] = 1;
-  const trace = keepLineGaps(page, tree, nodes, own, keep);
+  const trace = keepLineGaps({ page, tree, nodes, own, keep });
   assert.deepEqual(
     [keep[tag("b")], keep[tag("a")], keep[tag("i")]],
     [1, 1, 0],
@@ -501,7 +498,7 @@ test("line-gap rule: a short dropped piece between kept pieces of one line is ke
   );
   const across = new Uint8Array(nodes.length);
   for (const r of [text("work."), text("here.")]) across[r] = 1;
-  keepLineGaps(page, tree, nodes, own, across);
+  keepLineGaps({ page, tree, nodes, own, keep: across });
   assert.equal(across[text("Next")], 0, "a <br> ends the line: nothing is bridged across it");
   const long = staticRows(
     `<html><body><div>Start of it <b>${"many words in bold ".repeat(4)}</b> end of it.<p>x</p></div></body></html>`,
@@ -509,7 +506,7 @@ test("line-gap rule: a short dropped piece between kept pieces of one line is ke
   const k = new Uint8Array(long.nodes.length).fill(1);
   const b = Array.from(long.nodes).findIndex((i) => long.page.nodes[i]?.tag === "b");
   k[b] = 0;
-  keepLineGaps(long.page, long.tree, long.nodes, long.own, k);
+  keepLineGaps({ ...long, keep: k });
   assert.equal(k[b], 0, "a 16-word stretch is more than a gap");
 });
 
@@ -555,7 +552,7 @@ test("comment rule: kept leaves inside a comment section are dropped with a trac
   const html = readFileSync(FIXTURE, "utf8").replace("</article>", `</article>${comments}`);
   assert.ok(html.includes('id="comments"'), "the fixture has an </article> to append comments after");
   const { page, tree, nodes, own, keep } = everythingKept(html);
-  const trace = dropComments(page, tree, nodes, own, keep);
+  const trace = dropComments({ page, tree, nodes, own, keep });
   const kept = textOf(
     page,
     tree,
@@ -570,7 +567,10 @@ test("comment rule: kept leaves inside a comment section are dropped with a trac
   const wt = buildTree(wrapped);
   const wn = structuralNodes(wrapped, wt);
   const wk = new Uint8Array(wn.length).fill(1);
-  assert.equal(dropComments(wrapped, wt, wn, ownership(wrapped, wt, wn), wk).length, 0);
+  assert.equal(
+    dropComments({ page: wrapped, tree: wt, nodes: wn, own: ownership(wrapped, wt, wn), keep: wk }).length,
+    0,
+  );
   // the extractor takes the switch and refuses other values
   const e = await mlExtractor.extract(page, {
     mode: "static",

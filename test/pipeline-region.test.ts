@@ -95,7 +95,7 @@ test("dedupe: a block repeated in another container is dropped; same-parent repe
 <div id="g"><p>Another new paragraph in a third section.</p><p>Lorem ipsum dolor sit amet again.</p></div></body></html>`;
   const { page, tree, nodes, own } = staticRows(html);
   const keep = new Uint8Array(nodes.length).fill(1);
-  const trace = dropDuplicates(page, tree, nodes, own, keep);
+  const trace = dropDuplicates({ page, tree, nodes, own, keep });
   assert.equal(trace.length, 1, JSON.stringify(trace.map((t) => t.path)));
   assert.match(trace[0]!.path, /div#b>p/);
   const kept = textOf(

@@ -6,6 +6,7 @@
  * counts while it is small (fewer words than the rule's limit), so a page-wide wrapper that
  * happens to carry the name never fires.
  */
+import type { RuleRows } from "./rule.ts";
 import { eachOnRowPaths, type Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import type { Ownership } from "../own-text.ts";
@@ -53,14 +54,8 @@ function boxes(
 }
 
 /** Drops kept rows inside the rule's boxes (in place); returns the trace of what it dropped. */
-export function applyBoxRule(
-  rule: BoxRule,
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
+export function applyBoxRule(rule: BoxRule, rows: RuleRows): TraceEntry[] {
+  const { page, tree, nodes, own, keep } = rows;
   const trace: TraceEntry[] = [];
   const inBox = boxes(rule, page, tree, nodes, own, keep); // before the loop below clears keep
   for (let r = 0; r < nodes.length; r++) {

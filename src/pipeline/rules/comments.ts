@@ -15,10 +15,9 @@
  * already learns the sets' mixed comment conventions; the rule is for users who want article
  * bodies only.
  */
-import type { Tree } from "../../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
+import type { RuleRows } from "./rule.ts";
+import type { SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
-import type { Ownership } from "../own-text.ts";
 
 /** The id/class tokens of COMMENT_PATTERN, as its alternatives (regex source). */
 const COMMENT_TOKENS = [
@@ -55,12 +54,6 @@ export const COMMENT_RULE: BoxRule = {
 };
 
 /** Drops kept rows inside comment sections; returns the trace of what it dropped. */
-export function dropComments(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
-  return applyBoxRule(COMMENT_RULE, page, tree, nodes, own, keep);
+export function dropComments(rows: RuleRows): TraceEntry[] {
+  return applyBoxRule(COMMENT_RULE, rows);
 }

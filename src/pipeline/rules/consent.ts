@@ -8,10 +8,9 @@
  * It gains a little on wcxb-dev and leaves the other sets unchanged (measured: docs/rules.md). A
  * wider rule (role=dialog, aria-modal, AEM's `cmp-` component prefix) cost wcxb-dev and was dropped.
  */
-import type { Tree } from "../../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
+import type { RuleRows } from "./rule.ts";
+import type { SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
-import type { Ownership } from "../own-text.ts";
 
 /** id/class/aria-label tokens of consent boxes. */
 export const CONSENT_PATTERN = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics/i;
@@ -36,12 +35,6 @@ export const CONSENT_RULE: BoxRule = {
 };
 
 /** Drops kept rows inside consent boxes; returns the trace of what it dropped. */
-export function dropConsentBoxes(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
-  return applyBoxRule(CONSENT_RULE, page, tree, nodes, own, keep);
+export function dropConsentBoxes(rows: RuleRows): TraceEntry[] {
+  return applyBoxRule(CONSENT_RULE, rows);
 }

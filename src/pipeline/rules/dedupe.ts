@@ -18,6 +18,7 @@
  * paragraphs across containers, are what the isolated-repeat exemption is for (measured:
  * docs/rules.md).
  */
+import type { RuleRows } from "./rule.ts";
 import { nodePath } from "../../dom/path.ts";
 import { textOf } from "../../dom/text.ts";
 import { inheritedBits, type Tree } from "../../dom/tree.ts";
@@ -49,13 +50,8 @@ export function copyText(
 }
 
 /** Drops kept leaves that repeat an earlier kept leaf's text (in place); returns the trace. */
-export function dropDuplicates(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
+export function dropDuplicates(rows: RuleRows): TraceEntry[] {
+  const { page, tree, nodes, own, keep } = rows;
   const firstParent = new Map<string, number>(); // text → DOM parent of its first kept copy
   const fresh = new Set<number>(); // DOM parents holding a kept leaf that repeats nothing
   // eligible leaves, document order

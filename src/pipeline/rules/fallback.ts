@@ -21,6 +21,7 @@
  * pages only rose: so large pages qualify only there. On small pages it restores tiny test pages
  * ("Test", one lorem-ipsum line); measured: docs/rules.md.
  */
+import type { RuleRows } from "./rule.ts";
 import type { RuleContext } from "./rule.ts";
 import { textOf } from "../../dom/text.ts";
 import type { Tree } from "../../dom/tree.ts";
@@ -71,13 +72,8 @@ export const NOTICE_PAGE_MAX_WORDS = 30;
  * of them.
  * Clears `keep` in place; returns the trace.
  */
-export function dropNoticePage(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
+export function dropNoticePage(rows: RuleRows): TraceEntry[] {
+  const { page, tree, nodes, own, keep } = rows;
   if (own.totalWords > NOTICE_PAGE_MAX_WORDS || !keep.some((k) => k === 1)) return [];
   const m = NOTICE_PHRASE.exec(textOf(page, tree, [0]));
   if (!m) return [];

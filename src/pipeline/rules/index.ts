@@ -24,37 +24,37 @@ export const RULES: readonly Rule[] = [
   {
     name: "notice-page",
     appliesTo: () => true,
-    apply: (c) => dropNoticePage(c.page, c.tree, c.nodes, c.own, c.keep),
+    apply: dropNoticePage,
   },
   {
     name: "consent",
     appliesTo: () => true,
-    apply: (c) => dropConsentBoxes(c.page, c.tree, c.nodes, c.own, c.keep),
+    apply: dropConsentBoxes,
   },
   {
     name: "landmarks",
     appliesTo: (c) => LANDMARK_RULE_TYPES.has(c.pageType),
-    apply: (c) => dropNavigationLandmarks(c.page, c.tree, c.nodes, c.own, c.keep),
+    apply: dropNavigationLandmarks,
   },
   {
     name: "comments",
     appliesTo: (c) => c.options.comments === "drop" && COMMENT_FREE_TYPES.has(c.pageType),
-    apply: (c) => dropComments(c.page, c.tree, c.nodes, c.own, c.keep),
+    apply: dropComments,
   },
   {
     name: "reviews",
     appliesTo: (c) => c.options.reviews !== "keep" && REVIEW_FREE_TYPES.has(c.pageType),
-    apply: (c) => dropReviews(c.page, c.tree, c.nodes, c.own, c.keep),
+    apply: dropReviews,
   },
   {
     name: "duplicates",
     appliesTo: (c) => c.options.dedupe !== false && !QUOTING_TYPES.has(c.pageType),
-    apply: (c) => dropDuplicates(c.page, c.tree, c.nodes, c.own, c.keep),
+    apply: dropDuplicates,
   },
   {
     name: "line-gaps",
     appliesTo: () => true,
-    apply: (c) => keepLineGaps(c.page, c.tree, c.nodes, c.own, c.keep),
+    apply: keepLineGaps,
   },
 ];
 

@@ -15,10 +15,9 @@
  * on Node's API pages only, dropping their table of contents and sidebar. So it is level on the
  * labeled sets and ships for documentation pages like Node's (measured: docs/rules.md).
  */
-import type { Tree } from "../../dom/tree.ts";
-import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
+import type { RuleRows } from "./rule.ts";
+import type { SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
-import type { Ownership } from "../own-text.ts";
 
 /**
  * Landmark roles of page furniture that never hold main content (not complementary: <aside> is 4.6 % gold).
@@ -44,12 +43,6 @@ export const LANDMARK_RULE: BoxRule = {
 };
 
 /** Drops kept rows inside navigation landmarks; returns the trace of what it dropped. */
-export function dropNavigationLandmarks(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
-  return applyBoxRule(LANDMARK_RULE, page, tree, nodes, own, keep);
+export function dropNavigationLandmarks(rows: RuleRows): TraceEntry[] {
+  return applyBoxRule(LANDMARK_RULE, rows);
 }

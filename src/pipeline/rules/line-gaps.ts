@@ -13,11 +13,11 @@
  * Few pages move, more up than down, and the sum is positive on every set (measured:
  * docs/rules.md).
  */
+import type { RuleRows } from "./rule.ts";
 import { breaksLine } from "../../dom/text.ts";
 import { markupHiding } from "../../dom/hiding.ts";
 import type { Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
-import type { Ownership } from "../own-text.ts";
 import { traceTarget } from "../trace.ts";
 
 /** The longest dropped stretch (in words) between two kept pieces of a line that is kept too. */
@@ -55,13 +55,8 @@ interface Run {
 }
 
 /** Keeps short dropped pieces between kept pieces of one line (in place); returns the trace. */
-export function keepLineGaps(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
+export function keepLineGaps(rows: RuleRows): TraceEntry[] {
+  const { page, tree, nodes, own, keep } = rows;
   const trace: TraceEntry[] = [];
   const runs = new Map<number, Run>(); // parent node → its current line
   for (let r = 0; r < nodes.length; r++) {

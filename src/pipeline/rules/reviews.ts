@@ -30,7 +30,8 @@
  * The rule on pages routed to the general model that declare one product (schema.org Product /
  * ProductGroup or og:type product) was tried and lost (a service page's reviews box is gold).
  */
-import { inheritedBits, type Tree } from "../../dom/tree.ts";
+import type { RuleRows } from "./rule.ts";
+import { inheritedBits } from "../../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { applyBoxRule, type BoxRule } from "./box-rule.ts";
 import type { Ownership } from "../own-text.ts";
@@ -75,13 +76,7 @@ export function reviewShare(page: PageSnapshot, nodes: Int32Array, own: Ownershi
  * Drops kept rows inside review boxes, unless the page is a review page
  * (reviewShare); returns the trace of what it dropped.
  */
-export function dropReviews(
-  page: PageSnapshot,
-  tree: Tree,
-  nodes: Int32Array,
-  own: Ownership,
-  keep: Uint8Array,
-): TraceEntry[] {
-  if (reviewShare(page, nodes, own) >= REVIEW_PAGE_SHARE) return [];
-  return applyBoxRule(REVIEW_RULE, page, tree, nodes, own, keep);
+export function dropReviews(rows: RuleRows): TraceEntry[] {
+  if (reviewShare(rows.page, rows.nodes, rows.own) >= REVIEW_PAGE_SHARE) return [];
+  return applyBoxRule(REVIEW_RULE, rows);
 }

@@ -25,3 +25,6 @@ export interface Rule {
   appliesTo(ctx: RuleContext): boolean;
   apply(ctx: RuleContext): TraceEntry[];
 }
+
+/** What most rules read: the page's rows and the keep mask they change in place. */
+export type RuleRows = Pick<RuleContext, "page" | "tree" | "nodes" | "own" | "keep">;
