@@ -51,6 +51,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { intOption, scriptArgs, usageError } from "./args.ts";
 import { median } from "./stats.ts";
+import { timedRun } from "./timed.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const PITH = join(ROOT, "bin", "pith.js");
@@ -129,34 +130,13 @@ function runOnce(
   out: string,
 ): Omit<Sample, "tool" | "pages" | "run" | "load1"> {
   rmSync(out, { recursive: true, force: true });
-  const withTime = existsSync(TIME);
-  let full = withTime ? [TIME, "-f", "BENCH_CLI_TIME %e %U %S %M", ...argv] : argv;
-  if (cores === "one") full = [TASKSET, "-c", String(core), ...full];
-  const started = performance.now();
-  const r = spawnSync(full[0] as string, full.slice(1), {
-    encoding: "utf8",
-    stdio: ["ignore", "ignore", "pipe"],
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  const wallS = (performance.now() - started) / 1000;
-  if (r.error) throw r.error;
-  const m = [...(r.stderr ?? "").matchAll(/BENCH_CLI_TIME (\S+) (\S+) (\S+) (\d+)/g)].at(-1);
-  // /usr/bin/time reports a non-zero exit as "Command exited with non-zero status N" before its line
-  const exited = /Command exited with non-zero status (\d+)/.exec(r.stderr ?? "");
-  const exitCode = exited ? Number(exited[1]) : r.status;
-  if (exitCode !== 0 && exitCode !== 1) {
-    const tail = (r.stderr ?? "").trim().split("\n").slice(-4).join(" | ");
-    process.stderr.write(`  warning: ${argv.slice(0, 3).join(" ")} exited ${exitCode}: ${tail}\n`);
+  const r = timedRun(cores === "one" ? [TASKSET, "-c", String(core), ...argv] : argv);
+  if (r.exitCode !== 0 && r.exitCode !== 1) {
+    const tail = r.stderr.trim().split("\n").slice(-4).join(" | ");
+    process.stderr.write(`  warning: ${argv.slice(0, 3).join(" ")} exited ${r.exitCode}: ${tail}\n`);
   }
-  return {
-    cores,
-    wallS,
-    userS: m ? Number(m[2]) : null,
-    sysS: m ? Number(m[3]) : null,
-    rssMb: m ? Number(m[4]) / 1024 : null,
-    exitCode,
-    outputs: countOutputs(out),
-  };
+  const { wallS, userS, sysS, rssMb, exitCode } = r;
+  return { cores, wallS, userS, sysS, rssMb, exitCode, outputs: countOutputs(out) };
 }
 
 /** Bundles the peer CLIs (esbuild, packages external) so that they start without tsx, as pith starts from dist/. */

@@ -8,11 +8,11 @@
  *
  *   npm run bench:memory -- [--pages 5000] [--workers 0] [--heap-mb 300]
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { intOption, scriptArgs } from "./args.ts";
+import { timedRun } from "./timed.ts";
 
 const USAGE = `Usage: npm run bench:memory -- [--pages 5000] [--workers 0] [--heap-mb 300]
 
@@ -45,22 +45,16 @@ function sharedPages(): string[] {
     );
 }
 
-/** One run: wall seconds, peak RSS (MB), exit status and the summary line. */
+/** One run: wall seconds, peak RSS (MB), exit code and the summary line. */
 function run(
   list: string,
   nodeArgs: string[],
 ): { s: number; rssMb: number; status: number | null; summary: string } {
-  const argv = ["-f", "BENCH %e %M", "node", ...nodeArgs, join(ROOT, "bin", "pith.js"), "extract"];
-  argv.push("--input-list", list, "--workers", String(workers));
-  const r = spawnSync("/usr/bin/time", argv, {
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const [, s = "0", kb = "0"] = /BENCH (\S+) (\d+)/.exec(r.stderr) ?? [];
+  const pith = [join(ROOT, "bin", "pith.js"), "extract", "--input-list", list, "--workers", String(workers)];
+  const r = timedRun(["node", ...nodeArgs, ...pith]);
   const summary =
     r.stderr.split("\n").find((l) => l.startsWith("extracted ")) ?? "(no summary: the process died)";
-  return { s: Number(s), rssMb: Number(kb) / 1024, status: r.status, summary };
+  return { s: r.wallS, rssMb: r.rssMb ?? NaN, status: r.exitCode, summary };
 }
 
 const all = sharedPages();
