@@ -5,8 +5,6 @@
  * one domain at a time so that site features (--site) see the other pages of the same domain
  * without the whole set in memory.
  */
-import { createWriteStream, type WriteStream } from "node:fs";
-import { once } from "node:events";
 import { revealMarkupHidden } from "../pipeline/hidden-text.ts";
 import { buildTree } from "../dom/tree.ts";
 import { nodePaths } from "../features/paths.ts";
@@ -39,7 +37,7 @@ import type {
   SiteContext,
 } from "../types.ts";
 import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
-import { checkOutputFile } from "./output-path.ts";
+import { openLineFile } from "./line-file.ts";
 import { progress, type Progress } from "../batch/progress.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 import { TimeLimitExceeded } from "../time-limit.ts";
@@ -74,23 +72,6 @@ function cell(v: number, csv: boolean): string {
   return Number.isInteger(v) ? String(v) : String(Math.fround(v));
 }
 
-/**
- * Resolves when `out` drains or closes, and removes both listeners either way (a race of two
- * `once` promises left the loser's listener behind at every backpressure wait: Node warned of a
- * listener leak after ten).
- */
-function drainedOrClosed(out: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      out.off("drain", done);
-      out.off("close", done);
-      resolve();
-    };
-    out.on("drain", done);
-    out.on("close", done);
-  });
-}
-
 function csvQuote(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -99,17 +80,10 @@ export async function openSink(path: string): Promise<Sink> {
   const csv = path.endsWith(".csv");
   if (!csv && !path.endsWith(".jsonl"))
     throw new UsageError(`features: --out must end in .jsonl or .csv, got "${path}"`);
-  await checkOutputFile("features", "--out", path);
-  const out: WriteStream = createWriteStream(path);
-  let failed: Error | null = null;
-  // a write error (a full disk) ends the command with it, not with an unhandled event
-  out.on("error", (e) => (failed = e));
+  const file = await openLineFile("features", path);
   const names = featureSchema().names;
-  if (csv) out.write(["page", "dataset", "node", "path", ...names, ...LABEL_COLUMNS].join(",") + "\n");
-  const put = async (line: string): Promise<void> => {
-    if (failed) throw failed;
-    if (!out.write(line)) await drainedOrClosed(out);
-  };
+  if (csv) await file.put(["page", "dataset", "node", "path", ...names, ...LABEL_COLUMNS].join(",") + "\n");
+  const put = file.put;
   return {
     async write(page, dataset, table, labels) {
       const paths = nodePaths(page, buildTree(page), table.nodes);
@@ -144,11 +118,7 @@ export async function openSink(path: string): Promise<Sink> {
         }
       }
     },
-    async close() {
-      out.end();
-      await Promise.race([once(out, "finish"), once(out, "close")]); // once: nothing left behind
-      if (failed) throw failed;
-    },
+    close: file.close,
   };
 }
 

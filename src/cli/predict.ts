@@ -4,8 +4,6 @@
  * before the rules and the refiner (src/pipeline/predict.ts). For analysis, labeling and debugging;
  * `pith extract` gives the text the run keeps after them.
  */
-import { createWriteStream, type WriteStream } from "node:fs";
-import { once } from "node:events";
 import { firstLine } from "../errors.ts";
 import type { ReadOptions } from "../io/inputs.ts";
 import { readInputs } from "../io/inputs.ts";
@@ -20,7 +18,7 @@ import type { PageError, PageSnapshot, RenderMode, RenderOptions, Renderer } fro
 import { progress, type Progress } from "../batch/progress.ts";
 import { EXIT, UsageError, paramsOption, parse, type Command } from "./command.ts";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
-import { checkOutputFile } from "./output-path.ts";
+import { openLineFile, stdoutLines, type LineFile } from "./line-file.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
 const HELP = `Usage: pith predict <input...> [options]
@@ -71,32 +69,8 @@ const PREDICT_FLAGS = {
 } as const;
 
 /** Where the rows go: stdout or a file, written with backpressure. */
-interface Output {
-  put(text: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function openOutput(path: string | undefined): Promise<Output> {
-  if (!path)
-    return {
-      put: async (text) => void (!process.stdout.write(text) && (await once(process.stdout, "drain"))),
-      close: async () => {},
-    };
-  await checkOutputFile("predict", "--out", path);
-  const out: WriteStream = createWriteStream(path);
-  let failed: Error | null = null;
-  out.on("error", (e) => (failed = e)); // a full disk ends the command with its error
-  return {
-    async put(text) {
-      if (failed) throw failed;
-      if (!out.write(text)) await Promise.race([once(out, "drain"), once(out, "close")]);
-    },
-    async close() {
-      out.end();
-      await Promise.race([once(out, "finish"), once(out, "close")]);
-      if (failed) throw failed;
-    },
-  };
+async function openOutput(path: string | undefined): Promise<LineFile> {
+  return path ? openLineFile("predict", path) : stdoutLines();
 }
 
 interface Job {
@@ -105,7 +79,7 @@ interface Job {
   run: RunOptions;
   model: { model?: string; modelDir?: string };
   renderer: Renderer;
-  output: Output;
+  output: LineFile;
   bar: Progress;
   pages: number;
   rows: number;
