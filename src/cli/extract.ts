@@ -40,7 +40,8 @@ ${INPUT_HELP}
                      outputs are written whole or not at all, so a file found is a finished page).
                      A file kept gets this run's modification time and is the first input's of its
                      name: a second input with that name is an error record, as without the flag
-  --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
+  --model FILE       model artifact for --method ml and louvan (default: the method's bundled model
+                     for the render mode: models/default-MODE.json, models/louvan-MODE.json)
   --model-dir DIR    where per-domain models are looked up (default: models/)
   --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or
                      bias=recall keeps less noise or misses less content; for ml:
@@ -50,7 +51,8 @@ ${INPUT_HELP}
                      smooths scores within Louvan's predicted segments, dedupe=false, fallback=false,
                      context=false skips the model's context stage, hidden=false reads only text the
                      markup shows: static models also weigh text in hidden / aria-hidden /
-                     display:none elements such as collapsed accordions and tabs)
+                     display:none elements such as collapsed accordions and tabs; for louvan:
+                     refiner=sls or none stands where LBS runs, forums keep TP)
   --workers N        worker threads that render and extract static pages side by side (default:
                      one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
                      inputs; else 0). 0 extracts in this thread. --timeout ends a page stuck in
