@@ -2,7 +2,8 @@
  * The "ml" extractor: resolve the model for the page (--model, a per-domain model for the
  * page's URL or, for a saved page without one, its canonical URL, or the bundled default for
  * the render mode; resolve.ts), run the learned pipeline (run.ts) and
- * say in Extraction.model which model was used and why.
+ * say in Extraction.model which model was used and why. pipelineExtractor makes such an
+ * extractor for any method of the pipeline's pieces (louvan.ts: its own options and model).
  *
  * The context's typed fields choose the model (mode, model, modelDir: ExtractorContext) and the
  * trace. Params: pageType (force a page-type model), comments (drop: remove comment sections from
