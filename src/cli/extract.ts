@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import "../methods.ts";
 import { countPages, extractBatch, isBatch } from "../batch/extract.ts";
 import type { ExtractSetup } from "../batch/extract-pool.ts";
+import { OUT_FORMATS, outFormatProblem, type OutFormat } from "../batch/batch-files.ts";
 import { OutputDir } from "../batch/output-files.ts";
 import { progress } from "../batch/progress.ts";
 import { Sink } from "../batch/sink.ts";
@@ -36,6 +37,14 @@ ${INPUT_HELP}
                      siteA/index.html → DIR/siteA/index.txt); default: stdout, where
                      a batch (several inputs, a directory, a WARC) puts a "==> id <==" line
                      before each page's text, Markdown or HTML, and JSON is one object per line
+  --out-format F     with --out: files (default: one file per page, as above), jsonl or warc: one
+                     file per input (a WARC, a directory, a file, a URL; with --input-list one for
+                     the run, named after the list): jsonl DIR/<input>.jsonl.gz, one --format json
+                     object per line (a failed page: {"version","id","source","error":{stage,reason}});
+                     warc DIR/<input>.wet.warc.gz, a WET-style WARC: per page a conversion record
+                     (--format text, markdown or html; WARC-Refers-To the source record), a failed
+                     page a metadata record. crawl.warc.gz → DIR/crawl.wet.warc.gz. A file is
+                     written whole or not at all (a rerun replaces it)
   --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;
                      outputs are written whole or not at all, so a file found is a finished page).
                      A file kept gets this run's modification time and is the first input's of its
@@ -69,6 +78,7 @@ const EXTRACT_FLAGS = {
   method: { type: "string" },
   format: { type: "string" },
   out: { type: "string" },
+  "out-format": { type: "string" },
   model: { type: "string" },
   "model-dir": { type: "string" },
   param: { type: "string", multiple: true },
@@ -87,9 +97,12 @@ export const extractCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse("extract", argv, EXTRACT_FLAGS);
     const inputs = commandInputs("extract", positionals, values["input-list"]);
-    const format = (values.format ?? "text") as Format;
+    const outFormat = outFormatFrom(values);
+    const format = (values.format ?? (outFormat === "jsonl" ? "json" : "text")) as Format;
     if (!FORMATS.includes(format))
       throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
+    const problem = outFormatProblem(outFormat, format);
+    if (problem) throw new UsageError(`extract: ${problem}`);
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
     const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
     if (format === "json") options.declaredMeta = true; // the JSON output's metadata
@@ -100,7 +113,8 @@ export const extractCommand: Command = {
       throw new UsageError(`extract: --workers must be a whole number, 0 or more, not ${values.workers}`);
     if (values["skip-existing"] && !values.out)
       throw new UsageError("extract: --skip-existing needs --out DIR");
-    const files = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
+    const out = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
+    const files = outFormat === "files" ? out : null;
     const sink = new Sink(format, files, batch, progress("extract", 0));
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     // listed beside the batch, for the bar alone
@@ -115,10 +129,41 @@ export const extractCommand: Command = {
       );
     const output = { images: !values["no-images"] };
     const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
-    await extractBatch({ extractor, setup, mode, workers, concurrency, specs: inputs.specs, read, sink });
+    const outputs = { outFormat, ...(out ? { outDir: out.root } : {}), ...listName(values["input-list"]) };
+    await extractBatch({
+      extractor,
+      setup,
+      mode,
+      workers,
+      concurrency,
+      specs: inputs.specs,
+      read,
+      sink,
+      ...outputs,
+    });
     return summarise(extractor, sink);
   },
 };
+
+/** --out-format, checked: a known value, with --out, and --skip-existing only for one file per page. */
+function outFormatFrom(values: ExtractValues): OutFormat {
+  const given = values["out-format"];
+  if (given === undefined) return "files";
+  if (!(OUT_FORMATS as readonly string[]).includes(given))
+    throw new UsageError(`extract: --out-format must be one of ${OUT_FORMATS.join(", ")}, not ${given}`);
+  if (!values.out) throw new UsageError(`extract: --out-format ${given} needs --out DIR`);
+  if (given !== "files" && values["skip-existing"])
+    throw new UsageError(
+      `extract: --skip-existing applies to --out-format files (a ${given} file is rewritten whole)`,
+    );
+  return given as OutFormat;
+}
+
+/** With --input-list, one batch file for the run, named after the list (`urls.txt` → `urls`; stdin: `stdin`). */
+function listName(list: string | undefined): { batchName?: string } {
+  if (list === undefined) return {};
+  return { batchName: list === "-" ? "stdin" : list.replace(/(?<=[^/])\.[^./]*$/, "") };
+}
 
 /** The extractor's context from the flags (mode, model, trace, params); a bad param is a usage error. */
 function contextFrom(
