@@ -38,13 +38,13 @@ ${INPUT_HELP}
                      a batch (several inputs, a directory, a WARC) puts a "==> id <==" line
                      before each page's text, Markdown or HTML, and JSON is one object per line
   --out-format F     with --out: files (default: one file per page, as above), jsonl or warc: one
-                     file per input (a WARC, a directory, a file, a URL; with --input-list one for
-                     the run, named after the list): jsonl DIR/<input>.jsonl.gz, one --format json
-                     object per line (a failed page: {"version","id","source","error":{stage,reason}});
-                     warc DIR/<input>.wet.warc.gz, a WET-style WARC: per page a conversion record
-                     (--format text, markdown or html; WARC-Refers-To the source record), a failed
-                     page a metadata record. crawl.warc.gz → DIR/crawl.wet.warc.gz. A file is
-                     written whole or not at all (a rerun replaces it)
+                     gzipped file per input (a WARC, a directory, a file, a URL; with --input-list
+                     one for the run, named after the list), written whole or not at all:
+                     jsonl: DIR/<input>.jsonl.gz, each line a page's --format json object (the
+                     default format here) or a failed page's {"version","id","source","error"};
+                     warc: DIR/<input>.wet.warc.gz (crawl.warc.gz → DIR/crawl.wet.warc.gz), a
+                     WET-style WARC with a conversion record per page (--format text, markdown or
+                     html) that refers to its source record, a metadata record per failed page
   --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;
                      outputs are written whole or not at all, so a file found is a finished page).
                      A file kept gets this run's modification time and is the first input's of its
