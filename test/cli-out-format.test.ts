@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -271,6 +271,19 @@ test("a killed run leaves no file under its final name (SIGKILL: a .partial; SIG
     assert.equal(ids.length, PAGES, `run ${run}: every page once`);
     assert.equal(new Set(ids).size, PAGES);
   }
+});
+
+test("a run that fails leaves no batch file and no partial file: a directory in the way of its name", async () => {
+  const dir = tempDir("pith-batch-fail-");
+  const crawl = await buildCrawl(dir, samplePages(3));
+  mkdirSync(join(dir, "out/crawl.jsonl.gz/taken"), { recursive: true });
+  const res = await pith(["extract", crawl, "--out", "out", "--out-format", "jsonl"], "", dir);
+  assert.equal(res.status, 3, res.stderr);
+  assert.match(res.stderr, /^pith: cannot write out\/crawl\.jsonl\.gz: EISDIR: .*\n$/m); // after the binary page's error line
+  assert.deepEqual(readdirSync(join(dir, "out"), { recursive: true }).sort(), [
+    "crawl.jsonl.gz",
+    "crawl.jsonl.gz/taken",
+  ]);
 });
 
 test("--out-format bad usage: one-line error, exit 2", async () => {

@@ -28,7 +28,6 @@ import { finished, pipeline } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { firstLine } from "../errors.ts";
-import { exitOnSignals } from "../exit-on-signal.ts";
 import { WARC_FILE, type PageBytes, type SpecPage } from "../io/inputs.ts";
 import { makeDirs } from "../io/make-dirs.ts";
 import type { Format } from "../output/index.ts";
@@ -84,7 +83,11 @@ export interface BatchFilesOptions {
   method: string;
 }
 
-/** Partial files open in this process, removed if it exits before they are finished. */
+/**
+ * Partial files open in this process, removed if it exits before they are finished (process.exit,
+ * which `pith extract` runs on SIGINT / SIGTERM / SIGHUP: src/exit-on-signal.ts; the signal policy
+ * is the program's, so a queue worker can finish its job on SIGTERM instead).
+ */
 const openPartials = new Set<string>();
 let cleanupInstalled = false;
 
@@ -94,7 +97,6 @@ function removePartialsAtExit(): void {
   process.on("exit", () => {
     for (const temp of openPartials) rmSync(temp, { force: true });
   });
-  exitOnSignals(); // Ctrl-C and TERM exit through the hook above
 }
 
 /** One batch file being written: its partial file, renamed to its name when finished. */
@@ -127,9 +129,15 @@ class PartialFile {
   /** Closes the file and gives it its name. */
   async finish(): Promise<void> {
     this.head.end();
-    await this.closed;
-    await rename(this.temp, this.path);
-    openPartials.delete(this.temp);
+    try {
+      await this.closed;
+      await rename(this.temp, this.path);
+    } catch (e) {
+      await rm(this.temp, { force: true });
+      throw new Error(`cannot write ${this.path}: ${firstLine(e)}`);
+    } finally {
+      openPartials.delete(this.temp);
+    }
   }
 
   /** Closes and removes the partial file (the batch failed). */

@@ -5,6 +5,7 @@
 import { availableParallelism } from "node:os";
 import "../methods.ts";
 import { countPages, extractBatch, isBatch } from "../batch/extract.ts";
+import { exitOnSignals } from "../exit-on-signal.ts";
 import type { ExtractSetup } from "../batch/extract-pool.ts";
 import { OUT_FORMATS, outFormatProblem, type OutFormat } from "../batch/batch-files.ts";
 import { OutputDir } from "../batch/output-files.ts";
@@ -129,6 +130,8 @@ export const extractCommand: Command = {
       );
     const output = { images: !values["no-images"] };
     const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
+    // an interrupted run removes its partial batch files at exit (batch-files.ts)
+    if (outFormat !== "files") exitOnSignals();
     const outputs = { outFormat, ...(out ? { outDir: out.root } : {}), ...listName(values["input-list"]) };
     await extractBatch({
       extractor,
