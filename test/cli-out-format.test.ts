@@ -286,6 +286,34 @@ test("a run that fails leaves no batch file and no partial file: a directory in 
   ]);
 });
 
+test("two inputs whose batch files would share a name: the second's pages are error records, the first's file stands", async () => {
+  const dir = tempDir("pith-batch-clash-");
+  const [page] = samplePages(1);
+  writeFileSync(
+    join(dir, "crawl.warc.gz"),
+    await warcResponse("https://a.test/", page?.html ?? "", "text/html"),
+  );
+  writeFileSync(
+    join(dir, "crawl.warc"),
+    await warcResponse("https://b.test/", page?.html ?? "", "text/html", false),
+  );
+  const res = await pith(
+    ["extract", "crawl.warc.gz", "crawl.warc", "--out", "out", "--out-format", "jsonl", ...CNR],
+    "",
+    dir,
+  );
+  assert.equal(res.status, 1, res.stderr);
+  assert.match(
+    res.stderr,
+    /^error\tcrawl\.warc#1\twrite\tbatch file crawl\.jsonl\.gz belongs to another input of this run/m,
+  );
+  const lines = jsonLines(join(dir, "out/crawl.jsonl.gz")).map((l) => JSON.parse(l) as { url: string });
+  assert.deepEqual(
+    lines.map((l) => l.url),
+    ["https://a.test/"],
+  );
+});
+
 test("--out-format bad usage: one-line error, exit 2", async () => {
   const cases: [string[], RegExp][] = [
     [["--out-format", "warc"], /^pith: extract: --out-format warc needs --out DIR\n$/],
