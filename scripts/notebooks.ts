@@ -144,7 +144,10 @@ async function main(): Promise<void> {
     ...(v.data ? { PITH_NOTEBOOK_DATA: v.data } : {}),
   };
   if (v.serve) {
-    const server = spawn("jupyter", ["notebook", NOTEBOOK_DIR], { env, stdio: "inherit" });
+    // Jupyter refuses to run as root without --allow-root (containers, CI images)
+    const root = process.getuid?.() === 0 ? ["--allow-root"] : [];
+    const server = spawn("jupyter", ["notebook", ...root, NOTEBOOK_DIR], { env, stdio: "inherit" });
+    server.on("error", (e) => fatal(`could not start Jupyter Notebook (${e.message}): ${INSTALL_HINT}`));
     server.on("close", (code) => process.exit(code ?? EXIT.ok));
     return;
   }
