@@ -5,14 +5,18 @@
  * JUPYTER_PATH points at), so nothing is written to ~/.local/share/jupyter or /usr/share/jupyter.
  * `--serve` opens the notebooks in Jupyter Notebook with the same registration.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { EXIT } from "../src/cli/command.ts";
 import { progress } from "../src/batch/progress.ts";
+import { exitOnSignals } from "../src/exit-on-signal.ts";
 import { PITH_ROOT } from "../src/paths.ts";
-import { scriptArgs, usageError } from "./args.ts";
+import { intOption, scriptArgs, usageError } from "./args.ts";
+
+/** Seconds a cell may run before nbclient stops the notebook (each notebook takes well under two minutes). */
+const CELL_TIMEOUT_S = 600;
 
 const USAGE = `Usage: npm run notebooks -- [--only NAMES] [--data SETS] [--out DIR] [--serve]
 
@@ -25,7 +29,7 @@ Options:
   --data SETS    labeled sets the notebooks read instead of their DATA parameter
                  (sets PITH_NOTEBOOK_DATA; names as pith evaluate --data takes, or folders)
   --out DIR      write the executed notebooks into DIR instead of in place
-  --timeout S    seconds a cell may run (default ${600})
+  --timeout S    seconds a cell may run (default ${CELL_TIMEOUT_S})
   --serve        open the notebooks in Jupyter Notebook instead (the tslab kernel registered
                  the same way); stop it with Ctrl-C
   -h, --help     this help
@@ -105,6 +109,10 @@ interface RunOptions {
   timeout: number;
 }
 
+/** The notebook running now: interrupted, its runner gets SIGINT and shuts its kernel down. */
+let running: ChildProcess | null = null;
+process.once("exit", () => running?.kill("SIGINT"));
+
 /** Runs one notebook with scripts/run-notebook.py (nbclient); a failed cell is one line. */
 function execute(file: string, o: RunOptions): Promise<{ ok: boolean; error: string; seconds: number }> {
   const dest = join(o.out ?? NOTEBOOK_DIR, basename(file));
@@ -114,10 +122,12 @@ function execute(file: string, o: RunOptions): Promise<{ ok: boolean; error: str
       env: o.env,
       stdio: ["ignore", "ignore", "pipe"],
     });
+    running = child;
     let stderr = "";
     child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
     child.on("error", (e) => done({ ok: false, error: e.message, seconds: 0 }));
     child.on("close", (code) => {
+      running = null;
       const error = stderr.trim().split("\n").pop() || `exit ${code}`;
       done({ ok: code === 0, error: code === 0 ? "" : error, seconds: (performance.now() - t0) / 1000 });
     });
@@ -132,15 +142,15 @@ async function main(): Promise<void> {
     timeout: { type: "string" },
     serve: { type: "boolean" },
   });
-  const timeout = Number(v.timeout ?? 600);
-  if (!(timeout > 0)) usageError(USAGE, `--timeout must be a number of seconds > 0, not "${v.timeout}"`);
+  const timeout = intOption(USAGE, "timeout", v.timeout, CELL_TIMEOUT_S);
   const files = notebooks(v.only);
   const python = jupyterPython();
   const kernel = registerKernel(python);
   process.once("exit", kernel.cleanup);
+  exitOnSignals(); // Ctrl-C still removes the temporary kernel folder
   const env = {
     ...process.env,
-    JUPYTER_PATH: [kernel.jupyterPath, process.env["JUPYTER_PATH"]].filter(Boolean).join(":"),
+    JUPYTER_PATH: [kernel.jupyterPath, process.env["JUPYTER_PATH"]].filter(Boolean).join(delimiter),
     ...(v.data ? { PITH_NOTEBOOK_DATA: v.data } : {}),
   };
   if (v.serve) {
