@@ -65,9 +65,13 @@ export async function svg(spec: vl.TopLevelSpec): Promise<string> {
   }
 }
 
-/** Shows a Vega-Lite plot as the cell's SVG output. */
+/**
+ * Shows a Vega-Lite plot as the cell's SVG output, on white, with legend labels in full (Node has
+ * no canvas to measure text, so vega's estimate cuts labels short of the default limit).
+ */
 export async function plot(spec: vl.TopLevelSpec): Promise<void> {
-  display.svg(await svg({ background: "white", ...spec } as vl.TopLevelSpec));
+  const config = { ...spec.config, legend: { labelLimit: 0, ...spec.config?.legend } };
+  display.svg(await svg({ background: "white", ...spec, config } as vl.TopLevelSpec));
 }
 
 type Cell = string | number | null | undefined;
