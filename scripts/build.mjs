@@ -54,6 +54,22 @@ export async function importPith(name) {
   return import(`../src/${name}.ts`);
 }
 
+/** The studio's browser bundle (src/studio/ui, preact): one script and one style sheet, no CDN at run time. */
+export function studioUiOptions() {
+  return {
+    entryPoints: { app: join(root, "src", "studio", "ui", "main.tsx") },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    minify: true,
+    legalComments: "none",
+    logLevel: "silent",
+  };
+}
+
 async function build() {
   let esbuild;
   try {
@@ -95,6 +111,7 @@ async function bundle(esbuild, out) {
     sourcemap: "linked",
     logLevel: "silent",
   });
+  await esbuild.build({ ...studioUiOptions(), outdir: join(out, "studio") });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();

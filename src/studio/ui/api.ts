@@ -1,0 +1,56 @@
+/**
+ * The studio API as the browser calls it (routes.ts). The access token travels in the cookie the
+ * first page load set, so requests name no token.
+ */
+import type { Block } from "../analyze.ts";
+import type { PageSummary } from "../studio.ts";
+
+export type { Block, PageSummary };
+
+export interface PagesResponse {
+  pages: PageSummary[];
+  analysed: number;
+  mode: string;
+  model: string | null;
+}
+
+export interface PageDetail {
+  key: string;
+  id: string;
+  url: string | null;
+  target: string;
+  goldType: string | null;
+  pageType: string | null;
+  pageTypes: string[];
+  threshold: number | null;
+  model: string;
+  text: string;
+  emptyReason: string | null;
+  gold: string | null;
+  prf: { p: number; r: number; f1: number } | null;
+  goldMain: number[] | null;
+  blocks: Block[];
+}
+
+async function call<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(path, { credentials: "same-origin", ...init });
+  const body = (await res.json().catch(() => ({}))) as T & { error?: string };
+  if (!res.ok) throw new Error(body.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+export const getPages = (): Promise<PagesResponse> => call("/api/pages");
+export const getPage = (key: string): Promise<PageDetail> => call(`/api/page/${encodeURIComponent(key)}`);
+export const frameUrl = (key: string): string => `/frame/${encodeURIComponent(key)}`;
+
+export function saveLabels(
+  key: string,
+  main: number[],
+  pageType: string | null,
+): Promise<{ saved: boolean }> {
+  return call(`/api/page/${encodeURIComponent(key)}/labels`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ main, ...(pageType ? { pageType } : {}) }),
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * The pages a studio shows and where their labels go. A labeled dataset folder (data/README.md:
+ * index.jsonl, html/, gold/) is read and written in place; a plain folder of pages gets a dataset
+ * folder of its own (`--out`, default DIR/labeled) that the studio fills as pages are labeled: a
+ * saved page's HTML, gold text, node labels and index row. Pages are named by a key made of the
+ * set's position and the page id; routes look keys up here and never join them into a path.
+ */
+import { existsSync } from "node:fs";
+import { basename, relative, resolve } from "node:path";
+import { hasGold, loadDataset, readDatasetPage, type Dataset, type DatasetPage } from "../io/dataset.ts";
+import { listPageFiles, readPageFile } from "../io/inputs.ts";
+import type { PageInput, PageResult } from "../types.ts";
+
+/** One page of the studio. */
+export interface StudioPage {
+  /** Unique in the studio, safe in a URL path segment: `<set number>.<page number>`. */
+  key: string;
+  /** The page's id in the dataset its labels are written to. */
+  id: string;
+  url: string | null;
+  domain: string | null;
+  /** The page type the dataset gives (page_type, else genre), null when it gives none. */
+  goldType: string | null;
+  /** Where the page's HTML is read from. */
+  from: { dataset: Dataset; page: DatasetPage } | { file: string };
+  /** The dataset folder the labels are written to. */
+  target: string;
+}
+
+export interface Workspace {
+  pages: StudioPage[];
+  byKey: Map<string, StudioPage>;
+}
+
+export class WorkspaceError extends Error {
+  override name = "WorkspaceError";
+}
+
+/** The dataset folder a plain folder's labels go to when --out does not say. */
+export const DEFAULT_OUT = "labeled";
+
+/** The pages of every folder in `dirs` (a dataset folder, or a plain folder of page files). */
+export async function openWorkspace(dirs: readonly string[], out?: string): Promise<Workspace> {
+  if (out !== undefined && dirs.length > 1)
+    throw new WorkspaceError("--out names one dataset folder: give one plain folder of pages with it");
+  const pages: StudioPage[] = [];
+  for (const [k, dir] of dirs.entries()) {
+    if (!existsSync(dir)) throw new WorkspaceError(`no such folder: ${dir}`);
+    const found = existsSync(resolve(dir, "index.jsonl"))
+      ? datasetPages(dir, k)
+      : await folderPages(dir, k, resolve(out ?? resolve(dir, DEFAULT_OUT)));
+    pages.push(...found);
+  }
+  if (!pages.length)
+    throw new WorkspaceError(
+      `no pages in ${dirs.join(", ")}: expected a dataset folder (index.jsonl, html/) or page files (.html, .htm, .html.gz)`,
+    );
+  return { pages, byKey: new Map(pages.map((p) => [p.key, p])) };
+}
+
+function datasetPages(dir: string, set: number): StudioPage[] {
+  const dataset = loadDataset(resolve(dir), { goldOptional: true });
+  return dataset.pages.map((page, k) => ({
+    key: `${set}.${k}`,
+    id: page.id,
+    url: page.url,
+    domain: page.domain,
+    goldType: page.pageType === "other" && !hasGold(dataset, page) ? null : page.pageType,
+    from: { dataset, page },
+    target: dataset.dir,
+  }));
+}
+
+/** A page file's dataset id: its path below the folder, without the extension, "/" as "_". */
+export function fileId(dir: string, file: string): string {
+  return relative(dir, file)
+    .replace(/\.(x?html?|xht)(\.gz)?$/i, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^\.+/, "_");
+}
+
+async function folderPages(dir: string, set: number, target: string): Promise<StudioPage[]> {
+  const labeled = existsSync(resolve(target, "index.jsonl"))
+    ? new Map(loadDataset(target, { goldOptional: true }).pages.map((p) => [p.id, p]))
+    : new Map<string, DatasetPage>();
+  const files = (await listPageFiles(dir)).filter(
+    (f) => !f.unreadable && !/\.warc(\.gz)?$/i.test(f.path) && !f.path.startsWith(target + "/"),
+  );
+  return files.map((f, k) => {
+    const id = fileId(dir, f.path);
+    const known = labeled.get(id);
+    return {
+      key: `${set}.${k}`,
+      id,
+      url: known?.url ?? null,
+      domain: known?.domain ?? null,
+      goldType: known ? known.pageType : null,
+      from: { file: f.path },
+      target,
+    };
+  });
+}
+
+/** The page's HTML as a PageInput, or why it cannot be read. */
+export async function readStudioPage(page: StudioPage): Promise<PageResult<PageInput>> {
+  if ("file" in page.from) return readPageFile(page.from.file, page.id, page.url);
+  const { dataset, page: row } = page.from;
+  try {
+    return { ok: true, value: await readDatasetPage(dataset, row) };
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no html file" : (e as Error).message;
+    return { ok: false, error: { id: page.id, source: basename(dataset.dir), stage: "read", reason } };
+  }
+}
