@@ -11,7 +11,14 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The modules a process or worker thread starts from (src/paths.ts workerModule names the workers), and the library's. */
-export const ENTRIES = ["cli/main", "batch/extract-worker", "evaluate/worker", "train/worker", "index"];
+export const ENTRIES = [
+  "cli/main",
+  "batch/extract-worker",
+  "evaluate/worker",
+  "train/worker",
+  "studio/teach-worker",
+  "index",
+];
 
 /**
  * Newest modification time (ms) of the files and folders under src/ (a folder's changes when a

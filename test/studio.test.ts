@@ -18,6 +18,7 @@ const SAMPLE = new URL("../data/sample/", import.meta.url).pathname;
 const PAGES = ["wx-0368", "wx-4180", "hv-0030"];
 
 let dir: string;
+let modelDir: string;
 let studio: ChildProcess;
 let url: string;
 let origin: string;
@@ -77,7 +78,8 @@ before(async () => {
   });
   await new Promise<void>((r) => decoy.listen(0, "127.0.0.1", r));
   dir = makeSet((decoy.address() as AddressInfo).port);
-  ({ child: studio, url } = await startStudio([dir, "--port", "0"]));
+  modelDir = tempDir("pith-studio-models-");
+  ({ child: studio, url } = await startStudio([dir, "--port", "0", "--model-dir", modelDir]));
   origin = new URL(url).origin;
   browser = await puppeteer.launch({ executablePath: findChromium(), args: ["--no-sandbox"] });
   page = await browser.newPage();
@@ -231,6 +233,23 @@ test("a failed save says so and keeps the unsaved labels", async () => {
   await page.click("#save");
   await page.waitForSelector("#save-ok");
   assert.ok(existsSync(join(dir, "gold-html", "hv-0030.html.gz")));
+});
+
+test("Teach trains a site model, shows held-out F1 before and after, and installs it for pith extract", async () => {
+  await page.goto(url);
+  await page.waitForSelector('button.teach-host[data-host="health.ucdavis.edu"]');
+  await page.click('button.teach-host[data-host="health.ucdavis.edu"]');
+  await page.waitForSelector("#teach-result, #teach-error", { timeout: 60_000 });
+  const result = await page.$eval("#teach-result", (el) => el.textContent ?? "");
+  assert.match(
+    result,
+    /over 2 labeled pages \(2 folds, leave-pages-out\) before \d\.\d{3} → after \d\.\d{3}/,
+  );
+  const file = join(modelDir, "domains", "health.ucdavis.edu.json");
+  assert.ok(existsSync(file));
+  const html = join(dir, "html", "wx-0368.html.gz");
+  const out = await pith(["extract", html, "--model-dir", modelDir, "--format", "json"]); // its canonical URL names the host
+  assert.match(JSON.parse(out.stdout).model, /domain:health\.ucdavis\.edu/);
 });
 
 test("a second studio on a taken port fails with a clear message", async () => {

@@ -76,7 +76,7 @@ export async function analyzePage(
 ): Promise<Analysis> {
   const choice = resolveModelFile(snapshot.url ?? snapshot.meta?.canonicalUrl ?? null, flags.mode, flags);
   const model = await cachedModel(choice.file, flags.mode);
-  const context = { mode: flags.mode, trace: true, ...modelContext(flags) };
+  const context = { mode: flags.mode, trace: true, ...modelOptions(flags) };
   const extraction = await runExtractor(mlExtractor, snapshot, context);
   const view = modelView(model, snapshot);
   const tree = buildTree(view);
@@ -104,7 +104,8 @@ export async function analyzePage(
   };
 }
 
-function modelContext(flags: ModelFlags): { model?: string; modelDir?: string } {
+/** The --model and --model-dir of the flags, as ExtractorContext and resolveModelFile take them. */
+export function modelOptions(flags: ModelFlags): { model?: string; modelDir?: string } {
   return {
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.modelDir ? { modelDir: flags.modelDir } : {}),

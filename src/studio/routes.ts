@@ -120,6 +120,19 @@ async function saveReply(studio: Studio, page: StudioPage, body: string): Promis
   }
 }
 
+function teachReply(studio: Studio, req: Request): Reply {
+  if (req.method === "GET") return json(200, studio.teaching);
+  let host: unknown;
+  try {
+    host = (JSON.parse(req.body) as { host?: unknown }).host;
+  } catch {
+    host = undefined;
+  }
+  if (typeof host !== "string" || !host) return json(400, { error: "expected {host}" });
+  const status = studio.teach(host);
+  return status ? json(202, status) : json(409, { error: "a site model is being trained already" });
+}
+
 /** The page a `/<prefix>/<key>[/<rest>]` path names, and the rest. */
 function pageOf(studio: Studio, parts: string[]): StudioPage | undefined {
   return parts[1] === undefined ? undefined : studio.page(parts[1]);
@@ -131,6 +144,7 @@ export async function route(studio: Studio, ui: UiFiles, req: Request): Promise<
   if (get && parts.length === 0) return { status: 200, type: "text/html; charset=utf-8", body: APP_PAGE };
   if (get && parts[0] === "ui" && parts.length === 2) return uiFile(ui, parts[1] as string);
   if (get && req.path === "/api/pages") return pagesReply(studio);
+  if (req.path === "/api/teach" && (get || req.method === "POST")) return teachReply(studio, req);
   const page =
     parts[0] === "api" || parts[0] === "frame"
       ? pageOf(studio, parts.slice(parts[0] === "api" ? 1 : 0))

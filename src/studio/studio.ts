@@ -5,9 +5,11 @@
 import { firstLine } from "../errors.ts";
 import { renderPage } from "../render/index.ts";
 import type { PageInput, Renderer } from "../types.ts";
-import { analyzePage, type Analysis, type ModelFlags } from "./analyze.ts";
+import { analyzePage, modelOptions, type Analysis, type ModelFlags } from "./analyze.ts";
 import { saveLabels, type LabelsRequest } from "./labels.ts";
 import { readStudioPage, type StudioPage, type Workspace } from "./workspace.ts";
+import { forgetModel } from "../pipeline/model/resolve.ts";
+import { startTeach, type TeachStatus } from "./teach-job.ts";
 
 /** Analysed pages kept in memory (a page is re-analysed when it falls out). */
 export const KEPT_ANALYSES = 24;
@@ -41,6 +43,8 @@ export class Studio {
   private readonly loaded = new Map<string, Promise<Loaded>>();
   readonly summaries = new Map<string, PageSummary>();
   private surveying: Promise<void> | null = null;
+  /** The last Teach run (running or finished). */
+  teaching: TeachStatus | null = null;
 
   constructor(
     readonly workspace: Workspace,
@@ -98,6 +102,23 @@ export class Studio {
     return this.workspace.pages.map((p) => this.summaries.get(p.key) ?? emptySummary(p));
   }
 
+  /** Starts training `host`'s model from its labeled pages; null when a run is going on already. */
+  teach(host: string): TeachStatus | null {
+    if (this.teaching?.state === "running") return null;
+    const pages = this.workspace.pages.filter((p) => this.summaries.get(p.key)?.host === host);
+    const dir = pages.find((p) => this.summaries.get(p.key)?.hasGold)?.target ?? pages[0]?.target;
+    if (!dir) return (this.teaching = failedTeach(host, `no page of ${host} is in the studio`));
+    const request = { dir, host, mode: this.flags.mode, ...modelOptions(this.flags) };
+    this.teaching = startTeach(request, (status) => {
+      if (status.result) forgetModel(status.result.file, this.flags.mode);
+      this.loaded.clear(); // the host's pages now run its model
+      this.summaries.clear();
+      this.surveying = null;
+      void this.survey();
+    });
+    return this.teaching;
+  }
+
   /** Saves the labels, then forgets the page's analysis (its gold changed). */
   async save(page: StudioPage, request: LabelsRequest): Promise<string> {
     const { input, analysis } = await this.load(page);
@@ -108,6 +129,10 @@ export class Studio {
     await this.load(page).catch(() => undefined);
     return gold;
   }
+}
+
+function failedTeach(host: string, error: string): TeachStatus {
+  return { host, state: "failed", progress: null, result: null, error };
 }
 
 function hostOf(page: StudioPage, url: string | null): string | null {

@@ -4,8 +4,9 @@
  */
 import type { Block } from "../analyze.ts";
 import type { PageSummary } from "../studio.ts";
+import type { TeachStatus } from "../teach-job.ts";
 
-export type { Block, PageSummary };
+export type { Block, PageSummary, TeachStatus };
 
 export interface PagesResponse {
   pages: PageSummary[];
@@ -52,5 +53,15 @@ export function saveLabels(
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ main, ...(pageType ? { pageType } : {}) }),
+  });
+}
+
+export const getTeach = (): Promise<TeachStatus | null> => call("/api/teach");
+
+export function startTeach(host: string): Promise<TeachStatus> {
+  return call("/api/teach", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ host }),
   });
 }

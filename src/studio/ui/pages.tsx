@@ -1,6 +1,7 @@
 /** The Pages table: every page with host, page types, words and P/R/F1; sortable, filterable, worst first. */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { getPages, type PageSummary, type PagesResponse } from "./api.ts";
+import { TeachPanel } from "./teach.tsx";
 
 type Column = "id" | "host" | "goldType" | "routedType" | "words" | "p" | "r" | "f1";
 
@@ -38,9 +39,10 @@ function matches(row: PageSummary, filter: string): boolean {
   return [row.id, row.host, row.goldType, row.routedType].some((v) => v?.toLowerCase().includes(f));
 }
 
-function usePages(): { data: PagesResponse | null; error: string | null } {
+function usePages(): { data: PagesResponse | null; error: string | null; refresh: () => void } {
   const [data, setData] = useState<PagesResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
   useEffect(() => {
     let timer = 0;
     const load = (): void => {
@@ -53,8 +55,8 @@ function usePages(): { data: PagesResponse | null; error: string | null } {
     };
     load();
     return () => clearTimeout(timer);
-  }, []);
-  return { data, error };
+  }, [round]);
+  return { data, error, refresh: () => setRound((r) => r + 1) };
 }
 
 function Row(props: { row: PageSummary; selected: boolean; open: () => void }) {
@@ -95,7 +97,7 @@ function useKeys(count: number, open: (index: number) => void): number {
 }
 
 export function PagesView(props: { open: (key: string) => void }) {
-  const { data, error } = usePages();
+  const { data, error, refresh } = usePages();
   const [sort, setSort] = useState<{ by: Column; ascending: boolean }>({ by: "f1", ascending: true });
   const [filter, setFilter] = useState("");
   const rows = useMemo(
@@ -137,6 +139,7 @@ export function PagesView(props: { open: (key: string) => void }) {
           · mode {data.mode} · ↑↓ to move, Enter to open
         </span>
       </div>
+      <TeachPanel rows={data.pages} refresh={refresh} />
       <table id="pages-table">
         <thead>
           <tr>{COLUMNS.map(header)}</tr>
