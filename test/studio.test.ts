@@ -6,7 +6,15 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -122,11 +130,12 @@ async function openPage(id: string): Promise<void> {
     (trs, id) => (trs.find((tr) => tr.firstElementChild?.textContent === id) as HTMLElement).click(),
     id,
   );
-  await page.waitForFunction(() =>
-    (document.querySelector("#page-frame") as HTMLIFrameElement | null)?.contentDocument?.querySelector(
-      "[data-pith-b]",
-    ),
-  );
+  await page.waitForFunction(() => {
+    const doc = (document.querySelector("#page-frame") as HTMLIFrameElement | null)?.contentDocument;
+    return (
+      doc?.readyState === "complete" && doc.URL.includes("/frame/") && doc.querySelector("[data-pith-b]")
+    );
+  });
 }
 
 function frameDoc(): string {
@@ -233,6 +242,19 @@ test("a failed save says so and keeps the unsaved labels", async () => {
   await page.click("#save");
   await page.waitForSelector("#save-ok");
   assert.ok(existsSync(join(dir, "gold-html", "hv-0030.html.gz")));
+});
+
+test("Evaluate plots P/R per page; a click on a point opens that page", async () => {
+  await page.goto(url + "#/evaluate");
+  await page.waitForSelector("#chart-scatter .mark-symbol.role-mark path");
+  assert.equal(
+    await page.$$eval("#chart-scatter .mark-symbol.role-mark path", (els) => els.length),
+    readdirSync(join(dir, "gold")).length,
+  );
+  assert.ok((await page.$$eval("#chart-importance .mark-rect.role-mark path", (els) => els.length)) > 5);
+  await page.click("#chart-scatter .mark-symbol.role-mark path");
+  await page.waitForSelector("#page-frame");
+  assert.match(await page.evaluate(() => location.hash), /^#\/page\/0\.\d$/);
 });
 
 test("Teach trains a site model, shows held-out F1 before and after, and installs it for pith extract", async () => {

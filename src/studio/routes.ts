@@ -5,6 +5,7 @@
  */
 import { firstLine } from "../errors.ts";
 import { FRAME_CSP, frameHtml, pageStyles } from "./frame.ts";
+import { dashboard } from "./dashboard.ts";
 import { PAGE_TYPES, type LabelsRequest } from "./labels.ts";
 import { PageError, type Studio } from "./studio.ts";
 import type { UiFiles } from "./ui-bundle.ts";
@@ -144,6 +145,11 @@ export async function route(studio: Studio, ui: UiFiles, req: Request): Promise<
   if (get && parts.length === 0) return { status: 200, type: "text/html; charset=utf-8", body: APP_PAGE };
   if (get && parts[0] === "ui" && parts.length === 2) return uiFile(ui, parts[1] as string);
   if (get && req.path === "/api/pages") return pagesReply(studio);
+  if (get && req.path === "/api/evaluate") {
+    void studio.survey();
+    const board = await dashboard(studio.rows(), studio.flags);
+    return json(200, { ...board, analysed: studio.summaries.size, total: studio.workspace.pages.length });
+  }
   if (req.path === "/api/teach" && (get || req.method === "POST")) return teachReply(studio, req);
   const page =
     parts[0] === "api" || parts[0] === "frame"

@@ -65,3 +65,14 @@ export function startTeach(host: string): Promise<TeachStatus> {
     body: JSON.stringify({ host }),
   });
 }
+
+export interface DashboardResponse {
+  model: string;
+  pages: PageSummary[];
+  byType: { type: string; pages: number; f1: number }[];
+  importance: { name: string; share: number }[];
+  analysed: number;
+  total: number;
+}
+
+export const getDashboard = (): Promise<DashboardResponse> => call("/api/evaluate");

@@ -1,6 +1,7 @@
 /** The studio's browser entry: the Pages table (#/) and one page (#/page/<key>), routed by the URL hash. */
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { EvaluateView } from "./evaluate.tsx";
 import { InspectView } from "./inspect.tsx";
 import { PagesView } from "./pages.tsx";
 import "./app.css";
@@ -18,16 +19,25 @@ function useHash(): string {
 function App() {
   const hash = useHash();
   const page = /^#\/page\/([^/]+)$/.exec(hash)?.[1];
+  const open = (key: string): void => void (location.hash = `#/page/${encodeURIComponent(key)}`);
   return (
     <>
       <header>
         <a href="#/">pith studio</a>
+        <a href="#/" class="nav">
+          Pages
+        </a>
+        <a href="#/evaluate" class="nav" id="nav-evaluate">
+          Evaluate
+        </a>
       </header>
       <main>
         {page ? (
           <InspectView pageKey={decodeURIComponent(page)} back={() => (location.hash = "#/")} />
+        ) : hash === "#/evaluate" ? (
+          <EvaluateView open={open} />
         ) : (
-          <PagesView open={(key) => (location.hash = `#/page/${encodeURIComponent(key)}`)} />
+          <PagesView open={open} />
         )}
       </main>
     </>
