@@ -18,6 +18,7 @@ import {
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { inflateSync } from "node:zlib";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { findChromium } from "../src/render/find-browser.ts";
 import { PITH, pith, tempDir } from "./helpers.ts";
@@ -164,6 +165,32 @@ test("Inspect outlines kept and dropped blocks and shows P(main) on hover", asyn
   assert.match(await page.$eval("#diff", (el) => el.textContent ?? ""), /weight loss/);
 });
 
+/** Distinct 3-byte samples of a PNG's inflated scanlines: a handful for a blank image, many for a page. */
+function pngVariety(png: Uint8Array): number {
+  const buf = Buffer.from(png);
+  const data: Buffer[] = [];
+  for (let at = 8; at < buf.length;) {
+    const length = buf.readUInt32BE(at);
+    if (buf.toString("latin1", at + 4, at + 8) === "IDAT") data.push(buf.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(data));
+  const seen = new Set<number>();
+  for (let i = 0; i + 2 < raw.length; i += 31) seen.add((raw[i]! << 16) | (raw[i + 1]! << 8) | raw[i + 2]!);
+  return seen.size;
+}
+
+test("a screenshot of Inspect is not blank", async () => {
+  await openPage("wx-4180");
+  const shot = await page.screenshot({ type: "png" });
+  writeFileSync(join(dir, "inspect.png"), shot);
+  assert.ok(pngVariety(shot) > 200, `only ${pngVariety(shot)} distinct samples`);
+  const blank = await browser.newPage();
+  await blank.setViewport({ width: 1300, height: 900 });
+  assert.ok(pngVariety(await blank.screenshot({ type: "png" })) < 50, "the check tells a blank page apart");
+  await blank.close();
+});
+
 test("a hostile page's markup runs nothing and reaches nothing", async () => {
   const outside: string[] = [];
   const onResponse = (r: { url(): string }): void => {
@@ -252,6 +279,12 @@ test("Evaluate plots P/R per page; a click on a point opens that page", async ()
     readdirSync(join(dir, "gold")).length,
   );
   assert.ok((await page.$$eval("#chart-importance .mark-rect.role-mark path", (els) => els.length)) > 5);
+  await page.click("#compare");
+  await page.waitForSelector("#chart-compare .mark-rect.role-mark path", { timeout: 60_000 });
+  const legend = await page.$$eval("#chart-compare .role-legend-label text", (els) =>
+    els.map((e) => e.textContent),
+  );
+  assert.deepEqual(legend.sort(), ["defuddle", "ml", "readability"]);
   await page.click("#chart-scatter .mark-symbol.role-mark path");
   await page.waitForSelector("#page-frame");
   assert.match(await page.evaluate(() => location.hash), /^#\/page\/0\.\d$/);
@@ -262,7 +295,7 @@ test("Teach trains a site model, shows held-out F1 before and after, and install
   await page.waitForSelector('button.teach-host[data-host="health.ucdavis.edu"]');
   await page.click('button.teach-host[data-host="health.ucdavis.edu"]');
   await page.waitForSelector("#teach-result, #teach-error", { timeout: 60_000 });
-  const result = await page.$eval("#teach-result", (el) => el.textContent ?? "");
+  const result = await page.$eval("#teach-result, #teach-error", (el) => el.textContent ?? "");
   assert.match(
     result,
     /over 2 labeled pages \(2 folds, leave-pages-out\) before \d\.\d{3} → after \d\.\d{3}/,

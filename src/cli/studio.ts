@@ -15,6 +15,7 @@ import { EXIT, UsageError, intOption, parse, type Command } from "./command.ts";
 /** The port the studio listens on unless --port says. */
 export const DEFAULT_PORT = 7878;
 const LOOPBACK_HOST = "127.0.0.1";
+const LOOPBACK = new Set([LOOPBACK_HOST, "localhost", "::1"]);
 
 const HELP = `Usage: pith studio DIR... [options]
 
@@ -95,6 +96,10 @@ export const studioCommand: Command = {
       throw e;
     }
     exitOnSignals();
+    if (!LOOPBACK.has(values.host ?? LOOPBACK_HOST))
+      process.stderr.write(
+        `pith studio: listening on ${values.host}: other machines can reach it (with the token in the URL)\n`,
+      );
     process.stdout.write(`pith studio: ${workspace.pages.length} pages; open ${server.url}\n`);
     return new Promise<number>(() => undefined); // serves until a signal ends the process
   },

@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { buildTree, type Tree } from "../dom/tree.ts";
+import { firstLine } from "../errors.ts";
 import { wordCount } from "../dom/text.ts";
 import { wcxbWords, type PRF } from "../evaluate/metrics.ts";
 import { goldNodeLabels } from "../evaluate/gold-nodes.ts";
@@ -66,6 +67,17 @@ export interface Analysis {
   prf: PRF | null;
   /** Blocks (node indices) the gold calls main; null without gold. */
   goldMain: number[] | null;
+  /** What the user should know about the page's labels (an unreadable gold-html file). */
+  warning: string | null;
+}
+
+/** A gold-html file that cannot be read or gunzipped: the labels come from the gold text instead. */
+function unreadable(e: unknown): Error {
+  return new Error(`the page's gold-html file is unreadable (${firstLine(e)}): labels from its gold text`);
+}
+
+function labelsHtml(html: string | Error | null): string | null {
+  return html instanceof Error ? null : html;
 }
 
 /** Runs pith on a rendered page and reads its gold from `target` (the dataset folder its labels go to). */
@@ -86,7 +98,7 @@ export async function analyzePage(
   const own = ownership(view, tree, rows);
   const blocks = blocksOf(rowsOf, tree, extraction);
   const gold = await readGoldText(target.dir, target.id);
-  const goldHtml = gold === null ? null : await readGoldHtmlFile(target.dir, target.id);
+  const goldHtml = gold === null ? null : await readGoldHtmlFile(target.dir, target.id).catch(unreadable);
   return {
     snapshot: view,
     tree,
@@ -100,7 +112,8 @@ export async function analyzePage(
     emptyReason: extraction.emptyReason ?? null,
     gold,
     prf: gold === null ? null : wcxbWords(extraction.text, gold),
-    goldMain: gold === null ? null : goldBlocks({ view, tree, rows, own }, gold, goldHtml),
+    goldMain: gold === null ? null : goldBlocks({ view, tree, rows, own }, gold, labelsHtml(goldHtml)),
+    warning: goldHtml instanceof Error ? goldHtml.message : null,
   };
 }
 

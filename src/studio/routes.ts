@@ -62,7 +62,7 @@ function pagesReply(studio: Studio): Reply {
   const rows = studio.rows();
   return json(200, {
     pages: rows,
-    analysed: studio.summaries.size,
+    analysed: studio.fresh.size,
     mode: studio.flags.mode,
     model: studio.flags.model ?? null,
   });
@@ -85,6 +85,7 @@ async function pageReply(studio: Studio, page: StudioPage): Promise<Reply> {
     gold: a.gold,
     prf: a.prf,
     goldMain: a.goldMain,
+    warning: a.warning,
     blocks: a.blocks,
   });
 }
@@ -148,7 +149,12 @@ export async function route(studio: Studio, ui: UiFiles, req: Request): Promise<
   if (get && req.path === "/api/evaluate") {
     void studio.survey();
     const board = await dashboard(studio.rows(), studio.flags);
-    return json(200, { ...board, analysed: studio.summaries.size, total: studio.workspace.pages.length });
+    return json(200, { ...board, analysed: studio.fresh.size, total: studio.workspace.pages.length });
+  }
+  if (req.path === "/api/compare" && get) return json(200, studio.comparing);
+  if (req.path === "/api/compare" && req.method === "POST") {
+    const status = studio.compare();
+    return status ? json(202, status) : json(409, { error: "a comparison is running already" });
   }
   if (req.path === "/api/teach" && (get || req.method === "POST")) return teachReply(studio, req);
   const page =

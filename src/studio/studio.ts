@@ -10,6 +10,7 @@ import { saveLabels, type LabelsRequest } from "./labels.ts";
 import { readStudioPage, type StudioPage, type Workspace } from "./workspace.ts";
 import { forgetModel } from "../pipeline/model/resolve.ts";
 import { startTeach, type TeachStatus } from "./teach-job.ts";
+import { startCompare, type CompareStatus } from "./compare.ts";
 
 /** Analysed pages kept in memory (a page is re-analysed when it falls out). */
 export const KEPT_ANALYSES = 24;
@@ -42,9 +43,13 @@ export class PageError extends Error {
 export class Studio {
   private readonly loaded = new Map<string, Promise<Loaded>>();
   readonly summaries = new Map<string, PageSummary>();
+  /** Pages whose summary is of the model in use (a Teach run makes the others stale until re-analysed). */
+  readonly fresh = new Set<string>();
   private surveying: Promise<void> | null = null;
   /** The last Teach run (running or finished). */
   teaching: TeachStatus | null = null;
+  /** The last comparison with the other methods (running or finished). */
+  comparing: CompareStatus | null = null;
 
   constructor(
     readonly workspace: Workspace,
@@ -78,6 +83,7 @@ export class Studio {
     if (!rendered.ok) throw new PageError(`the page failed to render: ${rendered.error.reason}`);
     const analysis = await analyzePage(rendered.value, this.flags, { dir: page.target, id: page.id });
     this.summaries.set(page.key, summaryOf(page, analysis));
+    this.fresh.add(page.key);
     return { input: read.value, analysis };
   }
 
@@ -85,11 +91,12 @@ export class Studio {
   survey(): Promise<void> {
     this.surveying ??= (async () => {
       for (const page of this.workspace.pages) {
-        if (this.summaries.has(page.key)) continue;
+        if (this.fresh.has(page.key)) continue;
         try {
           await this.load(page);
         } catch (e) {
           this.summaries.set(page.key, { ...emptySummary(page), error: firstLine(e) });
+          this.fresh.add(page.key);
         }
         await new Promise((r) => setImmediate(r)); // let requests in between pages
       }
@@ -112,11 +119,19 @@ export class Studio {
     this.teaching = startTeach(request, (status) => {
       if (status.result) forgetModel(status.result.file, this.flags.mode);
       this.loaded.clear(); // the host's pages now run its model
-      this.summaries.clear();
+      this.fresh.clear(); // the table keeps the old rows until each page is analysed again
       this.surveying = null;
       void this.survey();
     });
     return this.teaching;
+  }
+
+  /** Starts `pith evaluate`'s comparison on the labeled sets; null when one is running already. */
+  compare(): CompareStatus | null {
+    if (this.comparing?.state === "running") return null;
+    const labeled = this.workspace.pages.filter((p) => this.summaries.get(p.key)?.hasGold);
+    this.comparing = startCompare([...new Set(labeled.map((p) => p.target))], this.flags);
+    return this.comparing;
   }
 
   /** Saves the labels, then forgets the page's analysis (its gold changed). */
@@ -125,7 +140,7 @@ export class Studio {
     const gold = await saveLabels(page, analysis, request, input.html);
     if (request.pageType) page.goldType = request.pageType;
     this.loaded.delete(page.key);
-    this.summaries.delete(page.key);
+    this.fresh.delete(page.key);
     await this.load(page).catch(() => undefined);
     return gold;
   }

@@ -5,8 +5,9 @@
 import type { Block } from "../analyze.ts";
 import type { PageSummary } from "../studio.ts";
 import type { TeachStatus } from "../teach-job.ts";
+import type { CompareStatus } from "../compare.ts";
 
-export type { Block, PageSummary, TeachStatus };
+export type { Block, CompareStatus, PageSummary, TeachStatus };
 
 export interface PagesResponse {
   pages: PageSummary[];
@@ -30,6 +31,7 @@ export interface PageDetail {
   gold: string | null;
   prf: { p: number; r: number; f1: number } | null;
   goldMain: number[] | null;
+  warning: string | null;
   blocks: Block[];
 }
 
@@ -76,3 +78,7 @@ export interface DashboardResponse {
 }
 
 export const getDashboard = (): Promise<DashboardResponse> => call("/api/evaluate");
+
+export const getCompare = (): Promise<CompareStatus | null> => call("/api/compare");
+export const startCompare = (): Promise<CompareStatus> =>
+  call("/api/compare", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });

@@ -1,39 +1,16 @@
 /**
  * The Evaluate dashboard (Vega-Lite, bundled): mean word F1 per page type, precision against
- * recall per page (click a point to inspect the page), and the feature importances of the
- * model in use.
+ * recall per page (click a point to inspect the page), the feature importances of the model in
+ * use, and on demand `pith evaluate`'s comparison with the other methods (compare.tsx).
  */
-import { useEffect, useRef, useState } from "preact/hooks";
-import { compile, type TopLevelSpec } from "vega-lite";
-import { parse, View } from "vega";
+import { useEffect, useState } from "preact/hooks";
+import type { TopLevelSpec } from "vega-lite";
 import { getDashboard, type DashboardResponse } from "./api.ts";
+import { Chart } from "./chart.tsx";
+import { ComparePanel } from "./compare.tsx";
 
 /** How often the dashboard asks again while the server is still analysing pages (ms). */
 const POLL_MS = 1000;
-
-function Chart(props: {
-  spec: TopLevelSpec;
-  id: string;
-  onClick?: (datum: Record<string, unknown>) => void;
-}) {
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!box.current) return;
-    const view = new View(parse(compile(props.spec).spec), {
-      renderer: "svg",
-      container: box.current,
-      hover: true,
-    });
-    if (props.onClick)
-      view.addEventListener("click", (_e, item) => {
-        const datum = (item as { datum?: Record<string, unknown> } | null)?.datum;
-        if (datum) props.onClick?.(datum);
-      });
-    void view.runAsync();
-    return () => view.finalize();
-  }, [props.spec]);
-  return <div class="chart" id={props.id} ref={box} />;
-}
 
 const byTypeSpec = (d: DashboardResponse): TopLevelSpec => ({
   title: "mean word F1 per page type",
@@ -105,6 +82,7 @@ export function EvaluateView(props: { open: (key: string) => void }) {
         <Chart id="chart-scatter" spec={scatterSpec(data)} onClick={(d) => props.open(String(d["key"]))} />
         <Chart id="chart-importance" spec={importanceSpec(data)} />
       </div>
+      <ComparePanel />
     </section>
   );
 }

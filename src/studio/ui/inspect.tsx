@@ -150,6 +150,11 @@ function Summary(props: { page: PageDetail }) {
         </>
       )}
       {page.emptyReason && <div class="error">{page.emptyReason}</div>}
+      {page.warning && (
+        <div class="error" id="page-warning">
+          {page.warning}
+        </div>
+      )}
     </div>
   );
 }

@@ -74,7 +74,7 @@ function Outcome(props: { status: TeachStatus }) {
 export function TeachPanel(props: { rows: PageSummary[]; refresh: () => void }) {
   const [status, start, error] = useTeach(props.refresh);
   const hosts = labeledByHost(props.rows);
-  if (!hosts.length) return null;
+  if (!hosts.length && !status) return null;
   const running = status?.state === "running";
   return (
     <section class="teach" id="teach">

@@ -1,0 +1,77 @@
+/**
+ * The studio's library side without a browser: a labeling saved in the dataset format is what
+ * `pith evaluate` and `pith train` read (a round trip of pith's own choice scores 1.000), an
+ * unreadable gold-html file falls back to the gold text, and bad folders are one-line errors.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { StaticRenderer } from "../src/render/static.ts";
+import { Studio } from "../src/studio/studio.ts";
+import { openWorkspace } from "../src/studio/workspace.ts";
+import { pith, tempDir } from "./helpers.ts";
+
+const SAMPLE = new URL("../data/sample/", import.meta.url).pathname;
+
+function sampleCopy(): string {
+  const dir = join(tempDir("pith-studio-lib-"), "set");
+  cpSync(SAMPLE, dir, { recursive: true });
+  return dir;
+}
+
+/** A copy of the sample set holding only the page `id`. */
+function onePageSet(id: string): string {
+  const dir = sampleCopy();
+  const row = readFileSync(join(dir, "index.jsonl"), "utf8")
+    .split("\n")
+    .find((l) => l.includes(`"id":"${id}"`));
+  writeFileSync(join(dir, "index.jsonl"), row + "\n");
+  return dir;
+}
+
+test("pith's own choice saved as labels scores word and node F1 1.000 in pith evaluate", async () => {
+  const dir = onePageSet("wx-2857");
+  const studio = new Studio(await openWorkspace([dir]), { mode: "static" }, new StaticRenderer());
+  const page = studio.workspace.pages[0]!;
+  const { analysis } = await studio.load(page);
+  const kept = analysis.blocks.filter((b) => b.kept).map((b) => b.node);
+  assert.ok(analysis.prf!.f1 < 1, "the page's own gold differs from pith's output");
+  await studio.save(page, { main: kept, pageType: "forum" });
+  assert.match(
+    readFileSync(join(dir, "index.jsonl"), "utf8"),
+    /^\{"id":"wx-2857",.*"page_type":"forum"\}\n$/,
+  );
+  const { analysis: again } = await studio.load(page);
+  assert.deepEqual(again.goldMain, kept);
+  assert.equal(again.prf!.f1, 1);
+  const run = await pith(["evaluate", "--method", "ml", "--data", dir]);
+  const all = (run.stdout.split("\n").find((l) => l.startsWith("| all | ml |")) ?? "").split("|");
+  const header = (run.stdout.split("\n").find((l) => l.startsWith("| group |")) ?? "").split("|");
+  const cell = (name: string): string => all[header.findIndex((h) => h.trim() === name)]?.trim() ?? "";
+  assert.equal(cell("word F1"), "**1.000**", run.stdout);
+  assert.equal(cell("node F1"), "1.000", run.stdout);
+});
+
+test("an unreadable gold-html file: the page opens with labels from its gold text, and says so", async () => {
+  const dir = sampleCopy();
+  mkdirSync(join(dir, "gold-html"));
+  writeFileSync(join(dir, "gold-html", "wx-0368.html.gz"), "not gzip");
+  const studio = new Studio(await openWorkspace([dir]), { mode: "static" }, new StaticRenderer());
+  const { analysis } = await studio.load(studio.workspace.pages.find((p) => p.id === "wx-0368")!);
+  assert.match(analysis.warning ?? "", /gold-html file is unreadable .*labels from its gold text/);
+  assert.ok((analysis.goldMain ?? []).length > 10);
+});
+
+test("bad folders are one-line usage errors", async () => {
+  const empty = tempDir("pith-studio-empty-");
+  const none = await pith(["studio", empty, "--port", "0"]);
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /^pith: studio: no pages in .*: expected a dataset folder/);
+  const bad = sampleCopy();
+  writeFileSync(join(bad, "index.jsonl"), '{"id":"a"}\nnot json\n');
+  const corrupt = await pith(["studio", bad, "--port", "0"]);
+  assert.equal(corrupt.status, 2);
+  assert.match(corrupt.stderr, /index\.jsonl line 2: not JSON/);
+  assert.equal(corrupt.stderr.trim().split("\n").length, 1);
+});
