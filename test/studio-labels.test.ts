@@ -75,3 +75,35 @@ test("bad folders are one-line usage errors", async () => {
   assert.match(corrupt.stderr, /index\.jsonl line 2: not JSON/);
   assert.equal(corrupt.stderr.trim().split("\n").length, 1);
 });
+
+test("a plain folder of pages: a saved page goes to a dataset folder of its own, read back on the next start", async () => {
+  const dir = tempDir("pith-studio-plain-");
+  mkdirSync(join(dir, "sub"));
+  cpSync(join(SAMPLE, "html", "wx-0204.html.gz"), join(dir, "sub", "a page.html.gz"));
+  cpSync(join(SAMPLE, "html", "wx-4603.html.gz"), join(dir, "b.html.gz"));
+  const studio = new Studio(await openWorkspace([dir]), { mode: "static" }, new StaticRenderer());
+  assert.deepEqual(
+    studio.workspace.pages.map((p) => p.id),
+    ["b", "sub_a_page"],
+  );
+  const page = studio.workspace.pages[1]!;
+  const { analysis } = await studio.load(page);
+  await studio.save(page, { main: analysis.blocks.filter((b) => b.kept).map((b) => b.node) });
+  const out = join(dir, "labeled");
+  const row = JSON.parse(readFileSync(join(out, "index.jsonl"), "utf8")) as Record<string, unknown>;
+  assert.deepEqual(row, {
+    id: "sub_a_page",
+    url: "https://www.austintexas.gov/department/workforce-development",
+    domain: "www.austintexas.gov",
+    genre: "other",
+    source: "pith studio",
+  });
+  assert.equal(
+    readFileSync(join(out, "gold", "sub_a_page.txt"), "utf8"),
+    analysis.text.replace(/\n*$/, "\n"),
+  );
+  // opened again, the labeled folder is not taken for pages, and the page has its gold
+  const again = new Studio(await openWorkspace([dir]), { mode: "static" }, new StaticRenderer());
+  assert.equal(again.workspace.pages.length, 2);
+  assert.equal((await again.load(again.workspace.pages[1]!)).analysis.prf?.f1, 1);
+});

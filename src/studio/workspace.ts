@@ -2,11 +2,12 @@
  * The pages a studio shows and where their labels go. A labeled dataset folder (data/README.md:
  * index.jsonl, html/, gold/) is read and written in place; a plain folder of pages gets a dataset
  * folder of its own (`--out`, default DIR/labeled) that the studio fills as pages are labeled: a
- * saved page's HTML, gold text, node labels and index row. Pages are named by a key made of the
+ * saved page's HTML, gold text, node labels and index row. Dataset folders inside a plain folder
+ * (its own labeled/ among them) are not pages. Pages are named by a key made of the
  * set's position and the page id; routes look keys up here and never join them into a path.
  */
 import { existsSync } from "node:fs";
-import { basename, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { hasGold, loadDataset, readDatasetPage, type Dataset, type DatasetPage } from "../io/dataset.ts";
 import { listPageFiles, readPageFile } from "../io/inputs.ts";
 import type { PageInput, PageResult } from "../types.ts";
@@ -84,7 +85,7 @@ async function folderPages(dir: string, set: number, target: string): Promise<St
     ? new Map(loadDataset(target, { goldOptional: true }).pages.map((p) => [p.id, p]))
     : new Map<string, DatasetPage>();
   const files = (await listPageFiles(dir)).filter(
-    (f) => !f.unreadable && !/\.warc(\.gz)?$/i.test(f.path) && !f.path.startsWith(target + "/"),
+    (f) => !f.unreadable && !/\.warc(\.gz)?$/i.test(f.path) && !inDataset(dir, f.path),
   );
   return files.map((f, k) => {
     const id = fileId(dir, f.path);
@@ -99,6 +100,13 @@ async function folderPages(dir: string, set: number, target: string): Promise<St
       target,
     };
   });
+}
+
+/** Whether a file lies in a dataset folder below `dir` (one with an index.jsonl: a labeled set, not pages). */
+function inDataset(dir: string, file: string): boolean {
+  for (let d = dirname(file); d.length > dir.length && d.startsWith(dir); d = dirname(d))
+    if (existsSync(join(d, "index.jsonl"))) return true;
+  return false;
 }
 
 /** The page's HTML as a PageInput, or why it cannot be read. */
