@@ -163,6 +163,8 @@ test("Inspect outlines kept and dropped blocks and shows P(main) on hover", asyn
     /kept · P\(main\) \d\.\d{3}.*content-classifier/,
   );
   assert.match(await page.$eval("#diff", (el) => el.textContent ?? ""), /weight loss/);
+  await page.click("#tab-markdown");
+  assert.match(await page.$eval("#markdown", (el) => el.textContent ?? ""), /^# 7 weight loss tips/m);
 });
 
 /** Distinct 3-byte samples of a PNG's inflated scanlines: a handful for a blank image, many for a page. */

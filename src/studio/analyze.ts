@@ -16,6 +16,7 @@ import { wordCount } from "../dom/text.ts";
 import { wcxbWords, type PRF } from "../evaluate/metrics.ts";
 import { goldNodeLabels } from "../evaluate/gold-nodes.ts";
 import { runExtractor } from "../extractors.ts";
+import { formatExtraction } from "../output/index.ts";
 import { mlExtractor } from "../pipeline/extractor.ts";
 import { cachedModel, resolveModelFile } from "../pipeline/model/resolve.ts";
 import { ownership, type Ownership } from "../pipeline/own-text.ts";
@@ -62,6 +63,8 @@ export interface Analysis {
   threshold: number | null;
   model: string;
   text: string;
+  /** The extraction as `pith extract --format markdown` writes it. */
+  markdown: string;
   emptyReason: string | null;
   gold: string | null;
   prf: PRF | null;
@@ -109,6 +112,7 @@ export async function analyzePage(
     threshold: "threshold" in predicted ? predicted.threshold : null,
     model: extraction.model ?? choice.file,
     text: extraction.text,
+    markdown: formatExtraction("markdown", snapshot, tree, extraction),
     emptyReason: extraction.emptyReason ?? null,
     gold,
     prf: gold === null ? null : wcxbWords(extraction.text, gold),

@@ -39,7 +39,6 @@ const VOID_TAGS = new Set(["area", "br", "col", "hr", "img", "input", "param", "
 const NAME = /^[a-z][a-z0-9-]*$/;
 /** The attribute a block carries its snapshot index in. */
 export const BLOCK_ATTRIBUTE = "data-pith-b";
-/** An element whose markup could start raw text (a stray `</style` in a sheet is cut there). */
 const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi;
 const HIDDEN_MARKUP = /<!--[\s\S]*?-->|<script\b[\s\S]*?<\/script\s*>/gi;
 
@@ -56,7 +55,8 @@ export interface FrameOptions {
 export function pageStyles(html: string): string {
   const sheets: string[] = [];
   for (const m of html.replace(HIDDEN_MARKUP, "").matchAll(STYLE_BLOCK)) sheets.push(m[1] ?? "");
-  return sheets.join("\n").replace(/<\/style/gi, "");
+  // a "<" could end the <style> element it goes back into; CSS reads "\3c " as the same character
+  return sheets.join("\n").replace(/</g, "\\3c ");
 }
 
 function attributes(node: SnapshotNode, extra: Record<string, string> | undefined): string {

@@ -81,6 +81,7 @@ async function pageReply(studio: Studio, page: StudioPage): Promise<Reply> {
     threshold: a.threshold,
     model: a.model,
     text: a.text,
+    markdown: a.markdown,
     emptyReason: a.emptyReason,
     gold: a.gold,
     prf: a.prf,

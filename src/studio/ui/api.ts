@@ -27,6 +27,7 @@ export interface PageDetail {
   threshold: number | null;
   model: string;
   text: string;
+  markdown: string;
   emptyReason: string | null;
   gold: string | null;
   prf: { p: number; r: number; f1: number } | null;

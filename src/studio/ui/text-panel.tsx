@@ -1,9 +1,16 @@
-/** Beside the page: the extracted text, the gold, or the word diff of the one against the other. */
+/** Beside the page: the extracted text (or Markdown), the gold, or the word diff of the one against the other. */
 import { useMemo, useState } from "preact/hooks";
 import type { PageDetail } from "./api.ts";
 import { wordDiff } from "./diff.ts";
 
-type Tab = "text" | "diff" | "gold";
+type Tab = "text" | "markdown" | "diff" | "gold";
+
+const TAB_NAMES: Record<Tab, string> = {
+  text: "extracted text",
+  markdown: "Markdown",
+  diff: "diff vs gold",
+  gold: "gold",
+};
 
 function Diff(props: { text: string; gold: string }) {
   const parts = useMemo(() => wordDiff(props.text, props.gold), [props.text, props.gold]);
@@ -19,13 +26,13 @@ function Diff(props: { text: string; gold: string }) {
 export function TextPanel(props: { page: PageDetail }) {
   const { page } = props;
   const [tab, setTab] = useState<Tab>(page.gold !== null ? "diff" : "text");
-  const tabs: Tab[] = page.gold !== null ? ["text", "diff", "gold"] : ["text"];
+  const tabs: Tab[] = page.gold !== null ? ["text", "markdown", "diff", "gold"] : ["text", "markdown"];
   return (
     <aside class="text-panel">
       <div class="tabs">
         {tabs.map((t) => (
-          <button class={t === tab ? "on" : ""} onClick={() => setTab(t)}>
-            {t === "text" ? "extracted text" : t === "diff" ? "diff vs gold" : "gold"}
+          <button id={`tab-${t}`} class={t === tab ? "on" : ""} onClick={() => setTab(t)}>
+            {TAB_NAMES[t]}
           </button>
         ))}
         {tab === "diff" && (
@@ -35,6 +42,7 @@ export function TextPanel(props: { page: PageDetail }) {
         )}
       </div>
       {tab === "text" && <pre id="extracted">{page.text || page.emptyReason}</pre>}
+      {tab === "markdown" && <pre id="markdown">{page.markdown || page.emptyReason}</pre>}
       {tab === "gold" && <pre>{page.gold}</pre>}
       {tab === "diff" && page.gold !== null && <Diff text={page.text} gold={page.gold} />}
     </aside>
