@@ -255,6 +255,14 @@ test("labels by clicks are saved as gold text, node labels and an index row", as
     `[...${frameDoc()}.querySelectorAll("[data-pith-b]")].map((el) => el.getAttribute("data-pith-l") + ":" + el.textContent.slice(0, 8))`,
   );
   assert.deepEqual(labels, ["n:A hostil", "m:The firs", "m:A second", "n:a script"]);
+  // shift-click: the clicked block's toggle applies to every block of its parent (the <article>)
+  await page.keyboard.down("Shift");
+  await clickBlock("The first paragraph");
+  await page.keyboard.up("Shift");
+  const region = `[...${frameDoc()}.querySelectorAll("[data-pith-b]")].map((el) => el.getAttribute("data-pith-l"))`;
+  assert.deepEqual(await page.evaluate(region), ["n", "n", "n", "n"]);
+  await page.click("#undo");
+  assert.deepEqual(await page.evaluate(region), ["n", "m", "m", "n"]);
 });
 
 test("a failed save says so and keeps the unsaved labels", async () => {
