@@ -6,11 +6,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { StaticRenderer } from "../src/render/static.ts";
 import { Studio } from "../src/studio/studio.ts";
 import { openWorkspace } from "../src/studio/workspace.ts";
-import { pith, tempDir } from "./helpers.ts";
+import { pith, tempDir, warcResponse } from "./helpers.ts";
 
 const SAMPLE = new URL("../data/sample/", import.meta.url).pathname;
 
@@ -106,4 +109,50 @@ test("a plain folder of pages: a saved page goes to a dataset folder of its own,
   const again = new Studio(await openWorkspace([dir]), { mode: "static" }, new StaticRenderer());
   assert.equal(again.workspace.pages.length, 2);
   assert.equal((await again.load(again.workspace.pages[1]!)).analysis.prf?.f1, 1);
+});
+
+test("a WARC's HTML records and a list of URLs are pages too; their labels go to --out", async () => {
+  const dir = tempDir("pith-studio-warc-");
+  const html = gunzipSync(readFileSync(join(SAMPLE, "html", "wx-0204.html.gz"))).toString("utf8");
+  const warc = join(dir, "crawl.warc.gz");
+  writeFileSync(
+    warc,
+    Buffer.concat([
+      await warcResponse("https://www.austintexas.gov/a", html, "text/html"),
+      await warcResponse("https://www.austintexas.gov/b.css", "p{}", "text/css"),
+      await warcResponse(
+        "https://www.austintexas.gov/c",
+        "<p>A small second page with words.</p>",
+        "text/html",
+      ),
+    ]),
+  );
+  await assert.rejects(openWorkspace([warc]), /--out DIR is needed with a WARC/);
+  const server = createServer((_req, res) => res.end("<title>t</title><p>Served page words here.</p>"));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const list = join(dir, "urls.txt");
+  writeFileSync(list, `# pages\nhttp://127.0.0.1:${(server.address() as AddressInfo).port}/post\n`);
+  const out = join(dir, "out");
+  let workspace;
+  try {
+    workspace = await openWorkspace([warc], out, list);
+  } finally {
+    server.close();
+  }
+  assert.deepEqual(
+    workspace.pages.map((p) => [p.id, p.url]),
+    [
+      ["crawl.warc.gz_1", "https://www.austintexas.gov/a"],
+      ["crawl.warc.gz_2", "https://www.austintexas.gov/c"],
+      [`127.0.0.1_${new URL(workspace.pages[2]!.url!).port}_post`, workspace.pages[2]!.url],
+    ],
+  );
+  const studio = new Studio(workspace, { mode: "static" }, new StaticRenderer());
+  const { analysis } = await studio.load(workspace.pages[0]!);
+  await studio.save(workspace.pages[0]!, { main: analysis.blocks.filter((b) => b.kept).map((b) => b.node) });
+  assert.equal(gunzipSync(readFileSync(join(out, "html", "crawl.warc.gz_1.html.gz"))).toString("utf8"), html);
+  assert.match(
+    readFileSync(join(out, "index.jsonl"), "utf8"),
+    /^\{"id":"crawl\.warc\.gz_1","url":"https:\/\/www\.austintexas\.gov\/a","domain":"www\.austintexas\.gov"/,
+  );
 });

@@ -18,6 +18,7 @@ const LOOPBACK_HOST = "127.0.0.1";
 const LOOPBACK = new Set([LOOPBACK_HOST, "localhost", "::1"]);
 
 const HELP = `Usage: pith studio DIR... [options]
+       pith studio --input-list FILE --out DIR [options]
 
 A local web app over labeled folders of pages: a table of the pages with their host, page type
 and, where they have gold, pith's word P/R/F1; each page as pith saw it, with the blocks it kept
@@ -25,8 +26,9 @@ and dropped outlined, their P(main) and the step that decided; and labeling by c
 the dataset format (gold/<id>.txt, gold-html/<id>.html.gz, index.jsonl) that \`pith train\` reads.
 
 DIR is a labeled dataset folder (index.jsonl, html/, gold/: data/README.md), whose labels are
-written in place, or a plain folder of pages (.html, .htm, .html.gz), whose labeled pages go to a
-dataset folder of their own (--out).
+written in place; a plain folder of pages (.html, .htm, .html.gz) or a WARC file, whose labeled
+pages go to a dataset folder of their own (--out); --input-list FILE lists URLs (one a line),
+fetched once at start.
 
 It listens on 127.0.0.1 only and prints a URL with an access token; open that URL in a browser.
 Pages are shown from their snapshot, without their scripts and without any network request.
@@ -39,7 +41,9 @@ Options:
   --model FILE       the model to run (default: a per-domain model for the page's host, else the
                      bundled one for the mode)
   --model-dir DIR    where per-domain models are looked up (default: models/)
-  --out DIR          a plain folder's dataset folder (default: DIR/${DEFAULT_OUT})
+  --out DIR          where a plain folder's, a WARC's or a URL list's labeled pages go
+                     (default for a folder: DIR/${DEFAULT_OUT}; required for the others)
+  --input-list FILE  URLs to label (one per line; # starts a comment)
 
 Examples:
   pith studio data/sample
@@ -62,8 +66,9 @@ export const studioCommand: Command = {
       model: { type: "string" },
       "model-dir": { type: "string" },
       out: { type: "string" },
+      "input-list": { type: "string" },
     });
-    if (!positionals.length)
+    if (!positionals.length && !values["input-list"])
       throw new UsageError("studio: give a folder of pages (see `pith studio --help`)");
     const port = intOption("studio", "port", values.port, DEFAULT_PORT);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -71,7 +76,7 @@ export const studioCommand: Command = {
     const mode = modeOf(values.mode);
     let workspace;
     try {
-      workspace = await openWorkspace(positionals, values.out);
+      workspace = await openWorkspace(positionals, values.out, values["input-list"]);
     } catch (e) {
       if (e instanceof WorkspaceError || e instanceof DatasetError)
         throw new UsageError(`studio: ${e.message}`);

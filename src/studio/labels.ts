@@ -7,7 +7,7 @@
  * - gold-html/<id>.html.gz: the page with every main text node wrapped in l3s-gn1's
  *   `<span class="x-nc-sel2">` (node-level gold, read by evaluate's DOM-node column and by the
  *   studio when the page is opened again);
- * - html/<id>.html.gz for a page from a plain folder, which the dataset did not hold yet;
+ * - html/<id>.html.gz for a page from a plain folder, a WARC or a URL, which the dataset did not hold yet;
  * - index.jsonl: the page's row added, or its page_type set, every other line kept as it was.
  * The gold text is written after the files it describes, so a page is labeled (has gold) only
  * once they are there; a failed write throws and the studio keeps the labels unsaved.
@@ -83,7 +83,7 @@ export async function saveLabels(
   const main = new Set(request.main.filter((n) => known.has(n)));
   const gold = goldOf(a, main);
   const dir = page.target;
-  if ("file" in page.from) await writeAtomic(join(dir, "html", `${page.id}.html.gz`), gzipSync(html));
+  if (!("dataset" in page.from)) await writeAtomic(join(dir, "html", `${page.id}.html.gz`), gzipSync(html));
   await writeAtomic(join(dir, "gold-html", `${page.id}.html.gz`), gzipSync(gold.html));
   await writeAtomic(join(dir, "gold", `${page.id}.txt`), gold.text);
   await updateIndex(dir, page, a, request.pageType);

@@ -9,7 +9,14 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { hasGold, loadDataset, readDatasetPage, type Dataset, type DatasetPage } from "../io/dataset.ts";
-import { listPageFiles, readPageFile } from "../io/inputs.ts";
+import {
+  inputList,
+  listPageFiles,
+  readInputs,
+  readPageFile,
+  WARC_FILE,
+  type InputSpecs,
+} from "../io/inputs.ts";
 import type { PageInput, PageResult } from "../types.ts";
 
 /** One page of the studio. */
@@ -22,8 +29,8 @@ export interface StudioPage {
   domain: string | null;
   /** The page type the dataset gives (page_type, else genre), null when it gives none. */
   goldType: string | null;
-  /** Where the page's HTML is read from. */
-  from: { dataset: Dataset; page: DatasetPage } | { file: string };
+  /** Where the page's HTML is read from: a dataset, a page file, or held (a WARC's record, a fetched URL). */
+  from: { dataset: Dataset; page: DatasetPage } | { file: string } | { held: PageResult<PageInput> };
   /** The dataset folder the labels are written to. */
   target: string;
 }
@@ -40,23 +47,73 @@ export class WorkspaceError extends Error {
 /** The dataset folder a plain folder's labels go to when --out does not say. */
 export const DEFAULT_OUT = "labeled";
 
-/** The pages of every folder in `dirs` (a dataset folder, or a plain folder of page files). */
-export async function openWorkspace(dirs: readonly string[], out?: string): Promise<Workspace> {
-  if (out !== undefined && dirs.length > 1)
-    throw new WorkspaceError("--out names one dataset folder: give one plain folder of pages with it");
+/**
+ * The pages of every input: a dataset folder, a plain folder of page files, a WARC (its HTML
+ * records), or, with `urlList`, the URLs a file lists (fetched once, at start).
+ */
+export async function openWorkspace(
+  dirs: readonly string[],
+  out?: string,
+  urlList?: string,
+): Promise<Workspace> {
   const pages: StudioPage[] = [];
   for (const [k, dir] of dirs.entries()) {
-    if (!existsSync(dir)) throw new WorkspaceError(`no such folder: ${dir}`);
-    const found = existsSync(resolve(dir, "index.jsonl"))
-      ? datasetPages(dir, k)
-      : await folderPages(dir, k, resolve(out ?? resolve(dir, DEFAULT_OUT)));
+    if (!existsSync(dir)) throw new WorkspaceError(`no such folder or WARC: ${dir}`);
+    let found: StudioPage[];
+    if (WARC_FILE.test(dir)) found = await heldPages([dir], k, outFor(out, "a WARC"));
+    else if (existsSync(resolve(dir, "index.jsonl"))) found = datasetPages(dir, k);
+    else found = await folderPages(dir, k, resolve(out ?? resolve(dir, DEFAULT_OUT)));
     pages.push(...found);
   }
+  if (urlList) pages.push(...(await heldPages(inputList(urlList), dirs.length, outFor(out, "a URL list"))));
+  checkUnique(pages);
   if (!pages.length)
     throw new WorkspaceError(
       `no pages in ${dirs.join(", ")}: expected a dataset folder (index.jsonl, html/) or page files (.html, .htm, .html.gz)`,
     );
   return { pages, byKey: new Map(pages.map((p) => [p.key, p])) };
+}
+
+/** Refuses two pages whose labels would be written to one file (two folders' index.html, one --out). */
+function checkUnique(pages: readonly StudioPage[]): void {
+  const seen = new Set<string>();
+  for (const p of pages) {
+    const at = join(p.target, "gold", `${p.id}.txt`);
+    if (seen.has(at))
+      throw new WorkspaceError(`two pages would be labeled as ${at}: give their folders apart`);
+    seen.add(at);
+  }
+}
+
+function outFor(out: string | undefined, what: string): string {
+  if (out === undefined)
+    throw new WorkspaceError(`--out DIR is needed with ${what}: the dataset folder its labeled pages go to`);
+  return resolve(out);
+}
+
+/** A held page's dataset id: `<warc name>_<n>` for a WARC record, the URL without its scheme for a URL. */
+function heldId(raw: string): string {
+  const name = WARC_FILE.test(raw.replace(/#\d+$/, "")) ? basename(raw) : raw.replace(/^https?:\/\//, "");
+  return name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^\.+/, "_");
+}
+
+/** Pages read whole at start (a WARC's HTML records, fetched URLs), each held with its read error if any. */
+async function heldPages(specs: InputSpecs, set: number, target: string): Promise<StudioPage[]> {
+  const pages: StudioPage[] = [];
+  for await (const held of readInputs(specs)) {
+    const url = held.ok ? held.value.url : null;
+    const id = heldId(held.ok ? held.value.id : held.error.id);
+    pages.push({
+      key: `${set}.${pages.length}`,
+      id,
+      url,
+      domain: null,
+      goldType: null,
+      from: { held },
+      target,
+    });
+  }
+  return pages;
 }
 
 function datasetPages(dir: string, set: number): StudioPage[] {
@@ -111,6 +168,7 @@ function inDataset(dir: string, file: string): boolean {
 
 /** The page's HTML as a PageInput, or why it cannot be read. */
 export async function readStudioPage(page: StudioPage): Promise<PageResult<PageInput>> {
+  if ("held" in page.from) return page.from.held;
   if ("file" in page.from) return readPageFile(page.from.file, page.id, page.url);
   const { dataset, page: row } = page.from;
   try {
