@@ -1,23 +1,37 @@
 /**
  * A word diff of the extracted text against the gold for the Inspect view: common prefix and
  * suffix, then a longest common subsequence table over the middle when it has at most
- * MAX_DIFF_CELLS cells (a larger middle is shown as removed then added, not aligned).
+ * MAX_DIFF_CELLS cells (a larger middle is shown as removed then added, not aligned). Words are
+ * compared as the word metric counts them (src/evaluate/metrics.ts PY_WORD: letters, digits and
+ * underscores, lower-cased), so "We’ve" and "we've" are the same word and a lone "-" is none.
  */
 
 export const MAX_DIFF_CELLS = 4_000_000;
 
 export type DiffPart = { kind: "same" | "extra" | "missing"; words: string[] };
 
-const split = (text: string): string[] => text.split(/\s+/).filter(Boolean);
+const WORD = /[\p{L}\p{N}_]+/gu;
 
-function push(out: DiffPart[], kind: DiffPart["kind"], word: string): void {
+/** A shown word and the key it is compared by. */
+interface Word {
+  shown: string;
+  key: string;
+}
+
+const split = (text: string): Word[] =>
+  text
+    .split(/\s+/)
+    .map((shown) => ({ shown, key: (shown.toLowerCase().match(WORD) ?? []).join("") }))
+    .filter((w) => w.key);
+
+function push(out: DiffPart[], kind: DiffPart["kind"], word: Word): void {
   const last = out[out.length - 1];
-  if (last?.kind === kind) last.words.push(word);
-  else out.push({ kind, words: [word] });
+  if (last?.kind === kind) last.words.push(word.shown);
+  else out.push({ kind, words: [word.shown] });
 }
 
 /** LCS table of a and b, walked from the start: "extra" words are only in a, "missing" only in b. */
-function middle(a: string[], b: string[], out: DiffPart[]): void {
+function middle(a: Word[], b: Word[], out: DiffPart[]): void {
   const n = a.length;
   const m = b.length;
   if (n * m > MAX_DIFF_CELLS) {
@@ -29,16 +43,16 @@ function middle(a: string[], b: string[], out: DiffPart[]): void {
   for (let i = n - 1; i >= 0; i--)
     for (let j = m - 1; j >= 0; j--)
       t[i * (m + 1) + j] =
-        a[i] === b[j]
+        a[i]!.key === b[j]!.key
           ? (t[(i + 1) * (m + 1) + j + 1] as number) + 1
           : Math.max(t[(i + 1) * (m + 1) + j] as number, t[i * (m + 1) + j + 1] as number);
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) push(out, "same", a[(j++, i++)] as string);
+    if (i < n && j < m && a[i]!.key === b[j]!.key) push(out, "same", a[(j++, i++)]!);
     else if (j >= m || (i < n && (t[(i + 1) * (m + 1) + j] as number) >= (t[i * (m + 1) + j + 1] as number)))
-      push(out, "extra", a[i++] as string);
-    else push(out, "missing", b[j++] as string);
+      push(out, "extra", a[i++]!);
+    else push(out, "missing", b[j++]!);
   }
 }
 
@@ -47,9 +61,13 @@ export function wordDiff(extracted: string, gold: string): DiffPart[] {
   const a = split(extracted);
   const b = split(gold);
   let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  while (start < a.length && start < b.length && a[start]!.key === b[start]!.key) start++;
   let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end])
+  while (
+    end < a.length - start &&
+    end < b.length - start &&
+    a[a.length - 1 - end]!.key === b[b.length - 1 - end]!.key
+  )
     end++;
   const out: DiffPart[] = [];
   a.slice(0, start).forEach((w) => push(out, "same", w));
