@@ -76,12 +76,14 @@ export async function probeRedis(command: string, url: string, options: RedisTar
     retryStrategy: () => null,
     enableOfflineQueue: false,
   });
-  probe.on("error", () => {}); // reported below, once
+  let cause: unknown = null; // the socket's error: connect() itself rejects with "Connection is closed"
+  probe.on("error", (e: unknown) => (cause ??= e));
   try {
     await probe.connect();
     await probe.ping();
   } catch (e) {
-    throw new RedisUnreachable(`${command}: cannot reach Redis at ${shownRedis(url)}: ${probeReason(e)}`);
+    const reason = probeReason(cause ?? e);
+    throw new RedisUnreachable(`${command}: cannot reach Redis at ${shownRedis(url)}: ${reason}`);
   } finally {
     probe.disconnect();
   }
