@@ -18,7 +18,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { intOption, scriptArgs } from "./args.ts";
-import { timedRun } from "./timed.ts";
+import { ensureBundle, timedRun } from "./timed.ts";
 
 const USAGE = `Usage: npm run bench:queue -- [--pages 2000] [--job-size 200] [--json FILE]
 
@@ -146,6 +146,7 @@ async function queueRun(o: { redis: Redis; url: string; list: string; out: strin
 const quantile = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
 
 async function main(): Promise<void> {
+  await ensureBundle();
   const dir = mkdtempSync(join(tmpdir(), "pith-bench-queue-"));
   const list = join(dir, "pages.txt");
   writeFileSync(list, sharedPages(pages).join("\n") + "\n");
