@@ -147,7 +147,7 @@ export class QueueWorker {
     this.o.log(`job\t${id}\tstarted\t${data.items.length} input(s)`);
     try {
       const counts = await this.extract(run, job, jobInputs(data), signal);
-      failIfUnread(counts);
+      failIfUnread(counts, data.items.filter((i) => typeof i !== "string").length);
       await recordDone(this.redis, run.id, id, counts);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       this.o.log(`job\t${id}\tdone\t${counts.pages} page(s), ${counts.errors} error(s) in ${seconds} s`);
@@ -234,9 +234,13 @@ export class QueueWorker {
   }
 }
 
-/** A job whose inputs all failed to read (a missing or corrupt WARC): an error, so BullMQ retries it, then fails it. */
-function failIfUnread(c: JobCounts & { readErrors: number }): void {
-  if (c.pages > 0 || c.errors === 0 || c.readErrors < c.errors) return;
+/**
+ * A job whose inputs all failed to read (a missing or corrupt WARC, an unmounted share): an
+ * error, so BullMQ retries it, then fails it. Inputs submit already found unreadable (`known`:
+ * a missing file, an empty directory) are error records, as in `pith extract`, not a reason to retry.
+ */
+function failIfUnread(c: JobCounts & { readErrors: number }, known: number): void {
+  if (c.pages > 0 || c.errors === 0 || c.readErrors < c.errors || c.readErrors <= known) return;
   const reason = (c.records[0] ?? "").split("\t").slice(3).join("\t");
   throw new Error(`nothing could be read: ${reason || "every input failed"}`);
 }
