@@ -11,13 +11,14 @@
  *   npm run bench:queue -- [--pages 2000] [--job-size 200] [--json FILE]
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { intOption, scriptArgs } from "./args.ts";
+import { sharedPages } from "./shared-pages.ts";
 import { ensureBundle, timedRun } from "./timed.ts";
 
 const USAGE = `Usage: npm run bench:queue -- [--pages 2000] [--job-size 200] [--json FILE]
@@ -28,7 +29,6 @@ queued job, and job latency.`;
 
 const ROOT = resolve(import.meta.dirname, "..");
 const PITH = join(ROOT, "bin", "pith.js");
-const DATA = process.env["PITH_DATA"] ?? resolve(ROOT, "../shared/data");
 
 const values = scriptArgs(USAGE, {
   pages: { type: "string" },
@@ -38,18 +38,10 @@ const values = scriptArgs(USAGE, {
 const pages = intOption(USAGE, "pages", values.pages, 2000);
 const jobSize = intOption(USAGE, "job-size", values["job-size"], 200);
 
-/** The first `n` page files of the shared sets, in set and name order. */
-function sharedPages(n: number): string[] {
-  if (!existsSync(DATA)) throw new Error(`no shared sets at ${DATA} (set PITH_DATA)`);
-  const all = readdirSync(DATA)
-    .filter((set) => existsSync(join(DATA, set, "html")))
-    .sort()
-    .flatMap((set) =>
-      readdirSync(join(DATA, set, "html"))
-        .sort()
-        .map((f) => join(DATA, set, "html", f)),
-    );
-  if (all.length < n) throw new Error(`only ${all.length} pages under ${DATA}`);
+/** The first `n` page files of the shared sets. */
+function firstPages(n: number): string[] {
+  const all = sharedPages();
+  if (all.length < n) throw new Error(`only ${all.length} pages in the shared sets`);
   return all.slice(0, n);
 }
 
@@ -149,7 +141,7 @@ async function main(): Promise<void> {
   await ensureBundle();
   const dir = mkdtempSync(join(tmpdir(), "pith-bench-queue-"));
   const list = join(dir, "pages.txt");
-  writeFileSync(list, sharedPages(pages).join("\n") + "\n");
+  writeFileSync(list, firstPages(pages).join("\n") + "\n");
   const load = loadavg()[0]?.toFixed(1);
   process.stderr.write(
     `bench:queue: ${pages} pages, job size ${jobSize}, ${availableParallelism()} cores, load ${load}\n`,
