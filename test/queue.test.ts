@@ -131,6 +131,29 @@ test("Redis restarted mid-run (append-only file on): the worker reconnects and t
   assert.equal(await w.exited, 0, w.stderr());
 });
 
+test("SIGTERM: the worker gives its running job back to the queue and exits 0", async () => {
+  pages.hold = true;
+  pages.slowRequests = 0;
+  const out = join(root, "out-term");
+  const run = await submit([pages.url, "--out", out]);
+  const w = worker(["--grace", "0"]);
+  await until("the worker to reach the held page", () => pages.slowRequests === 1);
+  w.child.kill("SIGTERM");
+  await until("the worker to stop taking jobs", () => /stopping \(SIGTERM\)/.test(w.stderr()));
+  pages.release(); // the page in flight ends; its output is not written, the job goes back
+  assert.equal(await w.exited, 0, w.stderr());
+  assert.match(w.stderr(), /\treleased\tthe worker is stopping$/m);
+  const s = await runPith(["queue", "status", run, "--json", "--redis", redis.url()]);
+  assert.deepEqual((JSON.parse(s.stdout) as StatusJson).jobs, {
+    total: 1,
+    pending: 1,
+    active: 0,
+    done: 0,
+    failed: 0,
+  });
+  assert.equal((await runPith(["queue", "clean", run, "--redis", redis.url()])).status, 0);
+});
+
 test("a page past --timeout is an error record in the log and in status, its job completes; an unreadable WARC's job fails after its attempts", async () => {
   const dir = join(root, "faults");
   samplePages(root, "faults", A.slice(0, 2));
