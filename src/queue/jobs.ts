@@ -156,6 +156,8 @@ export class RefusedJob extends Error {
  * below one of them (one Redis round trip: each path's ancestors are looked up at once).
  */
 export async function checkRoots(redis: Redis, job: JobData): Promise<void> {
+  if (typeof job.cwd !== "string" || !Array.isArray(job.items))
+    throw new RefusedJob("refused: the job's payload is not a pith job (no cwd and items)");
   if (!job.cwd.startsWith("/"))
     throw new RefusedJob(`refused: the job's directory ${job.cwd} is not absolute`);
   const paths = [
