@@ -82,6 +82,12 @@ async function waitStatus(run: string, url = redis.url()) {
   return { ...res, status: res.status, json: JSON.parse(res.stdout) as StatusJson };
 }
 
+/** The run's job counts now (`status --json`, without waiting). */
+async function jobsOf(run: string): Promise<StatusJson["jobs"]> {
+  const res = await runPith(["queue", "status", run, "--json", "--redis", redis.url()]);
+  return (JSON.parse(res.stdout) as StatusJson).jobs;
+}
+
 interface StatusJson {
   jobs: { total: number; pending: number; active: number; done: number; failed: number };
   pages: { extracted: number; errors: number };
@@ -143,14 +149,7 @@ test("SIGTERM: the worker gives its running job back to the queue and exits 0", 
   pages.release(); // the page in flight ends; its output is not written, the job goes back
   assert.equal(await w.exited, 0, w.stderr());
   assert.match(w.stderr(), /\treleased\tthe worker is stopping$/m);
-  const s = await runPith(["queue", "status", run, "--json", "--redis", redis.url()]);
-  assert.deepEqual((JSON.parse(s.stdout) as StatusJson).jobs, {
-    total: 1,
-    pending: 1,
-    active: 0,
-    done: 0,
-    failed: 0,
-  });
+  assert.deepEqual(await jobsOf(run), { total: 1, pending: 1, active: 0, done: 0, failed: 0 });
   assert.equal((await runPith(["queue", "clean", run, "--redis", redis.url()])).status, 0);
 });
 
@@ -184,14 +183,7 @@ test("a page past --timeout is an error record in the log and in status, its job
   // with no worker left: retry puts the failed job back in the queue, clean removes the run
   const retried = await runPith(["queue", "retry", run, "--redis", redis.url()]);
   assert.match(retried.stdout, /\t1 failed job\(s\) back in the queue/);
-  const back = await runPith(["queue", "status", run, "--json", "--redis", redis.url()]);
-  assert.deepEqual((JSON.parse(back.stdout) as StatusJson).jobs, {
-    total: 2,
-    pending: 1,
-    active: 0,
-    done: 1,
-    failed: 0,
-  });
+  assert.deepEqual(await jobsOf(run), { total: 2, pending: 1, active: 0, done: 1, failed: 0 });
   const clean = await runPith(["queue", "clean", run, "--redis", redis.url()]);
   assert.equal(clean.status, 0, clean.stderr);
   const gone = await runPith(["queue", "status", run, "--redis", redis.url()]);
@@ -238,8 +230,7 @@ test("bad input: unreachable Redis, an --out nobody can write, no inputs: one li
   const w = worker([]);
   assert.equal(await w.exited, 2, w.stderr());
   assert.match(w.stderr(), /^pith: queue worker: cannot use --out \S+out-gone: .*$/m);
-  const s = await runPith(["queue", "status", run, "--json", "--redis", redis.url()]);
-  assert.equal((JSON.parse(s.stdout) as StatusJson).jobs.pending, 1);
+  assert.equal((await jobsOf(run)).pending, 1);
   await runPith(["queue", "clean", run, "--redis", redis.url()]);
 });
 

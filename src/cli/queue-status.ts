@@ -60,7 +60,7 @@ export function statusText(s: RunStatus): string {
     `pages   ${count(s.pages.extracted)} extracted (${count(s.pages.empty)} empty), ${count(s.pages.errors)} error record(s)`,
     `speed   ${speed}`,
     ...s.failed.map((f) => `failed  ${f.id}: ${f.reason} (${f.attempts} attempt(s))`),
-    ...s.recentErrors.map((e) => e),
+    ...s.recentErrors,
   ].join("\n");
 }
 

@@ -176,7 +176,10 @@ export class QueueWorker {
     return run;
   }
 
-  /** Runs the job's pages as one extract batch; its counts and error records. */
+  /**
+   * Runs the job's pages as one extract batch (the run's flags, this worker's threads); its counts
+   * and error records. The job's id is its name for any output made per job rather than per page.
+   */
   private async extract(run: RunMeta, job: Job<JobData>, inputs: InputSpec[], signal?: AbortSignal) {
     const { plan } = this.plans.get(run.id) as { plan: JobPlan };
     const files = await this.outputDir(run, plan.format);
@@ -189,8 +192,8 @@ export class QueueWorker {
       PROGRESS_MS,
     );
     try {
-      const specs = inputs;
-      await extractBatch({ ...plan, workers: this.o.workers, specs, sink: new JobSink(sink, signal), pool });
+      const batch = { ...plan, workers: this.o.workers, specs: inputs, pool };
+      await extractBatch({ ...batch, sink: new JobSink(sink, signal) });
     } finally {
       clearInterval(ticker);
       this.leave(run.id);
