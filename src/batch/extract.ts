@@ -64,6 +64,11 @@ export interface BatchOptions {
    * absent: one file per input, named after it (batch-files.ts batchName).
    */
   batchName?: string;
+  /**
+   * Worker threads already started with this batch's setup, left open after it (a queue worker's,
+   * shared by its jobs: src/queue/worker.ts); without it a static batch starts `workers` of its own.
+   */
+  pool?: ExtractPool;
 }
 
 /** Runs the batch to its end: every page's output or error record reaches the sink (or its batch file). */
@@ -73,7 +78,12 @@ export async function extractBatch(o: BatchOptions): Promise<void> {
   const inputs = files ? files.tap(readInputsBySpec(o.specs, o.read)) : readRawInputs(o.specs, o.read);
   try {
     if (o.mode === "static" && o.workers > 0 && !o.extractor.needsSite)
-      await extractOnWorkers(o.setup, o.workers, inputs, sink);
+      await extractOnWorkers(
+        o.pool ?? new ExtractPool(o.workers, o.setup, o.setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        inputs,
+        sink,
+        !o.pool,
+      );
     else await extractInThread({ ...o, sink }, decoded(inputs));
     await sink.done();
   } catch (e) {
@@ -145,24 +155,23 @@ export async function countPages(specs: readonly string[]): Promise<number | nul
  * reads inputs and writes outputs.
  */
 async function extractOnWorkers(
-  setup: ExtractSetup,
-  workers: number,
+  pool: ExtractPool,
   inputs: AsyncIterable<PageResult<PageBytes>>,
   sink: BatchSink,
+  own: boolean,
 ): Promise<void> {
-  const pool = new ExtractPool(workers, setup, setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     await pool.ready();
     // two pages per worker in flight: one running, one waiting, so no worker idles while this
     // thread reads the next input
     await mapLimit(
       inputs,
-      2 * workers,
+      2 * pool.size,
       (r) => (r.ok ? pool.extract(r.value) : Promise.resolve(r)),
       (out) => sink.take(out),
     );
   } finally {
-    await pool.close();
+    if (own) await pool.close();
   }
 }
 

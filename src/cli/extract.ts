@@ -13,6 +13,7 @@ import { progress } from "../batch/progress.ts";
 import { Sink } from "../batch/sink.ts";
 import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
+import type { ReadOptions } from "../io/inputs.ts";
 import type { Extractor, ExtractorContext, RenderMode } from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
@@ -75,7 +76,7 @@ ${RENDER_HELP}
 Exit codes: 0 all pages extracted, 1 some pages failed (each reported on stderr, the batch
 goes on), 2 usage error, 3 fatal (e.g. no browser, unreadable model).`;
 
-const EXTRACT_FLAGS = {
+export const EXTRACT_FLAGS = {
   ...RENDER_FLAGS,
   ...INPUT_FLAGS,
   method: { type: "string" },
@@ -90,7 +91,7 @@ const EXTRACT_FLAGS = {
   "no-images": { type: "boolean" },
 } as const;
 
-type ExtractValues = ReturnType<typeof parse<typeof EXTRACT_FLAGS>>["values"];
+export type ExtractValues = ReturnType<typeof parse<typeof EXTRACT_FLAGS>>["values"];
 
 export const extractCommand: Command = {
   name: "extract",
@@ -100,20 +101,12 @@ export const extractCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse("extract", argv, EXTRACT_FLAGS);
     const inputs = commandInputs("extract", positionals, values["input-list"]);
-    const outFormat = outFormatFrom(values);
-    const format = (values.format ?? (outFormat === "jsonl" ? "json" : "text")) as Format;
-    if (!FORMATS.includes(format))
-      throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
-    const problem = outFormatProblem(outFormat, format);
-    if (problem) throw new UsageError(`extract: ${problem}`);
-    const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
-    const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
-    if (format === "json") options.declaredMeta = true; // the JSON output's metadata
-    const context = contextFrom(extractor, values, mode, format);
+    const plan = extractPlan("extract", values);
+    const { extractor, format, read, outFormat } = plan;
+    if (outFormat !== "files" && !values.out)
+      throw new UsageError(`extract: --out-format ${outFormat} needs --out DIR`);
     const batch = inputs.listed || (await isBatch(positionals));
-    const workers = intOption("extract", "workers", values.workers, batch ? availableParallelism() : 0);
-    if (workers < 0 || !Number.isInteger(workers))
-      throw new UsageError(`extract: --workers must be a whole number, 0 or more, not ${values.workers}`);
+    const workers = workersOption("extract", values.workers, batch ? availableParallelism() : 0);
     if (values["skip-existing"] && !values.out)
       throw new UsageError("extract: --skip-existing needs --out DIR");
     const out = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
@@ -126,40 +119,69 @@ export const extractCommand: Command = {
         (n) => n !== null && sink.bar.setTotal(n),
         () => {},
       );
-    if (values["no-images"] && format !== "markdown" && format !== "html")
-      throw new UsageError(
-        "extract: --no-images applies to --format markdown or html (text and JSON hold no images)",
-      );
-    const output = { images: !values["no-images"] };
-    const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
     // an interrupted run removes its partial batch files at exit (batch-files.ts)
     if (outFormat !== "files") exitOnSignals();
-    const outputs = { outFormat, ...(out ? { outDir: out.root } : {}), ...listName(values["input-list"]) };
-    await extractBatch({
-      extractor,
-      setup,
-      mode,
-      workers,
-      concurrency,
-      specs: inputs.specs,
-      read,
-      sink,
-      ...outputs,
-    });
+    const outputs = { ...(out ? { outDir: out.root } : {}), ...listName(values["input-list"]) };
+    await extractBatch({ ...plan, workers, specs: inputs.specs, sink, ...outputs });
     return summarise(extractor, sink);
   },
 };
 
-/** --out-format, checked: a known value, with --out, and --skip-existing only for one file per page. */
-function outFormatFrom(values: ExtractValues): OutFormat {
+/** A --workers value: a whole number, 0 or more (`fallback` when not given). */
+export function workersOption(command: string, value: string | undefined, fallback: number): number {
+  const workers = intOption(command, "workers", value, fallback);
+  if (workers < 0 || !Number.isInteger(workers))
+    throw new UsageError(`${command}: --workers must be a whole number, 0 or more, not ${value}`);
+  return workers;
+}
+
+/**
+ * What extract's flags ask of a batch, whatever its inputs and outputs: the extractor and its
+ * setup, the render mode, how pages are read. `pith queue worker` builds each job's batch from
+ * the flags the job was submitted with through this function, so a queued page is extracted
+ * exactly as `pith extract` extracts it.
+ */
+export interface ExtractPlan {
+  extractor: Extractor;
+  setup: ExtractSetup;
+  mode: RenderMode;
+  concurrency: number;
+  read: ReadOptions;
+  format: Format;
+  /** --out-format: one file per page, or one JSONL / WARC file per input (src/batch/batch-files.ts). */
+  outFormat: OutFormat;
+}
+
+/** The ExtractPlan of extract's flag values; a bad flag is a usage error naming `command`. */
+export function extractPlan(command: string, values: ExtractValues): ExtractPlan {
+  const outFormat = outFormatFrom(command, values);
+  const format = (values.format ?? (outFormat === "jsonl" ? "json" : "text")) as Format;
+  if (!FORMATS.includes(format))
+    throw new UsageError(`${command}: --format must be one of ${FORMATS.join(", ")}`);
+  const problem = outFormatProblem(outFormat, format);
+  if (problem) throw new UsageError(`${command}: ${problem}`);
+  const extractor = extractorFor(command, values.method ?? DEFAULT_METHOD);
+  const { mode, options, concurrency, read } = renderOptionsFrom(command, values);
+  if (format === "json") options.declaredMeta = true; // the JSON output's metadata
+  const context = contextFrom(command, extractor, values, mode, format);
+  if (values["no-images"] && format !== "markdown" && format !== "html")
+    throw new UsageError(
+      `${command}: --no-images applies to --format markdown or html (text and JSON hold no images)`,
+    );
+  const output = { images: !values["no-images"] };
+  const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
+  return { extractor, setup, mode, concurrency, read, format, outFormat };
+}
+
+/** --out-format, checked: a known value, and --skip-existing only for one file per page. */
+function outFormatFrom(command: string, values: ExtractValues): OutFormat {
   const given = values["out-format"];
   if (given === undefined) return "files";
   if (!(OUT_FORMATS as readonly string[]).includes(given))
-    throw new UsageError(`extract: --out-format must be one of ${OUT_FORMATS.join(", ")}, not ${given}`);
-  if (!values.out) throw new UsageError(`extract: --out-format ${given} needs --out DIR`);
+    throw new UsageError(`${command}: --out-format must be one of ${OUT_FORMATS.join(", ")}, not ${given}`);
   if (given !== "files" && values["skip-existing"])
     throw new UsageError(
-      `extract: --skip-existing applies to --out-format files (a ${given} file is rewritten whole)`,
+      `${command}: --skip-existing applies to --out-format files (a ${given} file is rewritten whole)`,
     );
   return given as OutFormat;
 }
@@ -172,17 +194,18 @@ function listName(list: string | undefined): { batchName?: string } {
 
 /** The extractor's context from the flags (mode, model, trace, params); a bad param is a usage error. */
 function contextFrom(
+  command: string,
   extractor: Extractor,
   values: ExtractValues,
   mode: RenderMode,
   format: Format,
 ): ExtractorContext {
-  const params = paramsOption("extract", values.param);
+  const params = paramsOption(command, values.param);
   try {
     extractor.checkParams?.(params);
     checkParamNames(extractor, params);
   } catch (e) {
-    throw new UsageError(`extract: ${(e as Error).message}`);
+    throw new UsageError(`${command}: ${(e as Error).message}`);
   }
   return {
     mode,
@@ -207,16 +230,16 @@ function summarise(extractor: Extractor, sink: Sink): number {
   return errors ? EXIT.pageErrors : EXIT.ok;
 }
 
-function extractorFor(name: string): Extractor {
+function extractorFor(command: string, name: string): Extractor {
   let extractor: Extractor;
   try {
     extractor = getExtractor(name);
   } catch (e) {
-    throw new UsageError(`extract: ${(e as Error).message}`);
+    throw new UsageError(`${command}: ${(e as Error).message}`);
   }
   if (extractor.needsGold)
     throw new UsageError(
-      `extract: --method ${name} reads each page's gold text: run it with pith evaluate --method ${name} --data SET`,
+      `${command}: --method ${name} reads each page's gold text: run it with pith evaluate --method ${name} --data SET`,
     );
   return extractor;
 }

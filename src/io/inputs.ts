@@ -235,8 +235,23 @@ export interface ReadOptions {
   skip?: (id: string) => boolean | Promise<boolean>;
 }
 
+/**
+ * A page file or WARC read from `path` under the page id and source a run of all its inputs gives
+ * it (`pith queue` hands a job's share of a directory to a worker so: src/queue/job.ts), or the
+ * error record `unreadable` says (a directory entry that is no file, an empty directory).
+ */
+export interface NamedInput {
+  path: string;
+  id: string;
+  source: string;
+  unreadable?: string;
+}
+
+/** An input: a spec as a user writes it (path, directory, URL, WARC, -), or a NamedInput. */
+export type InputSpec = string | NamedInput;
+
 /** Input specs: a list of them, or an async stream (inputList). */
-export type InputSpecs = Iterable<string> | AsyncIterable<string>;
+export type InputSpecs = Iterable<InputSpec> | AsyncIterable<InputSpec>;
 
 /**
  * The input specs of a list file (`-`: stdin), one per line, read lazily so a list of millions
@@ -295,6 +310,11 @@ export async function* readInputsBySpec(
     (await options.skip?.(shownUrl(url))) ? null : fetchBytes(url, timeoutMs);
   let input = 0;
   for await (const spec of specs) {
+    if (typeof spec !== "string") {
+      for await (const page of readNamed(spec, options.skip)) yield { spec: spec.path, input, page };
+      input++;
+      continue;
+    }
     const url = isUrl(spec);
     if (url) fetching.push({ spec, input, page: fetchOrSkip(spec) });
     // after a URL, up to ahead − 1 fetches stay pending; a file, a directory or stdin waits for all of them
@@ -364,6 +384,22 @@ async function* readLocal(
     if (unreadable) yield fail(id, file, "read", unreadable);
     else if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
     else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
+  }
+}
+
+/** A NamedInput's page(s), read as readLocal reads a walked directory's entry. */
+async function* readNamed(
+  input: NamedInput,
+  skip: ReadOptions["skip"],
+): AsyncGenerator<PageResult<PageBytes>> {
+  const { path, id, source, unreadable } = input;
+  if (unreadable) yield fail(id, source, "read", unreadable);
+  else if (WARC_FILE.test(path)) yield* readWarc(path, skip, id, source);
+  else if (!(await skip?.(id))) {
+    const read = await readPageBytes(path, id, null);
+    yield read.ok
+      ? { ok: true, value: { ...read.value, source } }
+      : fail(id, source, "read", read.error.reason);
   }
 }
 
