@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { after, afterEach, before, test } from "node:test";
 import { Queue } from "bullmq";
 import { queueCommand } from "../src/cli/queue.ts";
@@ -197,6 +198,35 @@ test("re-submitting the same inputs to the same --out skips the jobs done", asyn
   const res = await runPith(["queue", "submit", ...specs, "--out", out, "--redis", redis.url()], root);
   assert.equal(res.status, 0, res.stderr);
   assert.match(res.stdout, /\t1 job\(s\): 0 added, 1 already done, 0 already in the queue$/m);
+});
+
+test("--out-format jsonl: one .jsonl.gz per job, together every page of pith extract's JSONL once", async () => {
+  const out = join(root, "out-jsonl");
+  const run = await submit(["a", "b", "--out", out, "--out-format", "jsonl", "--job-size", "3"]);
+  const w = worker([]);
+  const done = await waitStatus(run);
+  assert.equal(done.status, 0, done.stderr);
+  w.child.kill("SIGTERM");
+  await w.exited;
+  const single = join(root, "single-jsonl");
+  const res = await runPith(
+    ["extract", "a", "b", "--out", single, "--out-format", "jsonl", "--workers", "0"],
+    root,
+  );
+  assert.equal(res.status, 0, res.stderr);
+  const lines = (dir: string) =>
+    filesBelow(dir)
+      .filter((f) => f.endsWith(".jsonl.gz"))
+      .flatMap((f) =>
+        gunzipSync(readFileSync(join(dir, f)))
+          .toString("utf8")
+          .trim()
+          .split("\n"),
+      );
+  const queued = lines(out);
+  assert.ok(filesBelow(out).filter((f) => f.endsWith(".jsonl.gz")).length >= 4, "one file per job");
+  assert.equal(queued.length, A.length + B.length);
+  assert.deepEqual([...queued].sort(), [...lines(single)].sort());
 });
 
 test("bad input: unreachable Redis, an --out nobody can write, no inputs: one line each, extract's exit codes", async () => {
