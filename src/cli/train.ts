@@ -75,6 +75,11 @@ Options:
                      first one's scores around it, trained on the CV's out-of-fold scores;
                      on by default except with --domain); not with --domain or --folds 0,
                      which train none
+  --site-features    fill the site features (template occurrence counts, block IBDF) of each page
+                     of a site with at least 3 labeled pages from up to 8 of its other pages, as
+                     pith extract --site-features on does on a batch: a site-aware model for
+                     --site-model (with --domain: a per-domain model that reads them)
+  --min-site-pages N keep only pages whose site has at least N labeled pages in the sets
   --seed N           random seed (default ${DEFAULT_SEED})
   --workers N        threads for feature extraction, classifier fits and evaluation (default:
                      all cores; with 1, classifiers fit in this thread, using less memory)
@@ -88,7 +93,8 @@ Options:
                      model); no such domain is a usage error
   --baseline FILE    baseline model for --domain-experiment
   --prepare          only compute and cache the feature tables of --data (and, with --mode
-                     chromium, the renders), then exit; takes only --data, --mode, --workers
+                     chromium, the renders), then exit; takes only --data, --mode, --workers,
+                     --site-features
 
 Feature tables are cached under data/cache/, so retraining skips feature extraction; chromium
 renders are cached separately, so a feature change does not render again.
@@ -235,7 +241,7 @@ export function reportFailures(failures: readonly PageFailure[]): number {
 }
 
 /** What --prepare reads; it writes no model, so any training option given with it would be ignored. */
-const PREPARE_OPTIONS = ["prepare", "data", "mode", "workers"];
+const PREPARE_OPTIONS = ["prepare", "data", "mode", "workers", "site-features"];
 /** What --domain-experiment reads (static renders, gbdt, no model written). */
 const EXPERIMENT_OPTIONS = ["domain-experiment", "data", "baseline", "seed", "domain", "genre", "workers"];
 
@@ -313,6 +319,8 @@ const FLAGS = {
   baseline: { type: "string" },
   prepare: { type: "boolean" },
   bags: { type: "string" },
+  "site-features": { type: "boolean" },
+  "min-site-pages": { type: "string" },
 } as const;
 
 /** pith train's parsed flags. */
@@ -323,7 +331,12 @@ async function runPrepare(values: TrainFlags, mode: RenderMode, workers: number)
   refuseUnread(values, PREPARE_OPTIONS, "--prepare", "it only caches feature tables and writes no model");
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --prepare needs --data SETS");
-  const { records, skipped } = await loadAll({ datasets, mode, ...(workers > 0 ? { workers } : {}) });
+  const { records, skipped } = await loadAll({
+    datasets,
+    mode,
+    ...(workers > 0 ? { workers } : {}),
+    ...(values["site-features"] ? { siteFeatures: true } : {}),
+  });
   process.stderr.write(`cached feature tables of ${records.length} pages\n`);
   return reportFailures(skipped);
 }
@@ -374,6 +387,19 @@ function modelChoice(values: TrainFlags): ModelChoice {
   return { kind, bags, folds };
 }
 
+/** --site-features and --min-site-pages, checked. */
+function siteOptions(values: TrainFlags): { siteFeatures?: boolean; minSitePages?: number } {
+  const min = intOption("train", "min-site-pages", values["min-site-pages"], 1);
+  if (!Number.isInteger(min) || min < 1)
+    throw new UsageError(
+      `train: --min-site-pages expects a whole number ≥ 1, got "${values["min-site-pages"]}"`,
+    );
+  return {
+    ...(values["site-features"] ? { siteFeatures: true } : {}),
+    ...(min > 1 ? { minSitePages: min } : {}),
+  };
+}
+
 /** pith train without --prepare or --domain-experiment: trains and writes a model. */
 async function runTrain(argv: string[]): Promise<number> {
   const { values } = parse("train", argv, FLAGS);
@@ -415,6 +441,7 @@ async function runTrain(argv: string[]): Promise<number> {
     ...(values["no-context"] ? { context: false } : {}),
     genres: listOption(values.genre),
     domain: values.domain ?? null,
+    ...siteOptions(values),
     name:
       values.name ??
       (values.domain

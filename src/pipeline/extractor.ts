@@ -13,8 +13,17 @@
  * scores alone, without the model's context stage, context.ts; default true), bias (precision or
  * recall: move the decision threshold by run.ts BIAS_OFFSET; default as tuned).
  */
-import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
+import type {
+  Extraction,
+  ExtractorContext,
+  Extractor,
+  PageSnapshot,
+  RenderMode,
+  SiteContext,
+} from "../types.ts";
 import { existsSync } from "node:fs";
+import { SITE_MIN_PAGES } from "../io/site-group.ts";
+import { SITE_MAX_OTHERS } from "../features/site.ts";
 import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, loadedModel, resolveModelFile, type Resolution } from "./model/resolve.ts";
 import { GENERAL, METHOD, modelView, runPipeline } from "./run.ts";
@@ -60,6 +69,16 @@ export const ML_PARAMS: readonly string[] = [
   "segments",
 ];
 
+/**
+ * The page's site context when the site-aware model reads it: a site model is given
+ * (ExtractorContext.siteModel) and the page comes with at least SITE_MIN_PAGES - 1 other pages of
+ * its site; else undefined (the single-page model, no site features).
+ */
+function siteFor(context: ExtractorContext): SiteContext | undefined {
+  const site = context.site;
+  return str(context.siteModel) && site && site.pages.length >= SITE_MIN_PAGES - 1 ? site : undefined;
+}
+
 /** The pipeline's options from the context (its trace switch and params); throws on a value it cannot use. */
 export function runOptionsFrom(context: ExtractorContext): RunOptions {
   const params = context.params ?? {};
@@ -86,6 +105,8 @@ export function runOptionsFrom(context: ExtractorContext): RunOptions {
   if (bias) options.bias = bias;
   const pageType = str(params["pageType"]);
   if (pageType) options.pageType = pageType;
+  const site = siteFor(context);
+  if (site) options.site = site;
   return options;
 }
 
@@ -116,13 +137,16 @@ function modelFor(page: PageSnapshot, context: ExtractorContext): Chosen {
   const mode = context.mode ?? page.mode;
   const model = str(context.model);
   const modelDir = str(context.modelDir);
-  const key = [mode, model ?? "", modelDir ?? ""].join("\u0000");
+  const site = siteFor(context);
+  const siteModel = site ? str(context.siteModel) : undefined;
+  const key = [mode, model ?? "", modelDir ?? "", siteModel ?? ""].join("\u0000");
   const memo = CHOSEN.get(page);
   if (memo?.key === key) return memo;
-  const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, {
-    ...(model ? { model } : {}),
-    ...(modelDir ? { modelDir } : {}),
-  });
+  const url = page.url ?? page.meta?.canonicalUrl ?? null;
+  const dir = modelDir ? { modelDir } : {};
+  const choice = siteModel
+    ? siteResolution(resolveModelFile(url, mode, dir), siteModel, (site as SiteContext).pages.length)
+    : resolveModelFile(url, mode, { ...(model ? { model } : {}), ...dir });
   const ready = loadedModel(choice.file, mode);
   const now = ready ? { choice, loaded: ready } : undefined;
   const chosen: Chosen = {
@@ -134,6 +158,18 @@ function modelFor(page: PageSnapshot, context: ExtractorContext): Chosen {
   if (now) chosen.now = now;
   CHOSEN.set(page, chosen);
   return chosen;
+}
+
+/**
+ * A page read with `others` other pages of its site: its per-domain model when it has one (trained
+ * with `--site-features`, it reads them too), else the site-aware model; `why` says how many pages
+ * the site features compared it with.
+ */
+function siteResolution(single: Resolution, siteModel: string, others: number): Resolution {
+  const compared = `site: ${Math.min(others, SITE_MAX_OTHERS)} other pages`;
+  return single.why.startsWith("domain:")
+    ? { ...single, why: `${single.why}, ${compared}` }
+    : { file: siteModel, why: compared };
 }
 
 /**
@@ -168,6 +204,8 @@ export const mlExtractor: Extractor = {
       );
     }
     await cachedModel(file, mode);
+    const siteModel = str(context.siteModel);
+    if (siteModel) await cachedModel(siteModel, mode);
   },
   checkParams(params: NonNullable<ExtractorContext["params"]>): void {
     runOptionsFrom({ params });
