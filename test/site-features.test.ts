@@ -181,3 +181,43 @@ test("pith extract --site-features: bad values and missing models are usage erro
     assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
   }
 });
+
+test("pith train --domain --site-features: a per-domain model trained with them reads them on its site's pages", async () => {
+  const dir = tempDir("pith-site-domains-");
+  const trained = await pith([
+    "train",
+    "--domain",
+    "health.ucdavis.edu",
+    "--data",
+    SAMPLE,
+    "--site-features",
+    "--model-dir",
+    dir,
+  ]);
+  assert.equal(trained.status, 0, trained.stderr);
+  const file = join(dir, "domains", "health.ucdavis.edu.json");
+  const model = JSON.parse(readFileSync(file, "utf8")) as { hyperParameters: Record<string, unknown> };
+  assert.equal(model.hyperParameters["siteFeatures"], true);
+  // wx-0368 names its canonical URL on health.ucdavis.edu: its domain model, with the site features
+  const res = await pith([
+    "extract",
+    join(batchDir(), "ucd"),
+    "--format",
+    "json",
+    "--workers",
+    "0",
+    "--site-features",
+    "on",
+    "--site-model",
+    await trainedSiteModel(),
+    "--model-dir",
+    dir,
+  ]);
+  assert.equal(res.status, 0, res.stderr);
+  const used = res.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: string; model: string })
+    .find((o) => o.id === "wx-0368.html.gz");
+  assert.match(used?.model ?? "", /\(domain:health\.ucdavis\.edu, site: 2 other pages, /);
+});
