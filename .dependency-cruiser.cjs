@@ -42,6 +42,13 @@ module.exports = {
       from: { path: "^src/(pipeline|refine|features|dom|render|output)/" },
       to: { path: "^src/train/" },
     },
+    {
+      name: "queue-on-top",
+      comment: "the distributed queue runs extract batches; the batch and the stages below never know of it",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(cli|queue)/" },
+      to: { path: "^src/queue/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -51,7 +51,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { intOption, scriptArgs, usageError } from "./args.ts";
 import { median } from "./stats.ts";
-import { timedRun } from "./timed.ts";
+import { ensureBundle, timedRun } from "./timed.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const PITH = join(ROOT, "bin", "pith.js");
@@ -159,19 +159,6 @@ async function bundlePeers(tools: readonly Tool[]): Promise<Map<Tool, string>> {
   });
   for (const t of peers) paths.set(t, join(outdir, `${t}-cli.mjs`));
   return paths;
-}
-
-/** Builds dist/ when it is older than src/ (scripts/build.mjs), so that bin/pith.js runs the bundle. */
-async function ensureBundle(): Promise<void> {
-  if (process.env["PITH_SOURCES"])
-    usageError(USAGE, "PITH_SOURCES is set: pith would run its sources, not the bundle");
-  const buildModule = join(ROOT, "scripts", "build.mjs");
-  const { bundleIsFresh } = (await import(buildModule)) as { bundleIsFresh(): boolean };
-  if (bundleIsFresh()) return;
-  process.stderr.write("dist/ is stale: node scripts/build.mjs\n");
-  const build = spawnSync("node", [buildModule], { encoding: "utf8" });
-  if (build.status !== 0 || !bundleIsFresh())
-    throw new Error(`the build failed, pith would run its sources: ${build.stderr}`);
 }
 
 /** A directory of symlinks to the first N pages of the set for every N of `sizes`, and for N = 1 (the warm-up's). */

@@ -8,10 +8,11 @@
  *
  *   npm run bench:memory -- [--pages 5000] [--workers 0] [--heap-mb 300]
  */
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { intOption, scriptArgs } from "./args.ts";
+import { sharedPages } from "./shared-pages.ts";
 import { timedRun } from "./timed.ts";
 
 const USAGE = `Usage: npm run bench:memory -- [--pages 5000] [--workers 0] [--heap-mb 300]
@@ -21,7 +22,6 @@ text to /dev/null, with --workers worker threads (0: this thread); then the same
 \`node --max-old-space-size=--heap-mb\`, which passes only when pages leave nothing behind.`;
 
 const ROOT = resolve(import.meta.dirname, "..");
-const DATA = process.env["PITH_DATA"] ?? resolve(ROOT, "../shared/data");
 
 const values = scriptArgs(USAGE, {
   pages: { type: "string" },
@@ -31,19 +31,6 @@ const values = scriptArgs(USAGE, {
 const pages = intOption(USAGE, "pages", values.pages, 5000);
 const workers = intOption(USAGE, "workers", values.workers, 0, 0);
 const heapMb = intOption(USAGE, "heap-mb", values["heap-mb"], 300);
-
-/** Every page file of the shared sets, in set and name order. */
-function sharedPages(): string[] {
-  if (!existsSync(DATA)) throw new Error(`no shared sets at ${DATA} (set PITH_DATA)`);
-  return readdirSync(DATA)
-    .filter((set) => existsSync(join(DATA, set, "html")))
-    .sort()
-    .flatMap((set) =>
-      readdirSync(join(DATA, set, "html"))
-        .sort()
-        .map((f) => join(DATA, set, "html", f)),
-    );
-}
 
 /** One run: wall seconds, peak RSS (MB), exit code and the summary line. */
 function run(

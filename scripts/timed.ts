@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 const TIME = "/usr/bin/time";
 const MARK = "PITH_TIMED";
@@ -45,4 +46,17 @@ export function timedRun(argv: readonly string[]): Timed {
     exitCode: killed ? null : exited ? Number(exited[1]) : r.status,
     stderr,
   };
+}
+
+/** Builds dist/ when it is older than src/ (scripts/build.mjs), so that bin/pith.js runs the bundle. */
+export async function ensureBundle(): Promise<void> {
+  if (process.env["PITH_SOURCES"])
+    throw new Error("PITH_SOURCES is set: pith would run its sources, not the bundle");
+  const buildModule = join(import.meta.dirname, "build.mjs");
+  const { bundleIsFresh } = (await import(buildModule)) as { bundleIsFresh(): boolean };
+  if (bundleIsFresh()) return;
+  process.stderr.write("dist/ is stale: node scripts/build.mjs\n");
+  const build = spawnSync("node", [buildModule], { encoding: "utf8" });
+  if (build.status !== 0 || !bundleIsFresh())
+    throw new Error(`the build failed, pith would run its sources: ${build.stderr}`);
 }

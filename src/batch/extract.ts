@@ -11,11 +11,13 @@
  * pages are shared, so both paths compute the same site features.
  */
 import { stat } from "node:fs/promises";
+import { UsageError } from "../errors.ts";
 import {
+  decodePage,
   isUrl,
   listPageFiles,
   localPath,
-  readInputs,
+  readInputsBySpec,
   readRawInputs,
   WARC_FILE,
   type InputSpecs,
@@ -35,6 +37,7 @@ import type {
   RenderMode,
   SiteContext,
 } from "../types.ts";
+import { BatchFiles, BatchFileSink, outFormatProblem, type OutFormat } from "./batch-files.ts";
 import { ExtractPool, type ExtractSetup, type SitePageBytes } from "./extract-pool.ts";
 import { pageOutput } from "./page-output.ts";
 import type { BatchSink } from "./sink.ts";
@@ -51,18 +54,65 @@ export interface BatchOptions {
   /** The inputs (files, directories, URLs, WARCs, - for stdin) and how to read them. */
   specs: InputSpecs;
   read: ReadOptions;
-  /** Where outputs go (sink.ts Sink: stdout or files; a program may pass its own). */
+  /**
+   * Where outputs go (sink.ts Sink: stdout or files; a program may pass its own). With batch
+   * files (`outFormat` jsonl or warc) the sink only counts them (BatchSink.count).
+   */
   sink: BatchSink;
+  /**
+   * `--out-format`: "files" (the default) leaves the writing to the sink; "jsonl" and "warc"
+   * write one batch file per input under `outDir` (batch-files.ts).
+   */
+  outFormat?: OutFormat;
+  /** The directory of the batch files (`--out`), needed with jsonl and warc. */
+  outDir?: string;
+  /**
+   * One batch file for the whole batch under this name (the queue's job id), without extension;
+   * absent: one file per input, named after it (batch-files.ts batchName).
+   */
+  batchName?: string;
+  /**
+   * Worker threads already started with this batch's setup, left open after it (a queue worker's,
+   * shared by its jobs: src/queue/worker.ts); without it a static batch starts `workers` of its own.
+   */
+  pool?: ExtractPool;
 }
 
-/** Runs the batch to its end: every page's output or error record reaches the sink. */
+/** Runs the batch to its end: every page's output or error record reaches the sink (or its batch file). */
 export async function extractBatch(o: BatchOptions): Promise<void> {
-  if (o.mode === "static" && o.workers > 0 && !o.extractor.needsSite) {
-    const raw = readRawInputs(o.specs, o.read);
-    const inputs = o.setup.context.siteModel ? await withSiblings(raw) : raw;
-    await extractOnWorkers(o.setup, o.workers, inputs, o.sink);
-  } else await extractInThread(o, readInputs(o.specs, o.read));
-  await o.sink.done();
+  const files = batchFileSink(o);
+  const sink = files ?? o.sink;
+  const inputs = files ? files.tap(readInputsBySpec(o.specs, o.read)) : readRawInputs(o.specs, o.read);
+  try {
+    if (o.mode === "static" && o.workers > 0 && !o.extractor.needsSite)
+      await extractOnWorkers(
+        o.pool ?? new ExtractPool(o.workers, o.setup, o.setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        o.setup.context.siteModel ? await withSiblings(inputs) : inputs,
+        sink,
+        !o.pool,
+      );
+    else await extractInThread({ ...o, sink }, decoded(inputs));
+    await sink.done();
+  } catch (e) {
+    await files?.abort();
+    throw e;
+  }
+}
+
+/** The sink that writes the batch files of `outFormat` jsonl or warc; null for one file per page. */
+function batchFileSink(o: BatchOptions): BatchFileSink | null {
+  const outFormat = o.outFormat ?? "files";
+  if (outFormat === "files") return null;
+  if (!o.outDir) throw new UsageError(`extract: --out-format ${outFormat} needs --out DIR`);
+  const problem = outFormatProblem(outFormat, o.setup.format);
+  if (problem) throw new UsageError(`extract: ${problem}`);
+  const { format, method } = o.setup;
+  return new BatchFileSink(new BatchFiles({ outFormat, dir: o.outDir, format, method }), o.sink, o.batchName);
+}
+
+/** The pages decoded (readInputs from read bytes). */
+async function* decoded(inputs: AsyncIterable<PageResult<PageBytes>>): AsyncGenerator<PageResult<PageInput>> {
+  for await (const r of inputs) yield r.ok ? decodePage(r.value) : r;
 }
 
 /**
@@ -130,24 +180,23 @@ export async function countPages(specs: readonly string[]): Promise<number | nul
  * reads inputs and writes outputs.
  */
 async function extractOnWorkers(
-  setup: ExtractSetup,
-  workers: number,
+  pool: ExtractPool,
   inputs: AsyncIterable<PageResult<SitePageBytes>> | Iterable<PageResult<SitePageBytes>>,
   sink: BatchSink,
+  own: boolean,
 ): Promise<void> {
-  const pool = new ExtractPool(workers, setup, setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
     await pool.ready();
     // two pages per worker in flight: one running, one waiting, so no worker idles while this
     // thread reads the next input
     await mapLimit(
       inputs,
-      2 * workers,
+      2 * pool.size,
       (r) => (r.ok ? pool.extract(r.value) : Promise.resolve(r)),
       (out) => sink.take(out),
     );
   } finally {
-    await pool.close();
+    if (own) await pool.close();
   }
 }
 

@@ -19,6 +19,8 @@ export interface Command {
   name: string;
   /** Full help text (usage line, options with defaults, examples). */
   help: string;
+  /** The help of the subcommand `argv` names, for a command that has subcommands (`pith queue submit --help`). */
+  helpFor?: (argv: string[]) => string;
   run(argv: string[]): Promise<number>;
 }
 

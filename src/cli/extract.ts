@@ -5,12 +5,15 @@
 import { availableParallelism } from "node:os";
 import "../methods.ts";
 import { countPages, extractBatch, isBatch } from "../batch/extract.ts";
+import { exitOnSignals } from "../exit-on-signal.ts";
 import type { ExtractSetup } from "../batch/extract-pool.ts";
+import { OUT_FORMATS, outFormatProblem, type OutFormat } from "../batch/batch-files.ts";
 import { OutputDir } from "../batch/output-files.ts";
 import { progress } from "../batch/progress.ts";
 import { Sink } from "../batch/sink.ts";
 import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts";
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
+import type { ReadOptions } from "../io/inputs.ts";
 import type { Extractor, ExtractorContext, RenderMode } from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { SITE_MIN_PAGES } from "../io/site-group.ts";
@@ -40,11 +43,20 @@ ${INPUT_HELP}
                      siteA/index.html → DIR/siteA/index.txt); default: stdout, where
                      a batch (several inputs, a directory, a WARC) puts a "==> id <==" line
                      before each page's text, Markdown or HTML, and JSON is one object per line
+  --out-format F     with --out: files (default: one file per page, as above), jsonl or warc: one
+                     gzipped file per input (a WARC, a directory, a file, a URL; with --input-list
+                     one for the run, named after the list), written whole or not at all:
+                     jsonl: DIR/<input>.jsonl.gz, each line a page's --format json object (the
+                     default format here) or a failed page's {"version","id","source","error"};
+                     warc: DIR/<input>.wet.warc.gz (crawl.warc.gz → DIR/crawl.wet.warc.gz), a
+                     WET-style WARC with a conversion record per page (--format text, markdown or
+                     html) that refers to its source record, a metadata record per failed page
   --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;
                      outputs are written whole or not at all, so a file found is a finished page).
                      A file kept gets this run's modification time and is the first input's of its
                      name: a second input with that name is an error record, as without the flag
-  --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
+  --model FILE       model artifact for --method ml and louvan (default: the method's bundled model
+                     for the render mode: models/default-MODE.json, models/louvan-MODE.json)
   --model-dir DIR    where per-domain models are looked up (default: models/)
   --site-features on|off
                      on (--method ml): a page whose batch holds at least ${SITE_MIN_PAGES} pages of its site
@@ -62,7 +74,8 @@ ${INPUT_HELP}
                      smooths scores within Louvan's predicted segments, dedupe=false, fallback=false,
                      context=false skips the model's context stage, hidden=false reads only text the
                      markup shows: static models also weigh text in hidden / aria-hidden /
-                     display:none elements such as collapsed accordions and tabs)
+                     display:none elements such as collapsed accordions and tabs; for louvan:
+                     refiner=sls or none stands where LBS runs, forums keep TP)
   --workers N        worker threads that render and extract static pages side by side (default:
                      one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
                      inputs; else 0). 0 extracts in this thread. --timeout ends a page stuck in
@@ -75,12 +88,13 @@ ${RENDER_HELP}
 Exit codes: 0 all pages extracted, 1 some pages failed (each reported on stderr, the batch
 goes on), 2 usage error, 3 fatal (e.g. no browser, unreadable model).`;
 
-const EXTRACT_FLAGS = {
+export const EXTRACT_FLAGS = {
   ...RENDER_FLAGS,
   ...INPUT_FLAGS,
   method: { type: "string" },
   format: { type: "string" },
   out: { type: "string" },
+  "out-format": { type: "string" },
   model: { type: "string" },
   "model-dir": { type: "string" },
   "site-features": { type: "string" },
@@ -91,7 +105,7 @@ const EXTRACT_FLAGS = {
   "no-images": { type: "boolean" },
 } as const;
 
-type ExtractValues = ReturnType<typeof parse<typeof EXTRACT_FLAGS>>["values"];
+export type ExtractValues = ReturnType<typeof parse<typeof EXTRACT_FLAGS>>["values"];
 
 export const extractCommand: Command = {
   name: "extract",
@@ -101,20 +115,16 @@ export const extractCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse("extract", argv, EXTRACT_FLAGS);
     const inputs = commandInputs("extract", positionals, values["input-list"]);
-    const format = (values.format ?? "text") as Format;
-    if (!FORMATS.includes(format))
-      throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
-    const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
-    const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
-    if (format === "json") options.declaredMeta = true; // the JSON output's metadata
-    const context = contextFrom(extractor, values, mode, format);
+    const plan = extractPlan("extract", values);
+    const { extractor, format, read, outFormat } = plan;
+    if (outFormat !== "files" && !values.out)
+      throw new UsageError(`extract: --out-format ${outFormat} needs --out DIR`);
     const batch = inputs.listed || (await isBatch(positionals));
-    const workers = intOption("extract", "workers", values.workers, batch ? availableParallelism() : 0);
-    if (workers < 0 || !Number.isInteger(workers))
-      throw new UsageError(`extract: --workers must be a whole number, 0 or more, not ${values.workers}`);
+    const workers = workersOption("extract", values.workers, batch ? availableParallelism() : 0);
     if (values["skip-existing"] && !values.out)
       throw new UsageError("extract: --skip-existing needs --out DIR");
-    const files = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
+    const out = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
+    const files = outFormat === "files" ? out : null;
     const sink = new Sink(format, files, batch, progress("extract", 0));
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     // listed beside the batch, for the bar alone
@@ -123,30 +133,93 @@ export const extractCommand: Command = {
         (n) => n !== null && sink.bar.setTotal(n),
         () => {},
       );
-    if (values["no-images"] && format !== "markdown" && format !== "html")
-      throw new UsageError(
-        "extract: --no-images applies to --format markdown or html (text and JSON hold no images)",
-      );
-    const output = { images: !values["no-images"] };
-    const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
-    await extractBatch({ extractor, setup, mode, workers, concurrency, specs: inputs.specs, read, sink });
+    // an interrupted run removes its partial batch files at exit (batch-files.ts)
+    if (outFormat !== "files") exitOnSignals();
+    const outputs = { ...(out ? { outDir: out.root } : {}), ...listName(values["input-list"]) };
+    await extractBatch({ ...plan, workers, specs: inputs.specs, sink, ...outputs });
     return summarise(extractor, sink);
   },
 };
 
+/** A --workers value: a whole number, 0 or more (`fallback` when not given). */
+export function workersOption(command: string, value: string | undefined, fallback: number): number {
+  const workers = intOption(command, "workers", value, fallback);
+  if (workers < 0 || !Number.isInteger(workers))
+    throw new UsageError(`${command}: --workers must be a whole number, 0 or more, not ${value}`);
+  return workers;
+}
+
+/**
+ * What extract's flags ask of a batch, whatever its inputs and outputs: the extractor and its
+ * setup, the render mode, how pages are read. `pith queue worker` builds each job's batch from
+ * the flags the job was submitted with through this function, so a queued page is extracted
+ * exactly as `pith extract` extracts it.
+ */
+export interface ExtractPlan {
+  extractor: Extractor;
+  setup: ExtractSetup;
+  mode: RenderMode;
+  concurrency: number;
+  read: ReadOptions;
+  format: Format;
+  /** --out-format: one file per page, or one JSONL / WARC file per input (src/batch/batch-files.ts). */
+  outFormat: OutFormat;
+}
+
+/** The ExtractPlan of extract's flag values; a bad flag is a usage error naming `command`. */
+export function extractPlan(command: string, values: ExtractValues): ExtractPlan {
+  const outFormat = outFormatFrom(command, values);
+  const format = (values.format ?? (outFormat === "jsonl" ? "json" : "text")) as Format;
+  if (!FORMATS.includes(format))
+    throw new UsageError(`${command}: --format must be one of ${FORMATS.join(", ")}`);
+  const problem = outFormatProblem(outFormat, format);
+  if (problem) throw new UsageError(`${command}: ${problem}`);
+  const extractor = extractorFor(command, values.method ?? DEFAULT_METHOD);
+  const { mode, options, concurrency, read } = renderOptionsFrom(command, values);
+  if (format === "json") options.declaredMeta = true; // the JSON output's metadata
+  const context = contextFrom(command, extractor, values, mode, format);
+  if (values["no-images"] && format !== "markdown" && format !== "html")
+    throw new UsageError(
+      `${command}: --no-images applies to --format markdown or html (text and JSON hold no images)`,
+    );
+  const output = { images: !values["no-images"] };
+  const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
+  return { extractor, setup, mode, concurrency, read, format, outFormat };
+}
+
+/** --out-format, checked: a known value, and --skip-existing only for one file per page. */
+function outFormatFrom(command: string, values: ExtractValues): OutFormat {
+  const given = values["out-format"];
+  if (given === undefined) return "files";
+  if (!(OUT_FORMATS as readonly string[]).includes(given))
+    throw new UsageError(`${command}: --out-format must be one of ${OUT_FORMATS.join(", ")}, not ${given}`);
+  if (given !== "files" && values["skip-existing"])
+    throw new UsageError(
+      `${command}: --skip-existing applies to --out-format files (a ${given} file is rewritten whole)`,
+    );
+  return given as OutFormat;
+}
+
+/** With --input-list, one batch file for the run, named after the list (`urls.txt` → `urls`; stdin: `stdin`). */
+function listName(list: string | undefined): { batchName?: string } {
+  if (list === undefined) return {};
+  return { batchName: list === "-" ? "stdin" : list.replace(/(?<=[^/])\.[^./]*$/, "") };
+}
+
 /** The extractor's context from the flags (mode, model, trace, params); a bad param is a usage error. */
 function contextFrom(
+  command: string,
   extractor: Extractor,
   values: ExtractValues,
   mode: RenderMode,
   format: Format,
 ): ExtractorContext {
-  const params = paramsOption("extract", values.param);
+  const params = paramsOption(command, values.param);
   try {
     extractor.checkParams?.(params);
     checkParamNames(extractor, params);
   } catch (e) {
-    throw new UsageError(`extract: ${(e as Error).message}`);
+    throw new UsageError(`${command}: ${(e as Error).message}`);
   }
   return {
     mode,
@@ -196,16 +269,16 @@ function summarise(extractor: Extractor, sink: Sink): number {
   return errors ? EXIT.pageErrors : EXIT.ok;
 }
 
-function extractorFor(name: string): Extractor {
+function extractorFor(command: string, name: string): Extractor {
   let extractor: Extractor;
   try {
     extractor = getExtractor(name);
   } catch (e) {
-    throw new UsageError(`extract: ${(e as Error).message}`);
+    throw new UsageError(`${command}: ${(e as Error).message}`);
   }
   if (extractor.needsGold)
     throw new UsageError(
-      `extract: --method ${name} reads each page's gold text: run it with pith evaluate --method ${name} --data SET`,
+      `${command}: --method ${name} reads each page's gold text: run it with pith evaluate --method ${name} --data SET`,
     );
   return extractor;
 }

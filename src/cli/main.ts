@@ -47,6 +47,16 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./train.ts")).trainCommand,
   },
   {
+    name: "studio",
+    summary: "a local web app: see what pith kept and why, label pages by clicking",
+    load: async () => (await import("./studio.ts")).studioCommand,
+  },
+  {
+    name: "queue",
+    summary: "extract on many machines: submit jobs to Redis, run workers, watch a run (BullMQ)",
+    load: async () => (await import("./queue.ts")).queueCommand,
+  },
+  {
     name: "export",
     summary: "write an installed per-domain model to a file",
     load: async () => (await import("./export.ts")).exportCommand,
@@ -86,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(command.help.trimEnd() + "\n");
+    process.stdout.write((command.helpFor?.(rest) ?? command.help).trimEnd() + "\n");
     return EXIT.ok;
   }
   return command.run(rest);

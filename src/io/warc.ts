@@ -50,11 +50,14 @@ interface RecordPage {
  * Page ids are `<name>#<n>`, n counting the HTML responses, with `name` the WARC's path as given
  * (relative to the directory when the WARC was found by walking one, as page files are).
  * `skip` (ReadOptions.skip) is asked with each HTML record's id before its payload is read.
+ * `shown` is the WARC's path in the pages' sources and error records (the path as the user gave
+ * it, when a queued job reads the file by its absolute path).
  */
 export async function* readWarc(
   path: string,
   skip?: (id: string) => boolean | Promise<boolean>,
   name = path,
+  shown = path,
 ): AsyncGenerator<PageResult<PageBytes>> {
   let n = 0;
   let records = 0;
@@ -78,12 +81,12 @@ export async function* readWarc(
       const page = await pageOf(record);
       if (!page) {
         if ((await drain(record)).cut) {
-          yield readFailure(`${name}#${n + 1}`, path, cutShort(records, record.warcContentLength));
+          yield readFailure(`${name}#${n + 1}`, shown, cutShort(records, record.warcContentLength));
           return;
         }
         continue;
       }
-      yield await readPage(record, page, { path, records, n });
+      yield await readPage(record, page, { path: shown, records, n });
     }
     const rest = await unreadTail(path, parser.offset);
     if (records > 0 && rest)
@@ -92,14 +95,14 @@ export async function* readWarc(
           `hold no whole record`,
       );
   } catch (e) {
-    yield readFailure(`${name}#${n + 1}`, path, `bad WARC: ${(e as Error).message}`);
+    yield readFailure(`${name}#${n + 1}`, shown, `bad WARC: ${(e as Error).message}`);
     return;
   }
-  if (records === 0) yield readFailure(name, path, "bad WARC: no records found");
+  if (records === 0) yield readFailure(name, shown, "bad WARC: no records found");
   else if (n === 0)
     yield readFailure(
       name,
-      path,
+      shown,
       `no HTML pages in this WARC: none of its ${records} record(s) is a response or resource ` +
         `with an HTML content type`,
     );
@@ -146,6 +149,8 @@ async function readPage(
     bytes,
   };
   if (bodyKind(type) === "xhtml") value.xhtml = true;
+  const recordId = record.warcHeader("WARC-Record-ID");
+  if (recordId) value.record = { id: recordId, date: record.warcDate ?? null };
   return { ok: true, value };
 }
 
