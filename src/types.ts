@@ -246,6 +246,13 @@ export interface ExtractorContext {
   model?: string;
   /** Where per-domain models are looked up before the bundled models/ (`pith train --domain` writes them). */
   modelDir?: string;
+  /**
+   * The learned pipeline's site-aware model (`pith extract --site-features on`): used, with the
+   * site features computed against `site`, on a page whose site has at least SITE_MIN_PAGES pages
+   * at hand (src/io/site-group.ts); a page with fewer keeps the single-page model. Unset: the site
+   * context never reaches the learned pipeline.
+   */
+  siteModel?: string;
   /** Record a trace of every keep/drop decision (default true; only JSON output shows it). */
   trace?: boolean;
   /** The page's gold text, for a method that reads it (Extractor.needsGold: `pith evaluate` only). */

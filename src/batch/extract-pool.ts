@@ -16,6 +16,14 @@ import type { PageOutput } from "./page-output.ts";
 import { DeadlinePool } from "./pool.ts";
 import { workerModule } from "../paths.ts";
 
+/**
+ * A page's bytes and, with a site-aware model, those of other pages of its site (src/batch/extract.ts
+ * withSiblings): the worker renders them into the page's SiteContext.
+ */
+export interface SitePageBytes extends PageBytes {
+  siblings?: PageBytes[];
+}
+
 /** What every worker needs to process pages exactly like the in-thread path. */
 export interface ExtractSetup {
   method: string;
@@ -39,7 +47,7 @@ export const WORKER_HEAP_MB = 1024;
  * Decodes, renders, extracts and formats pages on worker threads (src/batch/pool.ts), one at a time each.
  */
 export class ExtractPool {
-  private readonly pool: DeadlinePool<PageBytes, PageResult<PageOutput>>;
+  private readonly pool: DeadlinePool<SitePageBytes, PageResult<PageOutput>>;
 
   /** Worker threads (at least one). */
   get size(): number {
@@ -70,7 +78,7 @@ export class ExtractPool {
   }
 
   /** One page's output or error record. Never rejects. */
-  extract(input: PageBytes): Promise<PageResult<PageOutput>> {
+  extract(input: SitePageBytes): Promise<PageResult<PageOutput>> {
     return this.pool.run(input);
   }
 

@@ -3,6 +3,12 @@
  * worker threads for static pages, in this thread for Chromium, site-level methods and
  * `--workers 0`), each page extracted and formatted (page-output.ts), every output handed to the
  * sink in input order. The CLI (src/cli/extract.ts) parses flags into a BatchOptions.
+ *
+ * With a site-aware model (ExtractorContext.siteModel, `--site-features on`) the whole batch is
+ * read first and grouped by site (site-group.ts); a page of a site with at least SITE_MIN_PAGES
+ * pages gets the first SITE_MAX_OTHERS others, in input order, as its site context: on workers
+ * their bytes travel with the page and the worker renders them, in this thread the rendered
+ * pages are shared, so both paths compute the same site features.
  */
 import { stat } from "node:fs/promises";
 import { UsageError } from "../errors.ts";
@@ -15,10 +21,11 @@ import {
   readRawInputs,
   WARC_FILE,
   type InputSpecs,
-  type PageBytes,
   type ReadOptions,
 } from "../io/inputs.ts";
-import { siteContexts } from "../io/site-group.ts";
+import type { PageBytes } from "../io/page-bytes.ts";
+import { SITE_MIN_PAGES, siteContexts, siteKey, siteSiblings } from "../io/site-group.ts";
+import { SITE_MAX_OTHERS } from "../features/site.ts";
 import { createRenderer, mapLimit, pageLimit, renderLimit, renderPage } from "../render/index.ts";
 import { DEFAULT_TIMEOUT_MS, NO_LIMIT, type Limit } from "../time-limit.ts";
 import type {
@@ -31,7 +38,7 @@ import type {
   SiteContext,
 } from "../types.ts";
 import { BatchFiles, BatchFileSink, outFormatProblem, type OutFormat } from "./batch-files.ts";
-import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
+import { ExtractPool, type ExtractSetup, type SitePageBytes } from "./extract-pool.ts";
 import { pageOutput } from "./page-output.ts";
 import type { BatchSink } from "./sink.ts";
 
@@ -80,7 +87,7 @@ export async function extractBatch(o: BatchOptions): Promise<void> {
     if (o.mode === "static" && o.workers > 0 && !o.extractor.needsSite)
       await extractOnWorkers(
         o.pool ?? new ExtractPool(o.workers, o.setup, o.setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-        inputs,
+        o.setup.context.siteModel ? await withSiblings(inputs) : inputs,
         sink,
         !o.pool,
       );
@@ -106,6 +113,24 @@ function batchFileSink(o: BatchOptions): BatchFileSink | null {
 /** The pages decoded (readInputs from read bytes). */
 async function* decoded(inputs: AsyncIterable<PageResult<PageBytes>>): AsyncGenerator<PageResult<PageInput>> {
   for await (const r of inputs) yield r.ok ? decodePage(r.value) : r;
+}
+
+/**
+ * Every input read, each page of a site with at least SITE_MIN_PAGES pages carrying the bytes of
+ * the first SITE_MAX_OTHERS other pages of its site (input order), for the worker to render.
+ */
+async function withSiblings(
+  inputs: AsyncIterable<PageResult<PageBytes>>,
+): Promise<PageResult<SitePageBytes>[]> {
+  const all: PageResult<PageBytes>[] = [];
+  for await (const r of inputs) all.push(r);
+  const pages = all.flatMap((r) => (r.ok ? [r.value] : []));
+  const groups = siteSiblings(pages, siteKey, SITE_MIN_PAGES);
+  return all.map((r) => {
+    const group = r.ok ? groups.get(r.value) : undefined;
+    if (!r.ok || !group) return r;
+    return { ok: true, value: { ...r.value, siblings: group.others.slice(0, SITE_MAX_OTHERS) } };
+  });
 }
 
 /**
@@ -156,7 +181,7 @@ export async function countPages(specs: readonly string[]): Promise<number | nul
  */
 async function extractOnWorkers(
   pool: ExtractPool,
-  inputs: AsyncIterable<PageResult<PageBytes>>,
+  inputs: AsyncIterable<PageResult<SitePageBytes>> | Iterable<PageResult<SitePageBytes>>,
   sink: BatchSink,
   own: boolean,
 ): Promise<void> {
@@ -191,7 +216,7 @@ async function extractInThread(
   try {
     const pages = (r: PageResult<PageInput>, parse: Limit) =>
       r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r);
-    if (extractor.needsSite) {
+    if (extractor.needsSite || setup.context.siteModel) {
       const rendered = await renderAll(inputs, concurrency, (r) =>
         pages(r, renderLimit(renderer, setup.render)),
       );
@@ -227,12 +252,19 @@ async function renderAll(
   return rendered;
 }
 
-/** Site-level methods see every page of the batch, grouped by site, as their SiteContext. */
+/**
+ * Site-level methods see every page of the batch, grouped by site, as their SiteContext; the
+ * learned pipeline's site-aware model only pages of sites with at least SITE_MIN_PAGES pages.
+ */
 async function extractWithSites(
   { extractor, setup, sink }: Pick<BatchOptions, "extractor" | "setup" | "sink">,
   rendered: readonly PageResult<PageSnapshot>[],
 ): Promise<void> {
-  const contexts = siteContexts(rendered.flatMap((r) => (r.ok ? [r.value] : [])));
+  const minPages = extractor.needsSite ? 1 : SITE_MIN_PAGES;
+  const contexts = siteContexts(
+    rendered.flatMap((r) => (r.ok ? [r.value] : [])),
+    minPages,
+  );
   for (const r of rendered) {
     const site: SiteContext | undefined = r.ok ? contexts.get(r.value) : undefined;
     const context: ExtractorContext = site ? { ...setup.context, site } : setup.context;

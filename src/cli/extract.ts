@@ -16,6 +16,10 @@ import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import type { ReadOptions } from "../io/inputs.ts";
 import type { Extractor, ExtractorContext, RenderMode } from "../types.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
+import { SITE_MIN_PAGES } from "../io/site-group.ts";
+import { SITE_MAX_OTHERS } from "../features/site.ts";
+import { bundledSitePath } from "../pipeline/model/model.ts";
+import { existsSync } from "node:fs";
 import { commandInputs, INPUT_FLAGS, INPUT_HELP } from "./input-flags.ts";
 import { RENDER_FLAGS, RENDER_HELP, renderOptionsFrom } from "./render-flags.ts";
 
@@ -54,6 +58,14 @@ ${INPUT_HELP}
   --model FILE       model artifact for --method ml and louvan (default: the method's bundled model
                      for the render mode: models/default-MODE.json, models/louvan-MODE.json)
   --model-dir DIR    where per-domain models are looked up (default: models/)
+  --site-features on|off
+                     on (--method ml): a page whose batch holds at least ${SITE_MIN_PAGES} pages of its site
+                     (URL host, or directory for local files) is read with up to ${SITE_MAX_OTHERS} of them:
+                     the site features (template occurrence counts, block IBDF) are computed
+                     and the site-aware model decides; other pages keep the single-page model.
+                     Reads the whole batch before the first output. Default off (docs/site.md)
+  --site-model FILE  the site-aware model for --site-features on (pith train --site-features;
+                     default: models/site-<mode>.json when there is one)
   --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or
                      bias=recall keeps less noise or misses less content; for ml:
                      comments=drop drops comment sections from article pages, reviews=keep keeps
@@ -85,6 +97,8 @@ export const EXTRACT_FLAGS = {
   "out-format": { type: "string" },
   model: { type: "string" },
   "model-dir": { type: "string" },
+  "site-features": { type: "string" },
+  "site-model": { type: "string" },
   param: { type: "string", multiple: true },
   workers: { type: "string" },
   "skip-existing": { type: "boolean" },
@@ -214,7 +228,32 @@ function contextFrom(
     trace: format === "json",
     ...(values.model ? { model: values.model } : {}),
     ...(values["model-dir"] ? { modelDir: values["model-dir"] } : {}),
+    ...siteModelFrom(extractor, values, mode),
   };
+}
+
+/** `--site-features` and `--site-model`: the site-aware model when site features are on. */
+function siteModelFrom(
+  extractor: Extractor,
+  values: ExtractValues,
+  mode: RenderMode,
+): { siteModel?: string } {
+  const on = values["site-features"] ?? "off";
+  if (on !== "on" && on !== "off")
+    throw new UsageError(`extract: --site-features must be on or off, not "${on}"`);
+  if (on === "off") {
+    if (values["site-model"]) throw new UsageError("extract: --site-model needs --site-features on");
+    return {};
+  }
+  if (extractor.name !== DEFAULT_METHOD)
+    throw new UsageError(`extract: --site-features applies to --method ${DEFAULT_METHOD}`);
+  const file = values["site-model"] ?? bundledSitePath(mode);
+  if (!values["site-model"] && !existsSync(file))
+    throw new UsageError(
+      `extract: --site-features on needs a site-aware model: none is bundled for --mode ${mode} ` +
+        `(${file}); train one with pith train --site-features --out FILE and pass --site-model FILE`,
+    );
+  return { siteModel: file };
 }
 
 /** The batch's summary line on stderr, and the exit code its counts call for. */

@@ -81,6 +81,11 @@ Options:
                      first one's scores around it, trained on the CV's out-of-fold scores;
                      on by default except with --domain); not with --domain or --folds 0,
                      which train none
+  --site-features    fill the site features (template occurrence counts, block IBDF) of each page
+                     of a site with at least 3 labeled pages from up to 8 of its other pages, as
+                     pith extract --site-features on does on a batch: a site-aware model for
+                     --site-model (with --domain: a per-domain model that reads them)
+  --min-site-pages N keep only pages whose site has at least N labeled pages in the sets
   --seed N           random seed (default ${DEFAULT_SEED})
   --workers N        threads for feature extraction, classifier fits and evaluation (default:
                      all cores; with 1, classifiers fit in this thread, using less memory)
@@ -94,7 +99,8 @@ Options:
                      model); no such domain is a usage error
   --baseline FILE    baseline model for --domain-experiment
   --prepare          only compute and cache the feature tables of --data (and, with --mode
-                     chromium, the renders), then exit; takes only --data, --mode, --workers
+                     chromium, the renders), then exit; takes only --data, --mode, --workers,
+                     --site-features
 
 Feature tables are cached under data/cache/, so retraining skips feature extraction; chromium
 renders are cached separately, so a feature change does not render again.
@@ -241,7 +247,7 @@ export function reportFailures(failures: readonly PageFailure[]): number {
 }
 
 /** What --prepare reads; it writes no model, so any training option given with it would be ignored. */
-const PREPARE_OPTIONS = ["prepare", "data", "mode", "workers"];
+const PREPARE_OPTIONS = ["prepare", "data", "mode", "workers", "site-features"];
 /** What --domain-experiment reads (static renders, gbdt, no model written). */
 const EXPERIMENT_OPTIONS = ["domain-experiment", "data", "baseline", "seed", "domain", "genre", "workers"];
 
@@ -319,6 +325,8 @@ const FLAGS = {
   baseline: { type: "string" },
   prepare: { type: "boolean" },
   bags: { type: "string" },
+  "site-features": { type: "boolean" },
+  "min-site-pages": { type: "string" },
   recipe: { type: "string" },
 } as const;
 
@@ -330,7 +338,12 @@ async function runPrepare(values: TrainFlags, mode: RenderMode, workers: number)
   refuseUnread(values, PREPARE_OPTIONS, "--prepare", "it only caches feature tables and writes no model");
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --prepare needs --data SETS");
-  const { records, skipped } = await loadAll({ datasets, mode, ...(workers > 0 ? { workers } : {}) });
+  const { records, skipped } = await loadAll({
+    datasets,
+    mode,
+    ...(workers > 0 ? { workers } : {}),
+    ...(values["site-features"] ? { siteFeatures: true } : {}),
+  });
   process.stderr.write(`cached feature tables of ${records.length} pages\n`);
   return reportFailures(skipped);
 }
@@ -379,6 +392,19 @@ function modelChoice(values: TrainFlags): ModelChoice {
       `train: --folds expects 0 (no cross-validation) or a whole number ≥ 2, got "${values.folds}"`,
     );
   return { kind, bags, folds };
+}
+
+/** --site-features and --min-site-pages, checked. */
+function siteOptions(values: TrainFlags): { siteFeatures?: boolean; minSitePages?: number } {
+  const min = intOption("train", "min-site-pages", values["min-site-pages"], 1);
+  if (!Number.isInteger(min) || min < 1)
+    throw new UsageError(
+      `train: --min-site-pages expects a whole number ≥ 1, got "${values["min-site-pages"]}"`,
+    );
+  return {
+    ...(values["site-features"] ? { siteFeatures: true } : {}),
+    ...(min > 1 ? { minSitePages: min } : {}),
+  };
 }
 
 /** What a recipe sets itself: given beside --recipe, each would be overridden or fight it. */
@@ -461,6 +487,7 @@ async function runTrain(argv: string[]): Promise<number> {
     ...(values["no-context"] ? { context: false } : {}),
     genres: listOption(values.genre),
     domain: values.domain ?? null,
+    ...siteOptions(values),
     name: modelName(values, out),
     log,
     ...(workers > 0 ? { workers } : {}),

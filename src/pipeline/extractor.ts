@@ -14,8 +14,17 @@
  * scores alone, without the model's context stage, context.ts; default true), bias (precision or
  * recall: move the decision threshold by run.ts BIAS_OFFSET; default as tuned).
  */
-import type { Extraction, ExtractorContext, Extractor, PageSnapshot, RenderMode } from "../types.ts";
+import type {
+  Extraction,
+  ExtractorContext,
+  Extractor,
+  PageSnapshot,
+  RenderMode,
+  SiteContext,
+} from "../types.ts";
 import { existsSync } from "node:fs";
+import { SITE_MIN_PAGES } from "../io/site-group.ts";
+import { SITE_MAX_OTHERS } from "../features/site.ts";
 import { ModelLoadError } from "../ml/artifact.ts";
 import { cachedModel, loadedModel, resolveModelFile, type Resolution } from "./model/resolve.ts";
 import { GENERAL, METHOD, modelView, runPipeline } from "./run.ts";
@@ -61,6 +70,16 @@ export const ML_PARAMS: readonly string[] = [
   "segments",
 ];
 
+/**
+ * The page's site context when the site-aware model reads it: a site model is given
+ * (ExtractorContext.siteModel) and the page comes with at least SITE_MIN_PAGES - 1 other pages of
+ * its site; else undefined (the single-page model, no site features).
+ */
+function siteFor(context: ExtractorContext): SiteContext | undefined {
+  const site = context.site;
+  return str(context.siteModel) && site && site.pages.length >= SITE_MIN_PAGES - 1 ? site : undefined;
+}
+
 /** The pipeline's options from the context (its trace switch and params); throws on a value it cannot use. */
 export function runOptionsFrom(context: ExtractorContext): RunOptions {
   const params = context.params ?? {};
@@ -87,6 +106,8 @@ export function runOptionsFrom(context: ExtractorContext): RunOptions {
   if (bias) options.bias = bias;
   const pageType = str(params["pageType"]);
   if (pageType) options.pageType = pageType;
+  const site = siteFor(context);
+  if (site) options.site = site;
   return options;
 }
 
@@ -128,7 +149,8 @@ const CHOSEN = new Map<string, WeakMap<PageSnapshot, Chosen>>();
 /** The page's model (method.resolve), loaded once. */
 function modelFor(method: PipelineMethod, page: PageSnapshot, context: ExtractorContext): Chosen {
   const mode = context.mode ?? page.mode;
-  const key = [mode, str(context.model) ?? "", str(context.modelDir) ?? ""].join("\u0000");
+  const siteModel = siteFor(context) ? str(context.siteModel) : undefined;
+  const key = [mode, str(context.model) ?? "", str(context.modelDir) ?? "", siteModel ?? ""].join("\u0000");
   let memos = CHOSEN.get(method.name);
   if (!memos) CHOSEN.set(method.name, (memos = new WeakMap()));
   const memo = memos.get(page);
@@ -145,6 +167,18 @@ function modelFor(method: PipelineMethod, page: PageSnapshot, context: Extractor
   if (now) chosen.now = now;
   memos.set(page, chosen);
   return chosen;
+}
+
+/**
+ * A page read with `others` other pages of its site: its per-domain model when it has one (trained
+ * with `--site-features`, it reads them too), else the site-aware model; `why` says how many pages
+ * the site features compared it with.
+ */
+function siteResolution(single: Resolution, siteModel: string, others: number): Resolution {
+  const compared = `site: ${Math.min(others, SITE_MAX_OTHERS)} other pages`;
+  return single.why.startsWith("domain:")
+    ? { ...single, why: `${single.why}, ${compared}` }
+    : { file: siteModel, why: compared };
 }
 
 /**
@@ -174,6 +208,8 @@ export function pipelineExtractor(method: PipelineMethod): Extractor {
       const missing = method.missing(file, mode, context);
       if (missing) throw new ModelLoadError(file, missing);
       await cachedModel(file, mode);
+      const siteModel = str(context.siteModel);
+      if (siteModel) await cachedModel(siteModel, mode);
     },
     checkParams(params: NonNullable<ExtractorContext["params"]>): void {
       method.options({ params });
@@ -206,8 +242,16 @@ export const mlExtractor: Extractor = pipelineExtractor({
   options: runOptionsFrom,
   resolve: (url, mode, context) => {
     const model = str(context.model);
+    const site = siteFor(context);
     const modelDir = str(context.modelDir);
-    return resolveModelFile(url, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
+    const dir = modelDir ? { modelDir } : {};
+    if (site)
+      return siteResolution(
+        resolveModelFile(url, mode, dir),
+        str(context.siteModel) as string,
+        site.pages.length,
+      );
+    return resolveModelFile(url, mode, { ...(model ? { model } : {}), ...dir });
   },
   missing: (file, mode, context) =>
     str(context.model) || existsSync(file)

@@ -1,4 +1,5 @@
 /** What a caller may change in one run of the learned pipeline (run.ts), and what each default is. */
+import type { SiteContext } from "../types.ts";
 import type { RefinerName } from "./model/model.ts";
 
 export interface RunOptions {
@@ -38,6 +39,11 @@ export interface RunOptions {
    * so). false reads only what the markup shows: hidden keyword stuffing can never come out.
    */
   hiddenText?: boolean;
+  /**
+   * Other pages of the page's site: the site feature family (src/features/site.ts) is computed
+   * against them, each read in the model's view as the page is. Default: none (NaN columns).
+   */
+  site?: SiteContext;
 }
 
 /** What `bias` trades: fewer noise words kept, or fewer main words missed. */

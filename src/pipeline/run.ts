@@ -260,8 +260,10 @@ export function modelTable(
           own = ownership(page, tree, rows, nodeWords);
           return Uint8Array.from(own.ownWords, (w) => (w > 0 ? 1 : 0));
         };
+  const site = options.site;
   const table = computeFeatures(page, tree, {
     ...(options.lang ? { lang: options.lang } : {}),
+    ...(site ? { site: { ...site, pages: site.pages.map((p) => modelView(model, p, options)) } } : {}),
     ...(fillRows ? { fillRows } : {}),
   });
   const nCols = table.schema.names.length;

@@ -5,6 +5,11 @@
  * never read; neither is one built by other renderer, structure or label code (fingerprint).
  * Missing pages are computed in worker threads (both cores) and appended.
  *
+ * Site features (`pith train --site-features`): each page of a site with at least SITE_MIN_PAGES
+ * labeled pages in the set is computed with the first SITE_MAX_OTHERS other pages of its site (index
+ * order) as its site context, as `pith extract --site-features on` reads a batch; those records are
+ * cached apart (<mode>-site/), since their site columns are filled.
+ *
  * Chromium mode: the set's pages are first rendered into the snapshot cache
  * (snapshot-cache.ts, main thread, one browser), then the workers build the records from those
  * snapshots. The fingerprint then also carries the snapshot cache's key (renderer code and
@@ -22,6 +27,9 @@ import type { PageRecord } from "./page-record.ts";
 import { runPool } from "./pool.ts";
 import { cacheDir, codeKey, datasetCacheName, fileStamp } from "./cache-dir.ts";
 import { ensureSnapshots, snapshotKey } from "./snapshot-cache.ts";
+import { SITE_MIN_PAGES, siteSiblings } from "../io/site-group.ts";
+import { SITE_MAX_OTHERS } from "../features/site.ts";
+import { siteOf } from "./sites.ts";
 
 export { cacheDir };
 const CACHE_FORMAT = 5;
@@ -99,8 +107,8 @@ function flat(r: PageRecord): Flat {
  * The cache files of a set: named after it and its folder (two folders named `small` in
  * different places are two sets, not one cache overwritten by turns).
  */
-function paths(ds: Dataset, mode: RenderMode): { dir: string; json: string; bin: string } {
-  const dir = join(cacheDir(), featureSchema().hash, mode);
+function paths(ds: Dataset, folder: string): { dir: string; json: string; bin: string } {
+  const dir = join(cacheDir(), featureSchema().hash, folder);
   const file = datasetCacheName(ds.dir);
   return { dir, json: join(dir, `${file}.json`), bin: join(dir, `${file}.bin`) };
 }
@@ -145,13 +153,13 @@ function fingerprint(dir: string, mode: RenderMode): string {
 
 function writeCache(
   ds: Dataset,
-  mode: RenderMode,
+  folder: string,
   records: readonly PageRecord[],
   nCols: number,
   source: string,
   skipped: Record<string, string>,
 ): void {
-  const p = paths(ds, mode);
+  const p = paths(ds, folder);
   makeDirsSync(p.dir);
   const chunks: Buffer[] = [];
   for (const r of records) {
@@ -200,10 +208,10 @@ function writeCache(
 
 function readCache(
   ds: Dataset,
-  mode: RenderMode,
+  folder: string,
   source: string,
 ): { records: PageRecord[]; skipped: Record<string, string> } | null {
-  const p = paths(ds, mode);
+  const p = paths(ds, folder);
   if (!existsSync(p.json) || !existsSync(p.bin)) return null;
   const header = JSON.parse(readFileSync(p.json, "utf8")) as CacheHeader;
   if (header.format !== CACHE_FORMAT || header.source !== source) return null;
@@ -247,6 +255,8 @@ export interface LoadOptions {
   onPage?: (done: number, total: number) => void;
   /** Ignore an existing cache. */
   rebuild?: boolean;
+  /** Fill the site features from other pages of each page's site (see the header). */
+  site?: boolean;
   /**
    * Called for every labeled page that has no record (its HTML missing or unreadable, no chromium
    * render), whether the records were computed now or read from the cache, so a run from the
@@ -306,6 +316,20 @@ function warnWithoutGold(ds: Dataset): void {
   );
 }
 
+/**
+ * Page id → the ids of the first SITE_MAX_OTHERS other pages of its site (index order), for the
+ * pages of sites with at least SITE_MIN_PAGES of `pages`.
+ */
+function siblingIds(pages: readonly DatasetPage[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [p, { others }] of siteSiblings(pages, siteOf, SITE_MIN_PAGES))
+    out.set(
+      p.id,
+      others.slice(0, SITE_MAX_OTHERS).map((q) => q.id),
+    );
+  return out;
+}
+
 /** Records of every page with gold in `dataset`, from the cache or computed (and cached). */
 export async function loadRecords(dataset: string, options: LoadOptions = {}): Promise<PageRecord[]> {
   const mode = options.mode ?? "static";
@@ -314,8 +338,11 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
   if (labeled.length < ds.pages.length) warnWithoutGold(ds);
   const chromium = mode === "chromium" ? await chromiumSnapshots(ds, labeled) : null;
   const rendered = chromium?.ok ?? null;
-  const source = fingerprint(ds.dir, mode);
-  const cached = options.rebuild ? null : readCache(ds, mode, source);
+  const site = options.site === true;
+  // which siblings a page gets is decided here, outside the record code the fingerprint hashes
+  const source = fingerprint(ds.dir, mode) + (site ? `:site-${SITE_MIN_PAGES}-${SITE_MAX_OTHERS}` : "");
+  const folder = site ? `${mode}-site` : mode;
+  const cached = options.rebuild ? null : readCache(ds, folder, source);
   if (cached) {
     const records = rendered ? cached.records.filter((r) => rendered.has(r.id)) : cached.records;
     const have = new Set(records.map((r) => r.id));
@@ -334,12 +361,52 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
     return records;
   }
   const pages = rendered ? labeled.filter((p) => rendered.has(p.id)) : labeled;
+  const { records, failures } = await computeRecords(ds, pages, mode, site, options);
+  writeCache(ds, folder, records, featureSchema().names.length, source, failures);
+  const have = new Set(records.map((r) => r.id));
+  for (const p of labeled)
+    if (!have.has(p.id))
+      options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? failures[p.id] ?? SKIPPED_UNKNOWN);
+  return records;
+}
+
+/** Pages a and b grouped by site: sites by key, pages of one site in index order. */
+function siteRank(pages: readonly DatasetPage[], a: number, b: number): number {
+  const sa = siteOf(pages[a] as DatasetPage);
+  const sb = siteOf(pages[b] as DatasetPage);
+  return sa === sb ? a - b : sa < sb ? -1 : 1;
+}
+
+/** The records of `pages`, computed on worker threads, and why the others failed. */
+async function computeRecords(
+  ds: Dataset,
+  pages: readonly DatasetPage[],
+  mode: RenderMode,
+  site: boolean,
+  options: LoadOptions,
+): Promise<{ records: PageRecord[]; failures: Record<string, string> }> {
   const out: (PageRecord | null)[] = new Array(pages.length).fill(null);
   let done = 0;
   const failures: Record<string, string> = {};
+  const siblings = site ? siblingIds(pages) : new Map<string, string[]>();
+  // with siblings, a site's pages go out one after another, so that a worker renders each sibling
+  // once for all of them (page-record.ts keeps the last ones); the records keep the index order
+  const order = pages.map((_, i) => i);
+  if (site) order.sort((a, b) => siteRank(pages, a, b));
   await runPool(
-    pages.map((p) => ({ task: "record", payload: { dataset: ds.dir, id: p.id, mode } })),
-    (i, v) => {
+    order.map((k) => ({
+      task: "record",
+      payload: {
+        dataset: ds.dir,
+        id: (pages[k] as DatasetPage).id,
+        mode,
+        ...(siblings.has((pages[k] as DatasetPage).id)
+          ? { siblings: siblings.get((pages[k] as DatasetPage).id) }
+          : {}),
+      },
+    })),
+    (j, v) => {
+      const i = order[j] as number;
       if (v instanceof Error) failures[pages[i]?.id as string] = v.message.split("\n")[0] as string;
       else out[i] = v as PageRecord | null;
       options.onPage?.(++done, pages.length);
@@ -354,11 +421,5 @@ export async function loadRecords(dataset: string, options: LoadOptions = {}): P
         .map(([id, why]) => `${id}: ${why}`)
         .join("; ")})\n`,
     );
-  const records = out.filter((r): r is PageRecord => r !== null);
-  writeCache(ds, mode, records, featureSchema().names.length, source, failures);
-  const have = new Set(records.map((r) => r.id));
-  for (const p of labeled)
-    if (!have.has(p.id))
-      options.onSkip?.(p.id, noRender(chromium?.failed, p.id) ?? failures[p.id] ?? SKIPPED_UNKNOWN);
-  return records;
+  return { records: out.filter((r): r is PageRecord => r !== null), failures };
 }

@@ -7,7 +7,7 @@
  * browser per worker would cost more memory than the two cores can use.
  */
 import { buildTree, type Tree } from "../dom/tree.ts";
-import { computeFeatures } from "../features/index.ts";
+import { computeFeatures, type FeatureContext } from "../features/index.ts";
 import { rowClassTokens, type RowTokens } from "../pipeline/context/class-lexicon.ts";
 import { rowHeadingTokens } from "../pipeline/context/heading-lexicon.ts";
 import { copyText } from "../pipeline/rules/dedupe.ts";
@@ -81,18 +81,53 @@ export async function datasetSnapshot(
   return snap;
 }
 
-/** Computes the rows and labels of one dataset page from its snapshot in `mode`. */
+/** Sibling snapshots kept for the next pages of their site (a worker gets a site's pages in turn). */
+const SIBLINGS_KEPT = 32;
+const siblingViews = new Map<string, PageSnapshot | null>();
+
+/** A sibling page in the view the model reads (null when it cannot be read or rendered). */
+async function siblingView(ds: Dataset, id: string, mode: RenderMode): Promise<PageSnapshot | null> {
+  const key = `${ds.dir}\u0000${mode}\u0000${id}`;
+  if (siblingViews.has(key)) return siblingViews.get(key) as PageSnapshot | null;
+  const page = ds.pages.find((p) => p.id === id);
+  const view = page ? await datasetSnapshot(ds, page, mode).then(revealMarkupHidden, () => null) : null;
+  siblingViews.set(key, view);
+  if (siblingViews.size > SIBLINGS_KEPT) siblingViews.delete(siblingViews.keys().next().value as string);
+  return view;
+}
+
+/** The feature context of a page read with `siblings` (none without them). */
+async function siteFeatureContext(
+  ds: Dataset,
+  page: DatasetPage,
+  mode: RenderMode,
+  siblings: readonly string[],
+): Promise<FeatureContext> {
+  const pages: PageSnapshot[] = [];
+  for (const id of siblings) {
+    const view = await siblingView(ds, id, mode);
+    if (view) pages.push(view);
+  }
+  return pages.length ? { site: { domain: siteOf(page), pages } } : {};
+}
+
+/**
+ * Computes the rows and labels of one dataset page from its snapshot in `mode`; with `siblings`
+ * (ids of other pages of its site, `pith train --site-features`), the site features against them,
+ * as `pith extract --site-features on` computes them on a batch.
+ */
 export async function buildPageRecord(
   ds: Dataset,
   page: DatasetPage,
   mode: RenderMode = "static",
+  siblings: readonly string[] = [],
 ): Promise<PageRecord | null> {
   const gold = await readGold(ds, page);
   if (gold === null) return null;
   // the view the trained model will read (readsHiddenText: static mode), so labels and rows match it
   const snap = revealMarkupHidden(await datasetSnapshot(ds, page, mode));
   const tree = buildTree(snap);
-  const table = computeFeatures(snap, tree, {});
+  const table = computeFeatures(snap, tree, await siteFeatureContext(ds, page, mode, siblings));
   const labels = labelNodes(snap, tree, gold);
   const own = ownership(snap, tree, table.nodes);
   const n = table.nodes.length;

@@ -61,6 +61,13 @@ export interface TrainOptions {
   /** Keep only pages of these page types (article, forum, …; genres news/blog map to article). */
   genres: string[];
   domain: string | null;
+  /**
+   * Fill the site features of each page of a site with at least SITE_MIN_PAGES labeled pages from
+   * its siblings (cache.ts), for a site-aware model (`pith extract --site-features on`).
+   */
+  siteFeatures?: boolean;
+  /** Keep only pages whose site has at least this many labeled pages in the sets (default 1). */
+  minSitePages?: number;
   /** Held-out pages for a domain model (page-level folds inside one site). */
   name: string;
   workers?: number;
@@ -94,7 +101,7 @@ export interface TrainResult {
  * use), and the labeled pages that have no record.
  */
 export async function loadAll(
-  options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage">,
+  options: Pick<TrainOptions, "datasets" | "mode" | "workers" | "onPage" | "siteFeatures">,
 ): Promise<{
   records: PageRecord[];
   sets: TrainingSet[];
@@ -111,6 +118,7 @@ export async function loadAll(
     dirs.set(ds.name, ds.dir);
     const recs = await loadRecords(ds.dir, {
       mode: options.mode,
+      ...(options.siteFeatures ? { site: true } : {}),
       ...(options.workers ? { workers: options.workers } : {}),
       onPage: (d, t) => options.onPage?.(ds.name, d, t),
       onSkip: (id, reason) => {
@@ -167,11 +175,20 @@ function knownDomains(records: readonly PageRecord[]): string {
   return top.map(([d, n]) => `${d} (${n})`).join(", ");
 }
 
-/** Applies --genre and --domain. */
+/** Pages of sites with at least `min` pages among `records` (--min-site-pages). */
+function onLargeSites(records: PageRecord[], min: number): PageRecord[] {
+  if (min <= 1) return records;
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.site, (counts.get(r.site) ?? 0) + 1);
+  return records.filter((r) => (counts.get(r.site) as number) >= min);
+}
+
+/** Applies --min-site-pages (counted over every page of the sets), --genre and --domain. */
 export function filterRecords(
-  records: PageRecord[],
-  options: Pick<TrainOptions, "genres" | "domain">,
+  all: PageRecord[],
+  options: Pick<TrainOptions, "genres" | "domain" | "minSitePages">,
 ): PageRecord[] {
+  const records = onLargeSites(all, options.minSitePages ?? 1);
   let out = options.genres.length
     ? records.filter((r) => keptBy(r, { genres: options.genres, domain: null }))
     : records;
@@ -337,6 +354,8 @@ function artifactOf(
       borrow: config.borrow,
       context: context !== null,
       genres: options.genres,
+      ...(options.siteFeatures ? { siteFeatures: true } : {}),
+      ...(options.minSitePages ? { minSitePages: options.minSitePages } : {}),
       ...(options.generalSets ? { generalSets: options.generalSets } : {}),
     },
     // per-page figures stay out of the artifact

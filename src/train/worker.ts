@@ -4,7 +4,7 @@
  * Tasks: "record" (a dataset page → PageRecord), "evaluate" (a page → word F1 of the
  * learned pipeline with a given model) and "fit" (training rows → a fitted classifier's JSON,
  * fit-pool.ts), so both cores share dataset-wide work and independent fits. The record
- * payload names the render mode (default static); an evaluation takes it from the model file.
+ * payload names the render mode (default static) and, with site features, the page's siblings; an evaluation takes it from the model file.
  */
 import { parentPort } from "node:worker_threads";
 import type { PoolReply, PoolRequest } from "../batch/pool.ts";
@@ -15,6 +15,14 @@ import type { RenderMode } from "../types.ts";
 import { buildPageRecord } from "./page-record.ts";
 import { evaluatePage, type EvaluatePayload } from "./evaluate-page.ts";
 import { fitPayload, type FitPayload } from "./fit-pool.ts";
+
+/** A "record" task: the page, its render mode, and other pages of its site for the site features. */
+interface RecordPayload {
+  dataset: string;
+  id: string;
+  mode?: RenderMode;
+  siblings?: string[];
+}
 
 const datasets = new Map<string, Dataset>();
 
@@ -29,11 +37,11 @@ function dataset(dir: string): Dataset {
 
 async function run(task: string, payload: unknown): Promise<unknown> {
   if (task === "record") {
-    const { dataset: dir, id, mode } = payload as { dataset: string; id: string; mode?: RenderMode };
+    const { dataset: dir, id, mode, siblings } = payload as RecordPayload;
     const ds = dataset(dir);
     const page = ds.pages.find((p) => p.id === id);
     if (!page) throw new Error(`no page ${id} in ${dir}`);
-    return buildPageRecord(ds, page, mode ?? "static");
+    return buildPageRecord(ds, page, mode ?? "static", siblings ?? []);
   }
   if (task === "evaluate") return evaluatePage(payload as EvaluatePayload, dataset);
   if (task === "fit") return fitPayload(payload as FitPayload);

@@ -120,6 +120,14 @@ export function bundledDefaultPath(mode: RenderMode): string {
   return join(BUNDLED_MODEL_DIR, `default-${mode}.json`);
 }
 
+/**
+ * The bundled site-aware model of a render mode (`pith extract --site-features on` without
+ * --site-model), trained with `pith train --site-features`; absent unless it won held out.
+ */
+export function bundledSitePath(mode: RenderMode): string {
+  return join(BUNDLED_MODEL_DIR, `site-${mode}.json`);
+}
+
 function extraOf(artifact: ModelArtifact, source: string): PipelineExtra {
   const e = artifact.extra as Partial<PipelineExtra> | undefined;
   if (!e || typeof e !== "object" || typeof e.name !== "string" || typeof e.thresholds !== "object") {
