@@ -1,0 +1,118 @@
+/**
+ * Contained blocks: a kept leaf whose words are mostly already in the rest of the kept text, in
+ * any order, is dropped. Pages carry the article a second time in other shapes than a word-for-word
+ * copy of each block (which dedupe.ts handles): the whole text flattened into one paragraph (a
+ * collapsed or "read more" copy), a teaser of the lede, a slide's caption in another container.
+ * Gold holds the text once and the word metrics count every copy.
+ *
+ * Containment is Broder's (A. Z. Broder, "On the resemblance and containment of documents",
+ * SEQUENCES 1997): the share of a block's word 4-shingles that occur in the other kept blocks.
+ * Shingles, not single words, so a paragraph that merely shares the article's vocabulary is not
+ * "contained"; their order across blocks does not matter, so a copy that reorders or merges
+ * paragraphs is. Blocks are tested from the largest down (the later first among equals), each
+ * against what is still kept: a flattened copy of many paragraphs is tested before the paragraphs
+ * it contains and goes, and the paragraphs then contain nothing and stay.
+ *
+ * Text inside <blockquote> is neither dropped nor counted; pages routed to the forum model skip
+ * the rule (QUOTING_TYPES): forum gold keeps quoted posts. The thresholds and the measurement that
+ * set them: docs/rules.md.
+ */
+import type { RuleRows } from "./rule.ts";
+import { nodePath } from "../../dom/path.ts";
+import { textOf } from "../../dom/text.ts";
+import { inheritedBits } from "../../dom/tree.ts";
+import type { TraceEntry } from "../../types.ts";
+import { TRACE_TEXT_CHARS } from "../trace.ts";
+
+/** A block is dropped when at least this share of its shingles is in the rest of the kept text. */
+export const CONTAINMENT = 0.8;
+/** Only blocks of at least this many words are tested: a short line repeats by chance or by design. */
+export const MIN_CONTAINED_WORDS = 10;
+/** Words per shingle (Broder's w). */
+export const SHINGLE_WORDS = 4;
+
+/**
+ * Words for shingling: letters and digits runs, lower-cased; each Han or kana character is a word
+ * of its own, since those scripts do not separate words with spaces.
+ */
+const WORD =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|[^\s\p{P}\p{S}\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]+/gu;
+
+/** The word tokens of `text` (WORD). */
+export function shingleWords(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** The SHINGLE_WORDS-word windows of `words`, as keys (one window when there are fewer words). */
+export function shinglesOf(words: readonly string[]): string[] {
+  const n = Math.max(1, words.length - SHINGLE_WORDS + 1);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(words.slice(i, i + SHINGLE_WORDS).join(" "));
+  return out;
+}
+
+/** A kept leaf's shingles, with its row and its number of words. */
+interface Block {
+  row: number;
+  words: number;
+  shingles: string[];
+  text: string;
+}
+
+/** Adds (sign 1) or removes (sign -1) a block's shingles from the counts. */
+function count(pool: Map<string, number>, shingles: readonly string[], sign: 1 | -1): void {
+  for (const s of shingles) pool.set(s, (pool.get(s) ?? 0) + sign);
+}
+
+/** The share of `block`'s shingles found in `pool` beyond the block's own. */
+export function containedShare(shingles: readonly string[], pool: ReadonlyMap<string, number>): number {
+  const own = new Map<string, number>();
+  count(own, shingles, 1);
+  let found = 0;
+  for (const s of shingles) if ((pool.get(s) ?? 0) > (own.get(s) ?? 0)) found++;
+  return shingles.length ? found / shingles.length : 0;
+}
+
+/** The kept leaves outside quotes, document order. */
+function keptBlocks(rows: RuleRows): Block[] {
+  const { page, tree, nodes, own, keep } = rows;
+  const quoted = inheritedBits(page.nodes, (node) => (node.tag === "blockquote" ? 1 : 0));
+  const blocks: Block[] = [];
+  for (let r = 0; r < nodes.length; r++) {
+    const node = nodes[r] as number;
+    const w = own.ownWords[r] as number;
+    if (keep[r] !== 1 || quoted[node] === 1 || w === 0 || w !== (own.subtreeWords[r] as number)) continue;
+    const text = textOf(page, tree, [node]);
+    const words = shingleWords(text);
+    blocks.push({ row: r, words: words.length, shingles: shinglesOf(words), text });
+  }
+  return blocks;
+}
+
+/** Drops kept leaves contained in the rest of the kept text (in place); returns the trace. */
+export function dropContained(rows: RuleRows): TraceEntry[] {
+  const { page, tree, nodes, keep } = rows;
+  const blocks = keptBlocks(rows);
+  const pool = new Map<string, number>();
+  for (const b of blocks) count(pool, b.shingles, 1);
+  const order = blocks
+    .filter((b) => b.words >= MIN_CONTAINED_WORDS)
+    .sort((a, b) => b.words - a.words || b.row - a.row);
+  const trace: TraceEntry[] = [];
+  for (const b of order) {
+    const share = containedShare(b.shingles, pool);
+    if (share < CONTAINMENT) continue;
+    count(pool, b.shingles, -1);
+    keep[b.row] = 0;
+    const node = nodes[b.row] as number;
+    trace.push({
+      step: "containment-rule",
+      node,
+      path: nodePath(page, tree, node),
+      action: "drop",
+      reason: `${Math.round(share * 100)} % of its word 4-shingles are in the rest of the kept text`,
+      text: b.text.slice(0, TRACE_TEXT_CHARS),
+    });
+  }
+  return trace;
+}
