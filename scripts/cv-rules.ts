@@ -19,6 +19,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -91,16 +92,20 @@ function log(s: string): void {
   process.stderr.write(`[${(performance.now() / 1000).toFixed(0)} s] ${s}\n`);
 }
 
+/** Thrown once the fold models are saved: the cross-validation's own evaluation is not needed. */
+class FoldsSaved extends Error {}
+
 /**
- * Fits the fold models as train:default's cross-validation does and copies them out of the
- * cross-validation's temporary folder (written just before it evaluates them, which the log says).
+ * Fits the fold models as train:default's cross-validation does (the context stage included) and
+ * copies them out of the cross-validation's temporary folder, where it writes them just before it
+ * evaluates them (which its log says); then stops it.
  */
 async function fitFolds(records: PageRecord[], dirs: Map<string, string>): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), "pith-cv-rules-"));
   process.env["TMPDIR"] = tmp; // cv.ts makes its fold folder under os.tmpdir()
   const pool = new WorkerPool(defaultWorkers());
   try {
-    const cv = await crossValidate(records, {
+    await crossValidate(records, {
       folds: DEFAULT_FOLDS,
       config: {
         kind: "gbdt",
@@ -121,12 +126,14 @@ async function fitFolds(records: PageRecord[], dirs: Map<string, string>): Promi
         log(s);
         if (!s.startsWith("evaluating")) return;
         for (const d of readdirSync(tmp)) cpSync(join(tmp, d), foldDir, { recursive: true });
+        throw new FoldsSaved();
       },
     });
-    const plain = cv.report.endToEnd["plain"] ?? {};
-    writeFileSync(join(foldDir, "report.json"), JSON.stringify(plain, null, 1));
+  } catch (e) {
+    if (!(e instanceof FoldsSaved)) throw e;
   } finally {
     await pool.close();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -254,6 +261,4 @@ for (const [f, fold] of folds.entries()) {
   }
 }
 report(runs);
-const plain = JSON.parse(readFileSync(join(foldDir, "report.json"), "utf8")) as Record<string, PageScore>;
-process.stdout.write(`cross-validation's plain column, all sets: F1 ${plain["all"]?.f1.toFixed(4) ?? "?"}\n`);
 if (values.json) writeFileSync(values.json, JSON.stringify(runs));

@@ -1,5 +1,5 @@
 /**
- * Contained blocks: a kept leaf whose words are mostly already in the rest of the kept text, in
+ * Contained blocks: a kept line (a leaf, or the pieces of one line) whose words are mostly already in the rest of the kept text, in
  * any order, is dropped. Pages carry the article a second time in other shapes than a word-for-word
  * copy of each block (which dedupe.ts handles): the whole text flattened into one paragraph (a
  * collapsed or "read more" copy), a teaser of the lede, a slide's caption in another container.
@@ -19,7 +19,7 @@
  */
 import type { RuleRows } from "./rule.ts";
 import { nodePath } from "../../dom/path.ts";
-import { textOf } from "../../dom/text.ts";
+import { continuesLine, textOf } from "../../dom/text.ts";
 import { inheritedBits } from "../../dom/tree.ts";
 import type { TraceEntry } from "../../types.ts";
 import { TRACE_TEXT_CHARS } from "../trace.ts";
@@ -51,12 +51,16 @@ export function shinglesOf(words: readonly string[]): string[] {
   return out;
 }
 
-/** A kept leaf's shingles, with its row and its number of words. */
+/** A line of kept leaves (one leaf, or the pieces of one line: dom/text.ts continuesLine), its words and shingles. */
 interface Block {
-  row: number;
+  rows: number[];
   words: number;
   shingles: string[];
   text: string;
+  /** Its lines (a leaf with <br>s has several). */
+  lines: number;
+  /** Its words found nowhere else in the kept text when the rule starts (containedShare). */
+  unique: number;
 }
 
 /** Adds (sign 1) or removes (sign -1) a block's shingles from the counts. */
@@ -64,29 +68,78 @@ function count(pool: Map<string, number>, shingles: readonly string[], sign: 1 |
   for (const s of shingles) pool.set(s, (pool.get(s) ?? 0) + sign);
 }
 
-/** The share of `block`'s shingles found in `pool` beyond the block's own. */
-export function containedShare(shingles: readonly string[], pool: ReadonlyMap<string, number>): number {
+/**
+ * The share of a block's words (of `words`, whose shingles are `shingles`) that lie in one of its
+ * shingles found in `pool` beyond the block's own: its words already in the rest of the kept text,
+ * phrase by phrase. Words, not shingles, so a copy that runs paragraphs together (whose shingles
+ * across a seam are nowhere else) still counts as wholly contained.
+ */
+export function containedShare(
+  words: number,
+  shingles: readonly string[],
+  pool: ReadonlyMap<string, number>,
+): number {
+  if (words === 0) return 0;
   const own = new Map<string, number>();
   count(own, shingles, 1);
-  let found = 0;
-  for (const s of shingles) if ((pool.get(s) ?? 0) > (own.get(s) ?? 0)) found++;
-  return shingles.length ? found / shingles.length : 0;
+  let covered = 0;
+  let coveredTo = 0; // words before this index are counted
+  shingles.forEach((s, i) => {
+    if ((pool.get(s) ?? 0) <= (own.get(s) ?? 0)) return;
+    const end = Math.min(words, i + SHINGLE_WORDS);
+    covered += end - Math.max(coveredTo, i);
+    coveredTo = end;
+  });
+  return covered / words;
 }
 
-/** The kept leaves outside quotes, document order. */
+/**
+ * The kept leaves outside quotes as the lines they make, document order: text straight in a
+ * container is segmented piece by piece (a sentence, a link, the rest of the sentence), and a
+ * copy is a line, not a piece.
+ */
 function keptBlocks(rows: RuleRows): Block[] {
   const { page, tree, nodes, own, keep } = rows;
   const quoted = inheritedBits(page.nodes, (node) => (node.tag === "blockquote" ? 1 : 0));
-  const blocks: Block[] = [];
+  const lines: number[][] = [];
+  let last = -1;
   for (let r = 0; r < nodes.length; r++) {
     const node = nodes[r] as number;
     const w = own.ownWords[r] as number;
     if (keep[r] !== 1 || quoted[node] === 1 || w === 0 || w !== (own.subtreeWords[r] as number)) continue;
-    const text = textOf(page, tree, [node]);
-    const words = shingleWords(text);
-    blocks.push({ row: r, words: words.length, shingles: shinglesOf(words), text });
+    if (last >= 0 && continuesLine(page, tree, nodes[last] as number, node))
+      (lines.at(-1) as number[]).push(r);
+    else lines.push([r]);
+    last = r;
   }
-  return blocks;
+  return lines.map((line) => {
+    const text = textOf(
+      page,
+      tree,
+      line.map((r) => nodes[r] as number),
+    );
+    const words = shingleWords(text);
+    const breaks = text.split("\n").length;
+    return { rows: line, words: words.length, shingles: shinglesOf(words), text, lines: breaks, unique: 0 };
+  });
+}
+
+/**
+ * The blocks to test, in the order they are tested: those that would lose the fewest words of
+ * their own first (a paragraph whose longer copy adds a sentence goes before that copy), then the
+ * largest (a flattened copy of many paragraphs goes before the paragraphs), then the one of
+ * fewer lines (a copy without its line breaks before the one with them), then the later.
+ */
+function testOrder(blocks: Block[], pool: ReadonlyMap<string, number>): Block[] {
+  const tested = blocks.filter((b) => b.words >= MIN_CONTAINED_WORDS);
+  for (const b of tested) b.unique = Math.round(b.words * (1 - containedShare(b.words, b.shingles, pool)));
+  return tested.sort(
+    (a, b) =>
+      a.unique - b.unique ||
+      b.words - a.words ||
+      a.lines - b.lines ||
+      (b.rows[0] as number) - (a.rows[0] as number),
+  );
 }
 
 /** Drops kept leaves contained in the rest of the kept text (in place); returns the trace. */
@@ -95,24 +148,23 @@ export function dropContained(rows: RuleRows): TraceEntry[] {
   const blocks = keptBlocks(rows);
   const pool = new Map<string, number>();
   for (const b of blocks) count(pool, b.shingles, 1);
-  const order = blocks
-    .filter((b) => b.words >= MIN_CONTAINED_WORDS)
-    .sort((a, b) => b.words - a.words || b.row - a.row);
   const trace: TraceEntry[] = [];
-  for (const b of order) {
-    const share = containedShare(b.shingles, pool);
+  for (const b of testOrder(blocks, pool)) {
+    const share = containedShare(b.words, b.shingles, pool);
     if (share < CONTAINMENT) continue;
     count(pool, b.shingles, -1);
-    keep[b.row] = 0;
-    const node = nodes[b.row] as number;
-    trace.push({
-      step: "containment-rule",
-      node,
-      path: nodePath(page, tree, node),
-      action: "drop",
-      reason: `${Math.round(share * 100)} % of its word 4-shingles are in the rest of the kept text`,
-      text: b.text.slice(0, TRACE_TEXT_CHARS),
-    });
+    for (const r of b.rows) {
+      keep[r] = 0;
+      const node = nodes[r] as number;
+      trace.push({
+        step: "containment-rule",
+        node,
+        path: nodePath(page, tree, node),
+        action: "drop",
+        reason: `${Math.round(share * 100)} % of the words of its line are in the rest of the kept text`,
+        text: textOf(page, tree, [node], { maxChars: TRACE_TEXT_CHARS }).slice(0, TRACE_TEXT_CHARS),
+      });
+    }
   }
   return trace;
 }
