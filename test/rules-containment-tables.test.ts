@@ -1,7 +1,7 @@
 /**
- * Two rules after the classifier: the containment rule drops a kept block whose words are mostly in
- * the rest of the kept text (a flattened copy of the article, a teaser of a paragraph), keeping the
- * paragraphs themselves, quotes and short lines; the table rule keeps or drops a partly kept data
+ * Two rules after the classifier: the containment rule drops a kept markup-hidden line whose words
+ * are mostly in the rest of the kept text (a collapsed, flattened copy of the article), keeping
+ * the paragraphs themselves, what the page shows twice, quotes and short lines; the table rule keeps or drops a partly kept data
  * table whole and leaves layout tables alone. And the repeated-paragraph count of
  * `npm run check:duplicates` (src/evaluate/repeats.ts).
  */
@@ -19,7 +19,20 @@ import {
 } from "../src/pipeline/rules/containment.ts";
 import { keepTablesWhole, TABLE_KEEP_SHARE } from "../src/pipeline/rules/tables.ts";
 import { coalesce } from "../src/pipeline/select.ts";
-import { staticRows } from "./helpers.ts";
+import { buildTree } from "../src/dom/tree.ts";
+import { structuralNodes } from "../src/features/structural.ts";
+import { revealMarkupHidden } from "../src/pipeline/hidden-text.ts";
+import { ownership } from "../src/pipeline/own-text.ts";
+import { staticSnapshot } from "../src/render/static.ts";
+import { pageFromHtml, staticRows } from "./helpers.ts";
+
+/** A page's rows as the static model reads them: markup-hidden text revealed (hidden-text.ts). */
+function revealedRows(html: string): ReturnType<typeof staticRows> {
+  const page = revealMarkupHidden(staticSnapshot(pageFromHtml(html)));
+  const tree = buildTree(page);
+  const nodes = structuralNodes(page, tree);
+  return { page, tree, nodes, own: ownership(page, tree, nodes) };
+}
 
 const PARAS = [
   "Rivers rarely run straight for long, because the outer bank of every bend erodes faster than the inner one.",
@@ -41,10 +54,10 @@ function count(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
-test("containment: a flattened copy of the article is dropped and the paragraphs stay", () => {
+test("containment: a collapsed flattened copy of the article is dropped and the paragraphs stay", () => {
   const html = `<html><body><article>${PARAS.map((p) => `<p>${p}</p>`).join("")}</article>
-<div id="collapsed"><p>${PARAS.join(" ")}</p></div><p>Short line again.</p><p>Short line again.</p></body></html>`;
-  const rows = staticRows(html);
+<div id="collapsed" style="display:none"><p>${PARAS.join(" ")}</p><p>Short line again.</p></div><p>Short line again.</p></body></html>`;
+  const rows = revealedRows(html);
   const keep = new Uint8Array(rows.nodes.length).fill(1);
   const trace = dropContained({ ...rows, keep });
   assert.equal(trace.length, 1, JSON.stringify(trace));
@@ -53,13 +66,20 @@ test("containment: a flattened copy of the article is dropped and the paragraphs
   const kept = keptText(rows, keep);
   for (const p of PARAS) assert.equal(count(kept, p), 1, p);
   assert.equal(count(kept, "Short line again."), 2, "lines under the word minimum are not tested");
+  const visible = staticRows(html.replace(' style="display:none"', ""));
+  const all = new Uint8Array(visible.nodes.length).fill(1);
+  assert.deepEqual(
+    dropContained({ ...visible, keep: all }),
+    [],
+    "a copy the page shows is the page's own repeat",
+  );
 });
 
-test("containment: the copy goes whichever comes first, in any order of its sentences; quotes stay", () => {
+test("containment: a hidden copy goes wherever it is, in any order of its sentences; visible repeats and quotes stay", () => {
   const shuffled = [PARAS[2], PARAS[0], PARAS[1]].join(" ");
-  const html = `<html><body><div id="teaser"><p>${shuffled}</p></div><article>${PARAS.map((p) => `<p>${p}</p>`).join("")}
-<blockquote><p>${PARAS[1]}</p></blockquote></article></body></html>`;
-  const rows = staticRows(html);
+  const html = `<html><body><div id="teaser" hidden><p>${shuffled}</p></div><article>${PARAS.map((p) => `<p>${p}</p>`).join("")}
+<blockquote><p>${PARAS[1]}</p></blockquote></article><aside><p>${PARAS[0]}</p></aside></body></html>`;
+  const rows = revealedRows(html);
   const keep = new Uint8Array(rows.nodes.length).fill(1);
   const trace = dropContained({ ...rows, keep });
   assert.deepEqual(
@@ -68,6 +88,7 @@ test("containment: the copy goes whichever comes first, in any order of its sent
   );
   const kept = keptText(rows, keep);
   assert.equal(count(kept, PARAS[1]!), 2, "a quoted paragraph is neither dropped nor counted");
+  assert.equal(count(kept, PARAS[0]!), 2, "a paragraph the page shows twice stays twice");
 });
 
 test("containment: a paragraph that shares the article's words but not its phrases stays; the share counts words inside shared phrases", () => {

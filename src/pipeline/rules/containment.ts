@@ -14,12 +14,15 @@
  * it contains and goes, and the paragraphs then contain nothing and stay.
  *
  * Text inside <blockquote> is neither dropped nor counted; pages routed to the forum model skip
- * the rule (QUOTING_TYPES): forum gold keeps quoted posts. The thresholds and the measurement that
+ * the rule (QUOTING_TYPES): forum gold keeps quoted posts. Only text under another parent counts:
+ * paragraphs of one container that repeat each other are the author's (terms and conditions
+ * that restate a clause per offer, a test page's lorem ipsum), as dedupe.ts has it too. The thresholds and the measurement that
  * set them: docs/rules.md.
  */
 import type { RuleRows } from "./rule.ts";
 import { nodePath } from "../../dom/path.ts";
 import { continuesLine, textOf } from "../../dom/text.ts";
+import { markupHiding } from "../../dom/hiding.ts";
 import { inheritedBits } from "../../dom/tree.ts";
 import type { TraceEntry } from "../../types.ts";
 import { TRACE_TEXT_CHARS } from "../trace.ts";
@@ -59,8 +62,18 @@ interface Block {
   text: string;
   /** Its lines (a leaf with <br>s has several). */
   lines: number;
+  /** The DOM parent of its leaves. */
+  parent: number;
+  /** Whether markup hides one of its leaves (read only because the model reads hidden text). */
+  hidden: boolean;
   /** Its words found nowhere else in the kept text when the rule starts (containedShare). */
   unique: number;
+}
+
+function counts(shingles: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  count(m, shingles, 1);
+  return m;
 }
 
 /** Adds (sign 1) or removes (sign -1) a block's shingles from the counts. */
@@ -70,7 +83,7 @@ function count(pool: Map<string, number>, shingles: readonly string[], sign: 1 |
 
 /**
  * The share of a block's words (of `words`, whose shingles are `shingles`) that lie in one of its
- * shingles found in `pool` beyond the block's own: its words already in the rest of the kept text,
+ * shingles found in `pool` beyond `own` (by default the block's own): its words already in the rest of the kept text,
  * phrase by phrase. Words, not shingles, so a copy that runs paragraphs together (whose shingles
  * across a seam are nowhere else) still counts as wholly contained.
  */
@@ -78,10 +91,9 @@ export function containedShare(
   words: number,
   shingles: readonly string[],
   pool: ReadonlyMap<string, number>,
+  own: ReadonlyMap<string, number> = counts(shingles),
 ): number {
   if (words === 0) return 0;
-  const own = new Map<string, number>();
-  count(own, shingles, 1);
   let covered = 0;
   let coveredTo = 0; // words before this index are counted
   shingles.forEach((s, i) => {
@@ -101,6 +113,9 @@ export function containedShare(
 function keptBlocks(rows: RuleRows): Block[] {
   const { page, tree, nodes, own, keep } = rows;
   const quoted = inheritedBits(page.nodes, (node) => (node.tag === "blockquote" ? 1 : 0));
+  const hidden = inheritedBits(page.nodes, (node) =>
+    node.type === 1 && markupHiding(node.attrs ?? {}) ? 1 : 0,
+  );
   const lines: number[][] = [];
   let last = -1;
   for (let r = 0; r < nodes.length; r++) {
@@ -120,7 +135,17 @@ function keptBlocks(rows: RuleRows): Block[] {
     );
     const words = shingleWords(text);
     const breaks = text.split("\n").length;
-    return { rows: line, words: words.length, shingles: shinglesOf(words), text, lines: breaks, unique: 0 };
+    const parent = tree.parent[nodes[line[0] as number] as number] as number;
+    return {
+      rows: line,
+      words: words.length,
+      shingles: shinglesOf(words),
+      text,
+      lines: breaks,
+      parent,
+      hidden: line.some((r) => hidden[nodes[r] as number] === 1),
+      unique: 0,
+    };
   });
 }
 
@@ -130,9 +155,9 @@ function keptBlocks(rows: RuleRows): Block[] {
  * largest (a flattened copy of many paragraphs goes before the paragraphs), then the one of
  * fewer lines (a copy without its line breaks before the one with them), then the later.
  */
-function testOrder(blocks: Block[], pool: ReadonlyMap<string, number>): Block[] {
-  const tested = blocks.filter((b) => b.words >= MIN_CONTAINED_WORDS);
-  for (const b of tested) b.unique = Math.round(b.words * (1 - containedShare(b.words, b.shingles, pool)));
+function testOrder(blocks: Block[], pools: Pools): Block[] {
+  const tested = blocks.filter((b) => b.hidden && b.words >= MIN_CONTAINED_WORDS);
+  for (const b of tested) b.unique = Math.round(b.words * (1 - shareOf(b, pools)));
   return tested.sort(
     (a, b) =>
       a.unique - b.unique ||
@@ -142,17 +167,36 @@ function testOrder(blocks: Block[], pool: ReadonlyMap<string, number>): Block[] 
   );
 }
 
-/** Drops kept leaves contained in the rest of the kept text (in place); returns the trace. */
+/** Shingle counts of the kept lines: all of them, and those under each DOM parent. */
+interface Pools {
+  all: Map<string, number>;
+  byParent: Map<number, Map<string, number>>;
+}
+
+/** The share of the block's words in kept lines under other parents (containedShare). */
+function shareOf(b: Block, pools: Pools): number {
+  return containedShare(b.words, b.shingles, pools.all, pools.byParent.get(b.parent));
+}
+
+/** Adds (1) or removes (-1) a block's shingles from the pools. */
+function pool(pools: Pools, b: Block, sign: 1 | -1): void {
+  count(pools.all, b.shingles, sign);
+  let mine = pools.byParent.get(b.parent);
+  if (!mine) pools.byParent.set(b.parent, (mine = new Map()));
+  count(mine, b.shingles, sign);
+}
+
+/** Drops kept lines contained in kept lines under other parents (in place); returns the trace. */
 export function dropContained(rows: RuleRows): TraceEntry[] {
   const { page, tree, nodes, keep } = rows;
   const blocks = keptBlocks(rows);
-  const pool = new Map<string, number>();
-  for (const b of blocks) count(pool, b.shingles, 1);
+  const pools: Pools = { all: new Map(), byParent: new Map() };
+  for (const b of blocks) pool(pools, b, 1);
   const trace: TraceEntry[] = [];
-  for (const b of testOrder(blocks, pool)) {
-    const share = containedShare(b.words, b.shingles, pool);
+  for (const b of testOrder(blocks, pools)) {
+    const share = shareOf(b, pools);
     if (share < CONTAINMENT) continue;
-    count(pool, b.shingles, -1);
+    pool(pools, b, -1);
     for (const r of b.rows) {
       keep[r] = 0;
       const node = nodes[r] as number;
