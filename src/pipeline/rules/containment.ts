@@ -1,23 +1,23 @@
 /**
- * Contained blocks: a kept line (a leaf, or the pieces of one line) whose words are mostly already in the rest of the kept text, in
- * any order, is dropped. Pages carry the article a second time in other shapes than a word-for-word
- * copy of each block (which dedupe.ts handles): the whole text flattened into one paragraph (a
- * collapsed or "read more" copy), a teaser of the lede, a slide's caption in another container.
- * Gold holds the text once and the word metrics count every copy.
+ * Hidden copies: a kept line (a leaf, or the pieces of one line) that markup hides and whose
+ * words are mostly already in the rest of the kept text, in any order, is dropped. A static
+ * model reads markup-hidden text as candidates (../hidden-text.ts: collapsed accordions and tabs
+ * are often content), so it also reads the copies a page keeps hidden: the whole article again as
+ * one flattened paragraph, a carousel's cloned slides, one product variant's tab per variant. A
+ * reader sees each once, gold holds each once, and the word metrics count every copy. dedupe.ts
+ * drops word-for-word copies of a leaf; these are copies of a line in another shape.
  *
  * Containment is Broder's (A. Z. Broder, "On the resemblance and containment of documents",
- * SEQUENCES 1997): the share of a block's word 4-shingles that occur in the other kept blocks.
- * Shingles, not single words, so a paragraph that merely shares the article's vocabulary is not
- * "contained"; their order across blocks does not matter, so a copy that reorders or merges
- * paragraphs is. Blocks are tested from the largest down (the later first among equals), each
- * against what is still kept: a flattened copy of many paragraphs is tested before the paragraphs
- * it contains and goes, and the paragraphs then contain nothing and stay.
+ * SEQUENCES 1997), counted in words: the share of the line's words that lie in one of its word
+ * 4-shingles found elsewhere in the kept text. Shingles, not single words, so a paragraph that
+ * merely shares the article's vocabulary is not contained; their order across lines does not
+ * matter, so a copy that reorders or runs paragraphs together is. Lines are tested in the order
+ * that loses least (testOrder), each against what is still kept.
  *
- * Text inside <blockquote> is neither dropped nor counted; pages routed to the forum model skip
- * the rule (QUOTING_TYPES): forum gold keeps quoted posts. Only text under another parent counts:
- * paragraphs of one container that repeat each other are the author's (terms and conditions
- * that restate a clause per offer, a test page's lorem ipsum), as dedupe.ts has it too. The thresholds and the measurement that
- * set them: docs/rules.md.
+ * Only markup-hidden lines are tested: text a page shows twice is the page's own repetition (terms
+ * restated per offer, a listing that repeats a description, a test page's lorem ipsum), and
+ * gold keeps it. Pages routed to the forum model skip the rule (QUOTING_TYPES). The threshold and
+ * the measurement that set it: docs/rules.md.
  */
 import type { RuleRows } from "./rule.ts";
 import { nodePath } from "../../dom/path.ts";
@@ -27,7 +27,7 @@ import { inheritedBits } from "../../dom/tree.ts";
 import type { TraceEntry } from "../../types.ts";
 import { TRACE_TEXT_CHARS } from "../trace.ts";
 
-/** A block is dropped when at least this share of its shingles is in the rest of the kept text. */
+/** A hidden line is dropped when at least this share of its words is in the rest of the kept text. */
 export const CONTAINMENT = 0.8;
 /** Only blocks of at least this many words are tested: a short line repeats by chance or by design. */
 export const MIN_CONTAINED_WORDS = 10;
@@ -62,8 +62,6 @@ interface Block {
   text: string;
   /** Its lines (a leaf with <br>s has several). */
   lines: number;
-  /** The DOM parent of its leaves. */
-  parent: number;
   /** Whether markup hides one of its leaves (read only because the model reads hidden text). */
   hidden: boolean;
   /** Its words found nowhere else in the kept text when the rule starts (containedShare). */
@@ -106,13 +104,12 @@ export function containedShare(
 }
 
 /**
- * The kept leaves outside quotes as the lines they make, document order: text straight in a
+ * The kept leaves as the lines they make, document order: text straight in a
  * container is segmented piece by piece (a sentence, a link, the rest of the sentence), and a
  * copy is a line, not a piece.
  */
 function keptBlocks(rows: RuleRows): Block[] {
   const { page, tree, nodes, own, keep } = rows;
-  const quoted = inheritedBits(page.nodes, (node) => (node.tag === "blockquote" ? 1 : 0));
   const hidden = inheritedBits(page.nodes, (node) =>
     node.type === 1 && markupHiding(node.attrs ?? {}) ? 1 : 0,
   );
@@ -121,7 +118,7 @@ function keptBlocks(rows: RuleRows): Block[] {
   for (let r = 0; r < nodes.length; r++) {
     const node = nodes[r] as number;
     const w = own.ownWords[r] as number;
-    if (keep[r] !== 1 || quoted[node] === 1 || w === 0 || w !== (own.subtreeWords[r] as number)) continue;
+    if (keep[r] !== 1 || w === 0 || w !== (own.subtreeWords[r] as number)) continue;
     if (last >= 0 && continuesLine(page, tree, nodes[last] as number, node))
       (lines.at(-1) as number[]).push(r);
     else lines.push([r]);
@@ -135,14 +132,12 @@ function keptBlocks(rows: RuleRows): Block[] {
     );
     const words = shingleWords(text);
     const breaks = text.split("\n").length;
-    const parent = tree.parent[nodes[line[0] as number] as number] as number;
     return {
       rows: line,
       words: words.length,
       shingles: shinglesOf(words),
       text,
       lines: breaks,
-      parent,
       hidden: line.some((r) => hidden[nodes[r] as number] === 1),
       unique: 0,
     };
@@ -155,9 +150,9 @@ function keptBlocks(rows: RuleRows): Block[] {
  * largest (a flattened copy of many paragraphs goes before the paragraphs), then the one of
  * fewer lines (a copy without its line breaks before the one with them), then the later.
  */
-function testOrder(blocks: Block[], pools: Pools): Block[] {
+function testOrder(blocks: Block[], pool: ReadonlyMap<string, number>): Block[] {
   const tested = blocks.filter((b) => b.hidden && b.words >= MIN_CONTAINED_WORDS);
-  for (const b of tested) b.unique = Math.round(b.words * (1 - shareOf(b, pools)));
+  for (const b of tested) b.unique = Math.round(b.words * (1 - containedShare(b.words, b.shingles, pool)));
   return tested.sort(
     (a, b) =>
       a.unique - b.unique ||
@@ -167,36 +162,17 @@ function testOrder(blocks: Block[], pools: Pools): Block[] {
   );
 }
 
-/** Shingle counts of the kept lines: all of them, and those under each DOM parent. */
-interface Pools {
-  all: Map<string, number>;
-  byParent: Map<number, Map<string, number>>;
-}
-
-/** The share of the block's words in kept lines under other parents (containedShare). */
-function shareOf(b: Block, pools: Pools): number {
-  return containedShare(b.words, b.shingles, pools.all, pools.byParent.get(b.parent));
-}
-
-/** Adds (1) or removes (-1) a block's shingles from the pools. */
-function pool(pools: Pools, b: Block, sign: 1 | -1): void {
-  count(pools.all, b.shingles, sign);
-  let mine = pools.byParent.get(b.parent);
-  if (!mine) pools.byParent.set(b.parent, (mine = new Map()));
-  count(mine, b.shingles, sign);
-}
-
-/** Drops kept lines contained in kept lines under other parents (in place); returns the trace. */
+/** Drops markup-hidden kept lines contained in the rest of the kept text (in place); returns the trace. */
 export function dropContained(rows: RuleRows): TraceEntry[] {
   const { page, tree, nodes, keep } = rows;
   const blocks = keptBlocks(rows);
-  const pools: Pools = { all: new Map(), byParent: new Map() };
-  for (const b of blocks) pool(pools, b, 1);
+  const pool = new Map<string, number>();
+  for (const b of blocks) count(pool, b.shingles, 1);
   const trace: TraceEntry[] = [];
-  for (const b of testOrder(blocks, pools)) {
-    const share = shareOf(b, pools);
+  for (const b of testOrder(blocks, pool)) {
+    const share = containedShare(b.words, b.shingles, pool);
     if (share < CONTAINMENT) continue;
-    pool(pools, b, -1);
+    count(pool, b.shingles, -1);
     for (const r of b.rows) {
       keep[r] = 0;
       const node = nodes[r] as number;
