@@ -17,7 +17,7 @@ import type { TraceEntry } from "../../types.ts";
 import { TRACE_TEXT_CHARS } from "../trace.ts";
 
 /** A partly kept data table is kept whole when at least this share of its words is kept. */
-export const TABLE_KEEP_SHARE = 0.5;
+export const TABLE_KEEP_SHARE = 0.3;
 
 /** A data table and the leaf rows inside it (rows with words of their own and no row below). */
 interface TableRows {
