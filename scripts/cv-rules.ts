@@ -131,7 +131,9 @@ async function fitFolds(records: PageRecord[], dirs: Map<string, string>): Promi
       log: (s) => {
         log(s);
         if (!s.startsWith("evaluating")) return;
-        for (const d of readdirSync(tmp)) cpSync(join(tmp, d), foldDir, { recursive: true });
+        for (const d of readdirSync(tmp).filter((name) => name.startsWith("pith-cv-")))
+          for (const f of readdirSync(join(tmp, d)).filter((name) => /^fold-\d+\.json$/.test(name)))
+            cpSync(join(tmp, d, f), join(foldDir, f));
         throw new FoldsSaved();
       },
     });
