@@ -6,6 +6,7 @@ import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts";
 import { leftOutOfOutput } from "./permalink.ts";
 import { silencesSubtree } from "./silent.ts";
+import { CELL_TAGS, isDataTable } from "./tables.ts";
 import { childrenOf, type Tree } from "./tree.ts";
 
 /**
@@ -139,6 +140,12 @@ export interface TextOptions {
    * For output text; features, labels and refiners read the collapsed lines (default false).
    */
   preformatted?: boolean;
+  /**
+   * Write each row of a data table (tables.ts) as one line, its cells separated by a tab, so the
+   * rows can be read back; otherwise (default false) each cell is a line, as features, labels and
+   * refiners read it.
+   */
+  tableRows?: boolean;
   /**
    * Stop reading once the text's whole lines hold more than this many characters: the text is
    * then those lines, and its first `maxChars` characters are the full text's (a trace entry's
@@ -364,6 +371,14 @@ class TextReader {
   private verbatimEnd = -1;
   /** Inside a PREFORMATTED_TAGS element until this index (options.preformatted). */
   private preEnd = -1;
+  /** The cells read so far of the data-table row being read (options.tableRows), null outside one. */
+  private rowCells: string[] | null = null;
+  /** End of that row. */
+  private rowEnd = -1;
+  /** Whether a cell of that row has begun. */
+  private cellOpen = false;
+  /** Whether each table seen is a data table (isDataTable), by node. */
+  private readonly dataTables = new Map<number, boolean>();
 
   constructor(
     private readonly page: PageSnapshot,
@@ -407,7 +422,8 @@ class TextReader {
       if (node.type === 3) this.readText(i, node);
       else if (this.preLines && node.tag === "br") {
         this.current += "\n"; // a line break of the code, not a block boundary (preformattedRun)
-      } else this.readElement(i, node);
+      } else if (this.rowCells && i < this.rowEnd) this.readInRow(i, node);
+      else this.readElement(i, node);
     }
   }
 
@@ -443,12 +459,56 @@ class TextReader {
       this.flush();
       this.blockEnds.push(tree.end[i] as number);
     }
+    if (node.tag === "tr" && this.options.tableRows && this.inDataTable(i)) {
+      this.rowCells = [];
+      this.rowEnd = tree.end[i] as number;
+    }
+  }
+
+  /** Whether row `tr` belongs to a data table (its nearest table ancestor). */
+  private inDataTable(tr: number): boolean {
+    const { page, tree } = this;
+    let table = tree.parent[tr] as number;
+    while (table >= 0 && page.nodes[table]?.tag !== "table") table = tree.parent[table] as number;
+    if (table < 0) return false;
+    let data = this.dataTables.get(table);
+    if (data === undefined) this.dataTables.set(table, (data = isDataTable(page, tree, table)));
+    return data;
+  }
+
+  /** An element inside a data-table row: a cell ends the one before it; a <br> in a cell is a space. */
+  private readInRow(i: number, node: SnapshotNode): void {
+    if (CELL_TAGS.has(node.tag)) {
+      if (this.cellOpen) this.endCell();
+      this.cellOpen = true;
+    } else if (node.tag === "br") {
+      this.current += " ";
+      this.last = " ";
+    } else if (VERBATIM_TAGS.has(node.tag) && i >= this.verbatimEnd)
+      this.verbatimEnd = this.tree.end[i] as number;
+  }
+
+  /** Ends the cell being read: its collapsed text is the row's next cell. */
+  private endCell(): void {
+    (this.rowCells as string[]).push(collapseSpaces(this.current));
+    this.current = "";
+    this.last = "";
+    this.prevParent = -1;
   }
 
   /** Ends the line being read: a line of the text, or a run of the preformatted element being read. */
   private flush(): void {
     if (this.preLines) preformattedRun(this.preLines, this.current);
-    else {
+    else if (this.rowCells) {
+      if (this.cellOpen) this.endCell();
+      this.cellOpen = false;
+      const line = this.rowCells.some((c) => c !== "") ? this.rowCells.join("\t") : "";
+      if (line) {
+        this.lines.push(line);
+        this.produced += line.length + 1;
+      }
+      this.rowCells = null;
+    } else {
       const line = collapseSpaces(this.current);
       if (line) {
         this.lines.push(line);

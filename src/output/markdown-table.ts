@@ -1,7 +1,7 @@
 /**
  * Markdown for an HTML table: a GitHub-flavoured table (`| a | b |` rows, a `| --- |` line after
  * the first) when it holds data, and nothing special when it lays a page out. A table is data
- * when it has rows of at least DATA_TABLE_MIN_COLUMNS cells and no cell holds block content
+ * (dom/tables.ts) when it has rows of at least DATA_TABLE_MIN_COLUMNS cells and no cell holds block content
  * (paragraphs, lists, headings, a nested table): old sites put whole articles in layout tables,
  * and one table cell per article would be unreadable. Cells are rendered inline (links, emphasis
  * kept), their blocks joined by spaces and their pipes escaped. Iterative, bounded by the table's
@@ -14,85 +14,22 @@
  * past SPAN_GROWTH_LIMIT times the cells the table really has, they are ignored, so a hostile
  * colspan cannot make the output quadratic.
  */
-import { isBlockDisplay } from "../dom/blocks.ts";
+import {
+  contentOutsideCells,
+  DATA_TABLE_MIN_COLUMNS,
+  hasBlocks,
+  rowCells,
+  tableRows,
+} from "../dom/tables.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot } from "../types.ts";
 
-/** Fewer cells in every row than this: a layout table (a column of boxes), rendered as blocks. */
-export const DATA_TABLE_MIN_COLUMNS = 2;
-/** Block tags a data table's cell may hold (line breaks are inline in a cell). */
-const CELL_BLOCK_OK = new Set(["br"]);
-const CELL_TAGS = new Set(["td", "th"]);
 /** Spans may add this many empty cells per real cell (plus SPAN_GROWTH_SLACK) before they are ignored. */
 export const SPAN_GROWTH_LIMIT = 4;
 const SPAN_GROWTH_SLACK = 10_000;
 /** The HTML standard's clamps of colspan and rowspan. */
 const MAX_COLSPAN = 1000;
 const MAX_ROWSPAN = 65534;
-
-/**
- * The rows of `table` (its own, not a nested table's), each a list of its cells' node indices;
- * cells outside a row make one.
- */
-function tableRows(page: PageSnapshot, tree: Tree, table: number): number[][] {
-  const rows: number[][] = [];
-  let stray: number[] = []; // cells outside any <tr> (after a </tr>): a browser gives them a row of their own
-  const end = tree.end[table] as number;
-  for (let i = table + 1; i < end; i++) {
-    const node = page.nodes[i];
-    if (!node || node.type !== 1 || !node.visible) {
-      if (node && !node.visible) i = (tree.end[i] as number) - 1;
-      continue;
-    }
-    if (CELL_TAGS.has(node.tag)) {
-      stray.push(i);
-      i = (tree.end[i] as number) - 1;
-      continue;
-    }
-    if (node.tag !== "tr") continue;
-    if (stray.length) rows.push(stray);
-    stray = [];
-    rows.push(rowCells(page, tree, i));
-    i = (tree.end[i] as number) - 1;
-  }
-  if (stray.length) rows.push(stray);
-  return rows;
-}
-
-/**
- * The visible td/th cells of a row: its children, or the cells inside a wrapper between the row
- * and them (a <form> around a row's cells, which a browser's parser would move out of the table
- * and the static parser keeps), never a nested table's (markdownTable has rendered a table with
- * one outside its cells as blocks: contentOutsideCells).
- */
-function rowCells(page: PageSnapshot, tree: Tree, tr: number): number[] {
-  const cells: number[] = [];
-  for (let c = tr + 1; c < (tree.end[tr] as number);) {
-    const node = page.nodes[c];
-    if (node?.type === 1 && node.visible && CELL_TAGS.has(node.tag)) cells.push(c);
-    const into = node?.type === 1 && node.visible && !CELL_TAGS.has(node.tag);
-    c = into ? c + 1 : (tree.end[c] as number);
-  }
-  return cells;
-}
-
-/**
- * Whether `root` (a table or row) holds visible content outside its cells: text, or a table
- * straight in a row (the static parser keeps what a browser would move out of the table). Such a
- * table is rendered as blocks, not tabulated, so nothing in it is lost.
- */
-function contentOutsideCells(page: PageSnapshot, tree: Tree, root: number): boolean {
-  for (let i = root + 1; i < (tree.end[root] as number); i++) {
-    const node = page.nodes[i];
-    if (!node?.visible || (node.type === 1 && (CELL_TAGS.has(node.tag) || node.tag === "caption"))) {
-      // a cell's (or the caption's) content is its own; hidden content shows nowhere
-      i = (tree.end[i] as number) - 1;
-      continue;
-    }
-    if (node.type === 3 ? (node.text ?? "").trim() !== "" : node.tag === "table") return true;
-  }
-  return false;
-}
 
 /** A span attribute as the HTML standard parses it: digits, clamped; `fallback` when absent or invalid. */
 function span(value: string | undefined, min: number, max: number, fallback: number): number {
@@ -153,24 +90,6 @@ function rowLine(
   );
   while (texts.length < columns) texts.push("");
   return `| ${texts.join(" | ")} |`;
-}
-
-/**
- * Whether a cell holds block content (then the table lays the page
- * out), by the display the Markdown walk reads too.
- */
-function hasBlocks(page: PageSnapshot, tree: Tree, cell: number): boolean {
-  for (let i = cell + 1; i < (tree.end[cell] as number); i++) {
-    const node = page.nodes[i];
-    if (
-      node?.type === 1 &&
-      node.visible &&
-      isBlockDisplay(node.tag, node.style?.display) &&
-      !CELL_BLOCK_OK.has(node.tag)
-    )
-      return true;
-  }
-  return false;
 }
 
 /**

@@ -11,6 +11,10 @@ export interface RunOptions {
   lang?: string;
   /** Drop kept blocks that repeat an earlier kept block (dedupe.ts; default true). */
   dedupe?: boolean;
+  /** Drop kept blocks whose words are mostly in the rest of the kept text (containment.ts; default true). */
+  containment?: boolean;
+  /** Keep or drop each data table whole (tables.ts; default true). */
+  wholeTables?: boolean;
   /** Keep the best leaves of a small page when none reaches the threshold (fallback.ts; default true). */
   fallback?: boolean;
   /** Use this refiner on every page type instead of the model's per-type choice. */

@@ -310,7 +310,7 @@ export function runOnTable(
   const refined = applyRefiner(refiner, { page, tree, nodes: table.nodes, own, keep }, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
-  const text = textOf(page, tree, nodes, { preformatted: true });
+  const text = textOf(page, tree, nodes, { preformatted: true, tableRows: true });
   const trace =
     options.trace === false
       ? []

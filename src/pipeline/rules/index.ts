@@ -8,11 +8,13 @@ import type { TraceEntry } from "../../types.ts";
 import type { Rule, RuleContext } from "./rule.ts";
 import { COMMENT_FREE_TYPES, dropComments } from "./comments.ts";
 import { dropConsentBoxes } from "./consent.ts";
+import { dropContained } from "./containment.ts";
 import { dropDuplicates, QUOTING_TYPES } from "./dedupe.ts";
 import { dropNoticePage, keepBestWhenEmpty } from "./fallback.ts";
 import { dropNavigationLandmarks, LANDMARK_RULE_TYPES } from "./landmarks.ts";
 import { keepLineGaps } from "./line-gaps.ts";
 import { dropReviews, REVIEW_FREE_TYPES } from "./reviews.ts";
+import { keepTablesWhole } from "./tables.ts";
 
 /** The rules in the order they run: a later rule sees what the earlier ones kept. */
 export const RULES: readonly Rule[] = [
@@ -50,6 +52,16 @@ export const RULES: readonly Rule[] = [
     name: "duplicates",
     appliesTo: (c) => c.options.dedupe !== false && !QUOTING_TYPES.has(c.pageType),
     apply: dropDuplicates,
+  },
+  {
+    name: "containment",
+    appliesTo: (c) => c.options.containment !== false && !QUOTING_TYPES.has(c.pageType),
+    apply: dropContained,
+  },
+  {
+    name: "tables",
+    appliesTo: (c) => c.options.wholeTables !== false,
+    apply: keepTablesWhole,
   },
   {
     name: "line-gaps",
