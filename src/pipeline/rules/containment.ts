@@ -108,11 +108,8 @@ export function containedShare(
  * container is segmented piece by piece (a sentence, a link, the rest of the sentence), and a
  * copy is a line, not a piece.
  */
-function keptBlocks(rows: RuleRows): Block[] {
+function keptBlocks(rows: RuleRows, hidden: ArrayLike<number>): Block[] {
   const { page, tree, nodes, own, keep } = rows;
-  const hidden = inheritedBits(page.nodes, (node) =>
-    node.type === 1 && markupHiding(node.attrs ?? {}) ? 1 : 0,
-  );
   const lines: number[][] = [];
   let last = -1;
   for (let r = 0; r < nodes.length; r++) {
@@ -165,7 +162,12 @@ function testOrder(blocks: Block[], pool: ReadonlyMap<string, number>): Block[] 
 /** Drops markup-hidden kept lines contained in the rest of the kept text (in place); returns the trace. */
 export function dropContained(rows: RuleRows): TraceEntry[] {
   const { page, tree, nodes, keep } = rows;
-  const blocks = keptBlocks(rows);
+  const hidden = inheritedBits(page.nodes, (node) =>
+    node.type === 1 && markupHiding(node.attrs ?? {}) ? 1 : 0,
+  );
+  // most pages keep no hidden text: nothing to test, no shingles to make
+  if (!nodes.some((node, r) => keep[r] === 1 && hidden[node] === 1)) return [];
+  const blocks = keptBlocks(rows, hidden);
   const pool = new Map<string, number>();
   for (const b of blocks) count(pool, b.shingles, 1);
   const trace: TraceEntry[] = [];
