@@ -1,0 +1,87 @@
+/**
+ * `npm run compare:models`: trains and evaluates the classifier kinds (gbdt, rf, ml-rf, mlp,
+ * seq) on the same site-grouped folds of labeled sets and prints one Markdown table: held-out
+ * word F1 per set and page type, fit seconds per fold, model size and inference ms per page
+ * (src/train/compare.ts says what each figure measures). docs/classifiers.md and
+ * models/MODEL_CARD.md quote its output.
+ *
+ * Usage: npm run compare:models -- [--sets A,B] [--seeds 42,7] [--folds K] [--kinds gbdt,seq]
+ *                                  [--quick] [--out FILE] [--json FILE] [--workers N]
+ */
+import { writeFileSync } from "node:fs";
+import { progress } from "../src/batch/progress.ts";
+import { CLASSIFIER_KINDS, type ClassifierKind } from "../src/ml/classifier.ts";
+import { COMPARE_KINDS, COMPARE_SETS, compareModels, formatComparison } from "../src/train/compare.ts";
+import { intOption, scriptArgs, usageError } from "./args.ts";
+
+const USAGE = `Usage: npm run compare:models -- [--sets A,B] [--seeds 42,7] [--folds K] [--kinds ${COMPARE_KINDS.join(",")}]
+                               [--quick] [--out FILE] [--json FILE] [--workers N]
+
+Cross-validates each classifier kind on the same site-grouped folds (one general content
+classifier each, no page-type models or context stage) and prints a Markdown table of held-out
+word F1 per set and page type, fit seconds per fold, model size and inference ms per page.
+Defaults: --sets ${COMPARE_SETS.join(",")} --seeds 42 --folds 3, every kind. ml-rf trains on a
+seeded sample of its row cap. --quick: small settings (few trees and epochs) for a smoke run.`;
+
+const values = scriptArgs(USAGE, {
+  sets: { type: "string" },
+  seeds: { type: "string" },
+  folds: { type: "string" },
+  kinds: { type: "string" },
+  quick: { type: "boolean" },
+  out: { type: "string" },
+  json: { type: "string" },
+  workers: { type: "string" },
+});
+
+/** --quick: enough to run every kind end to end in seconds, not to rank them. */
+const QUICK_PARAMS: Partial<Record<ClassifierKind, Record<string, unknown>>> = {
+  gbdt: { nEstimators: 20 },
+  rf: { nEstimators: 10 },
+  "ml-rf": { nEstimators: 5 },
+  mlp: { epochs: 2 },
+  seq: { epochs: 2 },
+};
+
+const list = (s: string | undefined) => (s ?? "").split(",").filter(Boolean);
+const kinds = values.kinds ? list(values.kinds) : [...COMPARE_KINDS];
+for (const k of kinds)
+  if (!(CLASSIFIER_KINDS as readonly string[]).includes(k))
+    usageError(USAGE, `--kinds: unknown kind "${k}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
+const seeds = values.seeds ? list(values.seeds).map(Number) : [42];
+if (seeds.some((s) => !Number.isInteger(s)))
+  usageError(USAGE, `--seeds must be whole numbers, not "${values.seeds}"`);
+const folds = intOption(USAGE, "folds", values.folds, 3, 2);
+const workers = intOption(USAGE, "workers", values.workers, 0, 0);
+
+const bar = progress("features", 0);
+const started = performance.now();
+try {
+  const result = await compareModels({
+    datasets: values.sets ? list(values.sets) : COMPARE_SETS,
+    mode: "static",
+    seeds,
+    folds,
+    kinds: kinds as ClassifierKind[],
+    ...(values.quick ? { params: QUICK_PARAMS, timedPages: 10 } : {}),
+    ...(workers > 0 ? { workers } : {}),
+    log: (s) => bar.note(s),
+    onPage: (_d, done, total) => {
+      bar.setTotal(total);
+      bar.tick();
+      void done;
+    },
+  });
+  bar.stop();
+  const table = formatComparison(result);
+  if (values.out) writeFileSync(values.out, table);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(table);
+  process.stderr.write(
+    `compared ${kinds.length} kinds in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+  );
+} catch (e) {
+  bar.stop();
+  process.stderr.write(`error: ${(e as Error).message.split("\n")[0]}\n`);
+  process.exit(1);
+}
