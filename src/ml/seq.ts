@@ -257,6 +257,23 @@ function trainingLogits(model: tf.LayersModel, x: tf.Tensor3D, mask: tf.Tensor3D
   return dense(p.convLayers > 0 ? tf.concat([proj, h], 2) : h, "logit", false);
 }
 
+/**
+ * The forward pass of one page for inference: tf.conv1d on the layers' weights, without the
+ * mask (a page alone has none) or the layers model's predict() machinery, which cost about 3×
+ * the convolutions themselves on a 300-block page (docs/classifiers.md).
+ */
+function pageLogits(model: tf.LayersModel, x: tf.Tensor3D, p: SeqParams): tf.Tensor3D {
+  const conv = (h: tf.Tensor3D, name: string, relu: boolean): tf.Tensor3D => {
+    const [kernel, bias] = model.getLayer(name).getWeights() as [tf.Tensor3D, tf.Tensor1D];
+    const out = tf.conv1d(h, kernel, 1, "same").add(bias) as tf.Tensor3D;
+    return relu ? tf.relu(out) : out;
+  };
+  const proj = conv(x, "conv0", true);
+  let h = proj;
+  for (let i = 1; i <= p.convLayers; i++) h = conv(h, `conv${i}`, true);
+  return conv(p.convLayers > 0 ? tf.concat([proj, h], 2) : h, "logit", false);
+}
+
 /** One epoch of Adam over the packed windows in batches of p.batchWindows. */
 function trainEpoch(
   model: tf.LayersModel,
@@ -344,8 +361,7 @@ export class SequenceClassifier implements Classifier {
       const n = e - s;
       const p = tf.tidy(() => {
         const x = tf.tensor3d(z.subarray(s * dim, e * dim), [1, n, dim]);
-        const logits = model.predict([x, tf.ones([1, n, 1])], { batchSize: 1 }) as tf.Tensor;
-        return tf.sigmoid(logits).dataSync();
+        return tf.sigmoid(pageLogits(model, x, this.params)).dataSync();
       });
       out.set(p as Float32Array, s);
     }

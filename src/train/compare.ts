@@ -5,17 +5,19 @@
  * equal terms) and the "plain" end-to-end variant, the real WCXB word F1 of every held-out page.
  * The folds depend on the seed and the sites only, so every kind of a seed sees the same ones.
  *
- * Costs per kind: the mean seconds of a fold's fit (in this thread), the size of a fold model's
- * JSON, and the mean milliseconds the fitted classifier takes to score one held-out page's
- * leaf segments in this thread (the part of extraction that differs between kinds; rendering
- * and features are the same for all).
+ * Costs per kind: the mean CPU seconds of a fold's fit (in this thread), the size of a fold
+ * model's JSON, and the mean CPU milliseconds the fitted classifier takes to score one held-out
+ * page's leaf segments in this thread (the part of extraction that differs between kinds;
+ * rendering and features are the same for all). CPU time, not wall time: on a machine shared
+ * with other jobs a fit's wall time measures the neighbours as much as the fit; the wall
+ * seconds are kept in the JSON.
  */
 import type { ClassifierKind } from "../ml/classifier.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import { createRng, shuffleInPlace } from "../ml/prng.ts";
 import { ML_RF_MAX_ROWS } from "../ml/random-forest.ts";
 import type { RenderMode } from "../types.ts";
-import { crossValidate } from "./cv.ts";
+import { crossValidate, type FitSeconds } from "./cv.ts";
 import type { FittedPipeline } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
@@ -45,6 +47,8 @@ export interface CompareOptions {
   kinds: readonly ClassifierKind[];
   /** Hyper-parameters per kind (each kind's documented defaults otherwise). */
   params?: Partial<Record<ClassifierKind, Record<string, unknown>>>;
+  /** Rows ml-rf trains on, a seeded sample of each fold's (default and at most ML_RF_MAX_ROWS). */
+  mlRfRows?: number;
   /** Held-out pages per fold timed for inference (default TIMED_PAGES). */
   timedPages?: number;
   workers?: number;
@@ -59,11 +63,13 @@ export interface KindResult {
   seed: number;
   /** Group ("all", a set, "type:article", …) → held-out pages and their mean word F1. */
   f1: Record<string, { pages: number; f1: number }>;
-  /** Mean seconds of one fold's fit. */
+  /** Mean CPU seconds of one fold's fit. */
   fitSeconds: number;
+  /** Mean wall seconds of one fold's fit. */
+  fitWallSeconds: number;
   /** Mean bytes of one fold's classifier JSON. */
   modelBytes: number;
-  /** Mean ms to score one page's leaf segments. */
+  /** Mean CPU ms to score one page's leaf segments. */
   inferMs: number;
 }
 
@@ -74,6 +80,8 @@ export interface Comparison {
   sites: number;
   folds: number;
   seeds: number[];
+  /** Rows ml-rf trained on per fold. */
+  mlRfRows: number;
   results: KindResult[];
 }
 
@@ -112,9 +120,10 @@ function timeInference(
   const nonEmpty = inputs.filter((X) => X.nRows > 0);
   if (!nonEmpty.length) return 0;
   fitted.content.predictProba(nonEmpty[0]!);
-  const started = performance.now();
+  const started = process.cpuUsage();
   for (const X of nonEmpty) fitted.content.predictProba(X);
-  return (performance.now() - started) / nonEmpty.length;
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000 / nonEmpty.length;
 }
 
 /** Cross-validates one kind under one seed (see the header). */
@@ -125,7 +134,7 @@ async function compareKind(
   ctx: { options: CompareOptions; nCols: number; dirs: Map<string, string>; typeOf: Map<string, string> },
 ): Promise<KindResult> {
   const { options, nCols } = ctx;
-  const fits: { seconds: number; bytes: number; ms: number }[] = [];
+  const fits: { seconds: FitSeconds; bytes: number; ms: number }[] = [];
   const timed = options.timedPages ?? TIMED_PAGES;
   const cv = await crossValidate(records, {
     folds: options.folds,
@@ -135,7 +144,7 @@ async function compareKind(
       seed,
       perType: false,
       segment: false,
-      ...(kind === "ml-rf" ? { maxRows: ML_RF_MAX_ROWS } : {}),
+      ...(kind === "ml-rf" ? { maxRows: options.mlRfRows ?? ML_RF_MAX_ROWS } : {}),
       ...(options.pool ? { pool: options.pool } : {}),
     },
     nCols,
@@ -156,7 +165,8 @@ async function compareKind(
     kind,
     seed,
     f1: groupF1(cv.report.perPage, ctx.typeOf),
-    fitSeconds: mean((x) => x.seconds),
+    fitSeconds: mean((x) => x.seconds.cpu),
+    fitWallSeconds: mean((x) => x.seconds.wall),
     modelBytes: mean((x) => x.bytes),
     inferMs: mean((x) => x.ms),
   };
@@ -185,6 +195,7 @@ export async function compareModels(options: CompareOptions): Promise<Comparison
     sites: new Set(records.map((r) => r.site)).size,
     folds: options.folds,
     seeds: options.seeds,
+    mlRfRows: options.mlRfRows ?? ML_RF_MAX_ROWS,
     results,
   };
 }
@@ -214,7 +225,7 @@ export function formatComparison(c: Comparison): string {
       )
       .join(" | ")} |`;
   const lines = [
-    `| word F1, held out (pages) | ${kinds.map((k) => (k === "ml-rf" ? `ml-rf (${ML_RF_MAX_ROWS} rows)` : k)).join(" | ")} |`,
+    `| word F1, held out (pages) | ${kinds.map((k) => (k === "ml-rf" ? `ml-rf (${c.mlRfRows} rows)` : k)).join(" | ")} |`,
     `|---|${kinds.map(() => "---:").join("|")}|`,
     f1Row("all", "all"),
     ...(c.seeds.length > 1
@@ -222,7 +233,7 @@ export function formatComparison(c: Comparison): string {
       : []),
     ...c.sets.map((s) => f1Row(s, s)),
     ...c.types.map((t) => f1Row(`type ${t}`, `type:${t}`)),
-    `| fit, s per fold | ${kinds
+    `| fit, CPU s per fold | ${kinds
       .map((k) =>
         fmt(
           meanOf(of(k), (r) => r.fitSeconds),
@@ -238,7 +249,7 @@ export function formatComparison(c: Comparison): string {
         ),
       )
       .join(" | ")} |`,
-    `| inference, ms per page | ${kinds
+    `| inference, CPU ms per page | ${kinds
       .map((k) =>
         fmt(
           meanOf(of(k), (r) => r.inferMs),

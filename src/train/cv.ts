@@ -113,8 +113,17 @@ export interface CvOptions {
    * The final context stage keeps at least the fold stages' mean tree count (final-trees.ts; default true).
    */
   finalTrees?: boolean;
-  /** Called after each fold's fit with its pipeline, held-out records and fit seconds (compare.ts). */
-  onFold?: (fold: number, fitted: FittedPipeline, test: ArrayLike<number>, seconds: number) => void;
+  /**
+   * Called after each fold's fit with its pipeline, held-out records and the fit's wall and
+   * process CPU seconds (compare.ts).
+   */
+  onFold?: (fold: number, fitted: FittedPipeline, test: ArrayLike<number>, seconds: FitSeconds) => void;
+}
+
+/** A fit's wall-clock seconds and this process's CPU seconds (user + system) meanwhile. */
+export interface FitSeconds {
+  wall: number;
+  cpu: number;
 }
 
 export interface CvReport {
@@ -245,13 +254,18 @@ async function fitFolds(
       `fold ${f + 1}/${folds.length}: ${fold.train.length} training pages, ${fold.test.length} held-out pages`,
     );
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const fit = await fitPipeline(
       Array.from(fold.train, (i) => records[i] as PageRecord),
       options.nCols,
       options.config,
       log,
     );
-    options.onFold?.(f, fit, fold.test, (performance.now() - started) / 1000);
+    const used = process.cpuUsage(cpu);
+    options.onFold?.(f, fit, fold.test, {
+      wall: (performance.now() - started) / 1000,
+      cpu: (used.user + used.system) / 1e6,
+    });
     log(`fold ${f + 1}/${folds.length} trees: ${formatTrees(meanTrees([pipelineClassifiers(fit)]))}`);
     predictFold(fit, rows, records, new Set(fold.test), oof);
     if (options.context)
