@@ -70,6 +70,11 @@ try {
     ...(values.quick ? { params: QUICK_PARAMS, mlRfRows: QUICK_ML_RF_ROWS, timedPages: 10 } : {}),
     ...(workers > 0 ? { workers } : {}),
     log: (s) => bar.note(s),
+    onResult: (partial) => {
+      // written after every kind, so an interrupted run keeps the kinds it finished
+      if (values.out) writeFileSync(values.out, formatComparison(partial));
+      if (values.json) writeFileSync(values.json, `${JSON.stringify(partial, null, 2)}\n`);
+    },
     onPage: (_d, done, total) => {
       bar.setTotal(total);
       bar.tick();
@@ -77,10 +82,7 @@ try {
     },
   });
   bar.stop();
-  const table = formatComparison(result);
-  if (values.out) writeFileSync(values.out, table);
-  if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
-  process.stdout.write(table);
+  process.stdout.write(formatComparison(result));
   process.stderr.write(
     `compared ${kinds.length} kinds in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
   );

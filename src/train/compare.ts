@@ -22,7 +22,6 @@ import type { FittedPipeline } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
 import { loadAll } from "./train.ts";
-import type { WorkerPool } from "./pool.ts";
 
 /** The kinds compared by default, in table order. */
 export const COMPARE_KINDS: readonly ClassifierKind[] = ["gbdt", "rf", "ml-rf", "mlp", "seq"];
@@ -52,8 +51,9 @@ export interface CompareOptions {
   /** Held-out pages per fold timed for inference (default TIMED_PAGES). */
   timedPages?: number;
   workers?: number;
-  pool?: WorkerPool;
   log?: (s: string) => void;
+  /** Called after each kind with the comparison so far (a long run keeps what it finished). */
+  onResult?: (partial: Comparison) => void;
   onPage?: (dataset: string, done: number, total: number) => void;
 }
 
@@ -110,7 +110,7 @@ function timeInference(
   records: readonly PageRecord[],
   pages: number[],
   nCols: number,
-) {
+): number {
   const inputs = pages.map((i) => {
     const rec = records[i] as PageRecord;
     const leaves: number[] = [];
@@ -145,7 +145,6 @@ async function compareKind(
       perType: false,
       segment: false,
       ...(kind === "ml-rf" ? { maxRows: options.mlRfRows ?? ML_RF_MAX_ROWS } : {}),
-      ...(options.pool ? { pool: options.pool } : {}),
     },
     nCols,
     mode: options.mode,
@@ -179,16 +178,7 @@ export async function compareModels(options: CompareOptions): Promise<Comparison
   const nCols = records[0]!.values.length / records[0]!.nodes.length;
   const typeOf = new Map(records.map((r) => [`${r.dataset}/${r.id}`, pageTypeOf(r) ?? "other"]));
   const results: KindResult[] = [];
-  for (const seed of options.seeds)
-    for (const kind of options.kinds) {
-      options.log?.(`${kind}, seed ${seed}: ${options.folds} site-grouped folds of ${records.length} pages`);
-      const r = await compareKind(records, kind, seed, { options, nCols, dirs, typeOf });
-      options.log?.(
-        `${kind}, seed ${seed}: word F1 ${r.f1["all"]?.f1.toFixed(3)}, fit ${r.fitSeconds.toFixed(1)} s/fold`,
-      );
-      results.push(r);
-    }
-  return {
+  const comparison = (): Comparison => ({
     sets: sets.map((s) => s.name),
     types: [...new Set(typeOf.values())].sort(),
     pages: records.length,
@@ -196,8 +186,19 @@ export async function compareModels(options: CompareOptions): Promise<Comparison
     folds: options.folds,
     seeds: options.seeds,
     mlRfRows: options.mlRfRows ?? ML_RF_MAX_ROWS,
-    results,
-  };
+    results: [...results],
+  });
+  for (const seed of options.seeds)
+    for (const kind of options.kinds) {
+      options.log?.(`${kind}, seed ${seed}: ${options.folds} site-grouped folds of ${records.length} pages`);
+      const r = await compareKind(records, kind, seed, { options, nCols, dirs, typeOf });
+      options.log?.(
+        `${kind}, seed ${seed}: word F1 ${r.f1["all"]?.f1.toFixed(3)}, fit ${r.fitSeconds.toFixed(1)} CPU s/fold`,
+      );
+      results.push(r);
+      options.onResult?.(comparison());
+    }
+  return comparison();
 }
 
 /** Mean of `f` over a kind's results (one per seed). */
@@ -212,7 +213,11 @@ function meanOf(results: readonly KindResult[], f: (r: KindResult) => number | u
  * and inference ms per page; a column per kind; F1 cells are means over the seeds.
  */
 export function formatComparison(c: Comparison): string {
-  const kinds = [...new Set(c.results.map((r) => r.kind))];
+  const run = new Set(c.results.map((r) => r.kind));
+  const kinds = [
+    ...COMPARE_KINDS.filter((k) => run.has(k)),
+    ...[...run].filter((k) => !COMPARE_KINDS.includes(k)),
+  ];
   const of = (k: ClassifierKind) => c.results.filter((r) => r.kind === k);
   const pages = (g: string) => c.results[0]?.f1[g]?.pages ?? 0;
   const f1Row = (label: string, g: string, rs = of) =>
