@@ -2,7 +2,7 @@
 // data/sample with --quick settings: every kind cross-validated on the same folds, one table.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { Comparison } from "../src/train/compare.ts";
@@ -40,6 +40,15 @@ describe("compare:models", () => {
       assert.ok(r.f1["all"]!.f1 > 0.3 && r.f1["all"]!.f1 <= 1, `${r.kind} F1 ${r.f1["all"]!.f1}`);
       assert.ok(r.modelBytes > 0 && r.inferMs > 0, r.kind);
     }
+    // the --json of a run prints the same table again, and refuses a run on other folds
+    const again = run("--from-json", json);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(again.stdout, res.stdout);
+    const other = join(dir, "other.json");
+    writeFileSync(other, JSON.stringify({ ...c, folds: 3 }));
+    const refused = run("--from-json", `${json},${other}`);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /^error: cannot merge comparisons of other pages or folds/);
   });
 
   it("refuses an unknown kind with a one-line error and exit code 2", () => {

@@ -201,6 +201,22 @@ export async function compareModels(options: CompareOptions): Promise<Comparison
   return comparison();
 }
 
+/**
+ * Comparisons of separate runs as one (`--from-json`): the union of their results, with the ml-rf
+ * row count of the run that has ml-rf. Refuses runs of other pages or folds.
+ */
+export function mergeComparisons(parts: readonly Comparison[]): Comparison {
+  const [first, ...rest] = parts;
+  if (!first) throw new Error("nothing to merge");
+  const key = (c: Comparison) => JSON.stringify([c.sets, c.pages, c.sites, c.folds]);
+  for (const c of rest)
+    if (key(c) !== key(first))
+      throw new Error(`cannot merge comparisons of other pages or folds: ${key(c)} against ${key(first)}`);
+  const results = parts.flatMap((c) => c.results);
+  const mlRf = parts.find((c) => c.results.some((r) => r.kind === "ml-rf")) ?? first;
+  return { ...first, seeds: [...new Set(results.map((r) => r.seed))], mlRfRows: mlRf.mlRfRows, results };
+}
+
 /** Mean of `f` over a kind's results (one per seed). */
 function meanOf(results: readonly KindResult[], f: (r: KindResult) => number | undefined): number | null {
   const v = results.map(f).filter((x): x is number => x !== undefined);
