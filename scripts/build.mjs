@@ -11,7 +11,14 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The modules a process or worker thread starts from (src/paths.ts workerModule names the workers), and the library's. */
-export const ENTRIES = ["cli/main", "batch/extract-worker", "evaluate/worker", "train/worker", "index"];
+export const ENTRIES = [
+  "cli/main",
+  "batch/extract-worker",
+  "evaluate/worker",
+  "train/worker",
+  "studio/teach-worker",
+  "index",
+];
 
 /**
  * Newest modification time (ms) of the files and folders under src/ (a folder's changes when a
@@ -52,6 +59,22 @@ export async function importPith(name) {
   const { register } = await import("tsx/esm/api");
   register();
   return import(`../src/${name}.ts`);
+}
+
+/** The studio's browser bundle (src/studio/ui, preact): one script and one style sheet, no CDN at run time. */
+export function studioUiOptions() {
+  return {
+    entryPoints: { app: join(root, "src", "studio", "ui", "main.tsx") },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    minify: true,
+    legalComments: "none",
+    logLevel: "silent",
+  };
 }
 
 async function build() {
@@ -95,6 +118,7 @@ async function bundle(esbuild, out) {
     sourcemap: "linked",
     logLevel: "silent",
   });
+  await esbuild.build({ ...studioUiOptions(), outdir: join(out, "studio") });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();

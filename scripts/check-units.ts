@@ -15,10 +15,10 @@ const MAX_LONG_LINES = 20;
 
 const ROOT = resolve(import.meta.dirname, "..");
 
-/** Every .ts file under `dir`. */
+/** Every .ts and .tsx file under `dir`. */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+    e.isDirectory() ? sources(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
   );
 }
 

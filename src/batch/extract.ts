@@ -5,11 +5,13 @@
  * sink in input order. The CLI (src/cli/extract.ts) parses flags into a BatchOptions.
  */
 import { stat } from "node:fs/promises";
+import { UsageError } from "../errors.ts";
 import {
+  decodePage,
   isUrl,
   listPageFiles,
   localPath,
-  readInputs,
+  readInputsBySpec,
   readRawInputs,
   WARC_FILE,
   type InputSpecs,
@@ -28,6 +30,7 @@ import type {
   RenderMode,
   SiteContext,
 } from "../types.ts";
+import { BatchFiles, BatchFileSink, outFormatProblem, type OutFormat } from "./batch-files.ts";
 import { ExtractPool, type ExtractSetup } from "./extract-pool.ts";
 import { pageOutput } from "./page-output.ts";
 import type { BatchSink } from "./sink.ts";
@@ -44,16 +47,55 @@ export interface BatchOptions {
   /** The inputs (files, directories, URLs, WARCs, - for stdin) and how to read them. */
   specs: InputSpecs;
   read: ReadOptions;
-  /** Where outputs go (sink.ts Sink: stdout or files; a program may pass its own). */
+  /**
+   * Where outputs go (sink.ts Sink: stdout or files; a program may pass its own). With batch
+   * files (`outFormat` jsonl or warc) the sink only counts them (BatchSink.count).
+   */
   sink: BatchSink;
+  /**
+   * `--out-format`: "files" (the default) leaves the writing to the sink; "jsonl" and "warc"
+   * write one batch file per input under `outDir` (batch-files.ts).
+   */
+  outFormat?: OutFormat;
+  /** The directory of the batch files (`--out`), needed with jsonl and warc. */
+  outDir?: string;
+  /**
+   * One batch file for the whole batch under this name (the queue's job id), without extension;
+   * absent: one file per input, named after it (batch-files.ts batchName).
+   */
+  batchName?: string;
 }
 
-/** Runs the batch to its end: every page's output or error record reaches the sink. */
+/** Runs the batch to its end: every page's output or error record reaches the sink (or its batch file). */
 export async function extractBatch(o: BatchOptions): Promise<void> {
-  if (o.mode === "static" && o.workers > 0 && !o.extractor.needsSite)
-    await extractOnWorkers(o.setup, o.workers, readRawInputs(o.specs, o.read), o.sink);
-  else await extractInThread(o, readInputs(o.specs, o.read));
-  await o.sink.done();
+  const files = batchFileSink(o);
+  const sink = files ?? o.sink;
+  const inputs = files ? files.tap(readInputsBySpec(o.specs, o.read)) : readRawInputs(o.specs, o.read);
+  try {
+    if (o.mode === "static" && o.workers > 0 && !o.extractor.needsSite)
+      await extractOnWorkers(o.setup, o.workers, inputs, sink);
+    else await extractInThread({ ...o, sink }, decoded(inputs));
+    await sink.done();
+  } catch (e) {
+    await files?.abort();
+    throw e;
+  }
+}
+
+/** The sink that writes the batch files of `outFormat` jsonl or warc; null for one file per page. */
+function batchFileSink(o: BatchOptions): BatchFileSink | null {
+  const outFormat = o.outFormat ?? "files";
+  if (outFormat === "files") return null;
+  if (!o.outDir) throw new UsageError(`extract: --out-format ${outFormat} needs --out DIR`);
+  const problem = outFormatProblem(outFormat, o.setup.format);
+  if (problem) throw new UsageError(`extract: ${problem}`);
+  const { format, method } = o.setup;
+  return new BatchFileSink(new BatchFiles({ outFormat, dir: o.outDir, format, method }), o.sink, o.batchName);
+}
+
+/** The pages decoded (readInputs from read bytes). */
+async function* decoded(inputs: AsyncIterable<PageResult<PageBytes>>): AsyncGenerator<PageResult<PageInput>> {
+  for await (const r of inputs) yield r.ok ? decodePage(r.value) : r;
 }
 
 /**

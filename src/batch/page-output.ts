@@ -34,6 +34,9 @@ export interface PageOutput {
   model?: string;
 }
 
+/** The methods whose extraction names the model file they used (the learned pipeline's). */
+const LEARNED = new Set(["ml", "louvan"]);
+
 /**
  * "default-static (default, article model)" → "default-static
  * (default)": the file and why, not the page's routed type.
@@ -85,7 +88,7 @@ export function formatPage(
     empty: !extraction.text,
     ...(extraction.emptyReason ? { emptyReason: extraction.emptyReason } : {}),
     ...(page.warnings ? { warnings: page.warnings } : {}),
-    ...(extraction.method === "ml" && extraction.model ? { model: modelChoice(extraction.model) } : {}),
+    ...(LEARNED.has(extraction.method) && extraction.model ? { model: modelChoice(extraction.model) } : {}),
   };
 }
 

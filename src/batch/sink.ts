@@ -24,6 +24,11 @@ export interface Emitted {
 export interface BatchSink {
   /** Takes one page's output or error record; the promise settles when it is written. */
   take(r: PageResult<PageOutput>): Promise<void>;
+  /**
+   * Takes one page whose output went elsewhere (a batch file of `--out-format jsonl|warc`:
+   * batch-files.ts), to count it and report it; a sink without it is handed take() instead.
+   */
+  count?(r: PageResult<PageOutput>): Promise<void>;
   /** Settles when every output taken is written. */
   done(): Promise<void>;
 }
@@ -56,9 +61,18 @@ export class Sink implements BatchSink {
    * settles when it is written (mapLimit waits on it).
    */
   take(r: PageResult<PageOutput>): Promise<void> {
+    return this.record(r, true);
+  }
+
+  /** A page a batch file holds (BatchSink.count): counted and noted, as take() does, not written. */
+  count(r: PageResult<PageOutput>): Promise<void> {
+    return this.record(r, false);
+  }
+
+  private record(r: PageResult<PageOutput>, write: boolean): Promise<void> {
     this.chain = this.chain.then(async () => {
       if (!r.ok) return this.error(r.error);
-      const failed = await this.write(r.value);
+      const failed = write ? await this.write(r.value) : null;
       if (failed) return this.error(failed);
       this.counts.ok++;
       if (r.value.empty) this.counts.empty++;

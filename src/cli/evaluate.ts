@@ -48,7 +48,8 @@ Options:
                      --timeout × (1 + methods) per page fails alone, as a page that failed to render;
                      in this thread a page's render and each method's run have --timeout each
   --param K=V        parameter for pith's extractors, repeatable
-  --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
+  --model FILE       model artifact for --method ml and louvan (default: the method's bundled model
+                     for the render mode: models/default-MODE.json, models/louvan-MODE.json)
   --model-dir DIR    where per-domain models are looked up (default: models/)
 ${RENDER_HELP}
   -h, --help         this help

@@ -5,7 +5,9 @@
 import { availableParallelism } from "node:os";
 import "../methods.ts";
 import { countPages, extractBatch, isBatch } from "../batch/extract.ts";
+import { exitOnSignals } from "../exit-on-signal.ts";
 import type { ExtractSetup } from "../batch/extract-pool.ts";
+import { OUT_FORMATS, outFormatProblem, type OutFormat } from "../batch/batch-files.ts";
 import { OutputDir } from "../batch/output-files.ts";
 import { progress } from "../batch/progress.ts";
 import { Sink } from "../batch/sink.ts";
@@ -36,11 +38,20 @@ ${INPUT_HELP}
                      siteA/index.html → DIR/siteA/index.txt); default: stdout, where
                      a batch (several inputs, a directory, a WARC) puts a "==> id <==" line
                      before each page's text, Markdown or HTML, and JSON is one object per line
+  --out-format F     with --out: files (default: one file per page, as above), jsonl or warc: one
+                     gzipped file per input (a WARC, a directory, a file, a URL; with --input-list
+                     one for the run, named after the list), written whole or not at all:
+                     jsonl: DIR/<input>.jsonl.gz, each line a page's --format json object (the
+                     default format here) or a failed page's {"version","id","source","error"};
+                     warc: DIR/<input>.wet.warc.gz (crawl.warc.gz → DIR/crawl.wet.warc.gz), a
+                     WET-style WARC with a conversion record per page (--format text, markdown or
+                     html) that refers to its source record, a metadata record per failed page
   --skip-existing    with --out: leave out pages whose output file is already there (resume a batch;
                      outputs are written whole or not at all, so a file found is a finished page).
                      A file kept gets this run's modification time and is the first input's of its
                      name: a second input with that name is an error record, as without the flag
-  --model FILE       model artifact for --method ml (default: the bundled model for the render mode)
+  --model FILE       model artifact for --method ml and louvan (default: the method's bundled model
+                     for the render mode: models/default-MODE.json, models/louvan-MODE.json)
   --model-dir DIR    where per-domain models are looked up (default: models/)
   --param K=V        method parameter, repeatable (for ml and cnr: bias=precision or
                      bias=recall keeps less noise or misses less content; for ml:
@@ -50,7 +61,8 @@ ${INPUT_HELP}
                      smooths scores within Louvan's predicted segments, dedupe=false, fallback=false,
                      context=false skips the model's context stage, hidden=false reads only text the
                      markup shows: static models also weigh text in hidden / aria-hidden /
-                     display:none elements such as collapsed accordions and tabs)
+                     display:none elements such as collapsed accordions and tabs; for louvan:
+                     refiner=sls or none stands where LBS runs, forums keep TP)
   --workers N        worker threads that render and extract static pages side by side (default:
                      one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
                      inputs; else 0). 0 extracts in this thread. --timeout ends a page stuck in
@@ -69,6 +81,7 @@ const EXTRACT_FLAGS = {
   method: { type: "string" },
   format: { type: "string" },
   out: { type: "string" },
+  "out-format": { type: "string" },
   model: { type: "string" },
   "model-dir": { type: "string" },
   param: { type: "string", multiple: true },
@@ -87,9 +100,12 @@ export const extractCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse("extract", argv, EXTRACT_FLAGS);
     const inputs = commandInputs("extract", positionals, values["input-list"]);
-    const format = (values.format ?? "text") as Format;
+    const outFormat = outFormatFrom(values);
+    const format = (values.format ?? (outFormat === "jsonl" ? "json" : "text")) as Format;
     if (!FORMATS.includes(format))
       throw new UsageError(`extract: --format must be one of ${FORMATS.join(", ")}`);
+    const problem = outFormatProblem(outFormat, format);
+    if (problem) throw new UsageError(`extract: ${problem}`);
     const extractor = extractorFor(values.method ?? DEFAULT_METHOD);
     const { mode, options, concurrency, read } = renderOptionsFrom("extract", values);
     if (format === "json") options.declaredMeta = true; // the JSON output's metadata
@@ -100,7 +116,8 @@ export const extractCommand: Command = {
       throw new UsageError(`extract: --workers must be a whole number, 0 or more, not ${values.workers}`);
     if (values["skip-existing"] && !values.out)
       throw new UsageError("extract: --skip-existing needs --out DIR");
-    const files = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
+    const out = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
+    const files = outFormat === "files" ? out : null;
     const sink = new Sink(format, files, batch, progress("extract", 0));
     if (files && values["skip-existing"]) read.skip = files.skipDone((id) => sink.skipped(id));
     // listed beside the batch, for the bar alone
@@ -115,10 +132,43 @@ export const extractCommand: Command = {
       );
     const output = { images: !values["no-images"] };
     const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
-    await extractBatch({ extractor, setup, mode, workers, concurrency, specs: inputs.specs, read, sink });
+    // an interrupted run removes its partial batch files at exit (batch-files.ts)
+    if (outFormat !== "files") exitOnSignals();
+    const outputs = { outFormat, ...(out ? { outDir: out.root } : {}), ...listName(values["input-list"]) };
+    await extractBatch({
+      extractor,
+      setup,
+      mode,
+      workers,
+      concurrency,
+      specs: inputs.specs,
+      read,
+      sink,
+      ...outputs,
+    });
     return summarise(extractor, sink);
   },
 };
+
+/** --out-format, checked: a known value, with --out, and --skip-existing only for one file per page. */
+function outFormatFrom(values: ExtractValues): OutFormat {
+  const given = values["out-format"];
+  if (given === undefined) return "files";
+  if (!(OUT_FORMATS as readonly string[]).includes(given))
+    throw new UsageError(`extract: --out-format must be one of ${OUT_FORMATS.join(", ")}, not ${given}`);
+  if (!values.out) throw new UsageError(`extract: --out-format ${given} needs --out DIR`);
+  if (given !== "files" && values["skip-existing"])
+    throw new UsageError(
+      `extract: --skip-existing applies to --out-format files (a ${given} file is rewritten whole)`,
+    );
+  return given as OutFormat;
+}
+
+/** With --input-list, one batch file for the run, named after the list (`urls.txt` → `urls`; stdin: `stdin`). */
+function listName(list: string | undefined): { batchName?: string } {
+  if (list === undefined) return {};
+  return { batchName: list === "-" ? "stdin" : list.replace(/(?<=[^/])\.[^./]*$/, "") };
+}
 
 /** The extractor's context from the flags (mode, model, trace, params); a bad param is a usage error. */
 function contextFrom(

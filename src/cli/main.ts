@@ -47,6 +47,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./train.ts")).trainCommand,
   },
   {
+    name: "studio",
+    summary: "a local web app: see what pith kept and why, label pages by clicking",
+    load: async () => (await import("./studio.ts")).studioCommand,
+  },
+  {
     name: "export",
     summary: "write an installed per-domain model to a file",
     load: async () => (await import("./export.ts")).exportCommand,

@@ -25,6 +25,8 @@ import {
 import type { FitConfig } from "../train/fit.ts";
 import type { PageRecord } from "../train/page-record.ts";
 import { filterRecords, keptBy, loadAll, train, TrainError, type PageFailure } from "../train/train.ts";
+import type { TrainOptions } from "../train/train.ts";
+import { recipe, RECIPES, type Recipe, type RecipeName } from "../train/recipes.ts";
 import type { RenderMode } from "../types.ts";
 import { EXIT, UsageError, intOption, listOption, parse, type Command } from "./command.ts";
 import { checkOutputFile } from "./output-path.ts";
@@ -63,6 +65,10 @@ Options:
                      More accurate and slower: 3 bags gave +0.002 held-out word F1 over the
                      training sets (harvest-forums +0.016), 2.4× the training time and 17 %
                      fewer pages/s in pith extract (docs/experiments.md)
+  --recipe NAME      the training choices of a method's model: louvan (the model of pith extract
+                     --method louvan: random forests for the segment and content classifiers,
+                     article and forum models, LBS / TP fixed, no context stage; src/train/recipes.ts).
+                     It sets --model, --borrow, --no-segment, --no-context and --no-types itself
   --mode MODE        static (default) or chromium: chromium first renders every page without a
                      cached render with headless Chromium (JS off, offline, 15 s per page) into
                      data/cache/snapshots/chromium/, then trains on the rendered pages; the
@@ -316,6 +322,7 @@ const FLAGS = {
   baseline: { type: "string" },
   prepare: { type: "boolean" },
   bags: { type: "string" },
+  recipe: { type: "string" },
 } as const;
 
 /** pith train's parsed flags. */
@@ -377,6 +384,44 @@ function modelChoice(values: TrainFlags): ModelChoice {
   return { kind, bags, folds };
 }
 
+/** What a recipe sets itself: given beside --recipe, each would be overridden or fight it. */
+const RECIPE_SETS = ["model", "bags", "borrow", "no-segment", "no-context", "no-types", "domain"];
+
+/** The recipe --recipe names (null without one); a usage error for an unknown one or a flag it sets. */
+function recipeOf(values: TrainFlags): Recipe | null {
+  const name = values.recipe;
+  if (name === undefined) return null;
+  if (!(RECIPES as readonly string[]).includes(name))
+    throw new UsageError(`train: --recipe must be one of ${RECIPES.join(", ")}, not "${name}"`);
+  const clash = RECIPE_SETS.find((k) => values[k as keyof TrainFlags] !== undefined);
+  if (clash)
+    throw new UsageError(`train: --${clash} does nothing with --recipe ${name}, which sets it itself`);
+  return recipe(name as RecipeName);
+}
+
+/** The training options a recipe sets (src/train/recipes.ts). */
+function recipeOptions(r: Recipe, name: string): Partial<TrainOptions> {
+  return {
+    recipe: name,
+    kind: r.kind,
+    params: r.params,
+    perType: true,
+    types: r.types,
+    borrow: r.borrow,
+    segment: r.segment,
+    context: r.context,
+    variants: r.variants,
+    fixed: r.fixed,
+  };
+}
+
+/** The model's name: --name, else the domain's or the --out file's base name. */
+function modelName(values: TrainFlags, out: string): string {
+  if (values.name !== undefined) return values.name;
+  if (values.domain) return `domain-${domainKey(values.domain)}`;
+  return (out.split("/").pop() ?? "model").replace(/\.json$/, "");
+}
+
 /** pith train without --prepare or --domain-experiment: trains and writes a model. */
 async function runTrain(argv: string[]): Promise<number> {
   const { values } = parse("train", argv, FLAGS);
@@ -398,6 +443,7 @@ async function runTrain(argv: string[]): Promise<number> {
     throw new UsageError("train: --baseline is the baseline of --domain-experiment; nothing else reads it");
   const datasets = listOption(values.data);
   if (!datasets.length) throw new UsageError("train: --data SETS is required (e.g. --data wcxb-dev)");
+  const chosenRecipe = recipeOf(values);
   const out = outputFile(values, mode);
   const { kind, bags, folds } = modelChoice(values);
   refuseVoided(values, folds);
@@ -418,11 +464,7 @@ async function runTrain(argv: string[]): Promise<number> {
     ...(values["no-context"] ? { context: false } : {}),
     genres: listOption(values.genre),
     domain: values.domain ?? null,
-    name:
-      values.name ??
-      (values.domain
-        ? `domain-${domainKey(values.domain)}`
-        : (out.split("/").pop() ?? "model").replace(/\.json$/, "")),
+    name: modelName(values, out),
     log,
     ...(workers > 0 ? { workers } : {}),
     onPage: (_d, done, total) => {
@@ -430,6 +472,7 @@ async function runTrain(argv: string[]): Promise<number> {
       bar.tick();
       if (done === total) bar.stop();
     },
+    ...(chosenRecipe ? recipeOptions(chosenRecipe, values.recipe as string) : {}),
   }).finally(() => bar.stop()); // every path, or the terminal keeps a hidden cursor and the process waits
   await saveModel(out, result.artifact);
   if (values.json) process.stdout.write(JSON.stringify(result.report, null, 2) + "\n");

@@ -267,35 +267,65 @@ export async function* readRawInputs(
   specs: InputSpecs,
   options: ReadOptions = {},
 ): AsyncGenerator<PageResult<PageBytes>> {
+  for await (const { page } of readInputsBySpec(specs, options)) yield page;
+}
+
+/** A page's bytes (or its error record) and the input spec that gave it. */
+export interface SpecPage {
+  spec: string;
+  /** Which input it is, counting from 0 (one spec given twice is two inputs). */
+  input: number;
+  page: PageResult<PageBytes>;
+}
+
+/**
+ * readRawInputs with each page's input spec beside it (a batch writing one file per input:
+ * src/batch/batch-files.ts); the same pages in the same order.
+ */
+export async function* readInputsBySpec(
+  specs: InputSpecs,
+  options: ReadOptions = {},
+): AsyncGenerator<SpecPage> {
   const naming: DirectoryNaming = Array.isArray(specs) && specs.length === 1 ? "inside" : "prefixed";
   const ahead = Math.max(1, options.fetchConcurrency ?? 1);
   const timeoutMs = options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
   // fetches started in input order, not yet yielded (null: skipped); never more than `ahead`
-  const fetching: Promise<PageResult<PageBytes> | null>[] = [];
+  const fetching: { spec: string; input: number; page: Promise<PageResult<PageBytes> | null> }[] = [];
   const fetchOrSkip = async (url: string) =>
     (await options.skip?.(shownUrl(url))) ? null : fetchBytes(url, timeoutMs);
+  let input = 0;
   for await (const spec of specs) {
     const url = isUrl(spec);
-    if (url) fetching.push(fetchOrSkip(spec));
+    if (url) fetching.push({ spec, input, page: fetchOrSkip(spec) });
     // after a URL, up to ahead − 1 fetches stay pending; a file, a directory or stdin waits for all of them
     while (fetching.length > (url ? ahead - 1 : 0)) {
-      const page = await fetching.shift();
-      if (page) yield page;
+      const { page, ...from } = fetching.shift() as (typeof fetching)[number];
+      const read = await page;
+      if (read) yield { ...from, page: read };
     }
-    if (url) continue;
-    if (spec === "-")
-      yield stdinIsList
-        ? fail("-", "-", "read", "stdin is the input list here: a '-' line in it cannot also be a page")
-        : await readStdin();
-    else {
-      const local = localPath(spec);
-      if (typeof local === "string") yield* readLocal(local, options.skip, naming);
-      else yield fail(spec, spec, "read", local.error);
-    }
+    if (!url) for await (const page of readSpec(spec, options.skip, naming)) yield { spec, input, page };
+    input++;
   }
-  for (const pending of fetching) {
-    const page = await pending;
-    if (page) yield page;
+  for (const { page, ...from } of fetching) {
+    const read = await page;
+    if (read) yield { ...from, page: read };
+  }
+}
+
+/** The pages of one input that is not a URL: stdin, a file, a directory, a WARC. */
+async function* readSpec(
+  spec: string,
+  skip: ReadOptions["skip"],
+  naming: DirectoryNaming,
+): AsyncGenerator<PageResult<PageBytes>> {
+  if (spec === "-")
+    yield stdinIsList
+      ? fail("-", "-", "read", "stdin is the input list here: a '-' line in it cannot also be a page")
+      : await readStdin();
+  else {
+    const local = localPath(spec);
+    if (typeof local === "string") yield* readLocal(local, skip, naming);
+    else yield fail(spec, spec, "read", local.error);
   }
 }
 

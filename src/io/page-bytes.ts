@@ -11,4 +11,14 @@ export interface PageBytes {
   /** Set when an HTTP Content-Type says XHTML (application/xhtml+xml): PageInput.xhtml. */
   xhtml?: boolean;
   bytes: Uint8Array;
+  /** The WARC record the page was read from, when it was (a conversion record refers to it: src/batch/warc-out.ts). */
+  record?: WarcRecordRef;
+}
+
+/** A WARC record as another record names it. */
+export interface WarcRecordRef {
+  /** Its WARC-Record-ID, with the angle brackets (`<urn:uuid:…>`). */
+  id: string;
+  /** Its WARC-Date, as written. */
+  date: string | null;
 }

@@ -146,6 +146,8 @@ async function readPage(
     bytes,
   };
   if (bodyKind(type) === "xhtml") value.xhtml = true;
+  const recordId = record.warcHeader("WARC-Record-ID");
+  if (recordId) value.record = { id: recordId, date: record.warcDate ?? null };
   return { ok: true, value };
 }
 

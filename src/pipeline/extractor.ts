@@ -2,7 +2,8 @@
  * The "ml" extractor: resolve the model for the page (--model, a per-domain model for the
  * page's URL or, for a saved page without one, its canonical URL, or the bundled default for
  * the render mode; resolve.ts), run the learned pipeline (run.ts) and
- * say in Extraction.model which model was used and why.
+ * say in Extraction.model which model was used and why. pipelineExtractor makes such an
+ * extractor for any method of the pipeline's pieces (louvan.ts: its own options and model).
  *
  * The context's typed fields choose the model (mode, model, modelDir: ExtractorContext) and the
  * trace. Params: pageType (force a page-type model), comments (drop: remove comment sections from
@@ -102,27 +103,37 @@ interface Chosen {
 }
 
 /**
- * The last model choice per snapshot, with the params that made it: runExtractor asks `view`
- * and then `extract` for one page, and the choice (an existsSync per candidate domain) is made
- * once for both.
+ * What makes a method of the learned pipeline: its name and params, the run options its params
+ * give, and where its model comes from when --model names none.
  */
-const CHOSEN = new WeakMap<PageSnapshot, Chosen>();
+export interface PipelineMethod {
+  name: string;
+  description: string;
+  knownParams: readonly string[];
+  /** The pipeline's options from the context (throws on a param value it cannot use). */
+  options(context: ExtractorContext): RunOptions;
+  /** The page's model file (and why) when the context names none. */
+  resolve(url: string | null, mode: RenderMode, context: ExtractorContext): Resolution;
+  /** Why there is no model to run on before a batch (the model file it would use is missing), or null. */
+  missing(file: string, mode: RenderMode, context: ExtractorContext): string | null;
+}
 
 /**
- * The page's model (resolve.ts: --model, a per-domain model, or the
- * bundled default for the render mode), loaded once.
+ * The last model choice per method and snapshot, with the params that made it: runExtractor asks
+ * `view` and then `extract` for one page, and the choice (an existsSync per candidate domain) is
+ * made once for both.
  */
-function modelFor(page: PageSnapshot, context: ExtractorContext): Chosen {
+const CHOSEN = new Map<string, WeakMap<PageSnapshot, Chosen>>();
+
+/** The page's model (method.resolve), loaded once. */
+function modelFor(method: PipelineMethod, page: PageSnapshot, context: ExtractorContext): Chosen {
   const mode = context.mode ?? page.mode;
-  const model = str(context.model);
-  const modelDir = str(context.modelDir);
-  const key = [mode, model ?? "", modelDir ?? ""].join("\u0000");
-  const memo = CHOSEN.get(page);
+  const key = [mode, str(context.model) ?? "", str(context.modelDir) ?? ""].join("\u0000");
+  let memos = CHOSEN.get(method.name);
+  if (!memos) CHOSEN.set(method.name, (memos = new WeakMap()));
+  const memo = memos.get(page);
   if (memo?.key === key) return memo;
-  const choice = resolveModelFile(page.url ?? page.meta?.canonicalUrl ?? null, mode, {
-    ...(model ? { model } : {}),
-    ...(modelDir ? { modelDir } : {}),
-  });
+  const choice = method.resolve(page.url ?? page.meta?.canonicalUrl ?? null, mode, context);
   const ready = loadedModel(choice.file, mode);
   const now = ready ? { choice, loaded: ready } : undefined;
   const chosen: Chosen = {
@@ -132,7 +143,7 @@ function modelFor(page: PageSnapshot, context: ExtractorContext): Chosen {
       : cachedModel(choice.file, mode).then((loaded) => (chosen.now = { choice, loaded })),
   };
   if (now) chosen.now = now;
-  CHOSEN.set(page, chosen);
+  memos.set(page, chosen);
   return chosen;
 }
 
@@ -141,50 +152,66 @@ function modelFor(page: PageSnapshot, context: ExtractorContext): Chosen {
  * caller's synchronous call and its time limit (time-limit.ts); after the load otherwise.
  */
 function withModel<T>(
+  method: PipelineMethod,
   page: PageSnapshot,
   context: ExtractorContext,
   use: (m: ModelChoice) => T,
 ): T | Promise<T> {
-  const chosen = modelFor(page, context);
+  const chosen = modelFor(method, page, context);
   return chosen.now ? use(chosen.now) : chosen.model.then(use);
 }
 
-export const mlExtractor: Extractor = {
+/** The Extractor that runs the learned pipeline as `method` says. */
+export function pipelineExtractor(method: PipelineMethod): Extractor {
+  return {
+    name: method.name,
+    knownParams: method.knownParams,
+    description: method.description,
+    /** Load the model a batch uses without a per-domain one first, so a bad model is one error, not one per page. */
+    async prepare(context: ExtractorContext): Promise<void> {
+      const mode = context.mode ?? "static";
+      const { file } = method.resolve(null, mode, context);
+      const missing = method.missing(file, mode, context);
+      if (missing) throw new ModelLoadError(file, missing);
+      await cachedModel(file, mode);
+    },
+    checkParams(params: NonNullable<ExtractorContext["params"]>): void {
+      method.options({ params });
+    },
+    /** The snapshot the page's model reads: with markup-hidden text for a static model (run.ts modelView). */
+    view(page: PageSnapshot, context: ExtractorContext): PageSnapshot | Promise<PageSnapshot> {
+      const options = method.options(context);
+      return withModel(method, page, context, ({ loaded }) => modelView(loaded, page, options));
+    },
+    extract(page: PageSnapshot, context: ExtractorContext = {}): Extraction | Promise<Extraction> {
+      const options = method.options(context);
+      return withModel(method, page, context, ({ choice, loaded }) => {
+        const { extraction, pageType: used } = runPipeline(loaded, page, options);
+        const which =
+          loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
+        extraction.method = method.name;
+        extraction.model = `${loaded.name} (${choice.why}, ${which})`;
+        return extraction;
+      });
+    },
+  };
+}
+
+export const mlExtractor: Extractor = pipelineExtractor({
   name: METHOD,
   knownParams: ML_PARAMS,
   description:
     "learned pipeline: segment + content classifiers over rendered-DOM features, page-type router, " +
     "Louvan's refiners (Louvan, 'Extracting the Main Content from HTML Documents')",
-  /** Load the explicit or bundled model before a batch, so a bad model is one error, not one per page. */
-  async prepare(context: ExtractorContext): Promise<void> {
-    const mode = context.mode ?? "static";
+  options: runOptionsFrom,
+  resolve: (url, mode, context) => {
     const model = str(context.model);
-    const file = resolveModelFile(null, mode, model ? { model } : {}).file;
-    if (!model && !existsSync(file)) {
-      throw new ModelLoadError(
-        file,
-        `no bundled model for --mode ${mode} (${file}); reinstall pith ` +
-          "(models/ ships default-static.json and default-chromium.json), or pass --model FILE",
-      );
-    }
-    await cachedModel(file, mode);
+    const modelDir = str(context.modelDir);
+    return resolveModelFile(url, mode, { ...(model ? { model } : {}), ...(modelDir ? { modelDir } : {}) });
   },
-  checkParams(params: NonNullable<ExtractorContext["params"]>): void {
-    runOptionsFrom({ params });
-  },
-  /** The snapshot the page's model reads: with markup-hidden text for a static model (run.ts modelView). */
-  view(page: PageSnapshot, context: ExtractorContext): PageSnapshot | Promise<PageSnapshot> {
-    const options = runOptionsFrom(context);
-    return withModel(page, context, ({ loaded }) => modelView(loaded, page, options));
-  },
-  extract(page: PageSnapshot, context: ExtractorContext = {}): Extraction | Promise<Extraction> {
-    const options = runOptionsFrom(context);
-    return withModel(page, context, ({ choice, loaded }) => {
-      const { extraction, pageType: used } = runPipeline(loaded, page, options);
-      const which =
-        loaded.byType.has(used) || used === GENERAL ? `${used} model` : `general model for a ${used} page`;
-      extraction.model = `${loaded.name} (${choice.why}, ${which})`;
-      return extraction;
-    });
-  },
-};
+  missing: (file, mode, context) =>
+    str(context.model) || existsSync(file)
+      ? null
+      : `no bundled model for --mode ${mode} (${file}); reinstall pith ` +
+        "(models/ ships default-static.json and default-chromium.json), or pass --model FILE",
+});

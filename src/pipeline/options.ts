@@ -14,6 +14,10 @@ export interface RunOptions {
   fallback?: boolean;
   /** Use this refiner on every page type instead of the model's per-type choice. */
   refiner?: RefinerName;
+  /** The refiner of a routed page type, instead of the model's per-type choice (`refiner` wins over it). */
+  refinerFor?: (pageType: string) => RefinerName;
+  /** Apply the rules after the classifiers (rules/index.ts; default true). false: classifiers and refiner alone. */
+  rules?: boolean;
   /** Comment sections on article pages: kept by default, "drop" applies comments.ts. */
   comments?: "keep" | "drop";
   /** Customer-review sections on product pages: dropped by default (reviews.ts), "keep" keeps them. */
@@ -23,6 +27,8 @@ export interface RunOptions {
    * when it shipped without one; "off" none. Default: as the model shipped.
    */
   segments?: "on" | "off";
+  /** The segment smoothing weight itself (0-1), over `segments` and the model's (segments.ts). */
+  segmentBlend?: number;
   /** Apply the model's context stage when it has one (context.ts; default true). */
   context?: boolean;
   /** Favour precision or recall: the decision threshold moves by ±BIAS_OFFSET (default: as tuned). */

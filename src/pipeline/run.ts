@@ -300,8 +300,11 @@ export function runOnTable(
   const { pageType, stage, scores, threshold } = decideScores(model, at, options);
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
-  const ruleTrace = applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
-  const refiner = options.refiner ?? model.refiners[pageType] ?? "none";
+  const ruleTrace =
+    options.rules === false
+      ? []
+      : applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
+  const refiner = options.refiner ?? options.refinerFor?.(pageType) ?? model.refiners[pageType] ?? "none";
   const refined = applyRefiner(refiner, { page, tree, nodes: table.nodes, own, keep }, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
@@ -360,6 +363,7 @@ export function decideScores(model: PipelineModel, at: PageRun, options: RunOpti
 /** The segment smoothing weight of this run: the model's, unless `options.segments` says otherwise. */
 function segmentBlendOf(model: PipelineModel, options: RunOptions): number {
   if (!model.segment || options.segments === "off") return 0;
+  if (options.segmentBlend !== undefined) return options.segmentBlend;
   return options.segments === "on" ? model.segmentBlend || SEGMENT_BLEND : model.segmentBlend;
 }
 

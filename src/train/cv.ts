@@ -118,12 +118,24 @@ export interface CvOptions {
    * process CPU seconds (compare.ts).
    */
   onFold?: (fold: number, fitted: FittedPipeline, test: ArrayLike<number>, seconds: FitSeconds) => void;
+  /** A recipe's own choices, shipped as they are instead of chosen from the variants. */
+  fixed?: FixedChoices;
 }
 
 /** A fit's wall-clock seconds and this process's CPU seconds (user + system) meanwhile. */
 export interface FitSeconds {
   wall: number;
   cpu: number;
+}
+
+/**
+ * Choices a recipe fixes (`pith train --recipe`): the model ships these refiners and segment
+ * blend, and the report's shipped column is the variant `variant`, which applies them.
+ */
+export interface FixedChoices {
+  variant: string;
+  refiners: Record<string, RefinerName>;
+  segmentBlend: number;
 }
 
 export interface CvReport {
@@ -329,6 +341,7 @@ export async function crossValidate(records: PageRecord[], options: CvOptions): 
     folds: folds.length,
     thresholds,
     content,
+    ...(options.fixed ? { fixed: options.fixed } : {}),
   };
   const report = summarise(summary, evals, variants);
   const failed = (): PageFailure[] => [...run.failed.values()];
@@ -482,11 +495,12 @@ interface SummaryInput {
   folds: number;
   thresholds: Record<string, number>;
   content: CvReport["content"];
+  fixed?: FixedChoices;
 }
 
 /** The report of one end-to-end pass: its figures per variant and the choices they make. */
 function summarise(input: SummaryInput, evals: (PageEvaluation | null)[], variants: Variant[]): CvReport {
-  const { records, foldOf, folds, thresholds, content } = input;
+  const { records, foldOf, folds, thresholds, content, fixed } = input;
   const done = records
     .map((r, i) => ({ r, e: evals[i], fold: foldOf[i] as number }))
     .filter((x): x is Done => x.e !== null && x.e !== undefined);
@@ -499,6 +513,48 @@ function summarise(input: SummaryInput, evals: (PageEvaluation | null)[], varian
     (routedAs[t] as Record<string, number>)[e.routed] =
       ((routedAs[t] as Record<string, number>)[e.routed] ?? 0) + 1;
   }
+  const perPage = done.map(({ r, e }) => ({
+    dataset: r.dataset,
+    id: r.id,
+    site: r.site,
+    pageType: r.pageType,
+    routed: e.routed,
+    f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])),
+  }));
+  const choices = fixed ? fixedChoices(done, fixed, endToEnd) : chosen(done, folds, variants, endToEnd);
+  return {
+    perPage,
+    context: null,
+    folds,
+    pages: records.length,
+    sites: new Set(records.map((r) => r.site)).size,
+    thresholds,
+    content,
+    endToEnd: choices.endToEnd,
+    refiners: choices.refiners,
+    segmentBlend: choices.segmentBlend,
+    routerConfidence: choices.routerConfidence,
+    generalFor: choices.generalFor,
+    routedAs,
+  };
+}
+
+type Choices = Pick<CvReport, "endToEnd" | "refiners" | "segmentBlend" | "routerConfidence" | "generalFor">;
+
+/** A recipe's choices as it fixed them; its shipped column is the variant that applies them. */
+function fixedChoices(done: Done[], fixed: FixedChoices, endToEnd: CvReport["endToEnd"]): Choices {
+  endToEnd[SHIPPED] = byGroup(done, () => fixed.variant);
+  return {
+    endToEnd,
+    refiners: fixed.refiners,
+    segmentBlend: fixed.segmentBlend,
+    routerConfidence: DEFAULT_ROUTER_CONFIDENCE,
+    generalFor: [],
+  };
+}
+
+/** The choices made from the variants (refiners, general model, segment blend, router) and the shipped column. */
+function chosen(done: Done[], folds: number, variants: Variant[], endToEnd: CvReport["endToEnd"]): Choices {
   const seg = endToEnd["segments"]?.["all"]?.f1 ?? 0;
   const plain = endToEnd["plain"]?.["all"]?.f1 ?? 0;
   const shipped = chooseShipped(done, variants);
@@ -510,29 +566,13 @@ function summarise(input: SummaryInput, evals: (PageEvaluation | null)[], varian
   const generalFor = PAGE_TYPES.filter((t) => shipped[t] === GENERAL_ONLY);
   const nested = nestedShipped(done, folds, variants);
   endToEnd[SHIPPED] = byGroup(done, (x) => (nested[x.fold] as Record<string, string>)[x.e.routed] ?? "plain");
-  const perPage = done.map(({ r, e }) => ({
-    dataset: r.dataset,
-    id: r.id,
-    site: r.site,
-    pageType: r.pageType,
-    routed: e.routed,
-    f1: Object.fromEntries(Object.entries(e.scores).map(([v, s]) => [v, Number(s.f1.toFixed(4))])),
-  }));
   return {
-    perPage,
-    context: null,
-    folds,
-    pages: records.length,
-    sites: new Set(records.map((r) => r.site)).size,
-    thresholds,
-    content,
     endToEnd,
     refiners,
     segmentBlend: seg > plain ? SEGMENT_BLEND : 0,
     routerConfidence:
       (endToEnd["router-0.4"]?.["all"]?.f1 ?? 0) > plain ? LOW_ROUTER_CONFIDENCE : DEFAULT_ROUTER_CONFIDENCE,
     generalFor,
-    routedAs,
   };
 }
 

@@ -73,13 +73,41 @@ export function largestPublishers(records: readonly PageRecord[], k: number): [s
     .slice(0, k);
 }
 
-interface TestPage {
+/**
+ * A per-domain model fitted on `train` as the experiment fits it (one general content model, no
+ * segment model, the default threshold), ready to run; blend it with a baseline through `base`.
+ */
+export async function fitDomainModel(
+  train: readonly PageRecord[],
+  nCols: number,
+  config: FitConfig,
+  domain: string,
+): Promise<PipelineModel> {
+  const fitted = await fitPipeline(train, nCols, { ...config, perType: false, segment: false });
+  const art = pipelineArtifact({
+    kind: `domain:${domain}`,
+    name: `domain-${domain}`,
+    mode: "static",
+    fitted,
+    thresholds: { general: DEFAULT_THRESHOLD },
+    refiners: {},
+    trainingSets: [],
+    hyperParameters: {},
+    metrics: {},
+  });
+  return pipelineFromArtifact(art, domain);
+}
+
+export interface TestPage {
   snap: PageSnapshot;
   gold: string;
 }
 
 /** The records' pages rendered statically with their gold, each dataset read once. */
-async function testPages(records: readonly PageRecord[], dirs: Map<string, string>): Promise<TestPage[]> {
+export async function testPages(
+  records: readonly PageRecord[],
+  dirs: Map<string, string>,
+): Promise<TestPage[]> {
   const sets = new Map<string, Dataset>();
   const out: TestPage[] = [];
   for (const r of records) {
@@ -97,7 +125,7 @@ async function testPages(records: readonly PageRecord[], dirs: Map<string, strin
 }
 
 /** Mean word F1 of `model` over the pages. */
-function scorePages(pages: readonly TestPage[], model: PipelineModel): number {
+export function scorePages(pages: readonly TestPage[], model: PipelineModel): number {
   return meanScore(
     pages.map((p) => wordF1(runPipeline(model, p.snap, { trace: false }).extraction.text, p.gold)),
   ).f1;
@@ -121,19 +149,7 @@ export async function domainExperiment(
     const taken = new Set(train);
     const test = sorted.filter((r) => !taken.has(r)).slice(0, n);
     const t0 = performance.now();
-    const fitted = await fitPipeline(train, nCols, { ...config, perType: false, segment: false });
-    const art = pipelineArtifact({
-      kind: `domain:${domain}`,
-      name: `domain-${domain}`,
-      mode: "static",
-      fitted,
-      thresholds: { general: DEFAULT_THRESHOLD },
-      refiners: {},
-      trainingSets: [],
-      hyperParameters: {},
-      metrics: {},
-    });
-    const model = await pipelineFromArtifact(art, domain);
+    const model = await fitDomainModel(train, nCols, config, domain);
     const seconds = (performance.now() - t0) / 1000;
     const rendered = await testPages(test, dirs); // rendered once, scored by every model below
     const base = scorePages(rendered, baseline);

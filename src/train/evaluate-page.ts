@@ -39,6 +39,8 @@ export interface Variant {
   context?: boolean;
   /** Favour precision or recall (run.ts BIAS_OFFSET; a diagnostic, never shipped). */
   bias?: Bias;
+  /** false: no rules after the classifiers (RunOptions.rules). */
+  rules?: boolean;
 }
 
 export interface EvaluatePayload {
@@ -119,6 +121,7 @@ export async function evaluatePage(
     const options = {
       trace: false,
       ...(v.context === false ? { context: false } : {}),
+      ...(v.rules === false ? { rules: false } : {}),
       ...(v.bias ? { bias: v.bias } : {}),
       ...(v.route === "true-type" && trueType && model.byType.has(trueType) ? { pageType: trueType } : {}),
     };

@@ -79,6 +79,8 @@ export interface FitConfig {
   seed: number;
   /** Fit per-type content models and a router. */
   perType: boolean;
+  /** Only these page types get their own content model (default: every type with MIN_TYPE_PAGES pages). */
+  types?: readonly string[];
   /** Fit the segment classifier. */
   segment: boolean;
   /** Borrow pages of other types for small type models (BORROW_*; default false). */
@@ -304,7 +306,9 @@ export async function fitPipeline(
   } else if (segment)
     log("segment classifier: no structural node sampled from so few pages; the model has none");
   const withSegment = segment !== null && segment.X.nRows > 0;
-  const types = config.perType ? typesWithModels(records) : [];
+  const types = config.perType
+    ? typesWithModels(records).filter((t) => config.types?.includes(t) ?? true)
+    : [];
   for (const t of types) {
     const { pages, weights, borrowed } = typeTrainingPages(
       records,

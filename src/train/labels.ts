@@ -11,7 +11,7 @@
  *   yields exactly the main leaves, whichever level the picks are made at. A mixed container is
  *   not main: its main words are reached through its descendants. (Measured alternative: also
  *   calling containers with goldShare ≥ 0.9 main cost 0.5-1.9 points of oracle precision; see
- *   notebooks/oracle-f1.ts --container 0.9.)
+ *   `pith evaluate --method oracle --param container=0.9`.)
  * - goodSegment = 1 for the coarsest homogeneous nodes (Louvan's "good segments"): structural
  *   nodes with words that are homogeneous (goldShare ≥ HOMOGENEOUS_SHARE or ≤ 1 −
  *   HOMOGENEOUS_SHARE) or leaf segments (cannot be split further), and have no such structural

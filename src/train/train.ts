@@ -15,7 +15,8 @@ import type { RenderMode } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
 import { DOMAIN_BLEND_WEIGHT } from "./domain-experiment.ts";
 import { loadRecords } from "./cache.ts";
-import { crossValidate, type CvReport } from "./cv.ts";
+import { crossValidate, type CvReport, type FixedChoices } from "./cv.ts";
+import type { Variant } from "./evaluate-page.ts";
 import type { ContextModel } from "../pipeline/context/context.ts";
 import { DEFAULT_GBDT, fitPipeline, type FitConfig, type FittedPipeline } from "./fit.ts";
 import { formatTrees } from "./final-trees.ts";
@@ -38,7 +39,15 @@ export interface TrainOptions {
   seed: number;
   folds: number;
   perType: boolean;
+  /** Only these page types get their own content model (FitConfig.types; default every type with enough pages). */
+  types?: string[];
   segment: boolean;
+  /** The recipe that set these options (`pith train --recipe`), recorded in the model. */
+  recipe?: string;
+  /** The cross-validation's variants (CvOptions.variants; default DEFAULT_VARIANTS). */
+  variants?: Variant[];
+  /** A recipe's refiner and segment choices, shipped as they are (CvOptions.fixed). */
+  fixed?: FixedChoices;
   /** Small page-type models borrow pages of other types (FitConfig.borrow; default false). */
   borrow?: boolean;
   /** Sets that train the general content model (FitConfig.generalSets; default all). */
@@ -219,6 +228,7 @@ function fitConfigOf(options: TrainOptions, pool: WorkerPool | null): FitConfig 
     params: options.params,
     seed: options.seed,
     perType: options.perType && !options.domain,
+    ...(options.types ? { types: options.types } : {}),
     segment: options.segment,
     borrow: options.borrow === true,
     ...(options.generalSets ? { generalSets: options.generalSets } : {}),
@@ -278,6 +288,8 @@ async function crossValidateIfPossible(
     context: withContext && options.context === "always" ? "always" : withContext,
     finalTrees: options.finalTrees !== false,
     ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.variants ? { variants: options.variants } : {}),
+    ...(options.fixed ? { fixed: options.fixed } : {}),
   });
   (options.onReport ?? (() => {}))(cv.report);
   let context = cv.context;
@@ -298,7 +310,8 @@ function artifactOf(
 ): ModelArtifact {
   const { report, context } = cv;
   const thresholds = report?.thresholds ?? { general: DEFAULT_THRESHOLD };
-  const refiners: Record<string, RefinerName> = report?.refiners ?? {};
+  // a recipe's fixed choices ship with or without a cross-validation
+  const refiners: Record<string, RefinerName> = report?.refiners ?? options.fixed?.refiners ?? {};
   return pipelineArtifact({
     kind: options.domain ? `domain:${domainKey(options.domain)}` : "pipeline",
     name: options.name,
@@ -306,18 +319,20 @@ function artifactOf(
     fitted,
     thresholds,
     refiners,
-    segmentBlend: report?.segmentBlend ?? 0,
+    segmentBlend: report?.segmentBlend ?? options.fixed?.segmentBlend ?? 0,
     ...(options.domain ? { baseWeight: DOMAIN_BLEND_WEIGHT } : {}),
     ...(report ? { routerConfidence: report.routerConfidence } : {}),
     ...(context ? { context } : {}),
     trainingSets,
     hyperParameters: {
+      ...(options.recipe ? { recipe: options.recipe } : {}),
       classifier: options.kind,
       ...(options.kind === "gbdt" ? DEFAULT_GBDT : {}),
       ...options.params,
       seed: options.seed,
       folds: options.folds,
       perType: config.perType,
+      ...(config.types ? { types: config.types } : {}),
       segment: config.segment,
       borrow: config.borrow,
       context: context !== null,

@@ -91,6 +91,12 @@ export function cachedModel(file: string, mode: RenderMode): Promise<PipelineMod
   return m;
 }
 
+/** Forgets the model loaded from `file` (a per-domain model written again: the next use reads it anew). */
+export function forgetModel(file: string, mode: RenderMode): void {
+  cache.delete(cacheKey(file, mode));
+  loaded.delete(cacheKey(file, mode));
+}
+
 /**
  * The model at `file` for `mode` when cachedModel has finished loading it, else undefined: the ml
  * extractor then works without an await (time-limit.ts).
