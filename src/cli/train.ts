@@ -42,6 +42,7 @@ const KIND_ALIASES: Record<string, ClassifierKind> = {
   "hist-rf": "rf",
   "ml-rf": "ml-rf",
   mlp: "mlp",
+  seq: "seq",
 };
 
 const HELP = `Usage: pith train --data SETS --out FILE [options]
@@ -57,7 +58,9 @@ Options:
   --model-dir DIR    model directory for --domain models without --out (default: models/)
   --genre TYPES      keep only these page types (article, forum, product, …; news/blog = article)
   --domain HOST      train a per-domain model from that site's pages (use it with pith export)
-  --model KIND       gbdt (default), rf (histogram random forest), ml-rf, mlp
+  --model KIND       gbdt (default), rf (histogram random forest), ml-rf, mlp, seq (a
+                     TensorFlow.js 1-D convolution over each page's leaf blocks in document
+                     order); npm run compare:models compares them on the same folds
   --bags N           gbdt: average N boosters per classifier, each from its own seed (default 1).
                      More accurate and slower: 3 bags gave +0.002 held-out word F1 over the
                      training sets (harvest-forums +0.016), 2.4× the training time and 17 %

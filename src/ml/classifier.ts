@@ -4,8 +4,9 @@
  *
  * Kinds: "gbdt" (gbdt.ts, the default model), "rf" (hist-forest.ts, histogram random
  * forest), "ml-rf" (random-forest.ts, ml-random-forest wrapper for small models and as a
- * reference), "mlp" (mlp.ts, TensorFlow.js). Modules are imported lazily so that loading
- * a tree model never pulls in TensorFlow.js.
+ * reference), "mlp" (mlp.ts, TensorFlow.js), "seq" (seq.ts, a TensorFlow.js 1-D convolution over
+ * a page's leaf blocks in document order: it reads `sequences`, the others ignore it). Modules
+ * are imported lazily so that loading a tree model never pulls in TensorFlow.js.
  */
 import type { MatrixInput } from "./matrix.ts";
 
@@ -23,15 +24,25 @@ export interface FitOptions {
    * stopping) hold out whole groups, so validation rows never share a site with training rows.
    */
   groups?: ArrayLike<number>;
+  /**
+   * Page id per row, rows of one page contiguous and in document order: a sequence model reads
+   * each page as one sequence (default: all rows one sequence). Row classifiers ignore it.
+   */
+  sequences?: ArrayLike<number>;
   /** Called after each unit of work (tree, epoch); `total` may shrink on early stop. */
   onProgress?: (done: number, total: number) => void;
+}
+
+export interface PredictOptions {
+  /** As FitOptions.sequences: page id per row (default: all rows are one page). */
+  sequences?: ArrayLike<number>;
 }
 
 export interface Classifier {
   readonly kind: string;
   fit(X: MatrixInput, y: Uint8Array, opts?: FitOptions): void | Promise<void>;
   /** P(class 1) per row. */
-  predictProba(X: MatrixInput): Float32Array;
+  predictProba(X: MatrixInput, opts?: PredictOptions): Float32Array;
   /** Plain JSON (with a `kind` field) that loadClassifier turns back into an identical model. */
   toJSON(): unknown;
 }
@@ -41,7 +52,7 @@ export interface HasFeatureImportance {
   featureImportance(): Float64Array;
 }
 
-export const CLASSIFIER_KINDS = ["gbdt", "rf", "ml-rf", "mlp"] as const;
+export const CLASSIFIER_KINDS = ["gbdt", "rf", "ml-rf", "mlp", "seq"] as const;
 export type ClassifierKind = (typeof CLASSIFIER_KINDS)[number];
 
 /**

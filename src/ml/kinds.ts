@@ -19,6 +19,8 @@ export async function createClassifier(
       return new (await import("./random-forest.ts")).MlRandomForest(params);
     case "mlp":
       return new (await import("./mlp.ts")).MlpClassifier(params);
+    case "seq":
+      return new (await import("./seq.ts")).SequenceClassifier(params);
     default:
       throw new Error(`unknown classifier kind "${String(kind)}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
   }
@@ -36,6 +38,8 @@ export async function loadClassifier(json: unknown): Promise<Classifier> {
       return (await import("./random-forest.ts")).MlRandomForest.fromJSON(json);
     case "mlp":
       return (await import("./mlp.ts")).MlpClassifier.fromJSON(json);
+    case "seq":
+      return (await import("./seq.ts")).SequenceClassifier.fromJSON(json);
     default:
       throw new Error(
         `unknown classifier kind ${JSON.stringify(kind)} (known: ${CLASSIFIER_KINDS.join(", ")})`,

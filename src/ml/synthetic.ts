@@ -133,3 +133,35 @@ export function makeToyData(
   }
   return { X, y };
 }
+
+/**
+ * A toy sequence problem no row classifier can learn: pages of 20-80 rows, 4 features of
+ * uniform noise; the main block is a contiguous run, and a row is main exactly when the row
+ * before or after it has feature 0 above 0.8 (a "marker" neighbour) or it lies in the run.
+ * Rows are in page order; `sequences` names each row's page.
+ */
+export function makeToySequences(
+  nPages: number,
+  seed = DEFAULT_SEED,
+): { X: Matrix; y: Uint8Array; sequences: Int32Array } {
+  const rng = createRng(seed);
+  const lengths = Array.from({ length: nPages }, () => 20 + Math.floor(rng.next() * 61));
+  const nRows = lengths.reduce((a, b) => a + b, 0);
+  const nCols = 4;
+  const X = createMatrix(nRows, nCols);
+  const y = new Uint8Array(nRows);
+  const sequences = new Int32Array(nRows);
+  let at = 0;
+  lengths.forEach((n, page) => {
+    for (let r = at; r < at + n; r++) {
+      for (let c = 0; c < nCols; c++) X.data[r * nCols + c] = rng.next();
+      sequences[r] = page;
+    }
+    for (let r = at; r < at + n; r++) {
+      const marked = (k: number) => k >= at && k < at + n && X.data[k * nCols]! > 0.8;
+      y[r] = marked(r - 1) || marked(r + 1) ? 1 : 0;
+    }
+    at += n;
+  });
+  return { X, y, sequences };
+}

@@ -24,7 +24,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saveModel } from "../ml/artifact.ts";
-import { selectRows } from "../ml/matrix.ts";
+import { selectIndices, selectRows } from "../ml/matrix.ts";
 import { binaryMetrics } from "../ml/metrics.ts";
 import { type Fold, foldOfRows, groupKFold } from "../ml/split.ts";
 import { DEFAULT_ROUTER_CONFIDENCE, type RefinerName } from "../pipeline/model/model.ts";
@@ -113,8 +113,19 @@ export interface CvOptions {
    * The final context stage keeps at least the fold stages' mean tree count (final-trees.ts; default true).
    */
   finalTrees?: boolean;
+  /**
+   * Called after each fold's fit with its pipeline, held-out records and the fit's wall and
+   * process CPU seconds (compare.ts).
+   */
+  onFold?: (fold: number, fitted: FittedPipeline, test: ArrayLike<number>, seconds: FitSeconds) => void;
   /** A recipe's own choices, shipped as they are instead of chosen from the variants. */
   fixed?: FixedChoices;
+}
+
+/** A fit's wall-clock seconds and this process's CPU seconds (user + system) meanwhile. */
+export interface FitSeconds {
+  wall: number;
+  cpu: number;
 }
 
 /**
@@ -185,12 +196,12 @@ function predictFold(
   const idx = rowsOfPages(rows, test);
   if (!idx.length) return;
   const X = selectRows(rows.X, idx);
-  const p = fitted.content.predictProba(X);
+  const p = fitted.content.predictProba(X, { sequences: selectIndices(rows.page, idx) });
   idx.forEach((k, j) => (oof.general[k] = p[j] as number));
   for (const [t, clf] of fitted.byType) {
     const sel = idx.filter((k) => pageTypeOf(records[rows.page[k] as number] as PageRecord) === t);
     if (!sel.length) continue;
-    const pt = clf.predictProba(selectRows(rows.X, sel));
+    const pt = clf.predictProba(selectRows(rows.X, sel), { sequences: selectIndices(rows.page, sel) });
     let arr = oof.byType.get(t);
     if (!arr) oof.byType.set(t, (arr = new Float32Array(rows.y.length).fill(NaN)));
     sel.forEach((k, j) => ((arr as Float32Array)[k] = pt[j] as number));
@@ -254,12 +265,19 @@ async function fitFolds(
     log(
       `fold ${f + 1}/${folds.length}: ${fold.train.length} training pages, ${fold.test.length} held-out pages`,
     );
+    const started = performance.now();
+    const cpu = process.cpuUsage();
     const fit = await fitPipeline(
       Array.from(fold.train, (i) => records[i] as PageRecord),
       options.nCols,
       options.config,
       log,
     );
+    const used = process.cpuUsage(cpu);
+    options.onFold?.(f, fit, fold.test, {
+      wall: (performance.now() - started) / 1000,
+      cpu: (used.user + used.system) / 1e6,
+    });
     log(`fold ${f + 1}/${folds.length} trees: ${formatTrees(meanTrees([pipelineClassifiers(fit)]))}`);
     predictFold(fit, rows, records, new Set(fold.test), oof);
     if (options.context)

@@ -24,6 +24,8 @@ export interface FitPayload {
   y: Uint8Array;
   w: Float32Array;
   groups: Int32Array;
+  /** Page per row (FitOptions.sequences). */
+  page: Int32Array;
 }
 
 /** Fits a classifier in this thread: the worker's "fit" task. */
@@ -33,6 +35,7 @@ export async function fitPayload(p: FitPayload): Promise<unknown> {
     weights: p.w,
     seed: p.seed,
     groups: p.groups,
+    sequences: p.page,
   });
   return clf.toJSON();
 }
@@ -55,6 +58,7 @@ export async function fitOnPool(
     y: rows.y,
     w: rows.w,
     groups: rows.groups,
+    page: rows.page,
   };
   return loadClassifier(await pool.run({ task: "fit", payload }));
 }

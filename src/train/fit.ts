@@ -8,7 +8,8 @@
 import { TrainError } from "./errors.ts";
 import type { Classifier, ClassifierKind } from "../ml/classifier.ts";
 import { createClassifier } from "../ml/kinds.ts";
-import { createMatrix, type Matrix } from "../ml/matrix.ts";
+import { createMatrix, selectIndices, selectRows, type Matrix } from "../ml/matrix.ts";
+import { createRng, shuffleInPlace } from "../ml/prng.ts";
 import { pageFeatureCount, pageFeatures } from "../pipeline/page-features.ts";
 import type { Ownership } from "../pipeline/own-text.ts";
 import { buildRows, TRAINING_LEAF_ROWS, TEXT_ROWS, type RowFilter, type RowSet } from "./matrix.ts";
@@ -63,6 +64,15 @@ export const ROUTER_GBDT = {
   validationFraction: 0,
 };
 
+/**
+ * Classifier kinds that read a page's leaf segments as one sequence (seq.ts): their rows keep
+ * every leaf of a page (no SMALL_ROW_STRIDE sampling, which would leave gaps between the menu
+ * links and labels a sequence model reads as neighbours).
+ */
+export function readsSequences(kind: ClassifierKind): boolean {
+  return kind === "seq";
+}
+
 export interface FitConfig {
   kind: ClassifierKind;
   params: Record<string, unknown>;
@@ -86,6 +96,11 @@ export interface FitConfig {
    * worker. Without it every fit runs in this thread, one after the other. Same model either way.
    */
   pool?: WorkerPool;
+  /**
+   * At most this many rows per fit: larger row sets are cut to a seeded random sample of rows
+   * (kept in page order). For ml-rf, whose fit grows with the square of the rows (ML_RF_MAX_ROWS).
+   */
+  maxRows?: number;
   /**
    * Fewest trees per classifier ("content", "segment", "content:TYPE"; pipelineClassifiers) that
    * early stopping may keep: the final fit's floor, the cross-validation's fold models' mean
@@ -126,13 +141,20 @@ export interface FittedPipeline {
  */
 export async function fitRows(
   rows: RowSet,
-  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">,
+  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool" | "maxRows">,
   extra: Record<string, unknown> = {},
 ): Promise<Classifier> {
+  if (config.maxRows !== undefined && rows.y.length > config.maxRows)
+    rows = sampleRows(rows, config.maxRows, config.seed);
   const params = config.kind === "gbdt" ? { ...DEFAULT_GBDT, ...config.params, ...extra } : config.params;
   if (config.pool) return fitOnPool(config.pool, rows, config.kind, params, config.seed);
   const clf = await createClassifier(config.kind, params);
-  await clf.fit(rows.X, rows.y, { weights: rows.w, seed: config.seed, groups: rows.groups });
+  await clf.fit(rows.X, rows.y, {
+    weights: rows.w,
+    seed: config.seed,
+    groups: rows.groups,
+    sequences: rows.page,
+  });
   return clf;
 }
 
@@ -142,7 +164,7 @@ export async function fitRows(
  */
 export function fitAll(
   jobs: readonly RowSet[],
-  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool">,
+  config: Pick<FitConfig, "kind" | "params" | "seed" | "pool" | "maxRows">,
   extra: readonly (Record<string, unknown> | undefined)[] = [],
 ): Promise<Classifier[]> {
   const order = jobs
@@ -151,6 +173,21 @@ export function fitAll(
   const fits = new Array<Promise<Classifier>>(jobs.length);
   for (const i of order) fits[i] = fitRows(jobs[i] as RowSet, config, extra[i]);
   return Promise.all(fits);
+}
+
+/** `n` rows of `rows` drawn without replacement with `seed`, in their original order. */
+export function sampleRows(rows: RowSet, n: number, seed: number): RowSet {
+  const order = shuffleInPlace(Uint32Array.from(rows.y.keys()), createRng(seed));
+  const idx = Array.from(order.subarray(0, n)).sort((a, b) => a - b);
+  return {
+    X: selectRows(rows.X, idx),
+    y: selectIndices(rows.y, idx),
+    w: selectIndices(rows.w, idx),
+    groups: selectIndices(rows.groups, idx),
+    sites: rows.sites,
+    page: selectIndices(rows.page, idx),
+    row: selectIndices(rows.row, idx),
+  };
 }
 
 /** FNV-1a hash of a string: a stable order for sampling borrowed pages. */
@@ -244,7 +281,13 @@ export async function fitPipeline(
     ? records.filter((r) => config.generalSets?.includes(r.dataset))
     : records;
   const jobs: RowSet[] = [
-    buildRows(generalRecords.length ? generalRecords : records, nCols, TRAINING_LEAF_ROWS, "main"),
+    buildRows(
+      generalRecords.length ? generalRecords : records,
+      nCols,
+      TRAINING_LEAF_ROWS,
+      "main",
+      !readsSequences(config.kind),
+    ),
   ];
   const keys = ["content"];
   log(`content classifier: ${(jobs[0] as RowSet).X.nRows} leaf segments from ${generalRecords.length} pages`);
@@ -274,7 +317,7 @@ export async function fitPipeline(
       config.borrow === true,
     );
     log(`content classifier for ${t}: ${pages.length} pages (${borrowed} borrowed)`);
-    jobs.push(buildRows(pages, nCols, TRAINING_LEAF_ROWS, "main", true, weights));
+    jobs.push(buildRows(pages, nCols, TRAINING_LEAF_ROWS, "main", !readsSequences(config.kind), weights));
     keys.push(`content:${t}`);
   }
   const trees = config.kind === "gbdt" && config.trees ? config.trees : {};

@@ -1,0 +1,290 @@
+/**
+ * The classifier kinds side by side on the same site-grouped folds (`npm run compare:models`):
+ * for each seed and kind, the cross-validation of cv.ts with one general content classifier
+ * (no page-type models, segment classifier or context stage, so the kinds are compared on
+ * equal terms) and the "plain" end-to-end variant, the real WCXB word F1 of every held-out page.
+ * The folds depend on the seed and the sites only, so every kind of a seed sees the same ones.
+ *
+ * Costs per kind: the mean CPU seconds of a fold's fit (in this thread), the size of a fold
+ * model's JSON, and the mean CPU milliseconds the fitted classifier takes to score one held-out
+ * page's leaf segments in this thread (the part of extraction that differs between kinds;
+ * rendering and features are the same for all). CPU time, not wall time: on a machine shared
+ * with other jobs a fit's wall time measures the neighbours as much as the fit; the wall
+ * seconds are kept in the JSON.
+ */
+import type { ClassifierKind } from "../ml/classifier.ts";
+import { matrixFromData, selectRows } from "../ml/matrix.ts";
+import { createRng, shuffleInPlace } from "../ml/prng.ts";
+import { ML_RF_MAX_ROWS } from "../ml/random-forest.ts";
+import type { RenderMode } from "../types.ts";
+import { crossValidate, type FitSeconds } from "./cv.ts";
+import type { FittedPipeline } from "./fit.ts";
+import type { PageRecord } from "./page-record.ts";
+import { pageTypeOf } from "./page-types.ts";
+import { loadAll } from "./train.ts";
+
+/** The kinds compared by default, in table order. */
+export const COMPARE_KINDS: readonly ClassifierKind[] = ["gbdt", "rf", "ml-rf", "mlp", "seq"];
+/** The sets compared by default: the bundled default model's (scripts/train-default.ts). */
+export const COMPARE_SETS = [
+  "wcxb-dev",
+  "cleaneval",
+  "harvest-forums",
+  "dragnet",
+  "l3s-gn1",
+  "utomo-big9",
+  "readability",
+];
+/** Held-out pages per fold whose classifier inference is timed. */
+export const TIMED_PAGES = 100;
+
+export interface CompareOptions {
+  datasets: string[];
+  mode: RenderMode;
+  seeds: number[];
+  folds: number;
+  kinds: readonly ClassifierKind[];
+  /** Hyper-parameters per kind (each kind's documented defaults otherwise). */
+  params?: Partial<Record<ClassifierKind, Record<string, unknown>>>;
+  /** Rows ml-rf trains on, a seeded sample of each fold's (default and at most ML_RF_MAX_ROWS). */
+  mlRfRows?: number;
+  /** Held-out pages per fold timed for inference (default TIMED_PAGES). */
+  timedPages?: number;
+  workers?: number;
+  log?: (s: string) => void;
+  /** Called after each kind with the comparison so far (a long run keeps what it finished). */
+  onResult?: (partial: Comparison) => void;
+  onPage?: (dataset: string, done: number, total: number) => void;
+}
+
+/** One kind under one seed. */
+export interface KindResult {
+  kind: ClassifierKind;
+  seed: number;
+  /** Group ("all", a set, "type:article", …) → held-out pages and their mean word F1. */
+  f1: Record<string, { pages: number; f1: number }>;
+  /** Mean CPU seconds of one fold's fit. */
+  fitSeconds: number;
+  /** Mean wall seconds of one fold's fit. */
+  fitWallSeconds: number;
+  /** Mean bytes of one fold's classifier JSON. */
+  modelBytes: number;
+  /** Mean CPU ms to score one page's leaf segments. */
+  inferMs: number;
+}
+
+export interface Comparison {
+  sets: string[];
+  types: string[];
+  pages: number;
+  sites: number;
+  folds: number;
+  seeds: number[];
+  /** Rows ml-rf trained on per fold. */
+  mlRfRows: number;
+  results: KindResult[];
+}
+
+/** Mean F1 per group of the held-out pages ("all", each set, "type:T"). */
+function groupF1(
+  perPage: readonly { dataset: string; id: string; f1: Record<string, number> }[],
+  typeOf: Map<string, string>,
+): KindResult["f1"] {
+  const acc = new Map<string, { n: number; sum: number }>();
+  const add = (g: string, f: number) => {
+    const a = acc.get(g) ?? { n: 0, sum: 0 };
+    acc.set(g, { n: a.n + 1, sum: a.sum + f });
+  };
+  for (const p of perPage) {
+    const f = p.f1["plain"] ?? 0;
+    add("all", f);
+    add(p.dataset, f);
+    add(`type:${typeOf.get(`${p.dataset}/${p.id}`) ?? "other"}`, f);
+  }
+  return Object.fromEntries([...acc].map(([g, a]) => [g, { pages: a.n, f1: a.sum / a.n }]));
+}
+
+/** Mean ms for the fold's content classifier to score each of `pages` (one warm-up page first). */
+function timeInference(
+  fitted: FittedPipeline,
+  records: readonly PageRecord[],
+  pages: number[],
+  nCols: number,
+): number {
+  const inputs = pages.map((i) => {
+    const rec = records[i] as PageRecord;
+    const leaves: number[] = [];
+    for (let r = 0; r < rec.ownWords.length; r++) if ((rec.ownWords[r] as number) > 0) leaves.push(r);
+    return selectRows(matrixFromData(rec.values, rec.nodes.length, nCols), leaves);
+  });
+  const nonEmpty = inputs.filter((X) => X.nRows > 0);
+  if (!nonEmpty.length) return 0;
+  fitted.content.predictProba(nonEmpty[0]!);
+  const started = process.cpuUsage();
+  for (const X of nonEmpty) fitted.content.predictProba(X);
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000 / nonEmpty.length;
+}
+
+/** Cross-validates one kind under one seed (see the header). */
+async function compareKind(
+  records: PageRecord[],
+  kind: ClassifierKind,
+  seed: number,
+  ctx: { options: CompareOptions; nCols: number; dirs: Map<string, string>; typeOf: Map<string, string> },
+): Promise<KindResult> {
+  const { options, nCols } = ctx;
+  const fits: { seconds: FitSeconds; bytes: number; ms: number }[] = [];
+  const timed = options.timedPages ?? TIMED_PAGES;
+  const cv = await crossValidate(records, {
+    folds: options.folds,
+    config: {
+      kind,
+      params: options.params?.[kind] ?? {},
+      seed,
+      perType: false,
+      segment: false,
+      ...(kind === "ml-rf" ? { maxRows: options.mlRfRows ?? ML_RF_MAX_ROWS } : {}),
+    },
+    nCols,
+    mode: options.mode,
+    datasetDirs: ctx.dirs,
+    variants: [{ name: "plain", refiners: {} }],
+    context: false,
+    ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    onFold: (_f, fitted, test, seconds) => {
+      const pages = shuffleInPlace(Array.from(test), createRng(seed)).slice(0, timed);
+      const bytes = Buffer.byteLength(JSON.stringify(fitted.content.toJSON()));
+      fits.push({ seconds, bytes, ms: timeInference(fitted, records, pages, nCols) });
+    },
+  });
+  const mean = (f: (x: (typeof fits)[number]) => number) => fits.reduce((a, x) => a + f(x), 0) / fits.length;
+  return {
+    kind,
+    seed,
+    f1: groupF1(cv.report.perPage, ctx.typeOf),
+    fitSeconds: mean((x) => x.seconds.cpu),
+    fitWallSeconds: mean((x) => x.seconds.wall),
+    modelBytes: mean((x) => x.bytes),
+    inferMs: mean((x) => x.ms),
+  };
+}
+
+/** Runs every kind under every seed on the same records (see the header). */
+export async function compareModels(options: CompareOptions): Promise<Comparison> {
+  const { records, sets, dirs } = await loadAll(options);
+  if (!records.length) throw new Error(`no labeled pages in ${options.datasets.join(", ")}`);
+  const nCols = records[0]!.values.length / records[0]!.nodes.length;
+  const typeOf = new Map(records.map((r) => [`${r.dataset}/${r.id}`, pageTypeOf(r) ?? "other"]));
+  const results: KindResult[] = [];
+  const comparison = (): Comparison => ({
+    sets: sets.map((s) => s.name),
+    types: [...new Set(typeOf.values())].sort(),
+    pages: records.length,
+    sites: new Set(records.map((r) => r.site)).size,
+    folds: options.folds,
+    seeds: options.seeds,
+    mlRfRows: options.mlRfRows ?? ML_RF_MAX_ROWS,
+    results: [...results],
+  });
+  for (const seed of options.seeds)
+    for (const kind of options.kinds) {
+      options.log?.(`${kind}, seed ${seed}: ${options.folds} site-grouped folds of ${records.length} pages`);
+      const r = await compareKind(records, kind, seed, { options, nCols, dirs, typeOf });
+      options.log?.(
+        `${kind}, seed ${seed}: word F1 ${r.f1["all"]?.f1.toFixed(3)}, fit ${r.fitSeconds.toFixed(1)} CPU s/fold`,
+      );
+      results.push(r);
+      options.onResult?.(comparison());
+    }
+  return comparison();
+}
+
+/**
+ * Comparisons of separate runs as one (`--from-json`): the union of their results, with the ml-rf
+ * row count of the run that has ml-rf. Refuses runs of other pages or folds.
+ */
+export function mergeComparisons(parts: readonly Comparison[]): Comparison {
+  const [first, ...rest] = parts;
+  if (!first) throw new Error("nothing to merge");
+  const key = (c: Comparison) => JSON.stringify([c.sets, c.pages, c.sites, c.folds]);
+  for (const c of rest)
+    if (key(c) !== key(first))
+      throw new Error(`cannot merge comparisons of other pages or folds: ${key(c)} against ${key(first)}`);
+  const results = parts.flatMap((c) => c.results);
+  const mlRf = parts.find((c) => c.results.some((r) => r.kind === "ml-rf")) ?? first;
+  return { ...first, seeds: [...new Set(results.map((r) => r.seed))], mlRfRows: mlRf.mlRfRows, results };
+}
+
+/** Mean of `f` over a kind's results (one per seed). */
+function meanOf(results: readonly KindResult[], f: (r: KindResult) => number | undefined): number | null {
+  const v = results.map(f).filter((x): x is number => x !== undefined);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+}
+
+/**
+ * The comparison as one Markdown table: a row per group (all pages, each set, each page type,
+ * the "all" figure of each seed when there are several), then fit seconds per fold, model size
+ * and inference ms per page; a column per kind; F1 cells are means over the seeds.
+ */
+export function formatComparison(c: Comparison): string {
+  const run = new Set(c.results.map((r) => r.kind));
+  const kinds = [
+    ...COMPARE_KINDS.filter((k) => run.has(k)),
+    ...[...run].filter((k) => !COMPARE_KINDS.includes(k)),
+  ];
+  const of = (k: ClassifierKind) => c.results.filter((r) => r.kind === k);
+  const pages = (g: string) => c.results[0]?.f1[g]?.pages ?? 0;
+  const f1Row = (label: string, g: string, rs = of) =>
+    `| ${label} (${pages(g)}) | ${kinds
+      .map((k) =>
+        fmt(
+          meanOf(rs(k), (r) => r.f1[g]?.f1),
+          3,
+        ),
+      )
+      .join(" | ")} |`;
+  const lines = [
+    `| word F1, held out (pages) | ${kinds.map((k) => (k === "ml-rf" ? `ml-rf (${c.mlRfRows} rows)` : k)).join(" | ")} |`,
+    `|---|${kinds.map(() => "---:").join("|")}|`,
+    f1Row("all", "all"),
+    ...(c.seeds.length > 1
+      ? c.seeds.map((s) => f1Row(`all, seed ${s}`, "all", (k) => of(k).filter((r) => r.seed === s)))
+      : []),
+    ...c.sets.map((s) => f1Row(s, s)),
+    ...c.types.map((t) => f1Row(`type ${t}`, `type:${t}`)),
+    `| fit, CPU s per fold | ${kinds
+      .map((k) =>
+        fmt(
+          meanOf(of(k), (r) => r.fitSeconds),
+          1,
+        ),
+      )
+      .join(" | ")} |`,
+    `| model, KB | ${kinds
+      .map((k) =>
+        fmt(
+          meanOf(of(k), (r) => r.modelBytes / 1024),
+          0,
+        ),
+      )
+      .join(" | ")} |`,
+    `| inference, CPU ms per page | ${kinds
+      .map((k) =>
+        fmt(
+          meanOf(of(k), (r) => r.inferMs),
+          2,
+        ),
+      )
+      .join(" | ")} |`,
+  ];
+  const head =
+    `${c.pages} pages, ${c.sites} sites (${c.sets.join(", ")}); ${c.folds} site-grouped folds; ` +
+    `seed${c.seeds.length > 1 ? "s" : ""} ${c.seeds.join(", ")}`;
+  return `${head}\n\n${lines.join("\n")}\n`;
+}
+
+function fmt(v: number | null, digits: number): string {
+  return v === null ? "–" : v.toFixed(digits);
+}

@@ -1,0 +1,59 @@
+// `npm run compare:models` (scripts/compare-models.ts, src/train/compare.ts) end to end on
+// data/sample with --quick settings: every kind cross-validated on the same folds, one table.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { Comparison } from "../src/train/compare.ts";
+import { tempDir } from "./helpers.ts";
+
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", "scripts/compare-models.ts", ...args], {
+    encoding: "utf8",
+  });
+
+describe("compare:models", () => {
+  it("cross-validates gbdt, rf, ml-rf, mlp and seq on the same folds of data/sample into one table", () => {
+    const dir = tempDir("pith-compare-");
+    const json = join(dir, "compare.json");
+    const res = run("--sets", "data/sample", "--quick", "--folds", "2", "--workers", "1", "--json", json);
+    assert.equal(res.status, 0, res.stderr.slice(-500));
+    const lines = res.stdout.split("\n");
+    assert.match(
+      res.stdout,
+      /\| word F1, held out \(pages\) \| gbdt \| rf \| ml-rf \(200 rows\) \| mlp \| seq \|/,
+    );
+    for (const row of ["all (21)", "sample (21)", "type article (7)", "fit, CPU s per fold", "model, KB"]) {
+      const line = lines.find((l) => l.startsWith(`| ${row} |`));
+      assert.ok(line, `no row ${row}`);
+      assert.equal(line.split("|").length, 8, line);
+      assert.doesNotMatch(line, /–/, `${row} has an empty cell`);
+    }
+    const c = JSON.parse(readFileSync(json, "utf8")) as Comparison;
+    assert.deepEqual(
+      c.results.map((r) => r.kind),
+      ["gbdt", "rf", "ml-rf", "mlp", "seq"],
+    );
+    for (const r of c.results) {
+      assert.equal(r.f1["all"]?.pages, 21, r.kind);
+      assert.ok(r.f1["all"]!.f1 > 0.3 && r.f1["all"]!.f1 <= 1, `${r.kind} F1 ${r.f1["all"]!.f1}`);
+      assert.ok(r.modelBytes > 0 && r.inferMs > 0, r.kind);
+    }
+    // the --json of a run prints the same table again, and refuses a run on other folds
+    const again = run("--from-json", json);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(again.stdout, res.stdout);
+    const other = join(dir, "other.json");
+    writeFileSync(other, JSON.stringify({ ...c, folds: 3 }));
+    const refused = run("--from-json", `${json},${other}`);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /^error: cannot merge comparisons of other pages or folds/);
+  });
+
+  it("refuses an unknown kind with a one-line error and exit code 2", () => {
+    const res = run("--kinds", "gbdt,forest");
+    assert.equal(res.status, 2);
+    assert.match(res.stderr, /^error: --kinds: unknown kind "forest"/);
+  });
+});
