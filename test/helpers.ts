@@ -55,6 +55,9 @@ export function pith(
     const child = spawn("node", [PITH, ...args], { timeout: 120_000, ...(cwd ? { cwd } : {}) });
     let stdout = "";
     let stderr = "";
+    // decoded as a stream, so a character split across two chunks is not garbled
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.on("close", (status) => resolve({ status, stdout, stderr }));

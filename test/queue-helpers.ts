@@ -107,6 +107,8 @@ export function startPith(args: string[], cwd?: string): Running {
   });
   let stdout = "";
   let stderr = "";
+  child.stdout?.setEncoding("utf8");
+  child.stderr?.setEncoding("utf8");
   child.stdout?.on("data", (d) => (stdout += d));
   child.stderr?.on("data", (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));

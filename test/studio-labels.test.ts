@@ -101,10 +101,9 @@ test("a plain folder of pages: a saved page goes to a dataset folder of its own,
     genre: "other",
     source: "pith studio",
   });
-  assert.equal(
-    readFileSync(join(out, "gold", "sub_a_page.txt"), "utf8"),
-    analysis.text.replace(/\n*$/, "\n"),
-  );
+  // the same words in the same order: gold has a block per line, text output a table row per line
+  const words = (text: string) => text.split(/\s+/).filter(Boolean);
+  assert.deepEqual(words(readFileSync(join(out, "gold", "sub_a_page.txt"), "utf8")), words(analysis.text));
   // opened again, the labeled folder is not taken for pages, and the page has its gold
   const again = new Studio(await openWorkspace([dir]), { mode: "static" }, new StaticRenderer());
   assert.equal(again.workspace.pages.length, 2);

@@ -71,6 +71,8 @@ function pith(args: string[]): Promise<{ status: number | null; stdout: string; 
     });
     let stdout = "";
     let stderr = "";
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.on("close", (status) => resolve({ status, stdout, stderr }));
