@@ -41,6 +41,7 @@ import { datasetSnapshot, type PageRecord } from "../src/train/page-record.ts";
 import { defaultWorkers, WorkerPool } from "../src/train/pool.ts";
 import { wordF1, type PageScore } from "../src/train/score.ts";
 import { loadAll } from "../src/train/train.ts";
+import { DEFAULT_GENERAL_SETS, DEFAULT_SETS } from "../src/train/recipes.ts";
 import { intOption, scriptArgs } from "./args.ts";
 
 const USAGE = `Usage: npm run cv:rules -- [--seed S] [--config NAME:K=V,K=V ...] [--sets A,B] [--json FILE]
@@ -50,17 +51,6 @@ models of npm run train:default's cross-validation (fitted once per seed into da
 A configuration is a name and run options that switch rules off, e.g. --config before:containment=false;
 "base" (the defaults) is always run first.`;
 
-/** train-default.ts's recipe (that script runs on import, so its constants are repeated here). */
-const DEFAULT_SETS = [
-  "wcxb-dev",
-  "cleaneval",
-  "harvest-forums",
-  "dragnet",
-  "l3s-gn1",
-  "utomo-big9",
-  "readability",
-];
-const DEFAULT_GENERAL_SETS = ["wcxb-dev", "cleaneval", "harvest-forums"];
 const DEFAULT_SEED = 42;
 const DEFAULT_FOLDS = 3;
 

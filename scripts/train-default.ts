@@ -34,23 +34,8 @@ import { defaultModelPath } from "../src/pipeline/model/resolve.ts";
 import { train } from "../src/train/train.ts";
 import type { RenderMode } from "../src/types.ts";
 import { intOption, scriptArgs, usageError } from "./args.ts";
+import { DEFAULT_GENERAL_SETS, DEFAULT_SETS } from "../src/train/recipes.ts";
 
-/** The sets the default static model learns from (see MODEL_CARD.md for why these). */
-export const DEFAULT_SETS = [
-  "wcxb-dev",
-  "cleaneval",
-  "harvest-forums",
-  "dragnet",
-  "l3s-gn1",
-  "utomo-big9",
-  "readability",
-];
-/**
- * Sets that train the general content model (the one pages go to when the router is unsure):
- * the ones whose gold keeps every kind of main content. Measured: 0.885 vs 0.868 word F1 over all
- * held-out pages against a general model pooled over every set (models/MODEL_CARD.md).
- */
-export const DEFAULT_GENERAL_SETS = ["wcxb-dev", "cleaneval", "harvest-forums"];
 export const DEFAULT_SEED = 42;
 export const DEFAULT_FOLDS = 3;
 

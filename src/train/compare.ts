@@ -22,19 +22,12 @@ import type { FittedPipeline } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
 import { pageTypeOf } from "./page-types.ts";
 import { loadAll } from "./train.ts";
+import { DEFAULT_SETS } from "./recipes.ts";
 
 /** The kinds compared by default, in table order. */
 export const COMPARE_KINDS: readonly ClassifierKind[] = ["gbdt", "rf", "ml-rf", "mlp", "seq"];
 /** The sets compared by default: the bundled default model's (scripts/train-default.ts). */
-export const COMPARE_SETS = [
-  "wcxb-dev",
-  "cleaneval",
-  "harvest-forums",
-  "dragnet",
-  "l3s-gn1",
-  "utomo-big9",
-  "readability",
-];
+export const COMPARE_SETS = DEFAULT_SETS;
 /** Held-out pages per fold whose classifier inference is timed. */
 export const TIMED_PAGES = 100;
 
