@@ -9,17 +9,17 @@
  * Weights are captured with tf.io.withSaveHandler and reloaded with tf.io.fromMemory.
  */
 import * as tf from "@tensorflow/tfjs";
-import { type Classifier, type FitOptions, expectKind, numParam, resolveWeights } from "./classifier.ts";
+import { type Classifier, type FitOptions, numParam, resolveWeights } from "./classifier.ts";
 import { type MatrixInput, checkShapes, toMatrix } from "./matrix.ts";
 import { createRng, DEFAULT_SEED, shuffleInPlace } from "./prng.ts";
 import {
   fitScaler,
   initTfBackend,
-  loadWeights,
+  loadTfJSON,
   saveWeights,
   transform,
-  type SavedWeights,
-  type Scaler,
+  type TfJSON,
+  type TfState,
 } from "./tfjs.ts";
 
 export { initTfBackend } from "./tfjs.ts";
@@ -125,14 +125,7 @@ function trainEpoch(
   return batches > 0 ? total / batches : 0;
 }
 
-export interface MlpJSON {
-  kind: "mlp";
-  version: 1;
-  params: MlpParams;
-  nCols: number;
-  scaler: Scaler;
-  weights: SavedWeights;
-}
+export type MlpJSON = TfJSON<"mlp", MlpParams>;
 
 export function mlpParams(params: Record<string, unknown> = {}): MlpParams {
   const hidden = params["hiddenUnits"] ?? MLP_DEFAULTS.hiddenUnits;
@@ -148,7 +141,7 @@ export function mlpParams(params: Record<string, unknown> = {}): MlpParams {
 export class MlpClassifier implements Classifier {
   readonly kind = "mlp";
   readonly params: MlpParams;
-  private state: { model: tf.LayersModel; scaler: Scaler; nCols: number; saved: SavedWeights } | null = null;
+  private state: TfState | null = null;
 
   constructor(params: Record<string, unknown> = {}) {
     this.params = mlpParams(params);
@@ -213,24 +206,9 @@ export class MlpClassifier implements Classifier {
   }
 
   static async fromJSON(json: unknown): Promise<MlpClassifier> {
-    const j = expectKind(json, "mlp") as Partial<MlpJSON>;
-    const s = j.scaler;
-    if (
-      j.version !== 1 ||
-      !Number.isInteger(j.nCols) ||
-      !s ||
-      !Array.isArray(s.mean) ||
-      !Array.isArray(s.std) ||
-      !Array.isArray(s.missingCols) ||
-      s.mean.length !== j.nCols ||
-      s.std.length !== j.nCols ||
-      typeof j.weights?.weightData !== "string"
-    ) {
-      throw new Error("serialised mlp is malformed");
-    }
-    await initTfBackend();
-    const c = new MlpClassifier((j.params ?? {}) as unknown as Record<string, unknown>);
-    c.state = { model: await loadWeights(j.weights), scaler: s, nCols: j.nCols!, saved: j.weights };
+    const { params, state } = await loadTfJSON(json, "mlp");
+    const c = new MlpClassifier(params);
+    c.state = state;
     return c;
   }
 }

@@ -26,7 +26,6 @@ import {
   type Classifier,
   type FitOptions,
   type PredictOptions,
-  expectKind,
   numParam,
   resolveWeights,
 } from "./classifier.ts";
@@ -35,11 +34,11 @@ import { createRng, DEFAULT_SEED, shuffleInPlace } from "./prng.ts";
 import {
   fitScaler,
   initTfBackend,
-  loadWeights,
+  loadTfJSON,
   saveWeights,
   transform,
-  type SavedWeights,
-  type Scaler,
+  type TfJSON,
+  type TfState,
 } from "./tfjs.ts";
 
 export interface SeqParams {
@@ -303,20 +302,13 @@ function trainEpoch(
   }
 }
 
-export interface SeqJSON {
-  kind: "seq";
-  version: 1;
-  params: SeqParams;
-  nCols: number;
-  scaler: Scaler;
-  weights: SavedWeights;
-}
+export type SeqJSON = TfJSON<"seq", SeqParams>;
 
 /** The 1-D convolution over a page's leaf blocks (kind "seq"; see the header). */
 export class SequenceClassifier implements Classifier {
   readonly kind = "seq";
   readonly params: SeqParams;
-  private state: { model: tf.LayersModel; scaler: Scaler; nCols: number; saved: SavedWeights } | null = null;
+  private state: TfState | null = null;
 
   constructor(params: Record<string, unknown> = {}) {
     this.params = seqParams(params);
@@ -375,23 +367,9 @@ export class SequenceClassifier implements Classifier {
   }
 
   static async fromJSON(json: unknown): Promise<SequenceClassifier> {
-    const j = expectKind(json, "seq") as Partial<SeqJSON>;
-    const s = j.scaler;
-    if (
-      j.version !== 1 ||
-      !Number.isInteger(j.nCols) ||
-      !s ||
-      !Array.isArray(s.mean) ||
-      !Array.isArray(s.std) ||
-      !Array.isArray(s.missingCols) ||
-      s.mean.length !== j.nCols ||
-      typeof j.weights?.weightData !== "string"
-    ) {
-      throw new Error("serialised seq is malformed");
-    }
-    await initTfBackend();
-    const c = new SequenceClassifier((j.params ?? {}) as unknown as Record<string, unknown>);
-    c.state = { model: await loadWeights(j.weights), scaler: s, nCols: j.nCols!, saved: j.weights };
+    const { params, state } = await loadTfJSON(json, "seq");
+    const c = new SequenceClassifier(params);
+    c.state = state;
     return c;
   }
 }

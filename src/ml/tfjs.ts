@@ -10,6 +10,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import * as tf from "@tensorflow/tfjs";
+import { expectKind } from "./classifier.ts";
 import type { Matrix } from "./matrix.ts";
 
 let backendReady: Promise<string> | null = null;
@@ -120,4 +121,52 @@ export async function loadWeights(s: SavedWeights): Promise<tf.LayersModel> {
   return tf.loadLayersModel(
     tf.io.fromMemory({ modelTopology: s.modelTopology as object, weightSpecs: s.weightSpecs, weightData }),
   );
+}
+
+/** A trained tfjs network and what scores rows with it (mlp.ts, seq.ts). */
+export interface TfState {
+  model: tf.LayersModel;
+  scaler: Scaler;
+  nCols: number;
+  saved: SavedWeights;
+}
+
+/** The serialised form of a tfjs kind: its params, the scaler and the network's weights. */
+export interface TfJSON<K extends string, P> {
+  kind: K;
+  version: 1;
+  params: P;
+  nCols: number;
+  scaler: Scaler;
+  weights: SavedWeights;
+}
+
+/** A tfjs kind's JSON checked (`kind`, version, scaler shape, weights) and its network loaded; its params as saved. */
+export async function loadTfJSON(
+  json: unknown,
+  kind: string,
+): Promise<{ params: Record<string, unknown>; state: TfState }> {
+  const j = expectKind(json, kind) as Partial<TfJSON<string, unknown>>;
+  const s = j.scaler;
+  if (
+    j.version !== 1 ||
+    !Number.isInteger(j.nCols) ||
+    !s ||
+    !Array.isArray(s.mean) ||
+    !Array.isArray(s.std) ||
+    !Array.isArray(s.missingCols) ||
+    s.mean.length !== j.nCols ||
+    s.std.length !== j.nCols ||
+    typeof j.weights?.weightData !== "string"
+  ) {
+    throw new Error(`serialised ${kind} is malformed`);
+  }
+  await initTfBackend();
+  const state = {
+    model: await loadWeights(j.weights),
+    scaler: s,
+    nCols: j.nCols as number,
+    saved: j.weights,
+  };
+  return { params: (j.params ?? {}) as Record<string, unknown>, state };
 }
