@@ -4,8 +4,9 @@
  * linkedom the way src/evaluate/peers.ts does for `pith evaluate` (the styleSheets and
  * getComputedStyle polyfills of defuddle's Node entry, document.URL set), run the peer and write
  * its text to OUT/<path without extension>.txt, as `pith extract DIR --out OUT --format text`
- * names its files. They are standalone on purpose (no import from src/): `npm run bench:cli`
- * times them as a user would run a peer, one fresh Node process per batch.
+ * names its files. They are standalone on purpose (from src/ only the import-free
+ * linkedom-shims.ts): `npm run bench:cli` times them as a user would run a peer, one fresh Node
+ * process per batch.
  *
  * Decoding: the charset of a <meta charset> / http-equiv in the first 2 KB when TextDecoder knows
  * it, else UTF-8 (pith sniffs more; on wcxb-dev nearly every page is UTF-8).
@@ -15,6 +16,7 @@ import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { parseHTML } from "linkedom";
+import { applyBrowserShims } from "../../src/evaluate/linkedom-shims.ts";
 
 const PAGE = /\.(html?|html?\.gz)$/i;
 const CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i;
@@ -45,15 +47,7 @@ export function readPage(file: string): string {
 /** A linkedom document of `html` with the polyfills src/evaluate/peers.ts applies. */
 export function linkedomDocument(html: string, url = "about:blank"): Document {
   const { document } = parseHTML(html);
-  const doc = document as unknown as {
-    styleSheets?: unknown;
-    defaultView?: { getComputedStyle?: unknown } | null;
-    URL: string;
-  };
-  doc.styleSheets ??= [];
-  if (doc.defaultView && !doc.defaultView.getComputedStyle)
-    doc.defaultView.getComputedStyle = () => ({ display: "" });
-  doc.URL = url;
+  applyBrowserShims(document, url);
   return document as unknown as Document;
 }
 

@@ -14,6 +14,7 @@
  * nor need them installed (`npm install --omit=dev`).
  */
 import { firstLine } from "../errors.ts";
+import { applyBrowserShims } from "./linkedom-shims.ts";
 import { buildTree } from "../dom/tree.ts";
 import { textOf } from "../dom/text.ts";
 import { staticSnapshot } from "../render/static.ts";
@@ -73,15 +74,7 @@ const defuddle = lazily("defuddle", () => import("defuddle/node"));
 
 function linkedomDocument(parseHTML: Linkedom["parseHTML"], input: PageInput): LinkedomDocument {
   const { document } = parseHTML(input.html);
-  const doc = document as unknown as {
-    styleSheets?: unknown;
-    defaultView?: { getComputedStyle?: unknown } | null;
-    URL: string;
-  };
-  doc.styleSheets ??= [];
-  if (doc.defaultView && !doc.defaultView.getComputedStyle)
-    doc.defaultView.getComputedStyle = () => ({ display: "" });
-  doc.URL = input.url ?? BLANK_URL;
+  applyBrowserShims(document, input.url ?? BLANK_URL);
   return document;
 }
 
