@@ -15,7 +15,14 @@ import { ChromiumRenderer } from "../src/render/chromium.ts";
 import { allowRequest } from "../src/render/chromium-policy.ts";
 import { injectBase } from "../src/render/chromium-tabs.ts";
 import { BROWSER_NOT_FOUND_MESSAGE, BrowserNotFoundError, findChromium } from "../src/render/find-browser.ts";
-import { IN_PAGE_WALK_SOURCE, walkConfig, walkExpression } from "../src/render/in-page.ts";
+import puppeteer from "puppeteer-core";
+import {
+  decodeWalk,
+  IN_PAGE_WALK_SOURCE,
+  walkConfig,
+  walkExpression,
+  type WalkResult,
+} from "../src/render/in-page.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf as readerText } from "../src/dom/text.ts";
@@ -124,6 +131,33 @@ describe("in-page walk source", () => {
     // It compiles as a standalone expression (no DOM here, so it is not called).
     assert.equal(typeof new Function(`return (${IN_PAGE_WALK_SOURCE});`)(), "function");
     assert.doesNotThrow(() => new Function(`return () => ${walkExpression(walkConfig(false))};`));
+  });
+});
+
+describe("in-page walk in Chromium", () => {
+  test("a page past the node cap is refused in the page, with the static parser's message", async () => {
+    const browser = await puppeteer.launch({
+      executablePath: findChromium(),
+      headless: true,
+      args: ["--no-sandbox"],
+    });
+    try {
+      const tab = await browser.newPage();
+      await tab.setJavaScriptEnabled(false);
+      await tab.setContent(`<html><body>${"<p>x</p>".repeat(40)}</body></html>`);
+      const run = (maxNodes: number) =>
+        tab.evaluate(walkExpression({ ...walkConfig(false), maxNodes })) as Promise<WalkResult>;
+      const whole = await run(1000);
+      assert.equal(decodeWalk(whole).length, 83, "html, head, body, 40 p and their 40 texts");
+      const capped = await run(50);
+      assert.equal(capped.p.length, 0, "nothing of the page is sent back");
+      assert.throws(
+        () => decodeWalk(capped),
+        /^Error: page too large: more than 50 elements and text nodes$/,
+      );
+    } finally {
+      await browser.close();
+    }
   });
 });
 

@@ -18,6 +18,7 @@ import { keptValue, MAX_ATTRIBUTE_LENGTH } from "./attributes.ts";
 import { SHADOW_ROOT_TAG } from "./shadow-root.ts";
 import { withoutControls } from "./control-chars.ts";
 import { MATH_SPACED_TAGS, MATH_UNRENDERED_TAGS } from "./math-text.ts";
+import { MAX_SNAPSHOT_NODES, tooLargeMessage } from "./static.ts";
 
 /**
  * Elements whose children are not walked (the element itself is kept). Script/style/template
@@ -57,6 +58,8 @@ export interface WalkConfig {
   /** MathML elements a browser does not render, and text runs whose spaces it shows (math-text.ts). */
   mathUnrendered: readonly string[];
   mathSpaced: readonly string[];
+  /** Nodes the walk records before it gives up on the page (MAX_SNAPSHOT_NODES, as the static parser). */
+  maxNodes: number;
 }
 
 /**
@@ -87,6 +90,8 @@ export interface WalkResult {
   h: number;
   title: string;
   lang: string | null;
+  /** Set when the page had more than `maxNodes` nodes: the walk stopped and the arrays are empty. */
+  over?: number;
 }
 
 export function walkConfig(javascript: boolean): WalkConfig {
@@ -100,6 +105,7 @@ export function walkConfig(javascript: boolean): WalkConfig {
     shadowTag: SHADOW_ROOT_TAG,
     mathUnrendered: MATH_UNRENDERED_TAGS,
     mathSpaced: MATH_SPACED_TAGS,
+    maxNodes: MAX_SNAPSHOT_NODES,
   };
 }
 
@@ -201,6 +207,7 @@ export const IN_PAGE_WALK_SOURCE = String.raw`function pithWalk(cfg) {
     var top = stack[stack.length - 1], n = top[0], parent = top[1];
     if (!n) { stack.pop(); continue; }
     top[0] = n === root ? null : n.nextSibling;
+    if (P.length >= cfg.maxNodes) return { p: [], k: [], b: [], s: [], v: "", x: [], a: [], strs: [], w: 0, h: 0, title: "", lang: null, over: cfg.maxNodes };
     if (n.nodeType === 1) {
       if (n.hasAttribute(MARKER)) continue;
       var idx = P.length;
@@ -291,6 +298,7 @@ function decodeBox(r: WalkResult, i: number): Box {
 
 /** Rebuild SnapshotNode[] from the page's compact arrays. */
 export function decodeWalk(r: WalkResult): SnapshotNode[] {
+  if (r.over !== undefined) throw new Error(tooLargeMessage(r.over));
   const nodes: SnapshotNode[] = new Array(r.p.length);
   const style = styleDecoder(r);
   let element = 0;

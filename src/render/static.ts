@@ -176,12 +176,14 @@ const MAX_CLOSE_SEARCH = 64;
  */
 export const MAX_SNAPSHOT_NODES = 2_000_000;
 
+/** The render error of a page past the node cap, in both renderers. */
+export function tooLargeMessage(cap: number): string {
+  return `page too large: more than ${cap.toLocaleString("en")} elements and text nodes`;
+}
+
 /** Adds a node to the snapshot; a page past MAX_SNAPSHOT_NODES is an error (a render error record). */
 function addNode(state: BuildState, node: SnapshotNode): void {
-  if (state.nodes.length >= MAX_SNAPSHOT_NODES)
-    throw new Error(
-      `page too large: more than ${MAX_SNAPSHOT_NODES.toLocaleString("en")} elements and text nodes`,
-    );
+  if (state.nodes.length >= MAX_SNAPSHOT_NODES) throw new Error(tooLargeMessage(MAX_SNAPSHOT_NODES));
   state.nodes.push(node);
 }
 
