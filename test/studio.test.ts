@@ -308,7 +308,7 @@ test("Teach trains a site model, shows held-out F1 before and after, and install
   const result = await page.$eval("#teach-result, #teach-error", (el) => el.textContent ?? "");
   assert.match(
     result,
-    /over 2 labeled pages \(2 folds, leave-pages-out\) before \d\.\d{3} → after \d\.\d{3}/,
+    /over 2 labeled pages \(2 folds, leave-pages-out, static renders\) before \d\.\d{3} → after \d\.\d{3}/,
   );
   const file = join(modelDir, "domains", "health.ucdavis.edu.json");
   assert.ok(existsSync(file));

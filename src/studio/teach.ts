@@ -5,6 +5,8 @@
  *    min(TEACH_FOLDS, pages) folds; each fold's pages are scored by the model pith uses without a
  *    domain model (before) and by a domain model fitted on the other folds' pages, blended with it
  *    as `pith extract` blends an installed one (after; src/train/domain-experiment.ts fits it).
+ *    The pages are seen as the studio's render mode sees them: in chromium mode the snapshot
+ *    cache's renders, the ones the training records were computed from.
  * 3. The model itself, trained as `pith train --domain HOST` trains it, written where `pith
  *    extract` finds per-domain models (models/domains/HOST.json, or --model-dir).
  * Runs in a worker thread (teach-worker.ts) so the studio keeps answering while it fits.
@@ -48,6 +50,8 @@ export interface TeachResult {
   before: number;
   after: number;
   seconds: number;
+  /** The render mode the pages were measured in and the model is for (the studio's --mode). */
+  mode: RenderMode;
   /** Where the model was installed. */
   file: string;
 }
@@ -87,6 +91,7 @@ async function heldOut(
   const dirs = new Map(records.map((r) => [r.dataset, request.dir]));
   let before = 0;
   let after = 0;
+  let scored = 0;
   for (let k = 0; k < folds; k++) {
     progress({ phase: "held-out", done: k, total: folds });
     const test = records.filter((_, i) => i % folds === k);
@@ -96,13 +101,16 @@ async function heldOut(
       nCols,
       { kind: "gbdt", params: {}, seed: DEFAULT_SEED, perType: false, segment: false, borrow: false },
       request.host,
+      request.mode,
     );
-    const pages = await testPages(test, dirs);
-    before += scorePages(pages, baseline) * test.length;
+    const pages = await testPages(test, dirs, request.mode);
+    if (!pages.length) continue;
+    before += scorePages(pages, baseline) * pages.length;
     after +=
-      scorePages(pages, { ...model, base: { model: baseline, weight: DOMAIN_BLEND_WEIGHT } }) * test.length;
+      scorePages(pages, { ...model, base: { model: baseline, weight: DOMAIN_BLEND_WEIGHT } }) * pages.length;
+    scored += pages.length;
   }
-  return { before: before / records.length, after: after / records.length, folds };
+  return { before: before / Math.max(1, scored), after: after / Math.max(1, scored), folds };
 }
 
 /** Trains, measures and installs the host's model (see the header). */
@@ -139,6 +147,7 @@ export async function teach(
     before,
     after,
     seconds: (performance.now() - started) / 1000,
+    mode: request.mode,
     file,
   };
 }

@@ -10,8 +10,9 @@ import { loadPipelineModel, pipelineFromArtifact, type PipelineModel } from "../
 import { runPipeline } from "../pipeline/run.ts";
 import { readDatasetPage, readGold, loadDataset, type Dataset } from "../io/dataset.ts";
 import { staticSnapshot } from "../render/static.ts";
-import type { PageSnapshot } from "../types.ts";
+import type { PageSnapshot, RenderMode } from "../types.ts";
 import { pipelineArtifact } from "./artifact.ts";
+import { readCachedSnapshot } from "./snapshot-cache.ts";
 import { fitPipeline, type FitConfig } from "./fit.ts";
 import type { PageRecord } from "./page-record.ts";
 import { meanScore, wordF1 } from "./score.ts";
@@ -75,19 +76,21 @@ export function largestPublishers(records: readonly PageRecord[], k: number): [s
 
 /**
  * A per-domain model fitted on `train` as the experiment fits it (one general content model, no
- * segment model, the default threshold), ready to run; blend it with a baseline through `base`.
+ * segment model, the default threshold), ready to run on snapshots of `mode` (static ones read
+ * markup-hidden text: src/pipeline/hidden-text.ts); blend it with a baseline through `base`.
  */
 export async function fitDomainModel(
   train: readonly PageRecord[],
   nCols: number,
   config: FitConfig,
   domain: string,
+  mode: RenderMode = "static",
 ): Promise<PipelineModel> {
   const fitted = await fitPipeline(train, nCols, { ...config, perType: false, segment: false });
   const art = pipelineArtifact({
     kind: `domain:${domain}`,
     name: `domain-${domain}`,
-    mode: "static",
+    mode,
     fitted,
     thresholds: { general: DEFAULT_THRESHOLD },
     refiners: {},
@@ -103,10 +106,15 @@ export interface TestPage {
   gold: string;
 }
 
-/** The records' pages rendered statically with their gold, each dataset read once. */
+/**
+ * The records' pages with their gold, each dataset read once: rendered statically, or in chromium
+ * mode read from the snapshot cache the records were computed from (src/train/snapshot-cache.ts;
+ * a page without a cached render is left out, as training leaves it out).
+ */
 export async function testPages(
   records: readonly PageRecord[],
   dirs: Map<string, string>,
+  mode: RenderMode = "static",
 ): Promise<TestPage[]> {
   const sets = new Map<string, Dataset>();
   const out: TestPage[] = [];
@@ -116,10 +124,11 @@ export async function testPages(
     if (!ds) sets.set(dir, (ds = loadDataset(dir)));
     const page = ds.pages.find((p) => p.id === r.id);
     if (!page) continue;
-    out.push({
-      snap: staticSnapshot(await readDatasetPage(ds, page)),
-      gold: (await readGold(ds, page)) ?? "",
-    });
+    const snap =
+      mode === "chromium"
+        ? await readCachedSnapshot(ds, page.id)
+        : staticSnapshot(await readDatasetPage(ds, page));
+    if (snap) out.push({ snap, gold: (await readGold(ds, page)) ?? "" });
   }
   return out;
 }

@@ -63,9 +63,9 @@ function Outcome(props: { status: TeachStatus }) {
   const lift = r.after - r.before;
   return (
     <div id="teach-result">
-      {r.host}: held-out word F1 over {r.pages} labeled pages ({r.folds} folds, leave-pages-out) before{" "}
-      <b id="teach-before">{r.before.toFixed(3)}</b> → after <b id="teach-after">{r.after.toFixed(3)}</b> (
-      {lift >= 0 ? "+" : ""}
+      {r.host}: held-out word F1 over {r.pages} labeled pages ({r.folds} folds, leave-pages-out, {r.mode}{" "}
+      renders) before <b id="teach-before">{r.before.toFixed(3)}</b> → after{" "}
+      <b id="teach-after">{r.after.toFixed(3)}</b> ({lift >= 0 ? "+" : ""}
       {lift.toFixed(3)}); installed at <code>{r.file}</code> in {r.seconds.toFixed(1)} s
     </div>
   );
