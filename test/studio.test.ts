@@ -281,7 +281,15 @@ test("a failed save says so and keeps the unsaved labels", async () => {
   assert.ok(existsSync(join(dir, "gold-html", "hv-0030.html.gz")));
 });
 
-test("Evaluate plots P/R per page; a click on a point opens that page", async () => {
+test("Evaluate plots P/R per page under a CSP without eval; a click on a point opens that page", async () => {
+  const csp = (await fetch(url)).headers.get("content-security-policy") ?? "";
+  assert.match(csp, /script-src 'self';/);
+  assert.doesNotMatch(csp, /unsafe-eval/);
+  const refused: string[] = [];
+  const onConsole = (m: { text(): string }): void => {
+    if (/Content Security Policy|unsafe-eval/.test(m.text())) refused.push(m.text());
+  };
+  page.on("console", onConsole);
   await page.goto(url + "#/evaluate");
   await page.waitForSelector("#chart-scatter .mark-symbol.role-mark path");
   assert.equal(
@@ -295,6 +303,8 @@ test("Evaluate plots P/R per page; a click on a point opens that page", async ()
     els.map((e) => e.textContent),
   );
   assert.deepEqual(legend.sort(), ["defuddle", "ml", "readability"]);
+  page.off("console", onConsole);
+  assert.deepEqual(refused, []);
   await page.click("#chart-scatter .mark-symbol.role-mark path");
   await page.waitForSelector("#page-frame");
   assert.match(await page.evaluate(() => location.hash), /^#\/page\/0\.\d$/);

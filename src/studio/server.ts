@@ -20,12 +20,12 @@ import { route, type Reply } from "./routes.ts";
 import type { Studio } from "./studio.ts";
 
 /**
- * The UI's policy: its own script and styles, data: images, requests to itself only. Vega compiles
- * its chart expressions with `Function` ('unsafe-eval'); the page's own markup never runs in this
- * document (it is in the sandboxed frame), and the UI puts page text in as text.
+ * The UI's policy: its own script and styles, data: images, requests to itself only, no eval (Vega's
+ * chart expressions run in vega-interpreter: ui/chart.tsx); the page's own markup never runs in
+ * this document (it is in the sandboxed frame), and the UI puts page text in as text.
  */
 export const APP_CSP =
-  "default-src 'none'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /** Largest request body read (a save's labels). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
