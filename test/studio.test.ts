@@ -281,6 +281,22 @@ test("a failed save says so and keeps the unsaved labels", async () => {
   assert.ok(existsSync(join(dir, "gold-html", "hv-0030.html.gz")));
 });
 
+test("Save & next saves the page and opens the table's next page in Label mode", async () => {
+  await openPage("hostile");
+  const hostileKey = await page.evaluate(() => decodeURIComponent(location.hash.slice("#/page/".length)));
+  await page.click("#mode-label");
+  await page.waitForFunction(`${frameDoc()}.querySelector("[data-pith-l]")`);
+  await clickBlock("A hostile headline"); // noise → main
+  await page.click("#save-next");
+  await page.waitForFunction(
+    (k) => /^#\/page\/[^/]+\/label$/.test(location.hash) && !location.hash.includes(k),
+    {},
+    hostileKey,
+  );
+  await page.waitForSelector("#accept"); // the next page opens in Label mode
+  assert.match(readFileSync(join(dir, "gold", "hostile.txt"), "utf8"), /^A hostile headline here\n/);
+});
+
 test("Evaluate plots P/R per page under a CSP without eval; a click on a point opens that page", async () => {
   const csp = (await fetch(url)).headers.get("content-security-policy") ?? "";
   assert.match(csp, /script-src 'self';/);

@@ -55,7 +55,8 @@ function useLabels(page: PageDetail) {
   const [pageType, setPageType] = useState<string | null>(page.goldType);
   const [save, setSave] = useState<Save>({ state: "idle" });
   const dirty = !sameLabels(labels.main, saved) || pageType !== page.goldType;
-  const doSave = (): void => {
+  /** Saves; `then` runs once the save succeeded. */
+  const doSave = (then?: () => void): void => {
     setSave({ state: "saving" });
     const main = [...labels.main].sort((a, b) => a - b);
     saveLabels(page.key, main, pageType)
@@ -63,6 +64,7 @@ function useLabels(page: PageDetail) {
         setSaved(new Set(main));
         page.goldType = pageType;
         setSave({ state: "saved" });
+        then?.();
       })
       .catch((e: Error) => setSave({ state: "failed", error: e.message }));
   };
@@ -89,7 +91,7 @@ function useUndoKeys(l: Labeling): void {
   }, []);
 }
 
-function LabelBar(props: { page: PageDetail; l: Labeling }) {
+function LabelBar(props: { page: PageDetail; l: Labeling; next: (() => void) | null }) {
   const { page, l } = props;
   const kept = page.blocks.filter((b) => b.kept).map((b) => b.node);
   const save = l.save;
@@ -117,9 +119,18 @@ function LabelBar(props: { page: PageDetail; l: Labeling }) {
           <option value={t}>{t}</option>
         ))}
       </select>
-      <button id="save" class="primary" disabled={save.state === "saving"} onClick={l.doSave}>
+      <button id="save" class="primary" disabled={save.state === "saving"} onClick={() => l.doSave()}>
         Save{l.dirty ? " *" : ""}
       </button>
+      {props.next && (
+        <button
+          id="save-next"
+          disabled={save.state === "saving"}
+          onClick={() => props.next && l.doSave(props.next)}
+        >
+          Save &amp; next
+        </button>
+      )}
       <span class="muted">
         {l.labels.main.size} main blocks · click toggles, shift-click labels the parent
       </span>
@@ -159,7 +170,7 @@ function Summary(props: { page: PageDetail }) {
   );
 }
 
-export function InspectView(props: { pageKey: string; back: () => void }) {
+export function InspectView(props: ViewProps & { pageKey: string }) {
   const { page, error } = usePage(props.pageKey);
   if (error)
     return (
@@ -168,12 +179,20 @@ export function InspectView(props: { pageKey: string; back: () => void }) {
       </p>
     );
   if (!page) return <p>analysing…</p>;
-  return <PageView key={page.key} page={page} back={props.back} />;
+  return <PageView key={page.key} page={page} {...props} />;
 }
 
-function PageView(props: { page: PageDetail; back: () => void }) {
+interface ViewProps {
+  back: () => void;
+  /** Opens the next page of the Pages table in Label mode (null: none). */
+  next: (() => void) | null;
+  /** Open in Label mode. */
+  label: boolean;
+}
+
+function PageView(props: ViewProps & { page: PageDetail }) {
   const { page } = props;
-  const [labeling, setLabeling] = useState(false);
+  const [labeling, setLabeling] = useState(props.label);
   const [hover, setHover] = useState<Hover | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   const l = useLabels(page);
@@ -208,7 +227,7 @@ function PageView(props: { page: PageDetail; back: () => void }) {
         </button>
         <Summary page={page} />
       </div>
-      {labeling && <LabelBar page={page} l={l} />}
+      {labeling && <LabelBar page={page} l={l} next={props.next} />}
       <div class="split">
         <iframe
           ref={frame}

@@ -16,10 +16,22 @@ function useHash(): string {
   return hash;
 }
 
+/** The Pages table's order when a page was last opened from it: what "Save & next" walks. */
+let walk: string[] = [];
+
+/** `#/page/<key>`, or `#/page/<key>/label` to open it in Label mode. */
+const pageHash = (key: string, label: boolean): string =>
+  `#/page/${encodeURIComponent(key)}${label ? "/label" : ""}`;
+
 function App() {
   const hash = useHash();
-  const page = /^#\/page\/([^/]+)$/.exec(hash)?.[1];
-  const open = (key: string): void => void (location.hash = `#/page/${encodeURIComponent(key)}`);
+  const [, page, label] = /^#\/page\/([^/]+)(\/label)?$/.exec(hash) ?? [];
+  const open = (key: string, order?: string[]): void => {
+    if (order) walk = order;
+    location.hash = pageHash(key, false);
+  };
+  const key = page ? decodeURIComponent(page) : "";
+  const next = walk[walk.indexOf(key) + 1];
   return (
     <>
       <header>
@@ -33,7 +45,12 @@ function App() {
       </header>
       <main>
         {page ? (
-          <InspectView pageKey={decodeURIComponent(page)} back={() => (location.hash = "#/")} />
+          <InspectView
+            pageKey={key}
+            label={label !== undefined}
+            back={() => (location.hash = "#/")}
+            next={walk.includes(key) && next ? () => (location.hash = pageHash(next, true)) : null}
+          />
         ) : hash === "#/evaluate" ? (
           <EvaluateView open={open} />
         ) : (

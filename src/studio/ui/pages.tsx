@@ -96,7 +96,8 @@ function useKeys(count: number, open: (index: number) => void): number {
   return Math.min(at, Math.max(0, count - 1));
 }
 
-export function PagesView(props: { open: (key: string) => void }) {
+/** `open` is given the table's order too ("Save & next" walks it). */
+export function PagesView(props: { open: (key: string, order: string[]) => void }) {
   const { data, error, refresh } = usePages();
   const [sort, setSort] = useState<{ by: Column; ascending: boolean }>({ by: "f1", ascending: true });
   const [filter, setFilter] = useState("");
@@ -111,7 +112,11 @@ export function PagesView(props: { open: (key: string) => void }) {
   );
   const at = useKeys(rows.length, (i) => {
     const row = rows[i];
-    if (row) props.open(row.key);
+    if (row)
+      props.open(
+        row.key,
+        rows.map((r) => r.key),
+      );
   });
   if (error) return <p class="error">{error}</p>;
   if (!data) return <p>loading…</p>;
@@ -146,7 +151,17 @@ export function PagesView(props: { open: (key: string) => void }) {
         </thead>
         <tbody>
           {rows.map((r, i) => (
-            <Row key={r.key} row={r} selected={i === at} open={() => props.open(r.key)} />
+            <Row
+              key={r.key}
+              row={r}
+              selected={i === at}
+              open={() =>
+                props.open(
+                  r.key,
+                  rows.map((r) => r.key),
+                )
+              }
+            />
           ))}
         </tbody>
       </table>
