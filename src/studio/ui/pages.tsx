@@ -96,10 +96,25 @@ function useKeys(count: number, open: (index: number) => void): number {
   return Math.min(at, Math.max(0, count - 1));
 }
 
+type Sort = { by: Column; ascending: boolean };
+
+/** A column's header: a click sorts by it, a second click reverses. */
+function Header(props: { column: (typeof COLUMNS)[number]; sort: Sort; setSort: (s: Sort) => void }) {
+  const { column: c, sort } = props;
+  return (
+    <th
+      class={c.numeric ? "num" : ""}
+      onClick={() => props.setSort({ by: c.key, ascending: sort.by === c.key ? !sort.ascending : true })}
+    >
+      {c.label} {sort.by === c.key ? (sort.ascending ? "▲" : "▼") : ""}
+    </th>
+  );
+}
+
 /** `open` is given the table's order too ("Save & next" walks it). */
 export function PagesView(props: { open: (key: string, order: string[]) => void }) {
   const { data, error, refresh } = usePages();
-  const [sort, setSort] = useState<{ by: Column; ascending: boolean }>({ by: "f1", ascending: true });
+  const [sort, setSort] = useState<Sort>({ by: "f1", ascending: true });
   const [filter, setFilter] = useState("");
   const rows = useMemo(
     () =>
@@ -110,24 +125,11 @@ export function PagesView(props: { open: (key: string, order: string[]) => void 
       ),
     [data, filter, sort],
   );
-  const at = useKeys(rows.length, (i) => {
-    const row = rows[i];
-    if (row)
-      props.open(
-        row.key,
-        rows.map((r) => r.key),
-      );
-  });
+  const order = (): string[] => rows.map((r) => r.key);
+  const open = (key: string): void => props.open(key, order());
+  const at = useKeys(rows.length, (i) => rows[i] && open(rows[i].key));
   if (error) return <p class="error">{error}</p>;
   if (!data) return <p>loading…</p>;
-  const header = (c: (typeof COLUMNS)[number]) => (
-    <th
-      class={c.numeric ? "num" : ""}
-      onClick={() => setSort({ by: c.key, ascending: sort.by === c.key ? !sort.ascending : true })}
-    >
-      {c.label} {sort.by === c.key ? (sort.ascending ? "▲" : "▼") : ""}
-    </th>
-  );
   return (
     <section class="pages">
       <div class="toolbar">
@@ -147,21 +149,15 @@ export function PagesView(props: { open: (key: string, order: string[]) => void 
       <TeachPanel rows={data.pages} refresh={refresh} />
       <table id="pages-table">
         <thead>
-          <tr>{COLUMNS.map(header)}</tr>
+          <tr>
+            {COLUMNS.map((c) => (
+              <Header key={c.key} column={c} sort={sort} setSort={setSort} />
+            ))}
+          </tr>
         </thead>
         <tbody>
           {rows.map((r, i) => (
-            <Row
-              key={r.key}
-              row={r}
-              selected={i === at}
-              open={() =>
-                props.open(
-                  r.key,
-                  rows.map((r) => r.key),
-                )
-              }
-            />
+            <Row key={r.key} row={r} selected={i === at} open={() => open(r.key)} />
           ))}
         </tbody>
       </table>
