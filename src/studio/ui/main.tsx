@@ -31,7 +31,8 @@ function App() {
     location.hash = pageHash(key, false);
   };
   const key = page ? decodeURIComponent(page) : "";
-  const next = walk[walk.indexOf(key) + 1];
+  const at = walk.indexOf(key);
+  const next = at >= 0 ? walk[at + 1] : undefined;
   return (
     <>
       <header>
@@ -49,7 +50,7 @@ function App() {
             pageKey={key}
             label={label !== undefined}
             back={() => (location.hash = "#/")}
-            next={walk.includes(key) && next ? () => (location.hash = pageHash(next, true)) : null}
+            next={next ? () => (location.hash = pageHash(next, true)) : null}
           />
         ) : hash === "#/evaluate" ? (
           <EvaluateView open={open} />
