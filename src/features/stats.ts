@@ -7,7 +7,7 @@
  * scripts without spaces split by Intl.Segmenter), lower-cased.
  */
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
-import { forEachWord, hasUnspacedScript, isSpace, nextWordStart, wordEnd, words } from "../dom/text.ts";
+import { isSpace, nextWordStart, runEnd, segmentRun, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { analyzeStructure, nonSpaceLength, type Structure } from "./structural.ts";
@@ -226,7 +226,7 @@ function leafText(i: number, node: SnapshotNode, leaves: LeafInput, s: Sums): vo
   s.cnrChars[i] = inAnchor ? 0 : c;
   if (inAnchor) s.anchorChars[i] = c;
   const text = node.text ?? "";
-  const w = hasUnspacedScript(text) ? segmentedWords(text, stop) : scannedWords(text, stop);
+  const w = textWords(text, stop);
   s.words[i] = w.n;
   s.wordChars[i] = w.chars;
   s.stopwords[i] = w.stop;
@@ -235,36 +235,28 @@ function leafText(i: number, node: SnapshotNode, leaves: LeafInput, s: Sums): vo
   s.sentenceEnds[i] = ends;
 }
 
-/** A text's words, their characters and its stop words. */
-interface WordSums {
-  n: number;
-  chars: number;
-  stop: number;
-}
-
-/** WordSums of a text without characters of scripts without spaces: words()'s tokens, by its allocation-free scanner. */
-function scannedWords(text: string, stop: StopwordChoice): WordSums {
+/**
+ * A text's words (words()'s tokens, found by the allocation-free scanner), their characters and
+ * its stop words.
+ */
+function textWords(text: string, stop: StopwordChoice): { n: number; chars: number; stop: number } {
   let n = 0;
   let chars = 0;
   let st = 0;
   for (let a = nextWordStart(text, 0), b = 0; a >= 0; a = nextWordStart(text, b)) {
-    b = wordEnd(text, a);
-    n++;
+    const end = runEnd(text, a);
+    b = end < 0 ? ~end : end;
     chars += b - a;
-    if (isStopword(stop, text, a, b)) st++;
+    if (end >= 0) {
+      n++;
+      if (isStopword(stop, text, a, b)) st++;
+    } else
+      segmentRun(text, a, b, (u, v) => {
+        n++;
+        if (isStopword(stop, text, u, v)) st++;
+      });
   }
   return { n, chars, stop: st };
-}
-
-/** WordSums of a text with characters of scripts without spaces: words()'s tokens, their runs segmented (forEachWord). */
-function segmentedWords(text: string, stop: StopwordChoice): WordSums {
-  const w = { n: 0, chars: 0, stop: 0 };
-  forEachWord(text, (a, b) => {
-    w.n++;
-    w.chars += b - a;
-    if (isStopword(stop, text, a, b)) w.stop++;
-  });
-  return w;
 }
 
 function addInto(s: Sums, p: number, i: number, K: number): void {
