@@ -1,6 +1,7 @@
 /**
  * Text from snapshot subtrees: whitespace collapsed inside a block, one line per block, as a
- * reader would copy it. Also the word tokenizer every metric and feature shares.
+ * reader would copy it. Also the word tokenizer the features, labels and rules share (the
+ * evaluation's word metric has its own: src/evaluate/metrics.ts).
  */
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { PREFORMATTED_TAGS, isBlockDisplay } from "./blocks.ts";
@@ -63,46 +64,61 @@ export function collapseSpaces(s: string): string {
 /** Unicode word tokens (letters, marks, digits, connector punctuation), as Python's `\w+`. */
 export const WORD = /[\p{L}\p{M}\p{Nd}\p{Pc}]+/gu;
 
-export function words(text: string): string[] {
-  return text.match(WORD) ?? [];
-}
+/**
+ * Scripts written without spaces between words: Han, kana, Thai, Lao, Khmer, Myanmar. A WORD run
+ * holding one of their characters is a phrase or a whole sentence ("港沿いに新しい路面電車が開業"
+ * is one run), so word counts, word lengths and stop words would read a Japanese paragraph as a
+ * few long words. Such a run is split into the words Intl.Segmenter finds (UAX #29 word
+ * boundaries, with ICU's dictionaries for these scripts): 港|沿い|に|新しい|路面|電車|が|開業.
+ * Hangul is left out: Korean separates its words with spaces. Text without these characters is
+ * tokenised as before, and in mixed text only the runs with them are split.
+ */
+const UNSPACED =
+  /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]$/u;
 
 /**
- * A hand-written scanner that finds exactly WORD's matches (checked against words() on every
- * text node of 300 wcxb-dev pages and on surrogate / combining-mark cases in test/text-words.test.ts):
- * a word is a maximal run of code points in WORD's class, and a lone surrogate is in no class.
- * It is 2-3× faster than the regular expression on page text (0.15 against 0.40 ms per wcxb-dev
- * page for every text node) and allocates nothing; ownership and the feature statistics scan
- * every text node of every page. Class membership is decided once per code point by WORD_CHAR
- * itself and remembered.
+ * A hand-written scanner that finds exactly WORD's matches, the runs (checked against the regular
+ * expression on every text node of 300 wcxb-dev pages and on surrogate / combining-mark cases in
+ * test/text-words.test.ts): a run is a maximal sequence of code points in WORD's class, and a lone
+ * surrogate is in no class. It is 2-3× faster than the regular expression on page text (0.15
+ * against 0.40 ms per wcxb-dev page for every text node) and allocates nothing; ownership and the
+ * feature statistics scan every text node of every page. Class membership (and whether a word
+ * character is UNSPACED) is decided once per code point by the regular expressions and
+ * remembered, so a run is known to need segmenting as it is scanned: a separate test of every
+ * text for UNSPACED characters cost 2-4 % of a wcxb-dev page's extraction.
  */
 const WORD_CHAR = /^[\p{L}\p{M}\p{Nd}\p{Pc}]$/u;
-/** Per BMP code unit: 0 not decided yet, 1 word character, 2 not. */
-const BMP_CLASS = new Uint8Array(0x10000);
-const ASTRAL_CLASS = new Map<number, boolean>();
+/** wordStep's flag on a word character of a script without spaces. */
+const UNSPACED_STEP = 4;
 
-function isWordBmp(c: number): boolean {
-  let v = BMP_CLASS[c] as number;
-  if (v === 0) BMP_CLASS[c] = v = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
-  return v === 1;
+/** The wordStep of code point `ch` (`ch.length` code units long). */
+function stepOf(ch: string): number {
+  return WORD_CHAR.test(ch) ? (UNSPACED.test(ch) ? ch.length + UNSPACED_STEP : ch.length) : -ch.length;
 }
 
-function isWordAstral(cp: number): boolean {
-  let v = ASTRAL_CLASS.get(cp);
-  if (v === undefined) ASTRAL_CLASS.set(cp, (v = WORD_CHAR.test(String.fromCodePoint(cp))));
+/** Per BMP code unit, its wordStep (0: not decided yet). */
+const BMP_STEP = new Int8Array(0x10000);
+/** Per astral code point seen, its wordStep. */
+const ASTRAL_STEP = new Map<number, number>();
+
+/**
+ * The code point at k: its length in code units, negative when it is not a word character, plus
+ * UNSPACED_STEP when it is an UNSPACED one.
+ */
+function wordStep(text: string, k: number): number {
+  const c = text.charCodeAt(k);
+  if (c < 0xd800 || c > 0xdfff) {
+    const v = BMP_STEP[c] as number;
+    return v !== 0 ? v : (BMP_STEP[c] = stepOf(String.fromCharCode(c)));
+  }
+  const cp = text.codePointAt(k) as number;
+  if (cp <= 0xffff) return -1; // a lone surrogate
+  let v = ASTRAL_STEP.get(cp);
+  if (v === undefined) ASTRAL_STEP.set(cp, (v = stepOf(String.fromCodePoint(cp))));
   return v;
 }
 
-/** The code point at k: its length in code units, positive when it is a word character, negative when not. */
-function wordStep(text: string, k: number): number {
-  const c = text.charCodeAt(k);
-  if (c < 0xd800 || c > 0xdfff) return isWordBmp(c) ? 1 : -1;
-  const cp = text.codePointAt(k) as number;
-  if (cp <= 0xffff) return -1; // a lone surrogate
-  return isWordAstral(cp) ? 2 : -2;
-}
-
-/** Start of the first word at or after `from` (a code point boundary), -1 when there is none. */
+/** Start of the first run at or after `from` (a code point boundary), -1 when there is none. */
 export function nextWordStart(text: string, from: number): number {
   for (let k = from; k < text.length;) {
     const step = wordStep(text, k);
@@ -112,21 +128,83 @@ export function nextWordStart(text: string, from: number): number {
   return -1;
 }
 
-/** End (exclusive) of the word that starts at `start`. */
-export function wordEnd(text: string, start: number): number {
+/**
+ * End (exclusive) of the run that starts at `start`; its bitwise complement (`~end`, negative)
+ * when the run holds a character of a script without spaces, to be split by segmentRun.
+ */
+export function runEnd(text: string, start: number): number {
   let k = start;
+  let unspaced = false;
   while (k < text.length) {
-    const step = wordStep(text, k);
+    let step = wordStep(text, k);
     if (step < 0) break;
+    if (step > UNSPACED_STEP) {
+      unspaced = true;
+      step -= UNSPACED_STEP;
+    }
     k += step;
   }
-  return k;
+  return unspaced ? ~k : k;
+}
+
+/** End (exclusive) of the run that starts at `start`. */
+export function wordEnd(text: string, start: number): number {
+  const end = runEnd(text, start);
+  return end < 0 ? ~end : end;
+}
+
+/** One segmenter for every page: ICU picks the dictionary by script, and making one costs about 0.1 ms. */
+let segmenter: Intl.Segmenter | null = null;
+
+/**
+ * Calls `visit(a, b)` for each word text[a, b) of the run text[start, end) in a script without
+ * spaces, as Intl.Segmenter splits it (its pieces tile the run: every one is a word, since the run
+ * holds only word characters).
+ */
+export function segmentRun(
+  text: string,
+  start: number,
+  end: number,
+  visit: (a: number, b: number) => void,
+): void {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
+  for (const s of segmenter.segment(text.slice(start, end)))
+    visit(start + s.index, start + s.index + s.segment.length);
+}
+
+/**
+ * Calls `visit(a, b)` for each word text[a, b) of `text`: WORD's runs, those holding a character of
+ * a script without spaces split into their words (segmentRun).
+ */
+export function forEachWord(text: string, visit: (a: number, b: number) => void): void {
+  for (let a = nextWordStart(text, 0), b = 0; a >= 0; a = nextWordStart(text, b)) {
+    const end = runEnd(text, a);
+    b = end < 0 ? ~end : end;
+    if (end < 0) segmentRun(text, a, b, visit);
+    else visit(a, b);
+  }
+}
+
+/** The words of `text`: WORD's runs, with runs in scripts without spaces split into their words (forEachWord). */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  forEachWord(text, (a, b) => out.push(text.slice(a, b)));
+  return out;
 }
 
 /** `words(text).length` without building the array of words. */
 export function wordCount(text: string): number {
   let n = 0;
-  for (let a = nextWordStart(text, 0); a >= 0; a = nextWordStart(text, wordEnd(text, a))) n++;
+  for (let a = nextWordStart(text, 0), b = 0; a >= 0; a = nextWordStart(text, b)) {
+    const end = runEnd(text, a);
+    if (end >= 0) {
+      b = end;
+      n++;
+    } else {
+      b = ~end;
+      segmentRun(text, a, b, () => n++);
+    }
+  }
   return n;
 }
 

@@ -3,10 +3,11 @@
  * (one forward pass for inherited flags, one tokenising pass over text nodes, one reverse pass
  * that sums each node into its parent). Definitions follow Louvan et al. (§3.1, DOM and text
  * properties) and Insa et al. (Algorithm 1: chars-nodes ratio, with non-content nodes weighing 1
- * and holding no text). Words are `words()` from src/dom/text.ts (Unicode \w+), lower-cased.
+ * and holding no text). Words are `words()` from src/dom/text.ts (Unicode \w+ runs, those in
+ * scripts without spaces split by Intl.Segmenter), lower-cased.
  */
 import { NON_CONTENT_TAGS } from "../dom/blocks.ts";
-import { isSpace, nextWordStart, wordEnd, words } from "../dom/text.ts";
+import { isSpace, nextWordStart, runEnd, segmentRun, words } from "../dom/text.ts";
 import type { Tree } from "../dom/tree.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import { analyzeStructure, nonSpaceLength, type Structure } from "./structural.ts";
@@ -225,22 +226,37 @@ function leafText(i: number, node: SnapshotNode, leaves: LeafInput, s: Sums): vo
   s.cnrChars[i] = inAnchor ? 0 : c;
   if (inAnchor) s.anchorChars[i] = c;
   const text = node.text ?? "";
-  // same tokens as words() (src/dom/text.ts), found by its allocation-free scanner
-  let n = 0;
-  let wc = 0;
-  let st = 0;
-  for (let a = nextWordStart(text, 0), b = 0; a >= 0; a = nextWordStart(text, b)) {
-    b = wordEnd(text, a);
-    n++;
-    wc += b - a;
-    if (isStopword(stop, text, a, b)) st++;
-  }
-  s.words[i] = n;
-  s.wordChars[i] = wc;
-  s.stopwords[i] = st;
+  const w = textWords(text, stop);
+  s.words[i] = w.n;
+  s.wordChars[i] = w.chars;
+  s.stopwords[i] = w.stop;
   const { digits, ends } = countTextChars(node.text ?? "");
   s.digits[i] = digits;
   s.sentenceEnds[i] = ends;
+}
+
+/**
+ * A text's words (words()'s tokens, found by the allocation-free scanner), their characters and
+ * its stop words.
+ */
+function textWords(text: string, stop: StopwordChoice): { n: number; chars: number; stop: number } {
+  let n = 0;
+  let chars = 0;
+  let st = 0;
+  for (let a = nextWordStart(text, 0), b = 0; a >= 0; a = nextWordStart(text, b)) {
+    const end = runEnd(text, a);
+    b = end < 0 ? ~end : end;
+    chars += b - a;
+    if (end >= 0) {
+      n++;
+      if (isStopword(stop, text, a, b)) st++;
+    } else
+      segmentRun(text, a, b, (u, v) => {
+        n++;
+        if (isStopword(stop, text, u, v)) st++;
+      });
+  }
+  return { n, chars, stop: st };
 }
 
 function addInto(s: Sums, p: number, i: number, K: number): void {
