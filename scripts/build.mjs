@@ -104,6 +104,27 @@ async function build() {
   writeFileSync(join(out, "source-stamp.json"), JSON.stringify(stamp) + "\n");
 }
 
+const EXTERNAL = [
+  "@tensorflow/*",
+  "puppeteer-core",
+  "bullmq",
+  "ioredis",
+  "vega",
+  "vega-lite",
+  "linkedom",
+  "@mozilla/readability",
+  "defuddle",
+  "defuddle/*",
+  "ml-random-forest",
+  "esbuild",
+  "warcio",
+  "tsx",
+  "tsx/*",
+];
+/** CommonJS packages bundled into ES modules call require() for Node's built-ins. */
+const REQUIRE_BANNER =
+  'import { createRequire as __pithRequire } from "node:module"; const require = __pithRequire(import.meta.url);';
+
 async function bundle(esbuild, out) {
   await esbuild.build({
     entryPoints: ENTRIES.map((e) => join(root, "src", `${e}.ts`)),
@@ -114,7 +135,10 @@ async function bundle(esbuild, out) {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    // the packages of a page's extraction are bundled (one file to find, no CommonJS export scan
+    // at each start, unused exports dropped); the large or dynamic ones stay in node_modules
+    external: EXTERNAL,
+    banner: { js: REQUIRE_BANNER },
     sourcemap: "linked",
     logLevel: "silent",
   });
