@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import test from "node:test";
-import { MAX_NAME, MAX_SEGMENT, outputName } from "../src/batch/output-files.ts";
+import { MAX_NAME, MAX_SEGMENT, OutputDir, outputName } from "../src/batch/output-files.ts";
 import { makeDirs, makeDirsSync } from "../src/io/make-dirs.ts";
 import { writeAtomic, writeAtomicSync } from "../src/io/write-atomic.ts";
 import { fixturePath, fixtureText, pith, warcResponse, tempDir } from "./helpers.ts";
@@ -370,3 +370,16 @@ test(
     );
   },
 );
+
+test("OutputDir makes a page's directory once, and again when it was removed during the run: the next page's file is still written", async () => {
+  const root = tempDir("pith-outdir-");
+  const out = await OutputDir.open("extract", root, ".txt");
+  assert.equal(await out.write("site/a.html", "site/a.html", "first\n"), null);
+  rmSync(join(root, "site"), { recursive: true });
+  assert.equal(await out.write("site/b.html", "site/b.html", "second\n"), null);
+  assert.equal(readFileSync(join(root, "site", "b.txt"), "utf8"), "second\n");
+  assert.deepEqual(filesBelow(root), ["site/b.txt"], "no partial file is left behind");
+  const again = await out.write("site/b.htm", "site/b.htm", "clash\n");
+  assert.equal(again?.stage, "write", "a second page of one name is still refused");
+  assert.equal(readFileSync(join(root, "site", "b.txt"), "utf8"), "second\n");
+});

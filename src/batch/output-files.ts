@@ -28,12 +28,12 @@
  * its output were there.
  */
 import { createHash } from "node:crypto";
-import type { Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { stat, utimes } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { firstLine, UsageError } from "../errors.ts";
-import { makeDirs } from "../io/make-dirs.ts";
-import { writeAtomic } from "../io/write-atomic.ts";
+import { makeDirs, makeDirsSync } from "../io/make-dirs.ts";
+import { writeAtomicSync } from "../io/write-atomic.ts";
 import { percentDecoded } from "../dom/urls.ts";
 import type { PageError } from "../types.ts";
 
@@ -112,6 +112,18 @@ function safeSegment(segment: string, max = MAX_SEGMENT): string {
   return `${cut}-${hash}`;
 }
 
+/** Directories OutputDir remembers as made: a batch of millions of pages in as many folders holds no more. */
+const DIRS_KNOWN_MAX = 10_000;
+
+/** stat(path), null when there is nothing there or it cannot be read (the write then says why). */
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The --out directory of one run: names each page's file, refuses a name twice, skips done pages. */
 export class OutputDir {
   /**
@@ -123,6 +135,8 @@ export class OutputDir {
   private readonly keptUntouched = new Set<string>();
   /** The --skip-existing decisions, one after the other in the order they are asked (input order). */
   private decided: Promise<unknown> = Promise.resolve();
+  /** Directories of page files made (or found) in this run, up to DIRS_KNOWN_MAX: made once, not per page. */
+  private readonly dirsMade = new Set<string>();
   private constructor(
     readonly root: string,
     private readonly extension: string,
@@ -182,7 +196,7 @@ export class OutputDir {
   async write(id: string, source: string, data: string | Uint8Array): Promise<PageError | null> {
     const name = outputName(id, this.extension);
     const path = join(this.root, name);
-    const existing = await stat(path).catch(() => null);
+    const existing = statOrNull(path);
     if (existing && this.isThisRuns(name, existing))
       return {
         id,
@@ -193,10 +207,30 @@ export class OutputDir {
           "so this page's output is not written",
       };
     try {
-      await writeAtomic(path, data);
+      this.writeFile(path, existing, data);
       return null;
     } catch (e) {
       return { id, source, stage: "write", reason: `cannot write ${name}: ${firstLine(e)}` };
     }
+  }
+
+  /**
+   * One page file, whole or not at all, synchronously: a page's file is a few kB, and the
+   * asynchronous calls (a stat, three more in writeAtomic, open, write, close and rename, each a
+   * trip to libuv's thread pool) cost twice the CPU of the synchronous ones, 0.24 against 0.11 ms a
+   * file. A directory is made once per run; one removed meanwhile is made again.
+   */
+  private writeFile(path: string, existing: Stats | null, data: string | Uint8Array): void {
+    const dir = dirname(path);
+    const dirMade = this.dirsMade.has(dir);
+    try {
+      writeAtomicSync(path, data, { target: existing, dirMade });
+    } catch (e) {
+      if (!dirMade || (e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      this.dirsMade.delete(dir);
+      writeAtomicSync(path, data, { target: existing, dirMade: false });
+    }
+    if (this.dirsMade.size >= DIRS_KNOWN_MAX) this.dirsMade.clear();
+    this.dirsMade.add(dir);
   }
 }

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { WARCRecord, WARCSerializer, type WARCType } from "warcio";
+import type { WARCType } from "warcio";
 import type { WarcRecordRef } from "../io/page-bytes.ts";
 import type { Format } from "../output/index.ts";
 import type { PageError } from "../types.ts";
@@ -108,6 +108,8 @@ async function record(type: WARCType, headers: Record<string, string>, block: st
     ...(type === "warcinfo" ? {} : { "WARC-Payload-Digest": digest }),
     "Content-Type": contentType,
   };
+  // warcio is imported with the first record: loading it costs 50 ms, and most batches write no WARC
+  const { WARCRecord, WARCSerializer } = await import("warcio");
   const made = WARCRecord.create(
     { type, warcVersion: WARC_VERSION, warcHeaders, ...(date ? { date } : {}) },
     [bytes],

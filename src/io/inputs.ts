@@ -17,7 +17,6 @@ import { DecodeError, decodeHtml, MAX_PAGE_BYTES } from "./decode.ts";
 import { FETCH_TIMEOUT_MS, fetchBytes, shownUrl } from "./fetch.ts";
 import { readCapped, tooLarge } from "./read-capped.ts";
 import { escapeText } from "../dom/escape.ts";
-import { readWarc } from "./warc.ts";
 
 /** File names treated as HTML pages when a directory is walked. */
 export const PAGE_FILE = /\.(x?html?|xht)(\.gz)?$/i;
@@ -382,9 +381,18 @@ async function* readLocal(
     const id =
       info.isDirectory() && naming === "inside" ? relative(resolve(spec), resolve(file)) || spec : file;
     if (unreadable) yield fail(id, file, "read", unreadable);
-    else if (WARC_FILE.test(file)) yield* readWarc(file, skip, id);
+    else if (WARC_FILE.test(file)) yield* (await warcReader())(file, skip, id);
     else if (!(await skip?.(id))) yield await readPageBytes(file, id, null);
   }
+}
+
+/**
+ * The WARC reader (warc.ts), imported when a batch meets its first WARC: warcio and its gzip
+ * library cost 50 ms of CPU to load, in the main thread and again in each worker, for every
+ * batch of page files.
+ */
+function warcReader(): Promise<typeof import("./warc.ts").readWarc> {
+  return import("./warc.ts").then((m) => m.readWarc);
 }
 
 /** A NamedInput's page(s), read as readLocal reads a walked directory's entry. */
@@ -394,7 +402,7 @@ async function* readNamed(
 ): AsyncGenerator<PageResult<PageBytes>> {
   const { path, id, source, unreadable } = input;
   if (unreadable) yield fail(id, source, "read", unreadable);
-  else if (WARC_FILE.test(path)) yield* readWarc(path, skip, id, source);
+  else if (WARC_FILE.test(path)) yield* (await warcReader())(path, skip, id, source);
   else if (!(await skip?.(id))) {
     const read = await readPageBytes(path, id, null);
     yield read.ok

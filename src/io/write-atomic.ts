@@ -5,7 +5,7 @@
  * not a regular file (`--out /dev/null`, a named pipe) is written in place: a rename would put a
  * regular file where the device was.
  */
-import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { makeDirs, makeDirsSync } from "./make-dirs.ts";
@@ -16,8 +16,11 @@ function tempName(path: string): string {
 
 /** True when `path` exists and is not a regular file (a device, a pipe). */
 function special(path: string): boolean {
-  const s = statSync(path, { throwIfNoEntry: false });
-  return s !== undefined && !s.isFile() && !s.isDirectory();
+  return isSpecial(statSync(path, { throwIfNoEntry: false }) ?? null);
+}
+
+function isSpecial(s: Stats | null): boolean {
+  return s !== null && !s.isFile() && !s.isDirectory();
 }
 
 /** Writes `data` to `path` through a temporary file and a rename, creating the directory. */
@@ -34,10 +37,18 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
   }
 }
 
-/** writeAtomic for synchronous code. */
-export function writeAtomicSync(path: string, data: string | Uint8Array): void {
-  if (special(path)) return writeFileSync(path, data);
-  makeDirsSync(dirname(path));
+/**
+ * writeAtomic for synchronous code. A caller that has looked at the target already passes
+ * `known`: its stats (null: there is none), and `dirMade` when its directory exists, so a
+ * batch's page file costs a write and a rename, not three stats more.
+ */
+export function writeAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  known?: { target: Stats | null; dirMade: boolean },
+): void {
+  if (known ? isSpecial(known.target) : special(path)) return writeFileSync(path, data);
+  if (!known?.dirMade) makeDirsSync(dirname(path));
   const temp = tempName(path);
   try {
     writeFileSync(temp, data);

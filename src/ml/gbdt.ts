@@ -471,7 +471,12 @@ export class GradientBoostedTrees implements Classifier, HasFeatureImportance {
   }
 
   predictProba(X: MatrixInput): Float32Array {
-    return Float32Array.from(this.predictRaw(X), sigmoid);
+    // a loop, not Float32Array.from(raw, sigmoid): a typed array's `from` with a map function
+    // goes through the iterator protocol, 8× slower (0.5 ms on a 3,000-row page)
+    const raw = this.predictRaw(X);
+    const out = new Float32Array(raw.length);
+    for (let i = 0; i < raw.length; i++) out[i] = sigmoid(raw[i]!);
+    return out;
   }
 
   featureImportance(): Float64Array {

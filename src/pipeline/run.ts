@@ -258,7 +258,10 @@ export function modelTable(
       ? undefined
       : (rows: Int32Array, nodeWords: Int32Array): Uint8Array => {
           own = ownership(page, tree, rows, nodeWords);
-          return Uint8Array.from(own.ownWords, (w) => (w > 0 ? 1 : 0));
+          const words = own.ownWords;
+          const owns = new Uint8Array(words.length);
+          for (let r = 0; r < words.length; r++) owns[r] = words[r]! > 0 ? 1 : 0;
+          return owns;
         };
   const site = options.site;
   const table = computeFeatures(page, tree, {

@@ -163,7 +163,8 @@ function subtreeSums(s: StageOne): SubtreeSums {
  */
 function wordsAbove(s: StageOne, leaves: readonly number[]): (p: number) => number {
   const order = [...leaves].sort((a, b) => (s.scores[b] as number) - (s.scores[a] as number));
-  const scores = Float64Array.from(order, (r) => s.scores[r] as number);
+  const scores = new Float64Array(order.length);
+  for (let i = 0; i < order.length; i++) scores[i] = s.scores[order[i]!]!;
   const prefix = new Float64Array(order.length + 1);
   order.forEach((r, i) => (prefix[i + 1] = (prefix[i] as number) + (s.own.ownWords[r] as number)));
   return (p) => {

@@ -58,5 +58,7 @@ export function pathSignatures(page: PageSnapshot, ids: Int32Array = signatureId
 /** The path signature of each row (structural node indices `nodes`). */
 export function rowPathSignatures(page: PageSnapshot, tree: Tree, nodes: Int32Array): Uint32Array {
   const all = pathSignatures(page, pageSignatureIds(page, tree));
-  return Uint32Array.from(nodes, (node) => all[node] as number);
+  const out = new Uint32Array(nodes.length);
+  for (let r = 0; r < nodes.length; r++) out[r] = all[nodes[r]!]!;
+  return out;
 }
