@@ -12,7 +12,7 @@
  * reproduces the cross-validation's "plain" column (the shipped one while the model ships no
  * refiner) of models/default-<mode>.cv.txt for the same seed, which checks the fold models.
  *
- * Usage: npm run cv:rules -- [--seed S] [--config NAME:K=V,K=V ...] [--sets A,B] [--json FILE]
+ * Usage: npm run cv:rules -- [--seed S] [--config NAME:K=V,K=V ...] [--sets A,B] [--by-type] [--json FILE]
  */
 import {
   cpSync,
@@ -44,12 +44,13 @@ import { loadAll } from "../src/train/train.ts";
 import { DEFAULT_GENERAL_SETS, DEFAULT_SETS } from "../src/train/recipes.ts";
 import { intOption, scriptArgs } from "./args.ts";
 
-const USAGE = `Usage: npm run cv:rules -- [--seed S] [--config NAME:K=V,K=V ...] [--sets A,B] [--json FILE]
+const USAGE = `Usage: npm run cv:rules -- [--seed S] [--config NAME:K=V,K=V ...] [--sets A,B] [--by-type] [--json FILE]
 
 Held-out word P/R/F1 per set of the learned pipeline under rule configurations, with the fold
 models of npm run train:default's cross-validation (fitted once per seed into data/cv/folds-<seed>/).
 A configuration is a name and run options that switch rules off, e.g. --config before:containment=false;
-"base" (the defaults) is always run first.`;
+"base" (the defaults) is always run first. --by-type adds a row per set and page type (wcxb-dev's
+page_type, the genre elsewhere).`;
 
 const DEFAULT_SEED = 42;
 const DEFAULT_FOLDS = 3;
@@ -58,14 +59,20 @@ const values = scriptArgs(USAGE, {
   seed: { type: "string" },
   config: { type: "string", multiple: true },
   sets: { type: "string" },
+  "by-type": { type: "boolean" },
   json: { type: "string" },
 });
 const seed = intOption(USAGE, "seed", values.seed, DEFAULT_SEED, 0);
 const foldDir = join("data", "cv", `folds-${seed}`);
 
 /** The trace steps of the rules SWITCHES turn off: where none fires, turning them off changes nothing. */
-const RULE_STEPS: ReadonlySet<string> = new Set(["containment-rule", "table-rule"]);
-const SWITCHES: ReadonlySet<string> = new Set(["containment", "wholeTables"]);
+const RULE_STEPS: ReadonlySet<string> = new Set([
+  "containment-rule",
+  "table-rule",
+  "records-refiner",
+  "fill",
+]);
+const SWITCHES: ReadonlySet<string> = new Set(["containment", "wholeTables", "docFill"]);
 
 /** A named set of run options. */
 interface Config {
@@ -78,7 +85,8 @@ function parseConfig(spec: string): Config {
   const options: Record<string, unknown> = {};
   for (const kv of rest.split(",").filter(Boolean)) {
     const [k, v = ""] = kv.split("=");
-    options[k as string] = v === "true" ? true : v === "false" ? false : v;
+    options[k as string] =
+      v === "true" ? true : v === "false" ? false : /^\d+(\.\d+)?$/.test(v) ? Number(v) : v;
   }
   return { name: name as string, options: options as RunOptions };
 }
@@ -156,6 +164,8 @@ async function loadFold(f: number): Promise<PipelineModel> {
 interface PageRun {
   dataset: string;
   id: string;
+  /** The page's labeled type (wcxb-dev's page_type, the genre elsewhere). */
+  pageType: string;
   scores: Record<string, PageScore>;
   /** Per configuration: 1 when the output repeats a paragraph the page does not (repeats.ts). */
   repeats: Record<string, number>;
@@ -192,7 +202,7 @@ async function evaluateRecord(
     scores[c.name] = wordF1(run.extraction.text, gold);
     repeats[c.name] = repeatedParagraphs(run.extraction.text, pageText).introduced.length ? 1 : 0;
   }
-  return { dataset: rec.dataset, id: rec.id, scores, repeats };
+  return { dataset: rec.dataset, id: rec.id, pageType: page.pageType, scores, repeats };
 }
 
 function mean(runs: readonly PageRun[], config: string): PageScore {
@@ -205,17 +215,23 @@ function mean(runs: readonly PageRun[], config: string): PageScore {
 function report(runs: PageRun[]): void {
   const groups = new Map<string, PageRun[]>([["all", runs]]);
   for (const r of runs) groups.set(r.dataset, [...(groups.get(r.dataset) ?? []), r]);
+  if (values["by-type"])
+    for (const r of runs) {
+      const key = `${r.dataset}/${r.pageType}`;
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
   const f = (x: number): string => x.toFixed(4);
+  const width = values["by-type"] ? 24 : 16;
   process.stdout.write(`seed ${seed}, ${runs.length} held-out pages; word P / R / F1 per configuration\n`);
   process.stdout.write(
-    `${"set".padEnd(16)} ${"pages".padStart(5)}  ${configs.map((c) => c.name.padEnd(22)).join(" ")}\n`,
+    `${"set".padEnd(width)} ${"pages".padStart(5)}  ${configs.map((c) => c.name.padEnd(22)).join(" ")}\n`,
   );
   for (const [name, rs] of groups) {
     const cells = configs.map((c) => {
       const m = mean(rs, c.name);
       return `${f(m.precision)} ${f(m.recall)} ${f(m.f1)}`.padEnd(22);
     });
-    process.stdout.write(`${name.padEnd(16)} ${String(rs.length).padStart(5)}  ${cells.join(" ")}\n`);
+    process.stdout.write(`${name.padEnd(width)} ${String(rs.length).padStart(5)}  ${cells.join(" ")}\n`);
   }
   const repeats = configs.map((c) => `${c.name} ${runs.reduce((a, r) => a + (r.repeats[c.name] ?? 0), 0)}`);
   process.stdout.write(`outputs repeating a paragraph the page does not: ${repeats.join(", ")}\n`);

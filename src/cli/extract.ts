@@ -73,6 +73,7 @@ ${INPUT_HELP}
                      none, lbs, sls, tp, region, records or fill on every page type, segments=on
                      smooths scores within Louvan's predicted segments, dedupe=false,
                      containment=false (keep blocks mostly repeating other kept text), fallback=false,
+                     docFill=false (documentation-like pages are not filled to their main region),
                      context=false skips the model's context stage, hidden=false reads only text the
                      markup shows: static models also weigh text in hidden / aria-hidden /
                      display:none elements such as collapsed accordions and tabs; for louvan:

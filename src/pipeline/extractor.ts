@@ -11,7 +11,8 @@
  * sections, reviews.ts; default drop), dedupe (false: keep blocks that repeat an earlier
  * kept block, dedupe.ts; default true), containment (false: keep blocks whose words are mostly in
  * the rest of the kept text, containment.ts; default true), fallback (false: an empty result stays empty on small
- * pages too, fallback.ts; default true), context (false: decide on the content classifier's
+ * pages too, fallback.ts; default true), docFill (false: a page the router finds documentation-like
+ * is not filled to its main region, documentation.ts; default true), context (false: decide on the content classifier's
  * scores alone, without the model's context stage, context.ts; default true), bias (precision or
  * recall: move the decision threshold by run.ts BIAS_OFFSET; default as tuned).
  */
@@ -57,7 +58,7 @@ function choice<T extends string>(
 }
 
 /** On/off params (true or false; the CLI's --param K=V reads those words as booleans). */
-const SWITCHES = ["dedupe", "containment", "fallback", "context", "hidden"] as const;
+const SWITCHES = ["dedupe", "containment", "fallback", "context", "hidden", "docFill"] as const;
 /**
  * Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing.
  */
@@ -96,6 +97,7 @@ export function runOptionsFrom(context: ExtractorContext): RunOptions {
   if (params["fallback"] === false) options.fallback = false;
   if (params["context"] === false) options.context = false;
   if (params["hidden"] === false) options.hiddenText = false;
+  if (params["docFill"] === false) options.docFill = false;
   const comments = choice(params, "comments", KEEP_OR_DROP);
   if (comments) options.comments = comments;
   const reviews = choice(params, "reviews", KEEP_OR_DROP);

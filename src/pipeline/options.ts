@@ -17,6 +17,13 @@ export interface RunOptions {
   wholeTables?: boolean;
   /** Keep the best leaves of a small page when none reaches the threshold (fallback.ts; default true). */
   fallback?: boolean;
+  /**
+   * Fill the main region of a page the router finds documentation-like, when neither these options
+   * nor the model name a refiner for it (documentation.ts; default true).
+   */
+  docFill?: boolean;
+  /** The router's P(documentation) from which docFill applies (default DOC_FILL_PROBABILITY). */
+  docFillAt?: number;
   /** Use this refiner on every page type instead of the model's per-type choice. */
   refiner?: RefinerName;
   /** The refiner of a routed page type, instead of the model's per-type choice (`refiner` wins over it). */

@@ -29,6 +29,7 @@ import type { Classifier } from "../ml/classifier.ts";
 import { selectColumns } from "./columns.ts";
 import { ownership, type Ownership } from "./own-text.ts";
 import { pageFeatures } from "./page-features.ts";
+import { defaultRefiner, documentationProbability } from "./documentation.ts";
 import { applyRefiner } from "../refine/index.ts";
 import { SEGMENT_BLEND, segmentOf, smoothScores } from "./segments.ts";
 import { noticeOf } from "./rules/fallback.ts";
@@ -72,13 +73,32 @@ export interface RunResult {
 
 /** The page type whose model applies, or GENERAL. */
 export function routePage(model: PipelineModel, values: Float32Array, nCols: number, own: Ownership): string {
+  return routeOf(model, routerProbabilities(model, values, nCols, own));
+}
+
+/** The router's one-vs-rest probability of each page type, or null when the model has no router. */
+export function routerProbabilities(
+  model: PipelineModel,
+  values: Float32Array,
+  nCols: number,
+  own: Ownership,
+): Map<string, number> | null {
   const router = model.router;
-  if (!router || router.types.length === 0) return GENERAL;
+  if (!router || router.types.length === 0) return null;
   const feats = pageFeatures(values, nCols, own);
   const x = matrixFromData(feats, 1, feats.length);
+  return new Map(
+    router.types.map((t, k) => [t, (router.classifiers[k] as Classifier).predictProba(x)[0] as number]),
+  );
+}
+
+/** The routed type of the router's probabilities: the most likely one that reaches the router's confidence. */
+function routeOf(model: PipelineModel, probabilities: ReadonlyMap<string, number> | null): string {
+  const router = model.router;
+  if (!router || !probabilities) return GENERAL;
   return mostLikelyType(
     router.types,
-    (k) => (router.classifiers[k] as Classifier).predictProba(x)[0] as number,
+    (k) => probabilities.get(router.types[k] as string) ?? 0,
     router.minConfidence,
   );
 }
@@ -302,14 +322,18 @@ export function runOnTable(
   if (own.totalWords === 0 || n === 0)
     return { extraction: empty(NO_WORDS, model.name), pageType: GENERAL, scores: new Float32Array(n) };
   const at: PageRun = { page, tree, table, own };
-  const { pageType, stage, scores, threshold } = decideScores(model, at, options);
+  const { pageType, pDocumentation, stage, scores, threshold } = decideScores(model, at, options);
   const keep = new Uint8Array(n);
   for (let r = 0; r < n; r++) keep[r] = (scores[r] as number) >= threshold ? 1 : 0;
   const ruleTrace =
     options.rules === false
       ? []
       : applyRules({ page, tree, nodes: table.nodes, own, scores, keep, pageType, options });
-  const refiner = options.refiner ?? options.refinerFor?.(pageType) ?? model.refiners[pageType] ?? "none";
+  const refiner =
+    options.refiner ??
+    options.refinerFor?.(pageType) ??
+    model.refiners[pageType] ??
+    defaultRefiner(pDocumentation, options);
   const refined = applyRefiner(refiner, { page, tree, nodes: table.nodes, own, keep }, { scores, threshold });
   const rootRows = coalesce(table.nodes, own, refined.keep);
   const nodes = rootRows.map((r) => table.nodes[r] as number);
@@ -343,6 +367,8 @@ export function runOnTable(
 export interface Decided {
   /** The routed page type (or the one the options force). */
   pageType: string;
+  /** The router's P(documentation): 1 / 0 when the options force the page type (documentation.ts). */
+  pDocumentation: number;
   stage: Scored;
   /** P(main) per row after the context stage and the segment smoothing (NaN for rows without own words). */
   scores: Float32Array;
@@ -354,7 +380,9 @@ export interface Decided {
 export function decideScores(model: PipelineModel, at: PageRun, options: RunOptions = {}): Decided {
   const { table, own } = at;
   const nCols = table.nCols;
-  const pageType = options.pageType ?? routePage(model, table.values, nCols, own);
+  const probabilities =
+    options.pageType === undefined ? routerProbabilities(model, table.values, nCols, own) : null;
+  const pageType = options.pageType ?? routeOf(model, probabilities);
   const stage = scorePage(model, at, pageType, options);
   const threshold = biased(stage.threshold, options.bias);
   const blend = segmentBlendOf(model, options);
@@ -362,7 +390,8 @@ export function decideScores(model: PipelineModel, at: PageRun, options: RunOpti
     model.segment && blend > 0
       ? smoothScores(stage.scores, segmentOf(model.segment, table.values, nCols, own), own, blend)
       : stage.scores;
-  return { pageType, stage, scores, threshold };
+  const pDocumentation = documentationProbability(options.pageType, probabilities);
+  return { pageType, pDocumentation, stage, scores, threshold };
 }
 
 /** The segment smoothing weight of this run: the model's, unless `options.segments` says otherwise. */
