@@ -64,8 +64,8 @@ const seed = intOption(USAGE, "seed", values.seed, DEFAULT_SEED, 0);
 const foldDir = join("data", "cv", `folds-${seed}`);
 
 /** The trace steps of the rules SWITCHES turn off: where none fires, turning them off changes nothing. */
-const RULE_STEPS: ReadonlySet<string> = new Set(["containment-rule", "table-rule"]);
-const SWITCHES: ReadonlySet<string> = new Set(["containment", "wholeTables"]);
+const RULE_STEPS: ReadonlySet<string> = new Set(["containment-rule", "table-rule", "teaser-rule"]);
+const SWITCHES: ReadonlySet<string> = new Set(["containment", "wholeTables", "teasers"]);
 
 /** A named set of run options. */
 interface Config {
