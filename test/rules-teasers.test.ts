@@ -195,6 +195,28 @@ first discussed the plan and residents of the northern suburbs asked for more fr
   assert.deepEqual(run(list).trace, [], "the list is the page's content: it holds most of the kept words");
 });
 
+test("teasers: a labelled link line in the article goes; a source credit and a labelled sentence stay", () => {
+  const l = LANGS[0] as Lang;
+  const lines = [
+    `<p><strong>RELATED:</strong> <a href="/n/1">${l.headlines[1]}</a></p>`,
+    `<p>Lesen Sie auch: <a href="/n/2">${l.headlines[2]}</a></p>`,
+    `<p>Read more at Reuters: <a href="https://reuters.example/tram">Tram line extended</a></p>`,
+    `<p>Related: the council also voted on <a href="/n/3">bus fares</a> and on the budget for the coming two years.</p>`,
+  ];
+  const html = `<html><body><article>${l.article.map((p) => `<p>${p}</p>`).join("")}${lines.join("")}</article></body></html>`;
+  const { kept, trace } = run(html);
+  assert.ok(!kept.includes(l.headlines[1]!) && !kept.includes(l.headlines[2]!));
+  assert.ok(kept.includes("Tram line extended"), "a source credit stays");
+  assert.ok(kept.includes("bus fares"), "a sentence after the label is not a link line");
+  assert.deepEqual(
+    trace.map((t) => t.reason),
+    [
+      'in a teaser list after the label "related" (1 link)',
+      'in a teaser list after the label "lesen sie auch" (1 link)',
+    ],
+  );
+});
+
 test("teasers: heading keys and the phrases they match", () => {
   assert.equal(headingKey("  Related Stories »"), "related stories");
   assert.equal(headingKey("MORE FROM  The Times:"), "more from the times");

@@ -12,10 +12,15 @@
  *   aussi", "関連記事", …); the region is what follows the heading among its siblings, up to the
  *   next heading (climbing while the heading sits alone in its wrapper);
  * - a name: an `<aside>`, role=complementary, or an id/class token of a related-content box
- *   (TEASER_NAME: related, recommended, most-read, more-stories, outbrain, taboola, …).
+ *   (TEASER_NAME: related, recommended, most-read, more-stories, outbrain, taboola, …);
+ * - a label on the same line: a kept leaf "RELATED: <a>headline</a>" in the article's flow, whose
+ *   text after a teaser phrase and a colon is mostly link text (one link is enough; "Read more at
+ *   Reuters:" and kin name a source, not other pages, and stay).
  *
- * The region must hold at least MIN_LINKS links with words, LINK_SHARE of its words inside links,
- * and fewer kept words than the page keeps outside it (the article stays the bulk of the output).
+ * A heading's or a box's region must hold at least MIN_LINKS links with words and LINK_SHARE of its
+ * characters inside links (characters, not words: fair to scripts that write a headline as one
+ * "word"); every region must hold less kept text than the page keeps outside it (the article stays
+ * the bulk of the output).
  * A rule, not a feature: the classifier scores each leaf alone, and a headline list under the
  * article looks like short article text (the same topic words, a date, a byline); what names it a
  * list of other pages is its heading or its box, read here as a whole. The thresholds and the
@@ -281,9 +286,49 @@ function teaserBoxes(page: PageSnapshot, tree: Tree, s: LinkStats): TeaserList[]
   return out;
 }
 
-/** The page's teaser lists, by heading and by box (they may overlap; dropping is idempotent). */
-export function teaserLists(page: PageSnapshot, tree: Tree, stats = linkStats(page, tree)): TeaserList[] {
-  return [...teaserHeadings(page, tree, stats), ...teaserBoxes(page, tree, stats)];
+/** A label and what follows it on one line: "Related: …", "READ MORE » …", "Lesen Sie auch: …". */
+const LABELLED = /^(.{1,60}?)\s*[:：»›|]\s*\S/su;
+/** Labels that introduce a source rather than other pages ("Read more at Reuters: …", "Read more here: …"). */
+const SOURCE_LABEL = /^read (?:more|the full)\b/;
+/** Characters of a leaf read for its label. */
+const LABEL_CHARS = 64;
+
+/**
+ * Leaves that are a teaser label and linked headlines on one line (a paragraph "RELATED: <a>…</a>"
+ * in the article's flow): LINK_SHARE of the characters after the label are in links. One link is
+ * enough: the label says what it is.
+ */
+function labelledTeasers(rows: RuleRows, s: LinkStats): TeaserList[] {
+  const { page, tree, nodes, own, keep } = rows;
+  const out: TeaserList[] = [];
+  for (let r = 0; r < nodes.length; r++) {
+    const node = nodes[r] as number;
+    if (keep[r] !== 1 || (s.links[node] as number) === 0 || own.ownWords[r] !== own.subtreeWords[r]) continue;
+    const label = LABELLED.exec(textOf(page, tree, [node], { maxChars: LABEL_CHARS }))?.[1];
+    const key = label === undefined ? "" : headingKey(label);
+    if (!TEASER_HEADING.test(key) || SOURCE_LABEL.test(key)) continue;
+    const rest = (s.chars[node] as number) - nonSpaceLength(label as string);
+    if ((s.linked[node] as number) < LINK_SHARE * rest) continue;
+    out.push({
+      members: [node],
+      named: `after the label "${key}"`,
+      links: s.links[node] as number,
+    });
+  }
+  return out;
+}
+
+/**
+ * The page's teaser lists: by heading, by box, and labelled leaves among the kept rows (they may
+ * overlap; dropping is idempotent).
+ */
+export function teaserLists(rows: RuleRows, stats = linkStats(rows.page, rows.tree)): TeaserList[] {
+  const { page, tree } = rows;
+  return [
+    ...teaserHeadings(page, tree, stats),
+    ...teaserBoxes(page, tree, stats),
+    ...labelledTeasers(rows, stats),
+  ];
 }
 
 /** Characters of the kept text in the node ranges [from, to) (a text node's chars are its own). */
@@ -323,11 +368,11 @@ export function dropTeasers(rows: RuleRows): TraceEntry[] {
   const s = linkStats(page, tree);
   let kept = keptChars(rows, s, 0, tree.n);
   if (kept === 0) return trace;
-  for (const list of teaserLists(page, tree, s)) {
+  for (const list of teaserLists(rows, s)) {
     const inside = keptIn(rows, s, list);
     if (inside.chars === 0 || inside.chars >= kept - inside.chars) continue;
     kept -= inside.chars;
-    const reason = `in a teaser list ${list.named} (${list.links} links)`;
+    const reason = `in a teaser list ${list.named} (${list.links} link${list.links === 1 ? "" : "s"})`;
     for (const r of inside.rows) {
       keep[r] = 0;
       if ((own.ownWords[r] as number) > 0)
