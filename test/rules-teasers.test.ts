@@ -203,10 +203,12 @@ test("teasers: a labelled link line in the article goes; a source credit and a l
     `<p>Read more at Reuters: <a href="https://reuters.example/tram">Tram line extended</a></p>`,
     `<p>Related: the council also voted on <a href="/n/3">bus fares</a> and on the budget for the coming two years.</p>`,
   ];
-  const html = `<html><body><article>${l.article.map((p) => `<p>${p}</p>`).join("")}${lines.join("")}</article></body></html>`;
+  const title = `<h1><a href="/tram">TRENDING: Tram line to reach the northern suburbs</a></h1>`;
+  const html = `<html><body><article>${title}${l.article.map((p) => `<p>${p}</p>`).join("")}${lines.join("")}</article></body></html>`;
   const { kept, trace } = run(html);
   assert.ok(!kept.includes(l.headlines[1]!) && !kept.includes(l.headlines[2]!));
   assert.ok(kept.includes("Tram line extended"), "a source credit stays");
+  assert.ok(kept.includes("TRENDING: Tram line"), "a linked title is the article's own");
   assert.ok(kept.includes("bus fares"), "a sentence after the label is not a link line");
   assert.deepEqual(
     trace.map((t) => t.reason),

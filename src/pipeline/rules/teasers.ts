@@ -296,7 +296,8 @@ const LABEL_CHARS = 64;
 /**
  * Leaves that are a teaser label and linked headlines on one line (a paragraph "RELATED: <a>…</a>"
  * in the article's flow): LINK_SHARE of the characters after the label are in links. One link is
- * enough: the label says what it is.
+ * enough: the label says what it is. Headings are not such lines: blogs link the article's own
+ * title to its permalink, and some titles start with a label ("TRENDING: …").
  */
 function labelledTeasers(rows: RuleRows, s: LinkStats): TeaserList[] {
   const { page, tree, nodes, own, keep } = rows;
@@ -304,6 +305,7 @@ function labelledTeasers(rows: RuleRows, s: LinkStats): TeaserList[] {
   for (let r = 0; r < nodes.length; r++) {
     const node = nodes[r] as number;
     if (keep[r] !== 1 || (s.links[node] as number) === 0 || own.ownWords[r] !== own.subtreeWords[r]) continue;
+    if (s.heading[node] === 1) continue; // a linked title: the article's own permalink ("TRENDING: …")
     const label = LABELLED.exec(textOf(page, tree, [node], { maxChars: LABEL_CHARS }))?.[1];
     const key = label === undefined ? "" : headingKey(label);
     if (!TEASER_HEADING.test(key) || SOURCE_LABEL.test(key)) continue;
