@@ -52,17 +52,21 @@ export const TEASER_FREE_TYPES: ReadonlySet<string> = new Set(["article"]);
  */
 const HEADING_PHRASES: readonly string[] = [
   // English
-  String.raw`related(?: (?:articles?|stories|story|news|posts?|content|links|coverage|topics|reading|videos|items|galleries|searches))?`,
+  String.raw`related(?: (?:articles?|stories|story|news|posts?|content|links|coverage|topics))?`,
+  String.raw`related (?:reading|videos|items|galleries|searches)`,
   String.raw`(?:more )?related (?:to|on) this (?:story|article|topic)`,
   String.raw`(?:you|we think you) (?:may|might|will|could|would) (?:also )?(?:like|enjoy|be interested in).*`,
   String.raw`(?:also|read) (?:also|read|next|on|in|from)\b.*`,
   String.raw`read (?:more|this next|these next)\b.*`,
   String.raw`(?:what|stories|articles) to read next`,
-  String.raw`(?:up next|don'?t miss|editor'?s? (?:picks|choice)|in other news|around the web|from the web|elsewhere on .*)`,
-  String.raw`(?:sponsored|promoted|partner|recommended|suggested) (?:stories|content|links|articles|posts|reading|for you|videos)`,
+  String.raw`up next|don'?t miss|editor'?s? (?:picks|choice)|in other news`,
+  String.raw`around the web|from the web|elsewhere on .*`,
+  String.raw`(?:sponsored|promoted|partner|recommended|suggested) (?:stories|content|links|articles|posts)`,
+  String.raw`(?:sponsored|promoted|partner|recommended|suggested) (?:reading|for you|videos)`,
   String.raw`recommended(?: .*)?`,
   String.raw`(?:most|top) (?:read|popular|viewed|shared|emailed|e-mailed|commented|watched|clicked|recent)\b.*`,
-  String.raw`(?:top|popular|trending|latest|recent|similar|other|more) (?:stories|news|articles|posts|headlines|videos|reads)\b.*`,
+  String.raw`(?:top|popular|trending|latest|recent|similar|other|more) (?:stories|news|articles|posts)\b.*`,
+  String.raw`(?:top|popular|trending|latest|recent|similar|other|more) (?:headlines|videos|reads)\b.*`,
   String.raw`(?:popular|trending)(?: (?:now|today|this week|on|in)\b.*)?`,
   String.raw`more (?:from|on|in|about|of|like this|to (?:read|explore))\b.*`,
   // German, Dutch
@@ -70,38 +74,67 @@ const HEADING_PHRASES: readonly string[] = [
   String.raw`(?:lesen sie )?(?:auch|außerdem|weiter)|lesen sie (?:auch|mehr)\b.*|auch interessant`,
   String.raw`das (?:könnte|dürfte) sie (?:auch )?interessieren`,
   String.raw`(?:ähnliche|verwandte|passende) (?:artikel|beiträge|themen|nachrichten)`,
-  String.raw`(?:meistgelesen|meist gelesen|am meisten gelesen|meistgeklickt|beliebteste?)\w*\b.*|empfehlungen?`,
-  String.raw`gerelateerde? (?:artikelen|berichten|nieuws)|lees (?:ook|meer)|meest (?:gelezen|bekeken)|meer (?:nieuws|artikelen|over)\b.*`,
+  String.raw`(?:meistgelesen|meist gelesen|am meisten gelesen|meistgeklickt|beliebteste?)\w*\b.*`,
+  String.raw`empfehlungen?`,
+  String.raw`gerelateerde? (?:artikelen|berichten|nieuws)|lees (?:ook|meer)|meest (?:gelezen|bekeken)`,
+  String.raw`meer (?:nieuws|artikelen|over)\b.*`,
   // French, Italian
-  String.raw`(?:à )?(?:lire|voir) (?:aussi|également|la suite)|sur le même (?:sujet|thème)|dans la même rubrique`,
+  String.raw`(?:à )?(?:lire|voir) (?:aussi|également|la suite)|sur le même (?:sujet|thème)`,
+  String.raw`dans la même rubrique`,
   String.raw`(?:nos )?articles? (?:similaires|liés|connexes|recommandés|populaires)`,
-  String.raw`(?:les )?plus (?:lus|populaires|partagés|commentés|consultés)|vous (?:aimerez|aimeriez|pourriez aimer) (?:aussi|également).*`,
-  String.raw`articoli (?:correlati|simili)|notizie correlate|leggi anche|altre notizie|(?:i )?più (?:letti|visti|popolari|condivisi)`,
+  String.raw`(?:les )?plus (?:lus|populaires|partagés|commentés|consultés)`,
+  String.raw`vous (?:aimerez|aimeriez|pourriez aimer) (?:aussi|également).*`,
+  String.raw`articoli (?:correlati|simili)|notizie correlate|leggi anche|altre notizie`,
+  String.raw`(?:i )?più (?:letti|visti|popolari|condivisi)`,
   String.raw`(?:ti )?potrebbe (?:anche )?interessar(?:e|ti)`,
   // Spanish, Portuguese
-  String.raw`(?:noticias|artículos|notas|temas|contenidos?|notícias|artigos|matérias|posts) relacionad[oa]s|relacionad[oa]s`,
-  String.raw`(?:lo |as |os )?más (?:leíd[oa]s?|vist[oa]s?|populares|compartid[oa]s|comentad[oa]s)|(?:as |os )?mais (?:lid[oa]s|vist[oa]s|populares)`,
-  String.raw`(?:también )?te (?:puede|podría) interesar|lee (?:también|además)|te recomendamos|recomendad[oa]s`,
-  String.raw`(?:más|otras) noticias\b.*|más de .*|leia (?:também|mais)|veja (?:também|mais)|você (?:também )?pode gostar`,
+  String.raw`(?:noticias|artículos|notas|temas|contenidos?|notícias|artigos|matérias|posts) relacionad[oa]s`,
+  String.raw`relacionad[oa]s`,
+  String.raw`(?:lo |as |os )?más (?:leíd[oa]s?|vist[oa]s?|populares|compartid[oa]s|comentad[oa]s)`,
+  String.raw`(?:as |os )?mais (?:lid[oa]s|vist[oa]s|populares)`,
+  String.raw`(?:también )?te (?:puede|podría) interesar|lee (?:también|además)|te recomendamos`,
+  String.raw`recomendad[oa]s`,
+  String.raw`(?:más|otras) noticias\b.*|más de .*|leia (?:também|mais)|veja (?:também|mais)`,
+  String.raw`você (?:também )?pode gostar`,
   // Russian, Polish, Turkish
-  String.raw`(?:читайте|смотрите) (?:также|ещё|еще)|(?:похожие|связанные) (?:статьи|новости|материалы|записи)`,
-  String.raw`(?:новости|материалы|статьи) по теме|(?:самое|самые) (?:читаемое|популярное|популярные|обсуждаемое)|популярное|другие (?:новости|статьи|материалы)`,
+  String.raw`(?:читайте|смотрите) (?:также|ещё|еще)`,
+  String.raw`(?:похожие|связанные) (?:статьи|новости|материалы|записи)`,
+  String.raw`(?:новости|материалы|статьи) по теме`,
+  String.raw`(?:самое|самые) (?:читаемое|популярное|популярные|обсуждаемое)|популярное`,
+  String.raw`другие (?:новости|статьи|материалы)`,
   String.raw`рекомендуем\b.*|вам (?:может|могут) (?:быть интересно|понравиться)`,
-  String.raw`(?:zobacz|czytaj) (?:też|także|również)|najczęściej czytane|(?:powiązane|polecane|najpopularniejsze)\b.*`,
-  String.raw`ilgili (?:haberler|yazılar|içerikler)|en (?:çok )?(?:okunan(?:lar)?|popüler)\b.*|bunlar da ilginizi çekebilir`,
+  String.raw`(?:zobacz|czytaj) (?:też|także|również)|najczęściej czytane`,
+  String.raw`(?:powiązane|polecane|najpopularniejsze)\b.*`,
+  String.raw`ilgili (?:haberler|yazılar|içerikler)|en (?:çok )?(?:okunan(?:lar)?|popüler)\b.*`,
+  String.raw`bunlar da ilginizi çekebilir`,
   // Arabic
   String.raw`(?:مقالات|أخبار|مواضيع) ذات صلة|ذات صلة|اقرأ أيضا|اقرأ أيضاً|الأكثر (?:قراءة|مشاهدة)`,
   // Japanese, Chinese, Korean
-  String.raw`関連(?:記事|ニュース|リンク|情報|コンテンツ)|(?:人気|おすすめ|オススメ)の?(?:記事|ニュース|ランキング|エントリー)|こちらもおすすめ|よく読まれている記事|アクセスランキング|(?:あわせて|合わせて)読みたい`,
-  String.raw`相[关關](?:文章|新[闻聞]|[阅閱][读讀]|[报報][导導]|推[荐薦]|[链鏈]接)|延伸[阅閱][读讀]|推[荐薦][阅閱][读讀]|[热熱][门門](?:文章|新[闻聞]|推[荐薦])|猜你喜[欢歡]|更多(?:新[闻聞]|文章|[报報][导導])`,
+  String.raw`関連(?:記事|ニュース|リンク|情報|コンテンツ)|(?:人気|おすすめ|オススメ)の?(?:記事|ニュース|ランキング|エントリー)|こちらもおすすめ|よく読まれている記事`,
+  String.raw`アクセスランキング|(?:あわせて|合わせて)読みたい`,
+  String.raw`相[关關](?:文章|新[闻聞]|[阅閱][读讀]|[报報][导導]|推[荐薦]|[链鏈]接)|延伸[阅閱][读讀]|推[荐薦][阅閱][读讀]`,
+  String.raw`[热熱][门門](?:文章|新[闻聞]|推[荐薦])|猜你喜[欢歡]|更多(?:新[闻聞]|文章|[报報][导導])`,
   String.raw`관련\s?(?:기사|뉴스|글)|많이 본 (?:뉴스|기사)|(?:인기|추천)\s?(?:기사|뉴스)`,
 ];
 /** A whole heading that names a list of other pages (HEADING_PHRASES). */
 export const TEASER_HEADING = new RegExp(`^(?:${HEADING_PHRASES.join("|")})$`, "iu");
 
 /** id/class tokens of a related-content box and of the recommendation widgets that fill one. */
-export const TEASER_NAME =
-  /(?:^|[\s_-])(?:related|relatedposts|recommended|recommendations?|most-?(?:read|popular|viewed|shared)|more-?(?:stories|articles|news|from)|read-?(?:next|also)|also-?read|you-?may-?like|outbrain|taboola)(?:$|[\s_-])/i;
+const NAME_TOKENS: readonly string[] = [
+  "related",
+  "relatedposts",
+  "recommended",
+  "recommendations?",
+  "most-?(?:read|popular|viewed|shared)",
+  "more-?(?:stories|articles|news|from)",
+  "read-?(?:next|also)",
+  "also-?read",
+  "you-?may-?like",
+  "outbrain",
+  "taboola",
+];
+/** A whole id/class token of NAME_TOKENS ("related-posts", "relatedposts", not "unrelated"). */
+export const TEASER_NAME = new RegExp(String.raw`(?:^|[\s_-])(?:${NAME_TOKENS.join("|")})(?:$|[\s_-])`, "i");
 
 /** The text a heading is matched on: lower-case, spaces collapsed, framing punctuation and arrows off. */
 export function headingKey(text: string): string {
