@@ -38,8 +38,9 @@ import { traceTarget } from "../trace.ts";
 export const MIN_LINKS = 3;
 /** At least this share of a teaser list's words is link text (its heading not counted). */
 export const LINK_SHARE = 0.5;
-/** A teaser heading has at most this many words. */
+/** A teaser heading has at most this many words, and this many characters besides spaces. */
 export const MAX_HEADING_WORDS = 8;
+export const MAX_HEADING_CHARS = 80;
 /** Times a heading's region may climb to the heading's parent when too few links follow it. */
 export const MAX_CLIMBS = 3;
 /** Routed page types whose pages lose their teaser lists. */
@@ -275,6 +276,15 @@ function listUnderHeading(tree: Tree, s: LinkStats, block: number): number[] | n
   return null;
 }
 
+/** The visible text of a small subtree, its text nodes joined by spaces (what a heading key needs). */
+function shortText(page: PageSnapshot, tree: Tree, s: LinkStats, i: number): string {
+  let out = "";
+  const end = tree.end[i] as number;
+  for (let k = i + 1; k < end; k++)
+    if ((s.chars[k] as number) > 0 && page.nodes[k]?.type === 3) out += ` ${page.nodes[k]?.text}`;
+  return out;
+}
+
 /** The heading blocks of the page: elements of 1 to MAX_HEADING_WORDS words whose parent holds more. */
 function teaserHeadings(page: PageSnapshot, tree: Tree, s: LinkStats): TeaserList[] {
   const out: TeaserList[] = [];
@@ -283,8 +293,8 @@ function teaserHeadings(page: PageSnapshot, tree: Tree, s: LinkStats): TeaserLis
     const p = tree.parent[i] as number;
     if (w === 0 || w > MAX_HEADING_WORDS || (page.nodes[i] as SnapshotNode).type !== 1) continue;
     if (p < 0 || (s.words[p] as number) === w) continue;
-    if (s.heading[i] === 0 && linkDense(s, i)) continue; // links, not a heading
-    const key = headingKey(textOf(page, tree, [i]));
+    if ((s.chars[i] as number) > MAX_HEADING_CHARS || (s.heading[i] === 0 && linkDense(s, i))) continue;
+    const key = headingKey(shortText(page, tree, s, i));
     if (!TEASER_HEADING.test(key)) continue;
     const members = listUnderHeading(tree, s, i);
     if (members) out.push({ members, named: `under the heading "${key}"`, links: total(s.links, members) });
