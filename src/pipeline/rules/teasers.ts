@@ -225,9 +225,9 @@ function linkDense(s: LinkStats, i: number): boolean {
 }
 
 /**
- * The siblings after `block` that continue a list of links: each link-dense (or without words),
- * up to the first that is not, that is a heading of its own, or that would take the list to half
- * the page's words.
+ * The siblings after `block` that continue a list of links: each link-dense (siblings without
+ * text are passed over), up to the first that is not, that is a heading of its own, or that would
+ * take the list to half the page's characters.
  */
 function listAfter(tree: Tree, s: LinkStats, block: number): number[] {
   const p = tree.parent[block] as number;
@@ -310,7 +310,7 @@ export function namesTeaserBox(node: SnapshotNode): boolean {
   return TEASER_NAME.test(`${a["id"] ?? ""} ${a["class"] ?? ""}`);
 }
 
-/** The outermost named boxes that are lists of links under half the page's words. */
+/** The outermost named boxes that are lists of links under half the page's characters. */
 function teaserBoxes(page: PageSnapshot, tree: Tree, s: LinkStats): TeaserList[] {
   const out: TeaserList[] = [];
   const half = (s.chars[0] as number) / 2;
