@@ -69,10 +69,11 @@ const foldDir = join("data", "cv", `folds-${seed}`);
 const RULE_STEPS: ReadonlySet<string> = new Set([
   "containment-rule",
   "table-rule",
+  "teaser-rule",
   "records-refiner",
   "fill",
 ]);
-const SWITCHES: ReadonlySet<string> = new Set(["containment", "wholeTables", "docFill"]);
+const SWITCHES: ReadonlySet<string> = new Set(["containment", "wholeTables", "teasers", "docFill"]);
 
 /** A named set of run options. */
 interface Config {

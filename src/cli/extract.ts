@@ -72,7 +72,8 @@ ${INPUT_HELP}
                      the customer reviews product pages lose by default, refiner=NAME forces
                      none, lbs, sls, tp, region, records or fill on every page type, segments=on
                      smooths scores within Louvan's predicted segments, dedupe=false,
-                     containment=false (keep blocks mostly repeating other kept text), fallback=false,
+                     containment=false (keep blocks mostly repeating other kept text), teasers=false
+                     (keep "Related"/"Most read" link lists on article pages), fallback=false,
                      docFill=false (documentation-like pages are not filled to their main region),
                      context=false skips the model's context stage, hidden=false reads only text the
                      markup shows: static models also weigh text in hidden / aria-hidden /

@@ -10,7 +10,8 @@
  * article pages, comments.ts; default keep), reviews (keep: product pages keep their customer-review
  * sections, reviews.ts; default drop), dedupe (false: keep blocks that repeat an earlier
  * kept block, dedupe.ts; default true), containment (false: keep blocks whose words are mostly in
- * the rest of the kept text, containment.ts; default true), fallback (false: an empty result stays empty on small
+ * the rest of the kept text, containment.ts; default true), teasers (false: keep related-link lists
+ * on article pages, teasers.ts; default true), fallback (false: an empty result stays empty on small
  * pages too, fallback.ts; default true), docFill (false: a page the router finds documentation-like
  * is not filled to its main region, documentation.ts; default true), context (false: decide on the content classifier's
  * scores alone, without the model's context stage, context.ts; default true), bias (precision or
@@ -58,7 +59,7 @@ function choice<T extends string>(
 }
 
 /** On/off params (true or false; the CLI's --param K=V reads those words as booleans). */
-const SWITCHES = ["dedupe", "containment", "fallback", "context", "hidden", "docFill"] as const;
+const SWITCHES = ["dedupe", "containment", "teasers", "fallback", "context", "hidden", "docFill"] as const;
 /**
  * Every param the method reads: a name outside this list is a typo (`comment=drop`), not silently nothing.
  */
@@ -94,6 +95,7 @@ export function runOptionsFrom(context: ExtractorContext): RunOptions {
   if (context.trace === false) options.trace = false;
   if (params["dedupe"] === false) options.dedupe = false;
   if (params["containment"] === false) options.containment = false;
+  if (params["teasers"] === false) options.teasers = false;
   if (params["fallback"] === false) options.fallback = false;
   if (params["context"] === false) options.context = false;
   if (params["hidden"] === false) options.hiddenText = false;

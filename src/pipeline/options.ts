@@ -13,6 +13,8 @@ export interface RunOptions {
   dedupe?: boolean;
   /** Drop kept blocks whose words are mostly in the rest of the kept text (containment.ts; default true). */
   containment?: boolean;
+  /** Drop the related-link lists beside or after an article (teasers.ts; default true). */
+  teasers?: boolean;
   /** Keep or drop each data table whole (tables.ts; default true). */
   wholeTables?: boolean;
   /** Keep the best leaves of a small page when none reaches the threshold (fallback.ts; default true). */

@@ -15,6 +15,7 @@ import { dropNavigationLandmarks, LANDMARK_RULE_TYPES } from "./landmarks.ts";
 import { keepLineGaps } from "./line-gaps.ts";
 import { dropReviews, REVIEW_FREE_TYPES } from "./reviews.ts";
 import { keepTablesWhole } from "./tables.ts";
+import { dropTeasers, TEASER_FREE_TYPES } from "./teasers.ts";
 
 /** The rules in the order they run: a later rule sees what the earlier ones kept. */
 export const RULES: readonly Rule[] = [
@@ -42,6 +43,11 @@ export const RULES: readonly Rule[] = [
     name: "comments",
     appliesTo: (c) => c.options.comments === "drop" && COMMENT_FREE_TYPES.has(c.pageType),
     apply: dropComments,
+  },
+  {
+    name: "teasers",
+    appliesTo: (c) => c.options.teasers !== false && TEASER_FREE_TYPES.has(c.pageType),
+    apply: dropTeasers,
   },
   {
     name: "reviews",
