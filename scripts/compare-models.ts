@@ -17,6 +17,9 @@ import {
   COMPARE_KINDS,
   COMPARE_SETS,
   compareModels,
+  ENSEMBLE,
+  ENSEMBLE_MEMBERS,
+  type CompareKind,
   formatComparison,
   mergeComparisons,
   type Comparison,
@@ -32,7 +35,8 @@ classifier each, no page-type models or context stage) and prints a Markdown tab
 word F1 per set and page type, fit seconds per fold, model size and inference ms per page.
 Defaults: --sets ${COMPARE_SETS.join(",")} --seeds 42 --folds 3, every kind. ml-rf trains on a
 seeded sample of its row cap. --quick: small settings (few trees and epochs, 200 ml-rf rows) for
-a smoke run. --ml-rf-rows: ml-rf's rows per fit (at most ${ML_RF_MAX_ROWS}). Times are CPU time of
+a smoke run. ${ENSEMBLE}: the mean of the gbdt and seq fold models of the same run (both must
+come before it in --kinds). --ml-rf-rows: ml-rf's rows per fit (at most ${ML_RF_MAX_ROWS}). Times are CPU time of
 this process (wall seconds in --json). The table and --json are rewritten after every kind;
 --from-json prints one table from the --json files of runs on the same pages and folds.`;
 
@@ -63,9 +67,12 @@ const QUICK_ML_RF_ROWS = 200;
 
 const list = (s: string | undefined) => (s ?? "").split(",").filter(Boolean);
 const kinds = values.kinds ? list(values.kinds) : [...COMPARE_KINDS];
+const known: readonly string[] = [...CLASSIFIER_KINDS, ENSEMBLE];
 for (const k of kinds)
-  if (!(CLASSIFIER_KINDS as readonly string[]).includes(k))
-    usageError(USAGE, `--kinds: unknown kind "${k}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
+  if (!known.includes(k)) usageError(USAGE, `--kinds: unknown kind "${k}" (known: ${known.join(", ")})`);
+const at = kinds.indexOf(ENSEMBLE);
+if (at >= 0 && ENSEMBLE_MEMBERS.some((k) => !kinds.slice(0, at).includes(k)))
+  usageError(USAGE, `--kinds: ${ENSEMBLE} needs ${ENSEMBLE_MEMBERS.join(" and ")} before it`);
 const seeds = values.seeds ? list(values.seeds).map(Number) : [42];
 if (seeds.some((s) => !Number.isInteger(s)))
   usageError(USAGE, `--seeds must be whole numbers, not "${values.seeds}"`);
@@ -96,7 +103,7 @@ try {
     mode: "static",
     seeds,
     folds,
-    kinds: kinds as ClassifierKind[],
+    kinds: kinds as CompareKind[],
     mlRfRows: values.quick && !values["ml-rf-rows"] ? QUICK_ML_RF_ROWS : mlRfRows,
     ...(values.quick ? { params: QUICK_PARAMS, timedPages: 10 } : {}),
     ...(workers > 0 ? { workers } : {}),

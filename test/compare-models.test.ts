@@ -14,7 +14,7 @@ const run = (...args: string[]) =>
   });
 
 describe("compare:models", () => {
-  it("cross-validates gbdt, rf, ml-rf, mlp and seq on the same folds of data/sample into one table", () => {
+  it("cross-validates gbdt, rf, ml-rf, mlp, seq and their gbdt+seq mean on the same folds of data/sample", () => {
     const dir = tempDir("pith-compare-");
     const json = join(dir, "compare.json");
     const res = run("--sets", "data/sample", "--quick", "--folds", "2", "--workers", "1", "--json", json);
@@ -22,19 +22,23 @@ describe("compare:models", () => {
     const lines = res.stdout.split("\n");
     assert.match(
       res.stdout,
-      /\| word F1, held out \(pages\) \| gbdt \| rf \| ml-rf \(200 rows\) \| mlp \| seq \|/,
+      /\| word F1, held out \(pages\) \| gbdt \| rf \| ml-rf \(200 rows\) \| mlp \| seq \| gbdt\+seq \|/,
     );
     for (const row of ["all (21)", "sample (21)", "type article (7)", "fit, CPU s per fold", "model, KB"]) {
       const line = lines.find((l) => l.startsWith(`| ${row} |`));
       assert.ok(line, `no row ${row}`);
-      assert.equal(line.split("|").length, 8, line);
+      assert.equal(line.split("|").length, 9, line);
       assert.doesNotMatch(line, /–/, `${row} has an empty cell`);
     }
     const c = JSON.parse(readFileSync(json, "utf8")) as Comparison;
     assert.deepEqual(
       c.results.map((r) => r.kind),
-      ["gbdt", "rf", "ml-rf", "mlp", "seq"],
+      ["gbdt", "rf", "ml-rf", "mlp", "seq", "gbdt+seq"],
     );
+    // the mean's fit and size are its members' together
+    const of = (k: string) => c.results.find((r) => r.kind === k)!;
+    assert.ok(Math.abs(of("gbdt+seq").fitSeconds - of("gbdt").fitSeconds - of("seq").fitSeconds) < 1e-9);
+    assert.ok(of("gbdt+seq").modelBytes > of("gbdt").modelBytes + of("seq").modelBytes);
     for (const r of c.results) {
       assert.equal(r.f1["all"]?.pages, 21, r.kind);
       assert.ok(r.f1["all"]!.f1 > 0.3 && r.f1["all"]!.f1 <= 1, `${r.kind} F1 ${r.f1["all"]!.f1}`);
@@ -55,5 +59,8 @@ describe("compare:models", () => {
     const res = run("--kinds", "gbdt,forest");
     assert.equal(res.status, 2);
     assert.match(res.stderr, /^error: --kinds: unknown kind "forest"/);
+    const alone = run("--kinds", "seq,gbdt+seq");
+    assert.equal(alone.status, 2);
+    assert.match(alone.stderr, /^error: --kinds: gbdt\+seq needs gbdt and seq before it/);
   });
 });

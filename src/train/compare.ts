@@ -11,8 +11,14 @@
  * rendering and features are the same for all). CPU time, not wall time: on a machine shared
  * with other jobs a fit's wall time measures the neighbours as much as the fit; the wall
  * seconds are kept in the JSON.
+ *
+ * ENSEMBLE ("gbdt+seq") is the mean of the GBDT's and the sequence model's P(main) (ml/mean.ts):
+ * each fold's pair is the gbdt and seq fold models of the same seed in the same run (each fitted
+ * as in its own column; both fits are deterministic for a seed, so refitting would give the same
+ * models), its fit seconds and size the sum of theirs, its inference timed like any kind's.
  */
 import type { ClassifierKind } from "../ml/classifier.ts";
+import { MeanClassifier } from "../ml/mean.ts";
 import { matrixFromData, selectRows } from "../ml/matrix.ts";
 import { createRng, shuffleInPlace } from "../ml/prng.ts";
 import { ML_RF_MAX_ROWS } from "../ml/random-forest.ts";
@@ -24,8 +30,14 @@ import { pageTypeOf } from "./page-types.ts";
 import { loadAll } from "./train.ts";
 import { DEFAULT_SETS } from "./recipes.ts";
 
+/** The mean of the gbdt and seq fold models (see the header). */
+export const ENSEMBLE = "gbdt+seq";
+/** ENSEMBLE's members, which must run before it under the same seed. */
+export const ENSEMBLE_MEMBERS: readonly ClassifierKind[] = ["gbdt", "seq"];
+/** A column of the comparison: a classifier kind or ENSEMBLE. */
+export type CompareKind = ClassifierKind | typeof ENSEMBLE;
 /** The kinds compared by default, in table order. */
-export const COMPARE_KINDS: readonly ClassifierKind[] = ["gbdt", "rf", "ml-rf", "mlp", "seq"];
+export const COMPARE_KINDS: readonly CompareKind[] = ["gbdt", "rf", "ml-rf", "mlp", "seq", ENSEMBLE];
 /** The sets compared by default: the bundled default model's (scripts/train-default.ts). */
 export const COMPARE_SETS = DEFAULT_SETS;
 /** Held-out pages per fold whose classifier inference is timed. */
@@ -36,7 +48,7 @@ export interface CompareOptions {
   mode: RenderMode;
   seeds: number[];
   folds: number;
-  kinds: readonly ClassifierKind[];
+  kinds: readonly CompareKind[];
   /** Hyper-parameters per kind (each kind's documented defaults otherwise). */
   params?: Partial<Record<ClassifierKind, Record<string, unknown>>>;
   /** Rows ml-rf trains on, a seeded sample of each fold's (default and at most ML_RF_MAX_ROWS). */
@@ -52,7 +64,7 @@ export interface CompareOptions {
 
 /** One kind under one seed. */
 export interface KindResult {
-  kind: ClassifierKind;
+  kind: CompareKind;
   seed: number;
   /** Group ("all", a set, "type:article", …) → held-out pages and their mean word F1. */
   f1: Record<string, { pages: number; f1: number }>;
@@ -119,21 +131,59 @@ function timeInference(
   return (used.user + used.system) / 1000 / nonEmpty.length;
 }
 
+/** A fold's fitted pipeline and its fit seconds. */
+interface FoldFit {
+  fitted: FittedPipeline;
+  seconds: FitSeconds;
+}
+
+/** What the kinds of one run share; `kept` holds the ENSEMBLE_MEMBERS' fold fits by "kind/seed". */
+interface CompareContext {
+  options: CompareOptions;
+  nCols: number;
+  dirs: Map<string, string>;
+  typeOf: Map<string, string>;
+  kept: Map<string, FoldFit[]>;
+}
+
+/** ENSEMBLE's fold `f`: the mean of its members' fold models, fit seconds summed. */
+function ensembleFold(ctx: CompareContext, seed: number, f: number): FoldFit {
+  const members = ENSEMBLE_MEMBERS.map((k) => {
+    const fit = ctx.kept.get(`${k}/${seed}`)?.[f];
+    if (!fit)
+      throw new Error(`${ENSEMBLE} needs ${ENSEMBLE_MEMBERS.join(" and ")} before it under seed ${seed}`);
+    return fit;
+  });
+  const sum = (g: (s: FitSeconds) => number) => members.reduce((a, m) => a + g(m.seconds), 0);
+  return {
+    fitted: {
+      content: new MeanClassifier(members.map((m) => m.fitted.content)),
+      segment: null,
+      byType: new Map(),
+      router: null,
+    },
+    seconds: { wall: sum((s) => s.wall), cpu: sum((s) => s.cpu) },
+  };
+}
+
 /** Cross-validates one kind under one seed (see the header). */
 async function compareKind(
   records: PageRecord[],
-  kind: ClassifierKind,
+  kind: CompareKind,
   seed: number,
-  ctx: { options: CompareOptions; nCols: number; dirs: Map<string, string>; typeOf: Map<string, string> },
+  ctx: CompareContext,
 ): Promise<KindResult> {
   const { options, nCols } = ctx;
   const fits: { seconds: FitSeconds; bytes: number; ms: number }[] = [];
+  const kept: FoldFit[] = [];
   const timed = options.timedPages ?? TIMED_PAGES;
+  const ensemble = kind === ENSEMBLE ? (f: number) => ensembleFold(ctx, seed, f) : null;
   const cv = await crossValidate(records, {
     folds: options.folds,
+    ...(ensemble ? { fit: async (f: number) => ensemble(f).fitted } : {}),
     config: {
-      kind,
-      params: options.params?.[kind] ?? {},
+      kind: kind === ENSEMBLE ? "gbdt" : kind,
+      params: (kind === ENSEMBLE ? undefined : options.params?.[kind]) ?? {},
       seed,
       perType: false,
       segment: false,
@@ -146,12 +196,16 @@ async function compareKind(
     context: false,
     ...(options.workers ? { workers: options.workers } : {}),
     ...(options.log ? { log: options.log } : {}),
-    onFold: (_f, fitted, test, seconds) => {
+    onFold: (f, fitted, test, measured) => {
+      const seconds = ensemble ? ensemble(f).seconds : measured;
       const pages = shuffleInPlace(Array.from(test), createRng(seed)).slice(0, timed);
       const bytes = Buffer.byteLength(JSON.stringify(fitted.content.toJSON()));
       fits.push({ seconds, bytes, ms: timeInference(fitted, records, pages, nCols) });
+      kept.push({ fitted, seconds });
     },
   });
+  if (ENSEMBLE_MEMBERS.includes(kind as ClassifierKind) && options.kinds.includes(ENSEMBLE))
+    ctx.kept.set(`${kind}/${seed}`, kept);
   const mean = (f: (x: (typeof fits)[number]) => number) => fits.reduce((a, x) => a + f(x), 0) / fits.length;
   return {
     kind,
@@ -171,6 +225,7 @@ export async function compareModels(options: CompareOptions): Promise<Comparison
   const nCols = records[0]!.values.length / records[0]!.nodes.length;
   const typeOf = new Map(records.map((r) => [`${r.dataset}/${r.id}`, pageTypeOf(r) ?? "other"]));
   const results: KindResult[] = [];
+  const ctx: CompareContext = { options, nCols, dirs, typeOf, kept: new Map() };
   const comparison = (): Comparison => ({
     sets: sets.map((s) => s.name),
     types: [...new Set(typeOf.values())].sort(),
@@ -184,7 +239,7 @@ export async function compareModels(options: CompareOptions): Promise<Comparison
   for (const seed of options.seeds)
     for (const kind of options.kinds) {
       options.log?.(`${kind}, seed ${seed}: ${options.folds} site-grouped folds of ${records.length} pages`);
-      const r = await compareKind(records, kind, seed, { options, nCols, dirs, typeOf });
+      const r = await compareKind(records, kind, seed, ctx);
       options.log?.(
         `${kind}, seed ${seed}: word F1 ${r.f1["all"]?.f1.toFixed(3)}, fit ${r.fitSeconds.toFixed(1)} CPU s/fold`,
       );
@@ -227,7 +282,7 @@ export function formatComparison(c: Comparison): string {
     ...COMPARE_KINDS.filter((k) => run.has(k)),
     ...[...run].filter((k) => !COMPARE_KINDS.includes(k)),
   ];
-  const of = (k: ClassifierKind) => c.results.filter((r) => r.kind === k);
+  const of = (k: CompareKind) => c.results.filter((r) => r.kind === k);
   const pages = (g: string) => c.results[0]?.f1[g]?.pages ?? 0;
   const f1Row = (label: string, g: string, rs = of) =>
     `| ${label} (${pages(g)}) | ${kinds
