@@ -6,7 +6,8 @@
  * models/MODEL_CARD.md quote its output.
  *
  * Usage: npm run compare:models -- [--sets A,B] [--seeds 42,7] [--folds K] [--kinds gbdt,seq]
- *                                  [--quick] [--ml-rf-rows N] [--out FILE] [--json FILE] [--workers N]
+ *                                  [--quick] [--ml-rf-rows N] [--max-pages N] [--out FILE] [--json FILE]
+ *                                  [--workers N]
  *        npm run compare:models -- --from-json A.json,B.json [--out FILE]
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -27,7 +28,8 @@ import {
 import { intOption, scriptArgs, usageError } from "./args.ts";
 
 const USAGE = `Usage: npm run compare:models -- [--sets A,B] [--seeds 42,7] [--folds K] [--kinds ${COMPARE_KINDS.join(",")}]
-                               [--quick] [--ml-rf-rows N] [--out FILE] [--json FILE] [--workers N]
+                               [--quick] [--ml-rf-rows N] [--max-pages N] [--out FILE] [--json FILE]
+                               [--workers N]
        npm run compare:models -- --from-json A.json,B.json [--out FILE]
 
 Cross-validates each classifier kind on the same site-grouped folds (one general content
@@ -37,7 +39,8 @@ Defaults: --sets ${COMPARE_SETS.join(",")} --seeds 42 --folds 3, every kind. ml-
 seeded sample of its row cap. --quick: small settings (few trees and epochs, 200 ml-rf rows) for
 a smoke run. ${ENSEMBLE}: the mean of the gbdt and seq fold models of the same run (both must
 come before it in --kinds). --ml-rf-rows: ml-rf's rows per fit (at most ${ML_RF_MAX_ROWS}). Times are CPU time of
-this process (wall seconds in --json). The table and --json are rewritten after every kind;
+this process (wall seconds in --json). --max-pages: a fixed seeded sample of at most N pages of
+each set (the same pages under every seed). The table and --json are rewritten after every kind;
 --from-json prints one table from the --json files of runs on the same pages and folds.`;
 
 const values = scriptArgs(USAGE, {
@@ -50,6 +53,7 @@ const values = scriptArgs(USAGE, {
   json: { type: "string" },
   workers: { type: "string" },
   "ml-rf-rows": { type: "string" },
+  "max-pages": { type: "string" },
   "from-json": { type: "string" },
 });
 
@@ -78,6 +82,7 @@ if (seeds.some((s) => !Number.isInteger(s)))
   usageError(USAGE, `--seeds must be whole numbers, not "${values.seeds}"`);
 const folds = intOption(USAGE, "folds", values.folds, 3, 2);
 const workers = intOption(USAGE, "workers", values.workers, 0, 0);
+const maxPages = intOption(USAGE, "max-pages", values["max-pages"], 0, 1);
 
 const mlRfRows = intOption(USAGE, "ml-rf-rows", values["ml-rf-rows"], ML_RF_MAX_ROWS);
 if (mlRfRows > ML_RF_MAX_ROWS) usageError(USAGE, `--ml-rf-rows must be at most ${ML_RF_MAX_ROWS}`);
@@ -107,6 +112,7 @@ try {
     mlRfRows: values.quick && !values["ml-rf-rows"] ? QUICK_ML_RF_ROWS : mlRfRows,
     ...(values.quick ? { params: QUICK_PARAMS, timedPages: 10 } : {}),
     ...(workers > 0 ? { workers } : {}),
+    ...(maxPages > 0 ? { maxPages } : {}),
     log: (s) => bar.note(s),
     onResult: (partial) => {
       // written after every kind, so an interrupted run keeps the kinds it finished

@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { Comparison } from "../src/train/compare.ts";
+import { samplePerSet, type Comparison } from "../src/train/compare.ts";
+import type { PageRecord } from "../src/train/page-record.ts";
 import { tempDir } from "./helpers.ts";
 
 const run = (...args: string[]) =>
@@ -35,6 +36,10 @@ describe("compare:models", () => {
       c.results.map((r) => r.kind),
       ["gbdt", "rf", "ml-rf", "mlp", "seq", "gbdt+seq"],
     );
+    // each kind's paired per-page gain over gbdt on the same pages
+    const paired = lines.find((l) => l.startsWith("| paired gain over gbdt ± s.e., seed 42 |"));
+    assert.ok(paired, "no paired row");
+    assert.match(paired, /^\| [^|]+ \| – \|( [+−]\d\.\d{3} ± \d\.\d{3} \|){5}$/);
     // the mean's fit and size are its members' together
     const of = (k: string) => c.results.find((r) => r.kind === k)!;
     assert.ok(Math.abs(of("gbdt+seq").fitSeconds - of("gbdt").fitSeconds - of("seq").fitSeconds) < 1e-9);
@@ -53,6 +58,25 @@ describe("compare:models", () => {
     const refused = run("--from-json", `${json},${other}`);
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /^error: cannot merge comparisons of other pages or folds/);
+  });
+
+  it("--max-pages keeps the same seeded sample of at most N pages of each set, in order", () => {
+    const records = [
+      ...Array.from({ length: 30 }, (_, i) => ({ dataset: "a", id: `a${i}` })),
+      ...Array.from({ length: 5 }, (_, i) => ({ dataset: "b", id: `b${i}` })),
+    ] as PageRecord[];
+    const kept = samplePerSet(records, 10);
+    assert.equal(kept.filter((r) => r.dataset === "a").length, 10);
+    assert.equal(kept.filter((r) => r.dataset === "b").length, 5);
+    assert.deepEqual(
+      kept,
+      [...kept].sort((x, y) => records.indexOf(x) - records.indexOf(y)),
+    );
+    assert.deepEqual(samplePerSet(records, 10), kept);
+    assert.notDeepEqual(
+      kept.filter((r) => r.dataset === "a").map((r) => r.id),
+      records.slice(0, 10).map((r) => r.id),
+    );
   });
 
   it("refuses an unknown kind with a one-line error and exit code 2", () => {

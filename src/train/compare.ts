@@ -42,6 +42,8 @@ export const COMPARE_KINDS: readonly CompareKind[] = ["gbdt", "rf", "ml-rf", "ml
 export const COMPARE_SETS = DEFAULT_SETS;
 /** Held-out pages per fold whose classifier inference is timed. */
 export const TIMED_PAGES = 100;
+/** The seed of the page sample of CompareOptions.maxPages. */
+export const SAMPLE_SEED = 1;
 
 export interface CompareOptions {
   datasets: string[];
@@ -53,6 +55,11 @@ export interface CompareOptions {
   params?: Partial<Record<ClassifierKind, Record<string, unknown>>>;
   /** Rows ml-rf trains on, a seeded sample of each fold's (default and at most ML_RF_MAX_ROWS). */
   mlRfRows?: number;
+  /**
+   * At most this many pages of each set, a sample drawn with SAMPLE_SEED whatever the CV seeds,
+   * so every seed and run compares on the same pages (default: every page).
+   */
+  maxPages?: number;
   /** Held-out pages per fold timed for inference (default TIMED_PAGES). */
   timedPages?: number;
   workers?: number;
@@ -76,6 +83,8 @@ export interface KindResult {
   modelBytes: number;
   /** Mean CPU ms to score one page's leaf segments. */
   inferMs: number;
+  /** Word F1 of every held-out page by "set/id" (for paired comparisons; runs before it lack it). */
+  pages?: Record<string, number>;
 }
 
 export interface Comparison {
@@ -87,6 +96,8 @@ export interface Comparison {
   seeds: number[];
   /** Rows ml-rf trained on per fold. */
   mlRfRows: number;
+  /** The cap on pages per set of the run (CompareOptions.maxPages), when it had one. */
+  maxPages?: number;
   results: KindResult[];
 }
 
@@ -211,6 +222,7 @@ async function compareKind(
     kind,
     seed,
     f1: groupF1(cv.report.perPage, ctx.typeOf),
+    pages: Object.fromEntries(cv.report.perPage.map((p) => [`${p.dataset}/${p.id}`, p.f1["plain"] ?? 0])),
     fitSeconds: mean((x) => x.seconds.cpu),
     fitWallSeconds: mean((x) => x.seconds.wall),
     modelBytes: mean((x) => x.bytes),
@@ -218,9 +230,22 @@ async function compareKind(
   };
 }
 
+/** At most `max` records of each set: a SAMPLE_SEED sample, in their order. */
+export function samplePerSet(records: readonly PageRecord[], max: number): PageRecord[] {
+  const keep = new Set<PageRecord>();
+  for (const set of new Set(records.map((r) => r.dataset))) {
+    const of = records.filter((r) => r.dataset === set);
+    const order = shuffleInPlace(Uint32Array.from(of.keys()), createRng(SAMPLE_SEED));
+    for (const i of order.subarray(0, max)) keep.add(of[i] as PageRecord);
+  }
+  return records.filter((r) => keep.has(r));
+}
+
 /** Runs every kind under every seed on the same records (see the header). */
 export async function compareModels(options: CompareOptions): Promise<Comparison> {
-  const { records, sets, dirs } = await loadAll(options);
+  const loaded = await loadAll(options);
+  const { sets, dirs } = loaded;
+  const records = options.maxPages ? samplePerSet(loaded.records, options.maxPages) : loaded.records;
   if (!records.length) throw new Error(`no labeled pages in ${options.datasets.join(", ")}`);
   const nCols = records[0]!.values.length / records[0]!.nodes.length;
   const typeOf = new Map(records.map((r) => [`${r.dataset}/${r.id}`, pageTypeOf(r) ?? "other"]));
@@ -234,6 +259,7 @@ export async function compareModels(options: CompareOptions): Promise<Comparison
     folds: options.folds,
     seeds: options.seeds,
     mlRfRows: options.mlRfRows ?? ML_RF_MAX_ROWS,
+    ...(options.maxPages ? { maxPages: options.maxPages } : {}),
     results: [...results],
   });
   for (const seed of options.seeds)
@@ -263,6 +289,37 @@ export function mergeComparisons(parts: readonly Comparison[]): Comparison {
   const results = parts.flatMap((c) => c.results);
   const mlRf = parts.find((c) => c.results.some((r) => r.kind === "ml-rf")) ?? first;
   return { ...first, seeds: [...new Set(results.map((r) => r.seed))], mlRfRows: mlRf.mlRfRows, results };
+}
+
+/**
+ * The mean per-page word-F1 gain of `r` over `base` on the pages both scored, and its standard
+ * error (the paired comparison: the same pages and folds), null without per-page figures.
+ */
+export function pairedGain(r: KindResult, base: KindResult): { gain: number; se: number } | null {
+  if (!r.pages || !base.pages) return null;
+  const d = Object.keys(r.pages)
+    .filter((k) => base.pages![k] !== undefined)
+    .map((k) => r.pages![k]! - base.pages![k]!);
+  if (d.length < 2) return null;
+  const gain = d.reduce((a, x) => a + x, 0) / d.length;
+  const variance = d.reduce((a, x) => a + (x - gain) ** 2, 0) / (d.length - 1);
+  return { gain, se: Math.sqrt(variance / d.length) };
+}
+
+/** A row per seed: each kind's paired gain over `base` ("+0.004 ± 0.002"), when figures allow. */
+function pairedRows(c: Comparison, kinds: readonly CompareKind[], base: CompareKind): string[] {
+  return c.seeds.flatMap((seed) => {
+    const of = (k: CompareKind) => c.results.find((r) => r.kind === k && r.seed === seed);
+    const b = of(base);
+    const cells = kinds.map((k) => {
+      const r = of(k);
+      const g = r && b && k !== base ? pairedGain(r, b) : null;
+      return g ? `${g.gain >= 0 ? "+" : "−"}${Math.abs(g.gain).toFixed(3)} ± ${g.se.toFixed(3)}` : "–";
+    });
+    return cells.some((x) => x !== "–")
+      ? [`| paired gain over ${base} ± s.e., seed ${seed} | ${cells.join(" | ")} |`]
+      : [];
+  });
 }
 
 /** Mean of `f` over a kind's results (one per seed). */
@@ -302,6 +359,7 @@ export function formatComparison(c: Comparison): string {
       : []),
     ...c.sets.map((s) => f1Row(s, s)),
     ...c.types.map((t) => f1Row(`type ${t}`, `type:${t}`)),
+    ...pairedRows(c, kinds, "gbdt"),
     `| fit, CPU s per fold | ${kinds
       .map((k) =>
         fmt(
@@ -328,7 +386,8 @@ export function formatComparison(c: Comparison): string {
       .join(" | ")} |`,
   ];
   const head =
-    `${c.pages} pages, ${c.sites} sites (${c.sets.join(", ")}); ${c.folds} site-grouped folds; ` +
+    `${c.pages} pages, ${c.sites} sites (${c.sets.join(", ")}` +
+    `${c.maxPages ? `, a sample of at most ${c.maxPages} pages each` : ""}); ${c.folds} site-grouped folds; ` +
     `seed${c.seeds.length > 1 ? "s" : ""} ${c.seeds.join(", ")}`;
   return `${head}\n\n${lines.join("\n")}\n`;
 }
