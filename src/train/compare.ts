@@ -13,9 +13,9 @@
  * seconds are kept in the JSON.
  *
  * ENSEMBLE ("gbdt+seq") is the mean of the GBDT's and the sequence model's P(main) (ml/mean.ts):
- * each fold's pair is the gbdt and seq fold models of the same seed in the same run (each fitted
- * as in its own column; both fits are deterministic for a seed, so refitting would give the same
- * models), its fit seconds and size the sum of theirs, its inference timed like any kind's.
+ * each fold's pair is the gbdt and seq fold models of the same seed in the same run, each fitted
+ * as in its own column on its own rows (seq on every leaf of a page), so no fit is repeated; its
+ * fit seconds and size are the sum of theirs, its inference is timed like any kind's.
  */
 import type { ClassifierKind } from "../ml/classifier.ts";
 import { MeanClassifier } from "../ml/mean.ts";
