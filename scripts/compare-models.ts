@@ -6,7 +6,8 @@
  * models/MODEL_CARD.md quote its output.
  *
  * Usage: npm run compare:models -- [--sets A,B] [--seeds 42,7] [--folds K] [--kinds gbdt,seq]
- *                                  [--quick] [--ml-rf-rows N] [--out FILE] [--json FILE] [--workers N]
+ *                                  [--quick] [--ml-rf-rows N] [--max-pages N] [--out FILE] [--json FILE]
+ *                                  [--workers N]
  *        npm run compare:models -- --from-json A.json,B.json [--out FILE]
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,6 +18,9 @@ import {
   COMPARE_KINDS,
   COMPARE_SETS,
   compareModels,
+  ENSEMBLE,
+  ENSEMBLE_MEMBERS,
+  type CompareKind,
   formatComparison,
   mergeComparisons,
   type Comparison,
@@ -24,7 +28,8 @@ import {
 import { intOption, scriptArgs, usageError } from "./args.ts";
 
 const USAGE = `Usage: npm run compare:models -- [--sets A,B] [--seeds 42,7] [--folds K] [--kinds ${COMPARE_KINDS.join(",")}]
-                               [--quick] [--ml-rf-rows N] [--out FILE] [--json FILE] [--workers N]
+                               [--quick] [--ml-rf-rows N] [--max-pages N] [--out FILE] [--json FILE]
+                               [--workers N]
        npm run compare:models -- --from-json A.json,B.json [--out FILE]
 
 Cross-validates each classifier kind on the same site-grouped folds (one general content
@@ -32,8 +37,10 @@ classifier each, no page-type models or context stage) and prints a Markdown tab
 word F1 per set and page type, fit seconds per fold, model size and inference ms per page.
 Defaults: --sets ${COMPARE_SETS.join(",")} --seeds 42 --folds 3, every kind. ml-rf trains on a
 seeded sample of its row cap. --quick: small settings (few trees and epochs, 200 ml-rf rows) for
-a smoke run. --ml-rf-rows: ml-rf's rows per fit (at most ${ML_RF_MAX_ROWS}). Times are CPU time of
-this process (wall seconds in --json). The table and --json are rewritten after every kind;
+a smoke run. ${ENSEMBLE}: the mean of the gbdt and seq fold models of the same run (both must
+come before it in --kinds). --ml-rf-rows: ml-rf's rows per fit (at most ${ML_RF_MAX_ROWS}). Times are CPU time of
+this process (wall seconds in --json). --max-pages: a fixed seeded sample of at most N pages of
+each set (the same pages under every seed). The table and --json are rewritten after every kind;
 --from-json prints one table from the --json files of runs on the same pages and folds.`;
 
 const values = scriptArgs(USAGE, {
@@ -46,6 +53,7 @@ const values = scriptArgs(USAGE, {
   json: { type: "string" },
   workers: { type: "string" },
   "ml-rf-rows": { type: "string" },
+  "max-pages": { type: "string" },
   "from-json": { type: "string" },
 });
 
@@ -63,14 +71,18 @@ const QUICK_ML_RF_ROWS = 200;
 
 const list = (s: string | undefined) => (s ?? "").split(",").filter(Boolean);
 const kinds = values.kinds ? list(values.kinds) : [...COMPARE_KINDS];
+const known: readonly string[] = [...CLASSIFIER_KINDS, ENSEMBLE];
 for (const k of kinds)
-  if (!(CLASSIFIER_KINDS as readonly string[]).includes(k))
-    usageError(USAGE, `--kinds: unknown kind "${k}" (known: ${CLASSIFIER_KINDS.join(", ")})`);
+  if (!known.includes(k)) usageError(USAGE, `--kinds: unknown kind "${k}" (known: ${known.join(", ")})`);
+const at = kinds.indexOf(ENSEMBLE);
+if (at >= 0 && ENSEMBLE_MEMBERS.some((k) => !kinds.slice(0, at).includes(k)))
+  usageError(USAGE, `--kinds: ${ENSEMBLE} needs ${ENSEMBLE_MEMBERS.join(" and ")} before it`);
 const seeds = values.seeds ? list(values.seeds).map(Number) : [42];
 if (seeds.some((s) => !Number.isInteger(s)))
   usageError(USAGE, `--seeds must be whole numbers, not "${values.seeds}"`);
 const folds = intOption(USAGE, "folds", values.folds, 3, 2);
 const workers = intOption(USAGE, "workers", values.workers, 0, 0);
+const maxPages = intOption(USAGE, "max-pages", values["max-pages"], 0, 1);
 
 const mlRfRows = intOption(USAGE, "ml-rf-rows", values["ml-rf-rows"], ML_RF_MAX_ROWS);
 if (mlRfRows > ML_RF_MAX_ROWS) usageError(USAGE, `--ml-rf-rows must be at most ${ML_RF_MAX_ROWS}`);
@@ -96,10 +108,11 @@ try {
     mode: "static",
     seeds,
     folds,
-    kinds: kinds as ClassifierKind[],
+    kinds: kinds as CompareKind[],
     mlRfRows: values.quick && !values["ml-rf-rows"] ? QUICK_ML_RF_ROWS : mlRfRows,
     ...(values.quick ? { params: QUICK_PARAMS, timedPages: 10 } : {}),
     ...(workers > 0 ? { workers } : {}),
+    ...(maxPages > 0 ? { maxPages } : {}),
     log: (s) => bar.note(s),
     onResult: (partial) => {
       // written after every kind, so an interrupted run keeps the kinds it finished

@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { Comparison } from "../src/train/compare.ts";
+import { samplePerSet, type Comparison } from "../src/train/compare.ts";
+import type { PageRecord } from "../src/train/page-record.ts";
 import { tempDir } from "./helpers.ts";
 
 const run = (...args: string[]) =>
@@ -14,7 +15,7 @@ const run = (...args: string[]) =>
   });
 
 describe("compare:models", () => {
-  it("cross-validates gbdt, rf, ml-rf, mlp and seq on the same folds of data/sample into one table", () => {
+  it("cross-validates gbdt, rf, ml-rf, mlp, seq and their gbdt+seq mean on the same folds of data/sample", () => {
     const dir = tempDir("pith-compare-");
     const json = join(dir, "compare.json");
     const res = run("--sets", "data/sample", "--quick", "--folds", "2", "--workers", "1", "--json", json);
@@ -22,19 +23,27 @@ describe("compare:models", () => {
     const lines = res.stdout.split("\n");
     assert.match(
       res.stdout,
-      /\| word F1, held out \(pages\) \| gbdt \| rf \| ml-rf \(200 rows\) \| mlp \| seq \|/,
+      /\| word F1, held out \(pages\) \| gbdt \| rf \| ml-rf \(200 rows\) \| mlp \| seq \| gbdt\+seq \|/,
     );
     for (const row of ["all (21)", "sample (21)", "type article (7)", "fit, CPU s per fold", "model, KB"]) {
       const line = lines.find((l) => l.startsWith(`| ${row} |`));
       assert.ok(line, `no row ${row}`);
-      assert.equal(line.split("|").length, 8, line);
+      assert.equal(line.split("|").length, 9, line);
       assert.doesNotMatch(line, /–/, `${row} has an empty cell`);
     }
     const c = JSON.parse(readFileSync(json, "utf8")) as Comparison;
     assert.deepEqual(
       c.results.map((r) => r.kind),
-      ["gbdt", "rf", "ml-rf", "mlp", "seq"],
+      ["gbdt", "rf", "ml-rf", "mlp", "seq", "gbdt+seq"],
     );
+    // each kind's paired per-page gain over gbdt on the same pages
+    const paired = lines.find((l) => l.startsWith("| paired gain over gbdt ± s.e., seed 42 |"));
+    assert.ok(paired, "no paired row");
+    assert.match(paired, /^\| [^|]+ \| – \|( [+−]\d\.\d{3} ± \d\.\d{3} \|){5}$/);
+    // the mean's fit and size are its members' together
+    const of = (k: string) => c.results.find((r) => r.kind === k)!;
+    assert.ok(Math.abs(of("gbdt+seq").fitSeconds - of("gbdt").fitSeconds - of("seq").fitSeconds) < 1e-9);
+    assert.ok(of("gbdt+seq").modelBytes > of("gbdt").modelBytes + of("seq").modelBytes);
     for (const r of c.results) {
       assert.equal(r.f1["all"]?.pages, 21, r.kind);
       assert.ok(r.f1["all"]!.f1 > 0.3 && r.f1["all"]!.f1 <= 1, `${r.kind} F1 ${r.f1["all"]!.f1}`);
@@ -51,9 +60,31 @@ describe("compare:models", () => {
     assert.match(refused.stderr, /^error: cannot merge comparisons of other pages or folds/);
   });
 
+  it("--max-pages keeps the same seeded sample of at most N pages of each set, in order", () => {
+    const records = [
+      ...Array.from({ length: 30 }, (_, i) => ({ dataset: "a", id: `a${i}` })),
+      ...Array.from({ length: 5 }, (_, i) => ({ dataset: "b", id: `b${i}` })),
+    ] as PageRecord[];
+    const kept = samplePerSet(records, 10);
+    assert.equal(kept.filter((r) => r.dataset === "a").length, 10);
+    assert.equal(kept.filter((r) => r.dataset === "b").length, 5);
+    assert.deepEqual(
+      kept,
+      [...kept].sort((x, y) => records.indexOf(x) - records.indexOf(y)),
+    );
+    assert.deepEqual(samplePerSet(records, 10), kept);
+    assert.notDeepEqual(
+      kept.filter((r) => r.dataset === "a").map((r) => r.id),
+      records.slice(0, 10).map((r) => r.id),
+    );
+  });
+
   it("refuses an unknown kind with a one-line error and exit code 2", () => {
     const res = run("--kinds", "gbdt,forest");
     assert.equal(res.status, 2);
     assert.match(res.stderr, /^error: --kinds: unknown kind "forest"/);
+    const alone = run("--kinds", "seq,gbdt+seq");
+    assert.equal(alone.status, 2);
+    assert.match(alone.stderr, /^error: --kinds: gbdt\+seq needs gbdt and seq before it/);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The classifier kinds by name: a new untrained one, or one rebuilt from its JSON. Each kind's
+ * The classifier kinds by name: a new untrained one, or one rebuilt from its JSON (also "mean",
+ * mean.ts: the mean of members rebuilt here, so mean.ts needs no import of this module). Each kind's
  * module is imported when first asked for, so a process that runs only GBDT models never loads
  * TensorFlow.js.
  */
@@ -40,6 +41,13 @@ export async function loadClassifier(json: unknown): Promise<Classifier> {
       return (await import("./mlp.ts")).MlpClassifier.fromJSON(json);
     case "seq":
       return (await import("./seq.ts")).SequenceClassifier.fromJSON(json);
+    case "mean": {
+      const members = (json as { members?: unknown }).members;
+      if (!Array.isArray(members) || !members.length)
+        throw new Error('expected a serialised "mean" classifier');
+      const { MeanClassifier } = await import("./mean.ts");
+      return new MeanClassifier(await Promise.all(members.map(loadClassifier)));
+    }
     default:
       throw new Error(
         `unknown classifier kind ${JSON.stringify(kind)} (known: ${CLASSIFIER_KINDS.join(", ")})`,

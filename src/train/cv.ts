@@ -120,6 +120,8 @@ export interface CvOptions {
   onFold?: (fold: number, fitted: FittedPipeline, test: ArrayLike<number>, seconds: FitSeconds) => void;
   /** A recipe's own choices, shipped as they are instead of chosen from the variants. */
   fixed?: FixedChoices;
+  /** Makes fold `fold`'s pipeline instead of fitting one on its training pages (compare.ts's ensemble). */
+  fit?: (fold: number, train: PageRecord[]) => Promise<FittedPipeline>;
 }
 
 /** A fit's wall-clock seconds and this process's CPU seconds (user + system) meanwhile. */
@@ -267,12 +269,10 @@ async function fitFolds(
     );
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const fit = await fitPipeline(
-      Array.from(fold.train, (i) => records[i] as PageRecord),
-      options.nCols,
-      options.config,
-      log,
-    );
+    const train = Array.from(fold.train, (i) => records[i] as PageRecord);
+    const fit = options.fit
+      ? await options.fit(f, train)
+      : await fitPipeline(train, options.nCols, options.config, log);
     const used = process.cpuUsage(cpu);
     options.onFold?.(f, fit, fold.test, {
       wall: (performance.now() - started) / 1000,
