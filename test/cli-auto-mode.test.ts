@@ -32,17 +32,30 @@ test("--mode auto: an application shell is rendered in Chromium with --js and ge
   const dir = tempDir("pith-auto-");
   const shell = join(dir, "app.html");
   writeFileSync(shell, SHELL);
-  const run = await pith(["extract", shell, "--mode", "auto", "--js", "--format", "json"]);
-  assert.equal(run.status, 0, run.stderr);
-  const [page] = jsonLines(run.stdout);
-  assert.equal(page?.mode, "chromium");
-  assert.match(page?.text ?? "", /river festival drew thousands/);
-  assert.match(page?.model ?? "", /^default-chromium /);
-  assert.equal(page?.trace[0]?.step, "auto-mode");
-  assert.match(
-    page?.trace[0]?.reason ?? "",
-    /no visible word, 1 script\(s\): rendered in Chromium with --js/,
-  );
+  // in this thread (one page) and sent back by a worker thread
+  for (const workers of ["0", "1"]) {
+    const run = await pith([
+      "extract",
+      shell,
+      "--mode",
+      "auto",
+      "--js",
+      "--format",
+      "json",
+      "--workers",
+      workers,
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    const [page] = jsonLines(run.stdout);
+    assert.equal(page?.mode, "chromium");
+    assert.match(page?.text ?? "", /river festival drew thousands/);
+    assert.match(page?.model ?? "", /^default-chromium /);
+    assert.equal(page?.trace[0]?.step, "auto-mode");
+    assert.match(
+      page?.trace[0]?.reason ?? "",
+      /no visible word, 1 script\(s\): rendered in Chromium with --js/,
+    );
+  }
 
   const still = await pith(["extract", shell, "--mode", "auto", "--format", "json"]);
   assert.equal(still.status, 0, still.stderr);
