@@ -5,12 +5,13 @@
  * classifier, context stage), once per seed, and kept in data/cv/auto-<set>-<mode>-<seed>/. Every
  * held-out page then runs end to end with its fold's static model and, from the Chromium render
  * cache (`pith train --mode chromium --prepare` fills it), its fold's Chromium model: the static
- * pass gives the decision's signals. The minimum-kept-words threshold is chosen on two folds'
- * pages and scored on the third's; the script prints word F1 and the share of pages rendered for
- * static, chromium, auto (nested) and the per-page best of both (the ceiling of any decision), and
- * the figures of every threshold over all pages.
+ * pass gives the decision's signals. The decision's threshold (AUTO_MAX_KEPT_SHARE, or with
+ * `--signal words` a fewest-kept-words threshold) is chosen on two folds' pages (the best mean
+ * word F1; a tie: fewer renders) and scored on the third's; the script prints word F1 and the
+ * share of pages rendered for static, chromium, auto (nested) and the per-page best of both (the
+ * ceiling of any decision), and the figures of every threshold over all pages.
  *
- * Usage: npm run cv:auto -- [--set NAME] [--seed S] [--json FILE]
+ * Usage: npm run cv:auto -- [--set NAME] [--seed S] [--signal share|words] [--json FILE]
  */
 import {
   cpSync,
@@ -26,6 +27,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { autoSignals, type AutoSignals } from "../src/batch/auto-mode.ts";
 import { buildTree } from "../src/dom/tree.ts";
+import { wordCount } from "../src/dom/text.ts";
 import { featureSchema } from "../src/features/index.ts";
 import { loadDataset, readGold, type Dataset } from "../src/io/dataset.ts";
 import { parseModel } from "../src/ml/artifact.ts";
@@ -38,23 +40,32 @@ import { defaultWorkers, WorkerPool } from "../src/train/pool.ts";
 import { wordF1 } from "../src/train/score.ts";
 import { loadAll } from "../src/train/train.ts";
 import type { RenderMode } from "../src/types.ts";
-import { intOption, scriptArgs } from "./args.ts";
+import { intOption, scriptArgs, usageError } from "./args.ts";
 
-const USAGE = `Usage: npm run cv:auto -- [--set NAME] [--seed S] [--json FILE]
+const USAGE = `Usage: npm run cv:auto -- [--set NAME] [--seed S] [--signal share|words] [--json FILE]
 
 Held-out word F1 of --mode static, chromium and auto on one labeled set (default wcxb-dev), with
 fold models of both modes fitted once per seed into data/cv/auto-<set>-<mode>-<seed>/. Needs the
-set's Chromium renders cached (pith train --data SET --mode chromium --prepare).`;
+set's Chromium renders cached (pith train --data SET --mode chromium --prepare). --signal share
+(default): the share of visible words the static extraction kept; words: the words it kept.`;
 
 const FOLDS = 3;
-/** Thresholds tried for AUTO_MIN_WORDS. */
-const GRID = [0, 1, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300];
+/** Thresholds tried, per signal: AUTO_MAX_KEPT_SHARE, or fewest kept words. */
+const GRIDS = {
+  share: [0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3],
+  words: [0, 1, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300],
+};
 
 const values = scriptArgs(USAGE, {
   set: { type: "string" },
   seed: { type: "string" },
+  signal: { type: "string" },
   json: { type: "string" },
 });
+const signal = values.signal ?? "share";
+if (signal !== "share" && signal !== "words")
+  usageError(USAGE, `--signal must be share or words, not "${signal}"`);
+const GRID = GRIDS[signal];
 const seed = intOption(USAGE, "seed", values.seed, 42, 0);
 const set = values.set ?? "wcxb-dev";
 
@@ -67,7 +78,8 @@ class FoldsSaved extends Error {}
 /** Fits the fold models of `mode` (pith train's default recipe) and copies them into `dir` (as cv-rules.ts). */
 async function fitFolds(records: PageRecord[], dirs: Map<string, string>, mode: RenderMode, dir: string) {
   const tmp = mkdtempSync(join(tmpdir(), "pith-cv-auto-"));
-  process.env["TMPDIR"] = tmp;
+  const before = process.env["TMPDIR"];
+  process.env["TMPDIR"] = tmp; // cv.ts makes its fold folder under os.tmpdir()
   const pool = new WorkerPool(defaultWorkers());
   try {
     await crossValidate(records, {
@@ -92,6 +104,8 @@ async function fitFolds(records: PageRecord[], dirs: Map<string, string>, mode: 
   } finally {
     await pool.close();
     rmSync(tmp, { recursive: true, force: true });
+    if (before === undefined) delete process.env["TMPDIR"];
+    else process.env["TMPDIR"] = before;
   }
 }
 
@@ -108,6 +122,8 @@ interface PageRun extends AutoSignals {
   fold: number;
   static: number;
   chromium: number;
+  /** Words the Chromium extraction kept. */
+  chromiumWords: number;
 }
 
 async function runPage(ds: Dataset, rec: PageRecord, model: PipelineModel, mode: RenderMode) {
@@ -160,7 +176,16 @@ for (const [f, fold] of folds.entries()) {
       const s = await runPage(ds, rec, sm, "static");
       const c = await runPage(ds, chromiumRecords[i] as PageRecord, cm, "chromium");
       const signals = autoSignals(s.raw, s.extraction);
-      runs.push({ id: rec.id, pageType: rec.pageType, fold: f, static: s.f1, chromium: c.f1, ...signals });
+      const chromiumWords = wordCount(c.extraction.text);
+      runs.push({
+        id: rec.id,
+        pageType: rec.pageType,
+        fold: f,
+        static: s.f1,
+        chromium: c.f1,
+        chromiumWords,
+        ...signals,
+      });
     } catch (e) {
       log(`${rec.id}: ${(e as Error).message.split("\n")[0]}`);
     }
@@ -168,46 +193,42 @@ for (const [f, fold] of folds.entries()) {
   log(`fold ${f} done`);
 }
 
-const renders = (rs: readonly PageRun[], n: number) =>
-  rs.filter((r) => r.visibleWords > 0 && r.keptWords < n);
-const autoF1 = (r: PageRun, n: number) => (r.visibleWords > 0 && r.keptWords < n ? r.chromium : r.static);
+/** Whether the decision at threshold `t` renders the page (as autoDecision does, without --js). */
+const rendered = (r: PageRun, t: number) =>
+  r.visibleWords > 0 && (signal === "share" ? r.keptWords < t * r.visibleWords : r.keptWords < t);
+const autoF1 = (r: PageRun, t: number) => (rendered(r, t) ? r.chromium : r.static);
 const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / (xs.length || 1);
 
 /** The threshold with the best mean F1 on `rs` (ties: the smaller, fewer renders). */
 function fit(rs: readonly PageRun[]): number {
   let best = GRID[0] as number;
   let bestF1 = -1;
-  for (const n of GRID) {
-    const f1 = mean(rs.map((r) => autoF1(r, n)));
-    if (f1 > bestF1 + 1e-9) [best, bestF1] = [n, f1];
+  for (const t of GRID) {
+    const f1 = mean(rs.map((r) => autoF1(r, t)));
+    if (f1 > bestF1 + 1e-9) [best, bestF1] = [t, f1];
   }
   return best;
 }
 
 const chosen = Array.from({ length: FOLDS }, (_, f) => fit(runs.filter((r) => r.fold !== f)));
-const nested = runs.map((r) => ({ r, n: chosen[r.fold] as number }));
+const nested = runs.map((r) => ({ r, t: chosen[r.fold] as number }));
 const out: string[] = [
-  `${set}, seed ${seed}, ${runs.length} held-out pages; thresholds per fold: ${chosen.join(", ")}`,
+  `${set}, seed ${seed}, ${runs.length} held-out pages; signal ${signal}, thresholds per fold: ${chosen.join(", ")}`,
 ];
-const row = (name: string, f1: number, share: number) =>
-  `${name.padEnd(24)} F1 ${f1.toFixed(4)}  rendered ${(100 * share).toFixed(1)} %`;
-out.push(row("static", mean(runs.map((r) => r.static)), 0));
-out.push(row("chromium", mean(runs.map((r) => r.chromium)), 1));
-out.push(
-  row(
-    "auto (nested)",
-    mean(nested.map(({ r, n }) => autoF1(r, n))),
-    nested.filter(({ r, n }) => r.visibleWords > 0 && r.keptWords < n).length / runs.length,
-  ),
-);
-out.push(row("best of both (ceiling)", mean(runs.map((r) => Math.max(r.static, r.chromium))), NaN));
+const row = (name: string, f1: number, share: string) =>
+  `${name.padEnd(24)} F1 ${f1.toFixed(4)}  rendered ${share}`;
+const percent = (n: number) => `${((100 * n) / runs.length).toFixed(1)} %`;
+out.push(row("static", mean(runs.map((r) => r.static)), percent(0)));
+out.push(row("chromium", mean(runs.map((r) => r.chromium)), percent(runs.length)));
+const autoRendered = nested.filter(({ r, t }) => rendered(r, t)).length;
+out.push(row("auto (nested)", mean(nested.map(({ r, t }) => autoF1(r, t))), percent(autoRendered)));
+out.push(row("best of both (ceiling)", mean(runs.map((r) => Math.max(r.static, r.chromium))), "-"));
 out.push("", "threshold: F1 over all pages, rendered share, mean F1 gain on the rendered pages");
-for (const n of GRID) {
-  const rendered = renders(runs, n);
-  const gain = mean(rendered.map((r) => r.chromium - r.static));
-  out.push(
-    `${String(n).padStart(4)}  ${mean(runs.map((r) => autoF1(r, n))).toFixed(4)}  ${((100 * rendered.length) / runs.length).toFixed(1)} %  ${gain.toFixed(4)} (${rendered.length} pages)`,
-  );
+for (const t of GRID) {
+  const pages = runs.filter((r) => rendered(r, t));
+  const gain = mean(pages.map((r) => r.chromium - r.static)).toFixed(4);
+  const f1 = mean(runs.map((r) => autoF1(r, t))).toFixed(4);
+  out.push(`${String(t).padStart(5)}  ${f1}  ${percent(pages.length)}  ${gain} (${pages.length} pages)`);
 }
 process.stdout.write(out.join("\n") + "\n");
 if (values.json) writeFileSync(values.json, JSON.stringify(runs));

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
+import { AUTO_MAX_KEPT_SHARE, autoDecision } from "../src/batch/auto-mode.ts";
 import { fixturePath, pith, tempDir } from "./helpers.ts";
 
 const ARTICLE = fixturePath("pages/article.html");
@@ -81,15 +82,16 @@ test("--mode auto: a page whose static extraction keeps its text starts no brows
     assert.equal(page?.mode, "static");
     assert.match(page?.text ?? "", /^Why rivers meander/);
     assert.equal(page?.trace[0]?.step, "auto-mode");
-    assert.match(page?.trace[0]?.reason ?? "", /^static extraction kept \d+ words: not rendered$/);
+    assert.match(
+      page?.trace[0]?.reason ?? "",
+      /^static extraction kept \d+ of \d+ visible words: not rendered$/,
+    );
     assert.equal(page?.warnings, undefined);
   }
 });
 
 test("--mode auto: when Chromium fails, the page's static result is written with a warning", async () => {
   const dir = tempDir("pith-auto-fail-");
-  const short = join(dir, "short.html");
-  writeFileSync(short, "<html><body><main><p>Opening hours: nine to five.</p></main></body></html>");
   writeFileSync(join(dir, "app.html"), SHELL);
   copyFileSync(ARTICLE, join(dir, "article.html"));
   const env = { PUPPETEER_EXECUTABLE_PATH: join(dir, "no-browser") };
@@ -101,14 +103,29 @@ test("--mode auto: when Chromium fails, the page's static result is written with
   );
   assert.equal(run.status, 0, run.stderr);
   const pages = new Map(jsonLines(run.stdout).map((p) => [p.id, p]));
-  assert.deepEqual([...pages.keys()].sort(), ["app.html", "article.html", "short.html"]);
-  const fell = pages.get("short.html");
+  assert.deepEqual([...pages.keys()].sort(), ["app.html", "article.html"]);
+  const fell = pages.get("app.html");
   assert.equal(fell?.mode, "static");
-  assert.match(fell?.text ?? "", /Opening hours/);
+  assert.equal(fell?.text, "");
   assert.match(fell?.warnings?.[0] ?? "", /^Chromium failed \(render: .*\); the static result is written$/);
-  assert.match(fell?.trace[0]?.reason ?? "", /\(< \d+\): rendered in Chromium; Chromium failed/);
+  assert.match(fell?.trace[0]?.reason ?? "", /rendered in Chromium with --js; Chromium failed/);
+  assert.equal(pages.get("article.html")?.mode, "static");
   assert.equal(pages.get("article.html")?.warnings, undefined);
-  assert.match(run.stderr, /^warning\tshort\.html\tChromium failed/m);
+  assert.match(run.stderr, /^warning\tapp\.html\tChromium failed/m);
+});
+
+test("--mode auto's decision: a static extraction that kept a small share of the visible words is rendered", () => {
+  const visible = 1000;
+  const below = Math.ceil(AUTO_MAX_KEPT_SHARE * visible) - 1;
+  assert.equal(autoDecision({ keptWords: below, visibleWords: visible, scripts: 0 }, false).render, true);
+  assert.equal(
+    autoDecision({ keptWords: below + 1, visibleWords: visible, scripts: 0 }, false).render,
+    false,
+  );
+  assert.equal(autoDecision({ keptWords: 0, visibleWords: 12, scripts: 0 }, false).render, true);
+  assert.equal(autoDecision({ keptWords: 0, visibleWords: 0, scripts: 2 }, false).render, false);
+  assert.equal(autoDecision({ keptWords: 0, visibleWords: 0, scripts: 2 }, true).render, true);
+  assert.equal(autoDecision({ keptWords: 0, visibleWords: 0, scripts: 0 }, true).render, false);
 });
 
 test("--mode auto: usage errors for a model of one mode and for site-level methods", async () => {

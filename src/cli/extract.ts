@@ -16,7 +16,7 @@ import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import type { ReadOptions } from "../io/inputs.ts";
 import type { Extractor, ExtractorContext, RenderMode } from "../types.ts";
 import type { ExtractMode } from "../batch/extract.ts";
-import { AUTO_MIN_WORDS } from "../batch/auto-mode.ts";
+import { AUTO_MAX_KEPT_SHARE } from "../batch/auto-mode.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { SITE_MIN_PAGES } from "../io/site-group.ts";
 import { SITE_MAX_OTHERS } from "../features/site.ts";
@@ -87,11 +87,11 @@ ${INPUT_HELP}
                      page at a time and --concurrency does not apply
 ${RENDER_HELP}
   --mode auto        the static parser first; Chromium (with its model) renders only the pages
-                     whose static extraction kept fewer than ${AUTO_MIN_WORDS} words, and, with --js, a page
-                     with no visible word but scripts (an application shell). A page that stays
-                     static starts no browser; a Chromium failure writes the static result with a
-                     warning. JSON output: "mode" and the trace's first entry (step auto-mode) say
-                     which (docs/render.md)
+                     whose static extraction kept less than ${100 * AUTO_MAX_KEPT_SHARE} % of their visible words and,
+                     with --js, a page with no visible word but scripts (an application shell).
+                     A batch whose pages all stay static starts no browser; a Chromium failure
+                     writes the static result with a warning. JSON output: "mode" and the trace's
+                     first entry (step auto-mode) say which (docs/render.md)
   -h, --help         this help
 
 Exit codes: 0 all pages extracted, 1 some pages failed (each reported on stderr, the batch
