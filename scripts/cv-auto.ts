@@ -13,34 +13,22 @@
  *
  * Usage: npm run cv:auto -- [--set NAME] [--seed S] [--signal share|words] [--json FILE]
  */
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autoSignals, type AutoSignals } from "../src/batch/auto-mode.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { wordCount } from "../src/dom/text.ts";
 import { featureSchema } from "../src/features/index.ts";
 import { loadDataset, readGold, type Dataset } from "../src/io/dataset.ts";
-import { parseModel } from "../src/ml/artifact.ts";
 import { groupKFold } from "../src/ml/split.ts";
-import { pipelineFromArtifact, type PipelineModel } from "../src/pipeline/model/model.ts";
+import type { PipelineModel } from "../src/pipeline/model/model.ts";
 import { modelView, runOnTable } from "../src/pipeline/run.ts";
-import { crossValidate } from "../src/train/cv.ts";
 import { datasetSnapshot, type PageRecord } from "../src/train/page-record.ts";
-import { defaultWorkers, WorkerPool } from "../src/train/pool.ts";
 import { wordF1 } from "../src/train/score.ts";
 import { loadAll } from "../src/train/train.ts";
 import type { RenderMode } from "../src/types.ts";
 import { intOption, scriptArgs, usageError } from "./args.ts";
+import { loadFoldModel, saveFoldModels } from "./fold-models.ts";
 
 const USAGE = `Usage: npm run cv:auto -- [--set NAME] [--seed S] [--signal share|words] [--json FILE]
 
@@ -73,47 +61,13 @@ function log(s: string): void {
   process.stderr.write(`[${(performance.now() / 1000).toFixed(0)} s] ${s}\n`);
 }
 
-class FoldsSaved extends Error {}
-
-/** Fits the fold models of `mode` (pith train's default recipe) and copies them into `dir` (as cv-rules.ts). */
-async function fitFolds(records: PageRecord[], dirs: Map<string, string>, mode: RenderMode, dir: string) {
-  const tmp = mkdtempSync(join(tmpdir(), "pith-cv-auto-"));
-  const before = process.env["TMPDIR"];
-  process.env["TMPDIR"] = tmp; // cv.ts makes its fold folder under os.tmpdir()
-  const pool = new WorkerPool(defaultWorkers());
-  try {
-    await crossValidate(records, {
-      folds: FOLDS,
-      config: { kind: "gbdt", params: {}, seed, perType: true, segment: true, borrow: false, pool },
-      nCols: featureSchema().names.length,
-      mode,
-      datasetDirs: dirs,
-      variants: [{ name: "plain", refiners: {} }],
-      context: true,
-      log: (s) => {
-        log(s);
-        if (!s.startsWith("evaluating")) return;
-        for (const d of readdirSync(tmp).filter((name) => name.startsWith("pith-cv-")))
-          for (const f of readdirSync(join(tmp, d)).filter((name) => /^fold-\d+\.json$/.test(name)))
-            cpSync(join(tmp, d, f), join(dir, f));
-        throw new FoldsSaved();
-      },
-    });
-  } catch (e) {
-    if (!(e instanceof FoldsSaved)) throw e;
-  } finally {
-    await pool.close();
-    rmSync(tmp, { recursive: true, force: true });
-    if (before === undefined) delete process.env["TMPDIR"];
-    else process.env["TMPDIR"] = before;
-  }
-}
-
-async function loadFold(dir: string, f: number, mode: RenderMode): Promise<PipelineModel> {
-  const file = join(dir, `fold-${f}.json`);
-  const text = readFileSync(file, "utf8");
-  const own = JSON.parse(text) as { featureSchema: { hash: string } };
-  return pipelineFromArtifact(parseModel(text, file, { schemaHash: own.featureSchema.hash, mode }), file);
+/** Fits the fold models of `mode` with pith train's default recipe and keeps them in `dir`. */
+function fitFolds(records: PageRecord[], dirs: Map<string, string>, mode: RenderMode, dir: string) {
+  const config = { kind: "gbdt", params: {}, seed, perType: true, segment: true, borrow: false } as const;
+  const nCols = featureSchema().names.length;
+  const variants = [{ name: "plain", refiners: {} }];
+  const options = { folds: FOLDS, config, nCols, mode, datasetDirs: dirs, variants, context: true };
+  return saveFoldModels(records, options, dir, log);
 }
 
 interface PageRun extends AutoSignals {
@@ -168,8 +122,8 @@ const folds = groupKFold(
 );
 const runs: PageRun[] = [];
 for (const [f, fold] of folds.entries()) {
-  const sm = await loadFold(foldDir("static"), f, "static");
-  const cm = await loadFold(foldDir("chromium"), f, "chromium");
+  const sm = await loadFoldModel(foldDir("static"), f, "static");
+  const cm = await loadFoldModel(foldDir("chromium"), f, "chromium");
   for (const i of fold.test) {
     const rec = common[i] as PageRecord;
     try {
