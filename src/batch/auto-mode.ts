@@ -12,8 +12,8 @@
  *
  * The threshold was fitted on wcxb-dev's site-grouped folds (`npm run cv:auto`: chosen on two
  * folds' pages, scored on the third's) against the Chromium model's held-out output on the same
- * pages; docs/render.md has the measurement. Fewest kept words (< 5 … 100) was tried too: it
- * rendered more pages for less gain.
+ * pages; docs/render.md has the measurement. A fewest-kept-words threshold was tried too: it
+ * gained less for as many pages rendered.
  */
 import { codeScripts } from "../dom/no-text.ts";
 import { wordCount } from "../dom/text.ts";
