@@ -15,7 +15,10 @@
  * from /proc), since the browser does most of the work; that is the figure to set against the
  * static rows' CPU ms/page on a shared machine.
  *
- * Usage: npm run bench:extract -- [--pages N] [--seed S] [--rounds R] [--no-peers] [--chromium]
+ * `--auto` adds a row for `pith extract --mode auto` the same way: each page's static snapshot and
+ * extraction (static model), then, for the pages its decision sends there, the chromium row's work.
+ *
+ * Usage: npm run bench:extract -- [--pages N] [--seed S] [--rounds R] [--no-peers] [--chromium] [--auto]
  */
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -33,6 +36,7 @@ import { staticSnapshot } from "../src/render/static.ts";
 import { ChromiumRenderer } from "../src/render/chromium.ts";
 import { findChromium } from "../src/render/find-browser.ts";
 import { mapLimit } from "../src/render/index.ts";
+import { autoDecision, autoSignals } from "../src/batch/auto-mode.ts";
 import { createRng, shuffleInPlace } from "../src/ml/prng.ts";
 import type { PageInput } from "../src/types.ts";
 
@@ -46,9 +50,9 @@ const DEFAULT_PAGES = 200;
  * so a median of its passes would flatter pith's ratio.
  */
 const DEFAULT_ROUNDS = 3;
-const USAGE = `Usage: npm run bench:extract -- [--pages N] [--seed S] [--rounds R] [--no-peers] [--chromium]
+const USAGE = `Usage: npm run bench:extract -- [--pages N] [--seed S] [--rounds R] [--no-peers] [--chromium] [--auto]
 
-Throughput of pith extract (static; --chromium adds chromium mode) over a wcxb-dev sample beside
+Throughput of pith extract (static; --chromium adds chromium mode, --auto auto mode) over a wcxb-dev sample beside
 Mozilla Readability and defuddle (--no-peers leaves them out). pith's one-core rows report the
 median of R passes; the peers run one. Defaults: --pages ${DEFAULT_PAGES} --seed 1 --rounds ${DEFAULT_ROUNDS}.`;
 
@@ -185,8 +189,21 @@ function cpuMsOf(pids: number[]): number {
   return ticks * 10;
 }
 
-/** Chromium render + ml (chromium model) over the pages, 2 tabs in flight (the extract default). */
-async function chromiumMl(inputs: PageInput[]): Promise<Row> {
+/**
+ * `--mode auto`'s work on one page: the static snapshot and extraction, and whether its decision
+ * sends the page to Chromium (src/batch/auto-mode.ts, without --js).
+ */
+async function staticPass(input: PageInput): Promise<boolean> {
+  const page = staticSnapshot(input);
+  const extraction = await mlExtractor.extract(page, { trace: false });
+  return autoDecision(autoSignals(page, extraction), false).render;
+}
+
+/**
+ * Chromium render + ml (chromium model) over the pages, 2 tabs in flight (the extract default);
+ * `auto`: every page's static pass first, Chromium only for the pages it sends there.
+ */
+async function chromiumMl(inputs: PageInput[], auto = false): Promise<Row> {
   const file = defaultModelPath("chromium");
   const withModel = existsSync(file);
   if (withModel) await cachedModel(file, "chromium");
@@ -197,6 +214,7 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
     const cpu0 = cpuMsOf(pids0);
     const times: number[] = [];
     let errors = 0;
+    let rendered = 0;
     const t0 = performance.now();
     await mapLimit(
       inputs,
@@ -204,6 +222,8 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
       async (input) => {
         const s = performance.now();
         try {
+          if (auto && !(await staticPass(input))) return void times.push(performance.now() - s);
+          rendered++;
           const snap = await renderer.render(input);
           if (withModel) await mlExtractor.extract(snap, { mode: "chromium", trace: false });
           times.push(performance.now() - s);
@@ -216,7 +236,12 @@ async function chromiumMl(inputs: PageInput[]): Promise<Row> {
     const total = (performance.now() - t0) / 1000;
     const cpuMs = cpuMsOf([...new Set([...pids0, ...renderer.processIds()])]) - cpu0;
     times.sort((a, b) => a - b);
-    const name = `${withModel ? "ml chromium (render + extract, chromium model" : "chromium render only (no chromium model"}, ${renderer.concurrency} tabs, ${basename(findChromium())}${errors ? `, ${errors} errors` : ""})`;
+    const what = auto
+      ? `ml auto (static, then Chromium for ${rendered} of ${inputs.length} pages`
+      : withModel
+        ? "ml chromium (render + extract, chromium model"
+        : "chromium render only (no chromium model";
+    const name = `${what}, ${renderer.concurrency} tabs, ${basename(findChromium())}${errors ? `, ${errors} errors` : ""})`;
     return {
       method: name,
       pages: inputs.length,
@@ -239,6 +264,7 @@ async function main(): Promise<void> {
     rounds: { type: "string" },
     "no-peers": { type: "boolean" },
     chromium: { type: "boolean" },
+    auto: { type: "boolean" },
   });
   const n = intOption(USAGE, "pages", values.pages, DEFAULT_PAGES);
   const rounds = intOption(USAGE, "rounds", values.rounds, DEFAULT_ROUNDS, 1);
@@ -296,6 +322,7 @@ async function main(): Promise<void> {
     }));
   rows.push(await batchMl(files, availableParallelism()));
   if (values.chromium) rows.push(await chromiumMl(inputs));
+  if (values.auto) rows.push(await chromiumMl(inputs, true));
   process.stdout.write(
     `wcxb-dev sample: ${inputs.length} pages (seed ${seed}), one core unless noted; pith's one-core rows: median of ${rounds} pass${rounds === 1 ? "" : "es"} (slowest–fastest in brackets), the peers' one pass\n\n`,
   );

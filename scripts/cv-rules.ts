@@ -14,35 +14,23 @@
  *
  * Usage: npm run cv:rules -- [--seed S] [--config NAME:K=V,K=V ...] [--sets A,B] [--by-type] [--json FILE]
  */
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { featureSchema } from "../src/features/index.ts";
 import { loadDataset, readGold, type Dataset } from "../src/io/dataset.ts";
-import { parseModel } from "../src/ml/artifact.ts";
 import { groupKFold } from "../src/ml/split.ts";
-import { pipelineFromArtifact, type PipelineModel } from "../src/pipeline/model/model.ts";
+import type { PipelineModel } from "../src/pipeline/model/model.ts";
 import type { RunOptions } from "../src/pipeline/options.ts";
 import { modelView, runOnTable } from "../src/pipeline/run.ts";
 import { buildTree } from "../src/dom/tree.ts";
 import { textOf } from "../src/dom/text.ts";
 import { repeatedParagraphs } from "../src/evaluate/repeats.ts";
-import { crossValidate } from "../src/train/cv.ts";
 import { datasetSnapshot, type PageRecord } from "../src/train/page-record.ts";
-import { defaultWorkers, WorkerPool } from "../src/train/pool.ts";
 import { wordF1, type PageScore } from "../src/train/score.ts";
 import { loadAll } from "../src/train/train.ts";
 import { DEFAULT_GENERAL_SETS, DEFAULT_SETS } from "../src/train/recipes.ts";
 import { intOption, scriptArgs } from "./args.ts";
+import { loadFoldModel, saveFoldModels } from "./fold-models.ts";
 
 const USAGE = `Usage: npm run cv:rules -- [--seed S] [--config NAME:K=V,K=V ...] [--sets A,B] [--by-type] [--json FILE]
 
@@ -97,51 +85,29 @@ function log(s: string): void {
   process.stderr.write(`[${(performance.now() / 1000).toFixed(0)} s] ${s}\n`);
 }
 
-/** Thrown once the fold models are saved: the cross-validation's own evaluation is not needed. */
-class FoldsSaved extends Error {}
-
-/**
- * Fits the fold models as train:default's cross-validation does (the context stage included) and
- * copies them out of the cross-validation's temporary folder, where it writes them just before it
- * evaluates them (which its log says); then stops it.
- */
-async function fitFolds(records: PageRecord[], dirs: Map<string, string>): Promise<void> {
-  const tmp = mkdtempSync(join(tmpdir(), "pith-cv-rules-"));
-  process.env["TMPDIR"] = tmp; // cv.ts makes its fold folder under os.tmpdir()
-  const pool = new WorkerPool(defaultWorkers());
-  try {
-    await crossValidate(records, {
-      folds: DEFAULT_FOLDS,
-      config: {
-        kind: "gbdt",
-        params: {},
-        seed,
-        perType: true,
-        segment: true,
-        borrow: true,
-        generalSets: DEFAULT_GENERAL_SETS,
-        pool,
-      },
-      nCols: featureSchema().names.length,
-      mode: "static",
-      datasetDirs: dirs,
-      variants: [{ name: "plain", refiners: {} }],
-      context: true,
-      log: (s) => {
-        log(s);
-        if (!s.startsWith("evaluating")) return;
-        for (const d of readdirSync(tmp).filter((name) => name.startsWith("pith-cv-")))
-          for (const f of readdirSync(join(tmp, d)).filter((name) => /^fold-\d+\.json$/.test(name)))
-            cpSync(join(tmp, d, f), join(foldDir, f));
-        throw new FoldsSaved();
-      },
-    });
-  } catch (e) {
-    if (!(e instanceof FoldsSaved)) throw e;
-  } finally {
-    await pool.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
+/** Fits the fold models as train:default's cross-validation does (the context stage included) into foldDir. */
+function fitFolds(records: PageRecord[], dirs: Map<string, string>): Promise<void> {
+  const config = {
+    kind: "gbdt",
+    params: {},
+    seed,
+    perType: true,
+    segment: true,
+    borrow: true,
+    generalSets: DEFAULT_GENERAL_SETS,
+  } as const;
+  const nCols = featureSchema().names.length;
+  const variants = [{ name: "plain", refiners: {} }];
+  const options = {
+    folds: DEFAULT_FOLDS,
+    config,
+    nCols,
+    mode: "static",
+    datasetDirs: dirs,
+    variants,
+    context: true,
+  } as const;
+  return saveFoldModels(records, options, foldDir, log);
 }
 
 const datasets = new Map<string, Dataset>();
@@ -151,14 +117,8 @@ function datasetOf(name: string, dirs: Map<string, string>): Dataset {
   return ds;
 }
 
-async function loadFold(f: number): Promise<PipelineModel> {
-  const file = join(foldDir, `fold-${f}.json`);
-  const text = readFileSync(file, "utf8");
-  const own = JSON.parse(text) as { featureSchema: { hash: string } };
-  return pipelineFromArtifact(
-    parseModel(text, file, { schemaHash: own.featureSchema.hash, mode: "static" }),
-    file,
-  );
+function loadFold(f: number): Promise<PipelineModel> {
+  return loadFoldModel(foldDir, f, "static");
 }
 
 /** One held-out page's scores per configuration. */

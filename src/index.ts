@@ -47,7 +47,7 @@ export { tablePattern, type TpOptions } from "./refine/table-pattern.ts";
 export { hyperlinkDistance, rankSiteLinks, rankSitePages, type SiteLink } from "./site/nset.ts";
 export { fetchNSet, type LiveNSet } from "./site/live.ts";
 export { mlExtractor } from "./pipeline/extractor.ts";
-export { extractBatch, type BatchOptions } from "./batch/extract.ts";
+export { extractBatch, type BatchOptions, type ExtractMode } from "./batch/extract.ts";
 export { Sink, type BatchSink } from "./batch/sink.ts";
 export type { PageOutput } from "./batch/page-output.ts";
 export type { ExtractSetup } from "./batch/extract-pool.ts";

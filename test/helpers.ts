@@ -44,15 +44,21 @@ export const PITH = new URL("../bin/pith.js", import.meta.url).pathname;
 
 /**
  * Runs `pith ARGS` in a child process (stdin closed after `stdin`; in `cwd` when given, else the
- * test's working directory) and collects its exit status and output.
+ * test's working directory; `env` added to this process's environment) and collects its exit
+ * status and output.
  */
 export function pith(
   args: string[],
   stdin?: string,
   cwd?: string,
+  env?: Record<string, string>,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn("node", [PITH, ...args], { timeout: 120_000, ...(cwd ? { cwd } : {}) });
+    const child = spawn("node", [PITH, ...args], {
+      timeout: 120_000,
+      ...(cwd ? { cwd } : {}),
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
     let stdout = "";
     let stderr = "";
     // decoded as a stream, so a character split across two chunks is not garbled

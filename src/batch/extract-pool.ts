@@ -32,6 +32,11 @@ export interface ExtractSetup {
   format: Format;
   output: OutputOptions;
   render: RenderOptions;
+  /**
+   * `--mode auto`: the worker decides from each page's static pass whether Chromium should render
+   * it, and sends such a page back unformatted (PageOutput.rerender; src/batch/auto-mode.ts).
+   */
+  auto?: boolean;
 }
 
 /**

@@ -16,7 +16,9 @@ import type { PageBytes } from "../io/page-bytes.ts";
 import { siteKey } from "../io/site-group.ts";
 import type { PoolReply, PoolRequest } from "./pool.ts";
 import type { ExtractSetup, SitePageBytes } from "./extract-pool.ts";
-import { pageOutput, type PageOutput } from "./page-output.ts";
+import { outputOf, pageOutput, type PageOutput } from "./page-output.ts";
+import { autoPlan } from "./auto-render.ts";
+import { NO_LIMIT } from "../time-limit.ts";
 import { firstLine } from "../errors.ts";
 import type { ExtractorContext, PageResult, PageSnapshot } from "../types.ts";
 import { SITE_MAX_OTHERS } from "../features/site.ts";
@@ -62,7 +64,10 @@ try {
     const page = decodePage(m.job);
     const snap = page.ok ? await renderPage(renderer, page.value, setup.render) : page;
     const context = await contextOf(m.job);
-    reply({ id: m.id, result: await pageOutput(snap, extractor, context, setup.format, setup.output) });
+    const result = setup.auto
+      ? await outputOf(snap, extractor, context, autoPlan(setup, NO_LIMIT))
+      : await pageOutput(snap, extractor, context, setup.format, setup.output);
+    reply({ id: m.id, result });
   });
   reply({ ready: true });
 } catch (e) {

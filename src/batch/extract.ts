@@ -37,16 +37,23 @@ import type {
   RenderMode,
   SiteContext,
 } from "../types.ts";
+import { AutoRerender, autoPlan } from "./auto-render.ts";
 import { BatchFiles, BatchFileSink, outFormatProblem, type OutFormat } from "./batch-files.ts";
 import { ExtractPool, type ExtractSetup, type SitePageBytes } from "./extract-pool.ts";
-import { pageOutput } from "./page-output.ts";
+import { outputOf, pageOutput, type OutputPlan, type PageOutput } from "./page-output.ts";
 import type { BatchSink } from "./sink.ts";
+
+/**
+ * How a batch renders its pages: one renderer for every page, or "auto": the static parser first,
+ * Chromium for the pages whose static pass lost their content (auto-mode.ts).
+ */
+export type ExtractMode = RenderMode | "auto";
 
 /** What one batch runs: the extractor and its setup, where pages come from, where outputs go. */
 export interface BatchOptions {
   extractor: Extractor;
   setup: ExtractSetup;
-  mode: RenderMode;
+  mode: ExtractMode;
   /** Worker threads for static pages (0: this thread). */
   workers: number;
   /** Pages in flight in this thread (Chromium tabs, URLs fetched). */
@@ -86,7 +93,8 @@ export async function extractBatch(o: BatchOptions): Promise<void> {
     ? files.tap(readInputsBySpec(o.specs, o.read))
     : readRawInputs(o.specs, o.read);
   try {
-    let onWorkers = o.mode === "static" && o.workers > 0 && !o.extractor.needsSite;
+    const setup = o.mode === "auto" ? { ...o.setup, auto: true } : o.setup;
+    let onWorkers = o.mode !== "chromium" && o.workers > 0 && !o.extractor.needsSite;
     if (onWorkers && !o.pool) {
       const head = await peek(inputs, 2);
       inputs = head.inputs;
@@ -94,10 +102,10 @@ export async function extractBatch(o: BatchOptions): Promise<void> {
     }
     if (onWorkers)
       await extractOnWorkers(
-        o.pool ?? new ExtractPool(o.workers, o.setup, o.setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        o.pool ?? new ExtractPool(o.workers, setup, setup.render.timeoutMs ?? DEFAULT_TIMEOUT_MS),
         o.setup.context.siteModel ? await withSiblings(inputs) : inputs,
         sink,
-        !o.pool,
+        { own: !o.pool, rerender: o.mode === "auto" ? rerenderOf(o) : null },
       );
     else await extractInThread({ ...o, sink }, decoded(inputs));
     await sink.done();
@@ -212,16 +220,26 @@ export async function countPages(specs: readonly string[]): Promise<number | nul
   return n;
 }
 
+/** `--mode auto`'s Chromium pass of a batch. */
+function rerenderOf(o: Pick<BatchOptions, "extractor" | "setup" | "concurrency">): AutoRerender {
+  return new AutoRerender(o.extractor, o.setup, o.concurrency);
+}
+
 /**
  * Static pages on worker threads: each decodes, renders, extracts and formats a page; this thread
- * reads inputs and writes outputs.
+ * reads inputs and writes outputs, and with `--mode auto` renders in Chromium the pages a worker
+ * sends back (`rerender`). `own`: the pool is this batch's, closed at its end.
  */
 async function extractOnWorkers(
   pool: ExtractPool,
   inputs: AsyncIterable<PageResult<SitePageBytes>> | Iterable<PageResult<SitePageBytes>>,
   sink: BatchSink,
-  own: boolean,
+  { own, rerender }: { own: boolean; rerender: AutoRerender | null },
 ): Promise<void> {
+  const extract = async (input: SitePageBytes): Promise<PageResult<PageOutput>> => {
+    const out = await pool.extract(input);
+    return rerender ? rerender.finish(out, () => decodePage(input)) : out;
+  };
   try {
     await pool.ready();
     // two pages per worker in flight: one running, one waiting, so no worker idles while this
@@ -229,10 +247,11 @@ async function extractOnWorkers(
     await mapLimit(
       inputs,
       2 * pool.size,
-      (r) => (r.ok ? pool.extract(r.value) : Promise.resolve(r)),
+      (r) => (r.ok ? extract(r.value) : Promise.resolve(r)),
       (out) => sink.take(out),
     );
   } finally {
+    await rerender?.close();
     if (own) await pool.close();
   }
 }
@@ -249,7 +268,8 @@ async function extractInThread(
 ): Promise<void> {
   const { extractor, setup, mode, concurrency, sink } = o;
   await extractor.prepare?.(setup.context);
-  const renderer = await createRenderer(mode, { concurrency });
+  const renderer = await createRenderer(mode === "auto" ? "static" : mode, { concurrency });
+  const rerender = mode === "auto" ? rerenderOf(o) : null;
   try {
     const pages = (r: PageResult<PageInput>, parse: Limit) =>
       r.ok ? renderPage(renderer, r.value, setup.render, parse) : Promise.resolve(r);
@@ -266,12 +286,17 @@ async function extractInThread(
       async (input) => {
         const page = pageLimit(setup.render);
         // one budget from the parse to the output
-        const rendered = await pages(input, mode === "static" ? page : NO_LIMIT);
-        return pageOutput(rendered, extractor, setup.context, setup.format, setup.output, page);
+        const rendered = await pages(input, mode === "chromium" ? NO_LIMIT : page);
+        const plan: OutputPlan = rerender
+          ? autoPlan(setup, page)
+          : { format: setup.format, output: setup.output, limit: page };
+        const out = await outputOf(rendered, extractor, setup.context, plan);
+        return rerender && input.ok ? rerender.finish(out, () => input) : out;
       },
       (out) => sink.take(out),
     );
   } finally {
+    await rerender?.close();
     await renderer.close();
   }
 }

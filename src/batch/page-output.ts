@@ -9,6 +9,7 @@ import { firstLine } from "../errors.ts";
 import { runExtractor } from "../extractors.ts";
 import { DEFAULT_OUTPUT, formatExtraction, type Format, type OutputOptions } from "../output/index.ts";
 import { NO_LIMIT, TimeLimitExceeded, type Limit } from "../time-limit.ts";
+import { autoTrace, type AutoDecision } from "./auto-mode.ts";
 import type {
   Extraction,
   Extractor,
@@ -32,6 +33,11 @@ export interface PageOutput {
    * The learned pipeline's model file and why it was chosen ("default-static (default)"), for the summary.
    */
   model?: string;
+  /**
+   * `--mode auto`: the static pass decided that Chromium should render the page (auto-mode.ts);
+   * the output is not formatted and the batch renders the page again (auto-render.ts).
+   */
+  rerender?: AutoDecision;
 }
 
 /** The methods whose extraction names the model file they used (the learned pipeline's). */
@@ -96,7 +102,7 @@ export function formatPage(
  * A rendered page (or its render error) → its output (or an error record); the synchronous work
  * runs under `limit` (time-limit.ts).
  */
-export async function pageOutput(
+export function pageOutput(
   rendered: PageResult<PageSnapshot>,
   extractor: Extractor,
   context: ExtractorContext,
@@ -104,12 +110,42 @@ export async function pageOutput(
   output: OutputOptions = DEFAULT_OUTPUT,
   limit: Limit = NO_LIMIT,
 ): Promise<PageResult<PageOutput>> {
+  return outputOf(rendered, extractor, context, { format, output, limit });
+}
+
+/** How an extraction becomes a page's output. */
+export interface OutputPlan {
+  format: Format;
+  output: OutputOptions;
+  limit: Limit;
+  /**
+   * `--mode auto`'s decision on the page, recorded first in its trace; a static page it sends to
+   * Chromium comes back unformatted, with PageOutput.rerender.
+   */
+  auto?: (page: PageSnapshot, extraction: Extraction) => AutoDecision;
+}
+
+/** pageOutput with an OutputPlan. */
+export async function outputOf(
+  rendered: PageResult<PageSnapshot>,
+  extractor: Extractor,
+  context: ExtractorContext,
+  plan: OutputPlan,
+): Promise<PageResult<PageOutput>> {
   if (!rendered.ok) return rendered;
-  const extraction = await extractOrError(extractor, rendered.value, context, limit);
+  const page = rendered.value;
+  const extraction = await extractOrError(extractor, page, context, plan.limit);
   if (!extraction.ok) return extraction;
+  const decision = plan.auto?.(page, extraction.value);
+  if (decision?.render && page.mode === "static")
+    return { ok: true, value: { id: page.id, body: "", empty: !extraction.value.text, rerender: decision } };
+  if (decision) extraction.value.trace.unshift(autoTrace(decision));
   try {
-    return { ok: true, value: limit.run(() => formatPage(format, rendered.value, extraction.value, output)) };
+    return {
+      ok: true,
+      value: plan.limit.run(() => formatPage(plan.format, page, extraction.value, plan.output)),
+    };
   } catch (e) {
-    return { ok: false, error: pageError(rendered.value, "output", e, "formatting failed") };
+    return { ok: false, error: pageError(page, "output", e, "formatting failed") };
   }
 }

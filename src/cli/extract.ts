@@ -15,6 +15,8 @@ import { checkParamNames, extractorNames, getExtractor } from "../extractors.ts"
 import { FORMAT_EXTENSION, FORMATS, type Format } from "../output/index.ts";
 import type { ReadOptions } from "../io/inputs.ts";
 import type { Extractor, ExtractorContext, RenderMode } from "../types.ts";
+import type { ExtractMode } from "../batch/extract.ts";
+import { AUTO_MAX_KEPT_SHARE } from "../batch/auto-mode.ts";
 import { EXIT, UsageError, intOption, paramsOption, parse, type Command } from "./command.ts";
 import { SITE_MIN_PAGES } from "../io/site-group.ts";
 import { SITE_MAX_OTHERS } from "../features/site.ts";
@@ -86,6 +88,12 @@ ${INPUT_HELP}
                      its own processes (--concurrency tabs). On workers each worker takes one
                      page at a time and --concurrency does not apply
 ${RENDER_HELP}
+  --mode auto        the static parser first; Chromium (with its model) renders only the pages
+                     whose static extraction kept less than ${100 * AUTO_MAX_KEPT_SHARE} % of their visible words and,
+                     with --js, a page with no visible word but scripts (an application shell).
+                     A batch whose pages all stay static starts no browser; a Chromium failure
+                     writes the static result with a warning. JSON output: "mode" and the trace's
+                     first entry (step auto-mode) say which (docs/render.md)
   -h, --help         this help
 
 Exit codes: 0 all pages extracted, 1 some pages failed (each reported on stderr, the batch
@@ -161,7 +169,7 @@ export function workersOption(command: string, value: string | undefined, fallba
 export interface ExtractPlan {
   extractor: Extractor;
   setup: ExtractSetup;
-  mode: RenderMode;
+  mode: ExtractMode;
   concurrency: number;
   read: ReadOptions;
   format: Format;
@@ -178,16 +186,43 @@ export function extractPlan(command: string, values: ExtractValues): ExtractPlan
   const problem = outFormatProblem(outFormat, format);
   if (problem) throw new UsageError(`${command}: ${problem}`);
   const extractor = extractorFor(command, values.method ?? DEFAULT_METHOD);
-  const { mode, options, concurrency, read } = renderOptionsFrom(command, values);
+  const auto = values.mode === "auto";
+  if (values.mode !== undefined && !auto && values.mode !== "static" && values.mode !== "chromium")
+    throw new UsageError(`${command}: --mode must be static, chromium or auto, got "${values.mode}"`);
+  // auto may run Chromium, so it takes Chromium's flags (--js, --resources)
+  const rendering = renderOptionsFrom(command, auto ? { ...values, mode: "chromium" } : values);
+  const { options, concurrency, read } = rendering;
+  const mode: ExtractMode = auto ? "auto" : rendering.mode;
   if (format === "json") options.declaredMeta = true; // the JSON output's metadata
+  if (auto) checkAuto(command, extractor, values);
   const context = contextFrom(command, extractor, values, mode, format);
   if (values["no-images"] && format !== "markdown" && format !== "html")
     throw new UsageError(
       `${command}: --no-images applies to --format markdown or html (text and JSON hold no images)`,
     );
   const output = { images: !values["no-images"] };
-  const setup: ExtractSetup = { method: extractor.name, context, format, output, render: options };
+  const setup: ExtractSetup = {
+    method: extractor.name,
+    context,
+    format,
+    output,
+    render: options,
+    ...(auto ? { auto } : {}),
+  };
   return { extractor, setup, mode, concurrency, read, format, outFormat };
+}
+
+/** What `--mode auto` cannot do: one model file for pages of both modes, a batch read whole for its sites. */
+function checkAuto(command: string, extractor: Extractor, values: ExtractValues): void {
+  if (values.model)
+    throw new UsageError(
+      `${command}: --model FILE is trained for one render mode; with --mode auto each page uses the ` +
+        "bundled model of the mode it was read in: drop --model, or choose --mode static or chromium",
+    );
+  if (extractor.needsSite || values["site-features"] === "on")
+    throw new UsageError(
+      `${command}: --mode auto reads pages one at a time: not with site-level methods or --site-features on`,
+    );
 }
 
 /** --out-format, checked: a known value, and --skip-existing only for one file per page. */
@@ -214,7 +249,7 @@ function contextFrom(
   command: string,
   extractor: Extractor,
   values: ExtractValues,
-  mode: RenderMode,
+  mode: ExtractMode,
   format: Format,
 ): ExtractorContext {
   const params = paramsOption(command, values.param);
@@ -225,13 +260,14 @@ function contextFrom(
     throw new UsageError(`${command}: ${(e as Error).message}`);
   }
   return {
-    mode,
+    // auto: each page's model is its snapshot's mode's
+    ...(mode === "auto" ? {} : { mode }),
     params,
     // only JSON output carries the trace (≈ 0.7 ms/page)
     trace: format === "json",
     ...(values.model ? { model: values.model } : {}),
     ...(values["model-dir"] ? { modelDir: values["model-dir"] } : {}),
-    ...siteModelFrom(extractor, values, mode),
+    ...(mode === "auto" ? {} : siteModelFrom(extractor, values, mode)),
   };
 }
 
