@@ -55,7 +55,7 @@ export function applyRefiner(name: RefinerName, rows: RefineRows, scored: Scored
   const describe = (r: number) => traceTarget(page, tree, nodes[r] as number);
   const pathOf = (r: number) => nodePath(page, tree, nodes[r] as number);
   if (name === "fill") {
-    const voted = voteRecords(page, tree, nodes, own, keep);
+    const voted = withoutRuleDrops(voteRecords(page, tree, nodes, own, keep), keep, scored, pathOf);
     const filled = fillMainRegion(own, scored.scores, scored.threshold, voted.keep, describe, pathOf);
     return { keep: filled.keep, trace: [...voted.trace, ...filled.trace] };
   }
@@ -74,4 +74,26 @@ export function applyRefiner(name: RefinerName, rows: RefineRows, scored: Scored
   const out = new Uint8Array(keep.length);
   for (let r = 0; r < keep.length; r++) out[r] = keep[r] === 1 && inside[nodes[r] as number] === 1 ? 1 : 0;
   return { keep: out, trace: result.trace };
+}
+
+/**
+ * The records vote inside `fill` without the leaves a rule dropped (they reached the threshold,
+ * yet are not kept: a duplicate, a block repeating kept text): fill brings none of them back, and
+ * neither does its vote, or a documentation page's language-tab copy of a paragraph came back.
+ */
+function withoutRuleDrops(
+  voted: Refined,
+  keep: Uint8Array,
+  scored: Scored,
+  pathOf: (r: number) => string,
+): Refined {
+  const out = voted.keep.slice();
+  const blocked = new Set<string>();
+  for (let r = 0; r < keep.length; r++)
+    if (keep[r] === 0 && out[r] === 1 && (scored.scores[r] as number) >= scored.threshold) {
+      out[r] = 0;
+      blocked.add(pathOf(r));
+    }
+  if (!blocked.size) return voted;
+  return { keep: out, trace: voted.trace.filter((e) => !blocked.has(e.path)) };
 }
