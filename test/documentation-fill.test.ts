@@ -24,7 +24,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const PAGE = join(ROOT, "test/pages/documentation-python-functools/source.html");
 /**
  * A paragraph the reference gives under two functions: the duplicate rule drops the second copy,
- * the fill refiner's records vote brings it back (both functions' entries keep it).
+ * and the fill refiner (its records vote included) never brings back a leaf a rule dropped.
  */
 const REPEATED = "The cache is threadsafe so that the wrapped function can be used in multiple threads.";
 const count = (text: string): number => text.split(REPEATED).length - 1;
@@ -55,15 +55,21 @@ test("the gate: the router's P(documentation) from DOC_FILL_PROBABILITY up, unle
   assert.ok(Number.isNaN(documentationProbability(undefined, new Map([["article", 0.9]]))));
 });
 
-test("a documentation page gets the fill refiner; docFill=false, a forced refiner or type do not", async () => {
+test("a documentation page's fill never brings back what a rule dropped; docFill=false, a forced refiner or type leave the classifier's choice", async () => {
   const model = await loadPipelineModel(defaultModelPath("static"), "static");
   const filled = runPipeline(model, page).extraction;
-  assert.equal(count(filled.text), 2, "both entries keep their paragraph");
-  const back = (filled.trace ?? []).filter((t) => t.step === "records-refiner" && t.action === "keep");
-  assert.ok(
-    back.some((t) => REPEATED.startsWith(t.text ?? "-")),
-    "what the refiner adds is traced",
+  assert.equal(
+    count(filled.text),
+    1,
+    "the duplicate rule's drop stands: fill's records vote does not undo it",
   );
+  assert.ok(
+    (filled.trace ?? []).some(
+      (t) => t.step === "duplicate-rule" && REPEATED.toLowerCase().startsWith((t.text ?? "-").trim()),
+    ),
+  );
+  const forced = runPipeline(model, page, { refiner: "fill" }).extraction;
+  assert.equal(count(forced.text), 1, "nor when fill is forced");
 
   const off = runPipeline(model, page, runOptionsFrom({ mode: "static", params: { docFill: false } }));
   assert.equal(count(off.extraction.text), 1);
