@@ -7,7 +7,7 @@
  * the process exits (an interrupted batch: the CLI turns SIGINT, SIGTERM and SIGHUP into an exit).
  * Linux /proc; elsewhere only the directory is removed.
  */
-import { readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { exitOnSignals } from "../exit-on-signal.ts";
 
 /** Profile directories of the browsers this thread launched and has not released yet. */
@@ -32,6 +32,25 @@ export function trackBrowser(dir: string): void {
 export function releaseBrowser(dir: string, tree: readonly number[] = []): void {
   LIVE_DIRS.delete(dir);
   killChromium([...tree, ...processTree(...processesMentioning(dir))]);
+  removeDir(dir);
+  // A browser still starting may have forked a process after the scan, which then writes its
+  // profile again: look again a few times, a short synchronous pause apart (this may run in a
+  // process's exit handler, where nothing asynchronous runs).
+  for (let round = 0; round < RELEASE_ROUNDS; round++) {
+    const left = processesMentioning(dir);
+    if (!left.length && !existsSync(dir)) return;
+    Atomics.wait(PAUSE, 0, 0, RELEASE_PAUSE_MS);
+    killChromium(processTree(...left));
+    removeDir(dir);
+  }
+}
+
+/** Extra looks for a browser's processes and directory after the first kill, and the pause between. */
+const RELEASE_ROUNDS = 5;
+const RELEASE_PAUSE_MS = 20;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+function removeDir(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   } catch {
