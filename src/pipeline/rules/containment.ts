@@ -20,12 +20,11 @@
  * the measurement that set it: docs/rules.md.
  */
 import type { RuleRows } from "./rule.ts";
-import { nodePath } from "../../dom/path.ts";
 import { continuesLine, textOf } from "../../dom/text.ts";
 import { markupHiding } from "../../dom/hiding.ts";
 import { inheritedBits } from "../../dom/tree.ts";
 import type { TraceEntry } from "../../types.ts";
-import { TRACE_TEXT_CHARS } from "../trace.ts";
+import { traceTarget } from "../trace.ts";
 
 /** A hidden line is dropped when at least this share of its words is in the rest of the kept text. */
 export const CONTAINMENT = 0.8;
@@ -177,14 +176,14 @@ export function dropContained(rows: RuleRows): TraceEntry[] {
     count(pool, b.shingles, -1);
     for (const r of b.rows) {
       keep[r] = 0;
-      const node = nodes[r] as number;
+      const { node, path, text } = traceTarget(page, tree, nodes[r] as number);
       trace.push({
         step: "containment-rule",
         node,
-        path: nodePath(page, tree, node),
+        path,
         action: "drop",
         reason: `${Math.round(share * 100)} % of the words of its line are in the rest of the kept text`,
-        text: textOf(page, tree, [node], { maxChars: TRACE_TEXT_CHARS }).slice(0, TRACE_TEXT_CHARS),
+        text,
       });
     }
   }
