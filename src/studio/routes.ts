@@ -10,6 +10,7 @@ import { PAGE_TYPES, type LabelsRequest } from "./labels.ts";
 import { PageError, type Studio } from "./studio.ts";
 import type { UiFiles } from "./ui-bundle.ts";
 import type { StudioPage } from "./workspace.ts";
+import type { PageDetail, PagesResponse } from "./ui/api.ts";
 
 export interface Reply {
   status: number;
@@ -65,7 +66,7 @@ function pagesReply(studio: Studio): Reply {
     analysed: studio.fresh.size,
     mode: studio.flags.mode,
     model: studio.flags.model ?? null,
-  });
+  } satisfies PagesResponse);
 }
 
 async function pageReply(studio: Studio, page: StudioPage): Promise<Reply> {
@@ -88,7 +89,7 @@ async function pageReply(studio: Studio, page: StudioPage): Promise<Reply> {
     goldMain: a.goldMain,
     warning: a.warning,
     blocks: a.blocks,
-  });
+  } satisfies PageDetail);
 }
 
 async function frameReply(studio: Studio, page: StudioPage): Promise<Reply> {

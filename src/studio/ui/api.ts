@@ -2,7 +2,7 @@
  * The studio API as the browser calls it (routes.ts). The access token travels in the cookie the
  * first page load set, so requests name no token.
  */
-import type { Block } from "../analyze.ts";
+import type { Analysis, Block } from "../analyze.ts";
 import type { PageSummary } from "../studio.ts";
 import type { TeachStatus } from "../teach-job.ts";
 import type { CompareStatus } from "../compare.ts";
@@ -16,25 +16,28 @@ export interface PagesResponse {
   model: string | null;
 }
 
-export interface PageDetail {
+/** One page as `GET /api/page/KEY` sends it (routes.ts): the analysis's wire fields and the page's names. */
+export type PageDetail = Pick<
+  Analysis,
+  | "pageType"
+  | "threshold"
+  | "model"
+  | "text"
+  | "markdown"
+  | "emptyReason"
+  | "gold"
+  | "prf"
+  | "goldMain"
+  | "warning"
+  | "blocks"
+> & {
   key: string;
   id: string;
   url: string | null;
   target: string;
   goldType: string | null;
-  pageType: string | null;
-  pageTypes: string[];
-  threshold: number | null;
-  model: string;
-  text: string;
-  markdown: string;
-  emptyReason: string | null;
-  gold: string | null;
-  prf: { p: number; r: number; f1: number } | null;
-  goldMain: number[] | null;
-  warning: string | null;
-  blocks: Block[];
-}
+  pageTypes: readonly string[];
+};
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(path, { credentials: "same-origin", ...init });
