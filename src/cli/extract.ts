@@ -2,11 +2,10 @@
  * `pith extract`: the main job. Inputs → snapshots → an extractor (the learned pipeline by
  * default, or any paper method) → text | markdown | html | json, on stdout or one file per page.
  */
-import { availableParallelism } from "node:os";
 import "../methods.ts";
 import { countPages, extractBatch, isBatch } from "../batch/extract.ts";
 import { exitOnSignals } from "../exit-on-signal.ts";
-import type { ExtractSetup } from "../batch/extract-pool.ts";
+import { defaultWorkers, type ExtractSetup } from "../batch/extract-pool.ts";
 import { OUT_FORMATS, outFormatProblem, type OutFormat } from "../batch/batch-files.ts";
 import { OutputDir } from "../batch/output-files.ts";
 import { progress } from "../batch/progress.ts";
@@ -82,8 +81,8 @@ ${INPUT_HELP}
                      display:none elements such as collapsed accordions and tabs; for louvan:
                      refiner=sls or none stands where LBS runs, forums keep TP)
   --workers N        worker threads that render and extract static pages side by side (default:
-                     one per core, ${availableParallelism()} here, when the input is a directory, a WARC or several
-                     inputs; else 0). 0 extracts in this thread. --timeout ends a page stuck in
+                     one per core when there are several, ${defaultWorkers()} here, for a directory, a WARC or
+                     several inputs; else 0). 0 extracts in this thread. --timeout ends a page stuck in
                      parsing or extraction either way. Static mode only: Chromium renders in
                      its own processes (--concurrency tabs). On workers each worker takes one
                      page at a time and --concurrency does not apply
@@ -131,7 +130,7 @@ export const extractCommand: Command = {
     if (outFormat !== "files" && !values.out)
       throw new UsageError(`extract: --out-format ${outFormat} needs --out DIR`);
     const batch = inputs.listed || (await isBatch(positionals));
-    const workers = workersOption("extract", values.workers, batch ? availableParallelism() : 0);
+    const workers = workersOption("extract", values.workers, batch ? defaultWorkers() : 0);
     if (values["skip-existing"] && !values.out)
       throw new UsageError("extract: --skip-existing needs --out DIR");
     const out = values.out ? await OutputDir.open("extract", values.out, FORMAT_EXTENSION[format]) : null;
