@@ -10,8 +10,8 @@
  * it), each a temp directory of symlinks, so that every tool reads the same files. The 1-page
  * batch is a directory of one page too, the same command as the others: its wall time is the
  * start-up of `pith extract DIR` (worker threads included; `npm run bench:startup` times one file).
- * Core settings: `one` runs every process under `taskset -c 1` (pith then starts one worker
- * thread: its default is one per core it may use); `all` runs it unpinned (pith: one worker per
+ * Core settings: `one` runs every process under `taskset -c 1` (pith then extracts in its main
+ * thread, its default on a single core); `all` runs it unpinned (pith: one worker per
  * core; the peers are single-threaded whatever the setting, beside V8's GC threads). Runs are
  * interleaved (run i of pith, then of readability, then of defuddle) and the median of --runs is
  * reported, so a busy minute on a shared machine falls on every tool.
