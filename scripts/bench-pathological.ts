@@ -5,18 +5,14 @@
  * a hung batch. Each case is sized to take about a second when every stage is linear; a case
  * over --limit seconds is reported as such.
  *
- * What it has caught (session 21, before → after): one 15 MB text node 97 s → 2.5 s (the
- * language sample, src/features/stats.ts), 40,000 inline links in one block 35 s → 1.3 s
- * (src/dom/text.ts), 100,000 unclosed <b><i> pairs 47 s → 3 s (an open-element stack that does not move at every tag,
- * src/render/open-elements.ts then, src/render/tree-builder.ts now);
- * session 27: a word of 100,000 digits 41 s → 1 s (the price pattern, src/features/region.ts);
- * the Markdown writer (the line rebuilt at every mark, src/output/markdown-line.ts): 40,000 <b> in
- * one paragraph 3.8 s → 0.2 s, a code block of 80,000 line <div>s 27 s → 0.15 s, and 200,000
- * spaces inside one <b> 15.6 s → 0.01 s (src/output/markdown.ts trailingSpace) (markdown s);
- * session 30: 200,000 unclosed <div> then 200,000 end tags of elements not open, 120 s with
- * htmlparser2's Parser and 67 s with the tree builder's stack search → 0.2 s for the snapshot
- * (open elements counted per name on deep stacks, src/render/tree-builder.ts DEEP_STACK), and its
- * Markdown 65.6 s → 0.1 s (the writer's block boundaries read only the open elements with marks).
+ * The shapes it holds are the ones that once made a stage superlinear, each now about a second:
+ * one 15 MB text node (the language sample, src/features/stats.ts), 40,000 inline links in one
+ * block (src/dom/text.ts), 100,000 unclosed <b><i> pairs (an open-element stack that does not move
+ * at every tag, src/render/tree-builder.ts), a word of 100,000 digits (the price pattern,
+ * src/features/region.ts), 200,000 unclosed <div> then 200,000 end tags of elements not open (open
+ * elements counted per name on deep stacks, tree-builder.ts DEEP_STACK), and for the Markdown
+ * writer (src/output/markdown.ts, markdown-line.ts) 40,000 <b> in one paragraph, a code block of
+ * 80,000 line <div>s and 200,000 spaces inside one <b> (the "markdown s" column).
  *
  * Usage: npm run bench:pathological -- [--limit SECONDS] [--only NAME]
  */

@@ -9,17 +9,13 @@
  * inside code blocks are compared too, with the HTML output's outermost <pre> elements (prose
  * fenced as code, or code blocks split, keep every letter but not the structure). With
  * --extract the learned pipeline's extraction is checked instead of the whole body: several
- * chosen roots per page, as users get them (session 26: 0 of 4,762 pages differ; with the
- * session-25 writer 40 of wcxb-dev's 1,358 did, every block after a chosen <pre> fenced as code).
+ * chosen roots per page, as users get them.
  *
  *   npm run check:markdown -- [--sets wcxb-dev,dragnet] [--limit N] [--show N] [--mode chromium] [--extract]
  *
  * Prints one line per differing page (up to --show) with the first place the two differ, and a
- * summary per set; exits 1 when any page differs. Session 25, all 4,571 pages with a body: one
- * differs (wcxb-dev wx-4130, whose <caption> follows its rows in the source: Markdown writes it
- * above the table, where a browser shows it); with the Markdown writer of that session's start,
- * 1,790 did (935 of wcxb-dev's 1,358: a dangling "](url)" after every link around blocks, cells
- * and captions lost, "!" turning links into images, link marks shown inside code).
+ * summary per set; exits 1 when any page differs. A known difference: a <caption> that follows its
+ * table's rows in the source, which Markdown writes above the table, where a browser shows it.
  */
 import MarkdownIt from "markdown-it";
 import { parseHTML } from "linkedom";

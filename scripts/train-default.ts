@@ -12,8 +12,8 @@
  *
  * `--no-borrow`: small page-type models train on their own pages only (src/train/fit.ts BORROW_*).
  * `--no-context`: no context stage (src/pipeline/context/context.ts).
- * `--no-tree-floor`: the final fit's GBDTs stop early on their own holdouts alone, as before
- * session 27, instead of keeping at least the fold models' mean tree count (src/train/final-trees.ts).
+ * `--no-tree-floor`: the final fit's GBDTs stop early on their own holdouts alone, instead of
+ * keeping at least the fold models' mean tree count (src/train/final-trees.ts).
  * `--bags N`: every GBDT averages N boosters (src/ml/gbdt.ts `bags`; not the shipped recipe:
  * docs/experiments.md has what 3 bags cost and gained).
  *
