@@ -1,12 +1,11 @@
 /**
  * Decision trees shared by the histogram learners: the growing form (bin thresholds, used
  * while training on BinnedData) and the flat form (raw float32 thresholds in typed arrays,
- * serialised to JSON, and packed 16 bytes per node for prediction). Traversal is iterative.
+ * serialised to JSON; tree-predict.ts compiles them for prediction). Traversal is iterative.
  *
  * A node sends x left when x ≤ threshold, and a missing x (NaN) left iff missingLeft.
  */
 import { type BinnedData, MISSING_BIN } from "./binning.ts";
-import type { Matrix } from "./matrix.ts";
 
 /** A tree while it grows: parallel arrays, local node ids, root = 0, feature −1 = leaf. */
 export interface GrownTree {
@@ -151,74 +150,6 @@ export function concatTrees(parts: readonly FlatTrees[], scale: number): FlatTre
     off += p.feature.length;
   }
   return out;
-}
-
-/**
- * Rows per block in addTreesRaw: each tree walks a block of rows before the next tree,
- * so one tree's nodes and the block's rows stay in cache (deep forests are far larger
- * than the cache; walking all trees per row missed it at every step).
- */
-export const PREDICT_BLOCK_ROWS = 256;
-
-/**
- * The flat trees packed for prediction: NODE_SLOTS 32-bit slots per node in one buffer, so a
- * visited node is read from one place, not from six arrays. Slot 0: the feature
- * (−1 at a leaf), plus MISSING_LEFT_BIT when a missing value goes left; slot 1: the threshold,
- * or the leaf value (float32); slots 2 and 3: the left and right child's node index.
- */
-interface PackedTrees {
-  ints: Int32Array;
-  floats: Float32Array;
-  roots: Int32Array;
-}
-
-const NODE_SLOTS = 4;
-const MISSING_LEFT_BIT = 1 << 24;
-const FEATURE_MASK = MISSING_LEFT_BIT - 1;
-const PACKED = new WeakMap<FlatTrees, PackedTrees>();
-
-function packed(flat: FlatTrees): PackedTrees {
-  let p = PACKED.get(flat);
-  if (p) return p;
-  const n = flat.feature.length;
-  const buffer = new ArrayBuffer(n * NODE_SLOTS * 4);
-  const ints = new Int32Array(buffer);
-  const floats = new Float32Array(buffer);
-  for (let i = 0; i < n; i++) {
-    const f = flat.feature[i]!;
-    if (f > FEATURE_MASK) throw new RangeError(`tree feature ${f} is beyond the packed range`);
-    const b = i * NODE_SLOTS;
-    ints[b] = f < 0 ? -1 : f | (flat.missingLeft[i] === 1 ? MISSING_LEFT_BIT : 0);
-    floats[b + 1] = f < 0 ? flat.value[i]! : flat.threshold[i]!;
-    ints[b + 2] = flat.left[i]!;
-    ints[b + 3] = flat.right[i]!;
-  }
-  PACKED.set(flat, (p = { ints, floats, roots: flat.roots }));
-  return p;
-}
-
-/** out[r] += Σ over trees of the leaf value reached by row r of X. */
-export function addTreesRaw(flat: FlatTrees, X: Matrix, out: Float64Array): void {
-  const { ints, floats, roots } = packed(flat);
-  const { data, nCols } = X;
-  for (let r0 = 0; r0 < X.nRows; r0 += PREDICT_BLOCK_ROWS) {
-    const r1 = Math.min(X.nRows, r0 + PREDICT_BLOCK_ROWS);
-    for (let k = 0; k < roots.length; k++) {
-      const root = roots[k]! * NODE_SLOTS;
-      for (let r = r0; r < r1; r++) {
-        const off = r * nCols;
-        let b = root;
-        let f = ints[b]!;
-        while (f >= 0) {
-          const v = data[off + (f & FEATURE_MASK)]!;
-          const goLeft = v <= floats[b + 1]! || (v !== v && f > FEATURE_MASK);
-          b = ints[b + (goLeft ? 2 : 3)]! * NODE_SLOTS;
-          f = ints[b]!;
-        }
-        out[r] = out[r]! + floats[b + 1]!;
-      }
-    }
-  }
 }
 
 /** Shortest decimal that reads back (through Math.fround) as the same float32. */
