@@ -79,18 +79,20 @@ function checkFeature(f: number): void {
   if (f > FEATURE_MASK) throw new RangeError(`tree feature ${f} is beyond the packed range`);
 }
 
-/** Depth of the tree at `root` (0 for a lone leaf), or Infinity beyond `limit`. */
-function treeDepth(flat: FlatTrees, root: number, limit: number): number {
-  const stack = [root, 0];
-  let depth = 0;
-  while (stack.length) {
-    const d = stack.pop() as number;
-    const n = stack.pop() as number;
-    if (d > limit) return Infinity;
-    if ((flat.feature[n] as number) < 0) depth = Math.max(depth, d);
-    else stack.push(flat.left[n] as number, d + 1, flat.right[n] as number, d + 1);
+/**
+ * Height of every node (a leaf: 0), children first: flat trees list a node's children after it
+ * (tree.ts checks it on decode), so one backward pass sees them before their parent.
+ */
+function nodeHeights(flat: FlatTrees): Int32Array {
+  const { feature, left, right } = flat;
+  const height = new Int32Array(feature.length);
+  for (let i = feature.length - 1; i >= 0; i--) {
+    if ((feature[i] as number) < 0) continue;
+    const l = height[left[i] as number] as number;
+    const r = height[right[i] as number] as number;
+    height[i] = 1 + (l > r ? l : r);
   }
-  return depth;
+  return height;
 }
 
 /** The complete layout of `flat` (cached), or null when a tree is deeper than COMPLETE_MAX_DEPTH. */
@@ -98,11 +100,12 @@ function complete(flat: FlatTrees): CompleteTrees | null {
   const cached = COMPLETE.get(flat);
   if (cached !== undefined) return cached;
   const K = flat.roots.length;
+  const heights = nodeHeights(flat);
   const depth = new Int32Array(K);
   let nodes = 0;
   for (let k = 0; k < K; k++) {
-    const d = treeDepth(flat, flat.roots[k] as number, COMPLETE_MAX_DEPTH);
-    if (d === Infinity) {
+    const d = heights[flat.roots[k] as number] as number;
+    if (d > COMPLETE_MAX_DEPTH) {
       COMPLETE.set(flat, null);
       return null;
     }

@@ -185,25 +185,39 @@ export function encodeTrees(flat: FlatTrees): FlatTreesJSON {
   };
 }
 
-/** Rebuilds flat trees from JSON, checking that every array is present and every node id in range. */
+type TreesFields = Partial<Record<keyof FlatTreesJSON, unknown>> | null;
+type TypedArray = Int32Array | Float32Array | Uint8Array;
+
+/** Field `name` of serialised trees: its typed array as is (a model cache's), else the JSON array converted. */
+function treesField<T extends TypedArray>(
+  j: TreesFields,
+  name: keyof FlatTreesJSON,
+  Typed: abstract new (...args: never[]) => T,
+  convert: (a: unknown[]) => T,
+): T {
+  const v = j?.[name];
+  if (v instanceof Typed) return v;
+  if (!Array.isArray(v)) throw new Error(`serialised trees lack the "${name}" array`);
+  return convert(v);
+}
+
+/**
+ * Rebuilds flat trees from JSON, checking that every array is present and every node id in range.
+ * A field may already be the typed array it decodes to (src/pipeline/model/cache.ts): it is kept.
+ */
 export function decodeTrees(json: unknown, nCols: number): FlatTrees {
-  const j = json as Partial<FlatTreesJSON> | null;
-  const arr = (name: keyof FlatTreesJSON): unknown[] => {
-    const v = j?.[name];
-    if (!Array.isArray(v)) throw new Error(`serialised trees lack the "${name}" array`);
-    return v;
-  };
-  const n = arr("feature").length;
+  const j = json as TreesFields;
+  const ints = (a: unknown[]) => Int32Array.from(a as number[]);
   const flat: FlatTrees = {
-    feature: Int32Array.from(arr("feature") as number[]),
-    threshold: thresholds(arr("threshold")),
-    missingLeft: Uint8Array.from(arr("missingLeft") as number[]),
-    left: Int32Array.from(arr("left") as number[]),
-    right: Int32Array.from(arr("right") as number[]),
-    value: Float32Array.from(arr("value") as number[]),
-    roots: Int32Array.from(arr("roots") as number[]),
+    feature: treesField(j, "feature", Int32Array, ints),
+    threshold: treesField(j, "threshold", Float32Array, thresholds),
+    missingLeft: treesField(j, "missingLeft", Uint8Array, (a) => Uint8Array.from(a as number[])),
+    left: treesField(j, "left", Int32Array, ints),
+    right: treesField(j, "right", Int32Array, ints),
+    value: treesField(j, "value", Float32Array, (a) => Float32Array.from(a as number[])),
+    roots: treesField(j, "roots", Int32Array, ints),
   };
-  checkFlatTrees(flat, n, nCols);
+  checkFlatTrees(flat, flat.feature.length, nCols);
   return flat;
 }
 
