@@ -15,7 +15,7 @@ import { HistRandomForest } from "../src/ml/hist-forest.ts";
 import { matrixFromData, type Matrix } from "../src/ml/matrix.ts";
 import { createRng } from "../src/ml/prng.ts";
 import { decodeTrees, type FlatTrees } from "../src/ml/tree.ts";
-import { addTreesRaw, COMPLETE_MAX_DEPTH, PREDICT_LANES } from "../src/ml/tree-predict.ts";
+import { addTreesRaw, compileComplete, COMPLETE_MAX_DEPTH, PREDICT_LANES } from "../src/ml/tree-predict.ts";
 import { BUNDLED_MODEL_DIR } from "../src/pipeline/model/model.ts";
 import { staticSnapshot } from "../src/render/static.ts";
 
@@ -115,10 +115,14 @@ test("every bundled tree classifier sums the same leaves as a node-by-node walk"
   let checked = 0;
   for (const file of MODELS) {
     for (const c of treeClassifiers(join(BUNDLED_MODEL_DIR, file))) {
-      const what = `${file} ${c.name}`;
-      if (c.nCols === page.nCols) assertSameSums(c.flat, page, `${what}, fixture rows`);
       const drawn = thresholdRows(c.flat, c.nCols, 300, checked + 1);
-      for (const n of SIZES) assertSameSums(c.flat, rowsOf(drawn, 0, n), `${what}, ${n} drawn rows`);
+      // packed (the first rows an ensemble walks), then compiled to the complete layout
+      for (const layout of ["packed", "complete"]) {
+        if (layout === "complete") assert.ok(compileComplete(c.flat), `${c.name} has a complete layout`);
+        const what = `${file} ${c.name} (${layout})`;
+        if (c.nCols === page.nCols) assertSameSums(c.flat, page, `${what}, page rows`);
+        for (const n of SIZES) assertSameSums(c.flat, rowsOf(drawn, 0, n), `${what}, ${n} drawn rows`);
+      }
       checked++;
     }
   }
@@ -139,5 +143,6 @@ test("an ensemble too deep for the complete layout (a depth-16 forest) still sum
   const j = forest.toJSON() as { trees: unknown };
   const flat = decodeTrees(j.trees, nCols);
   assert.ok(maxDepth(flat) > COMPLETE_MAX_DEPTH, `the forest is ${maxDepth(flat)} deep`);
+  assert.equal(compileComplete(flat), false);
   for (const n of SIZES) assertSameSums(flat, rowsOf(X, 7, n), `${n} rows`);
 });

@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { buildTree } from "../src/dom/tree.ts";
 import { computeFeatures, featureSchema } from "../src/features/index.ts";
 import { checkModel } from "../src/ml/artifact.ts";
+import { CHECKED_TREES } from "../src/ml/tree.ts";
 import type { Classifier } from "../src/ml/classifier.ts";
 import { matrixFromData, type Matrix } from "../src/ml/matrix.ts";
 import { modelCachePath, readModelCache, writeModelCache } from "../src/pipeline/model/cache.ts";
@@ -57,8 +58,14 @@ test("a model loaded from its cache scores every row as the JSON model does", as
   copyFileSync(bundledDefaultPath("static"), file);
   const cacheFile = join(dir, "default-static.bin");
   await writeModelCache(file, cacheFile);
-  const cached = readModelCache(file, cacheFile);
+  const cached = readModelCache(file, cacheFile) as { classifiers: Record<string, { trees: object }> } | null;
   assert.ok(cached !== null, "the cache is read");
+  const trees = cached.classifiers["content"]!.trees as Record<symbol, unknown>;
+  assert.equal(
+    trees[CHECKED_TREES],
+    featureSchema().names.length,
+    "checked when written, for its columns: not checked again",
+  );
   const expected = { schemaHash: featureSchema().hash, mode: "static" as const };
   const fromCache = await pipelineFromArtifact(checkModel(cached, file, expected), file);
   const fromJson = await loadPipelineModel(file, "static"); // not in models/: no cache

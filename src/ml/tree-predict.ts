@@ -11,9 +11,10 @@
  * direction is arithmetic, not a branch. It is the "complete tree" + interleaving idea of
  * Asadi et al. (2014), "Runtime optimizations for tree-based machine learning models" (IEEE TKDE).
  *
- * Packed layout (deeper ensembles: the random forest's, depth 16, would take 2^16 slots a tree,
- * and batches of fewer than PREDICT_LANES rows, such as the router's one row): four 32-bit slots
- * a node, walked from the root to a leaf.
+ * Packed layout (an ensemble's first COMPLETE_AFTER_ROWS rows, and deeper ensembles: the random
+ * forest's, depth 16, would take 2^16 slots a tree): four 32-bit slots a node, walked from the
+ * root to a leaf. Batches of fewer than PREDICT_LANES
+ * rows (the router's one row a page) walk the flat arrays as they are, nothing compiled.
  *
  * Both add the trees' leaf values to a row's sum in tree order with the same float64 adds, so
  * the sums are bit-identical to walking FlatTrees node by node (test/ml-tree-predict.test.ts).
@@ -36,6 +37,14 @@ export const PREDICT_BLOCK_ROWS = 256;
 export const PREDICT_LANES = 8;
 /** Deepest ensemble compiled to the complete layout (2^D − 1 nodes and 2^D leaves a tree). */
 export const COMPLETE_MAX_DEPTH = 10;
+
+/**
+ * Rows an ensemble walks packed before it is compiled to the complete layout. In a fresh process
+ * the compile costs more than it saves on one page (the content and context classifiers on a
+ * 326-leaf page: 20-37 ms of CPU against 15-23 packed), so a one-page run never pays it and a
+ * batch does after its first pages (about 300 rows a page).
+ */
+export const COMPLETE_AFTER_ROWS = 4096;
 
 /** Bit 24 of a node's word: a missing value (NaN) goes right (complete) or left (packed). */
 const MISSING_BIT_SHIFT = 24;
@@ -67,12 +76,44 @@ const NODE_SLOTS = 4;
 /** Each ensemble's compiled layouts (null: too deep for the complete layout). */
 const COMPLETE = new WeakMap<FlatTrees, CompleteTrees | null>();
 const PACKED = new WeakMap<FlatTrees, PackedTrees>();
+/** Rows each ensemble has walked (in batches of PREDICT_LANES rows or more). */
+const WALKED = new WeakMap<FlatTrees, number>();
 
 /** out[r] += Σ over trees of the leaf value reached by row r of X. */
 export function addTreesRaw(flat: FlatTrees, X: Matrix, out: Float64Array): void {
-  const compiled = X.nRows >= PREDICT_LANES ? complete(flat) : null;
+  if (X.nRows < PREDICT_LANES) return addFlat(flat, X, out);
+  const walked = (WALKED.get(flat) ?? 0) + X.nRows;
+  WALKED.set(flat, walked);
+  const compiled = walked > COMPLETE_AFTER_ROWS || COMPLETE.has(flat) ? complete(flat) : null;
   if (compiled) addComplete(compiled, X, out);
   else addPacked(packed(flat), X, out);
+}
+
+/**
+ * Compiles the ensemble's complete layout now, as addTreesRaw does once it has walked
+ * COMPLETE_AFTER_ROWS rows (false when a tree is too deep for it).
+ */
+export function compileComplete(flat: FlatTrees): boolean {
+  return complete(flat) !== null;
+}
+
+/** A few rows (the router's one a page): walked on the flat arrays themselves, nothing compiled. */
+function addFlat(flat: FlatTrees, X: Matrix, out: Float64Array): void {
+  const { feature, threshold, missingLeft, left, right, value, roots } = flat;
+  const { data, nCols } = X;
+  for (let r = 0; r < X.nRows; r++) {
+    const o = r * nCols;
+    for (let k = 0; k < roots.length; k++) {
+      let n = roots[k] as number;
+      for (let f = feature[n] as number; f >= 0; f = feature[n] as number) {
+        const v = data[o + f] as number;
+        n = (
+          v <= (threshold[n] as number) || (v !== v && missingLeft[n] === 1) ? left[n] : right[n]
+        ) as number;
+      }
+      out[r] = (out[r] as number) + (value[n] as number);
+    }
+  }
 }
 
 function checkFeature(f: number): void {
@@ -120,11 +161,11 @@ function complete(flat: FlatTrees): CompleteTrees | null {
     thresholds: new Float32Array(nodes),
     leaves: new Float32Array(nodes + K),
   };
-  const at = new Int32Array((2 << COMPLETE_MAX_DEPTH) - 1);
+  const stack = new Int32Array(3 * (COMPLETE_MAX_DEPTH + 2)); // depth first: at most D + 1 pending
   for (let k = 0, s = 0; k < K; k++) {
     c.nodeStart[k] = s;
     c.leafStart[k] = s + k;
-    fillComplete(flat, c, k, at);
+    fillComplete(flat, c, k, stack);
     s += (1 << (depth[k] as number)) - 1;
   }
   COMPLETE.set(flat, c);
@@ -132,29 +173,39 @@ function complete(flat: FlatTrees): CompleteTrees | null {
 }
 
 /**
- * Lays out tree k level by level: at[i] is the flat node at complete position i; a leaf above the
- * last level becomes a dummy split (feature 0) with itself on both sides.
+ * Lays out tree k from its real nodes only (depth first): a node at complete position i of depth d
+ * writes its split there; a leaf fills the leaves below position i, a contiguous run of 2^(D − d)
+ * in level order, and the positions between stay dummy splits (word 0, threshold 0) that lead
+ * into that run whichever way a row goes.
  */
-function fillComplete(flat: FlatTrees, c: CompleteTrees, k: number, at: Int32Array): void {
-  const inner = (1 << (c.depth[k] as number)) - 1;
+function fillComplete(flat: FlatTrees, c: CompleteTrees, k: number, stack: Int32Array): void {
+  const D = c.depth[k] as number;
   const s = c.nodeStart[k] as number;
-  at[0] = flat.roots[k] as number;
-  for (let i = 0; i < inner; i++) {
-    const n = at[i] as number;
+  const l = (c.leafStart[k] as number) - ((1 << D) - 1);
+  let top = 0;
+  stack[top++] = flat.roots[k] as number; // node, position, depth
+  stack[top++] = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const d = stack[--top] as number;
+    const i = stack[--top] as number;
+    const n = stack[--top] as number;
     const f = flat.feature[n] as number;
     if (f < 0) {
-      at[2 * i + 1] = n;
-      at[2 * i + 2] = n;
-      continue; // word 0, threshold 0: either side is the same leaf
+      const span = 1 << (D - d);
+      c.leaves.fill(flat.value[n] as number, l + (i + 1) * span - 1, l + (i + 2) * span - 1);
+      continue;
     }
     checkFeature(f);
     c.words[s + i] = f | (flat.missingLeft[n] === 1 ? 0 : MISSING_BIT);
     c.thresholds[s + i] = flat.threshold[n] as number;
-    at[2 * i + 1] = flat.left[n] as number;
-    at[2 * i + 2] = flat.right[n] as number;
+    stack[top++] = flat.left[n] as number;
+    stack[top++] = 2 * i + 1;
+    stack[top++] = d + 1;
+    stack[top++] = flat.right[n] as number;
+    stack[top++] = 2 * i + 2;
+    stack[top++] = d + 1;
   }
-  const l = c.leafStart[k] as number;
-  for (let j = 0; j <= inner; j++) c.leaves[l + j] = flat.value[at[inner + j] as number] as number;
 }
 
 /**

@@ -185,7 +185,14 @@ export function encodeTrees(flat: FlatTrees): FlatTreesJSON {
   };
 }
 
-type TreesFields = Partial<Record<keyof FlatTreesJSON, unknown>> | null;
+/**
+ * Set (to nCols) on serialised trees whose typed arrays this pith decoded and checked already, for
+ * the same nCols (a model cache, src/pipeline/model/cache.ts): decodeTrees does not check them
+ * again. A symbol, so no JSON can carry it.
+ */
+export const CHECKED_TREES = Symbol("pith.checkedTrees");
+
+type TreesFields = (Partial<Record<keyof FlatTreesJSON, unknown>> & { [CHECKED_TREES]?: number }) | null;
 type TypedArray = Int32Array | Float32Array | Uint8Array;
 
 /** Field `name` of serialised trees: its typed array as is (a model cache's), else the JSON array converted. */
@@ -217,7 +224,7 @@ export function decodeTrees(json: unknown, nCols: number): FlatTrees {
     value: treesField(j, "value", Float32Array, (a) => Float32Array.from(a as number[])),
     roots: treesField(j, "roots", Int32Array, ints),
   };
-  checkFlatTrees(flat, flat.feature.length, nCols);
+  if (j?.[CHECKED_TREES] !== nCols) checkFlatTrees(flat, flat.feature.length, nCols);
   return flat;
 }
 

@@ -8,13 +8,16 @@
  * JSON is read as before. The models stay the JSON files in models/: the cache is derived from
  * them and loads the same classifiers (test/model-cache.test.ts).
  *
- * Layout: u32 length + JSON header {version, source, blobs: [{path, type, offset, length}]},
+ * Trees were checked (node ids, features) when the cache was written: decodeTrees does not check
+ * them again (tree.ts CHECKED_TREES).
+ *
+ * Layout: u32 length + JSON header {version, source, blobs: [{path, type, offset, length}], checked},
  * u32 length + the artifact's JSON (trees emptied), then the blobs, each at an 8-byte boundary.
  */
 import { readFileSync, readdirSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeAtomic } from "../../io/write-atomic.ts";
-import { decodeTrees, type FlatTrees } from "../../ml/tree.ts";
+import { CHECKED_TREES, decodeTrees, type FlatTrees } from "../../ml/tree.ts";
 import { PITH_ROOT } from "../../paths.ts";
 
 /** Bump when the layout or the conversion of the arrays changes: older caches are then ignored. */
@@ -25,7 +28,7 @@ export const BUNDLED_MODEL_DIR = resolve(PITH_ROOT, "models");
 export const MODEL_CACHE_DIR = join(PITH_ROOT, "dist", "models");
 const ALIGN = 8;
 
-type Path = (string | number)[];
+type Path = (string | number | symbol)[];
 const TYPES = { i32: Int32Array, f32: Float32Array, u8: Uint8Array } as const;
 type TypeName = keyof typeof TYPES;
 
@@ -58,12 +61,16 @@ export function modelCachePath(file: string): string | null {
  * Every tree classifier ({kind: "gbdt" | "rf", nCols, trees}) under `node`, with its path; trees
  * that do not decode are left to the JSON (loading reports them as before).
  */
-function treeClassifiers(node: unknown, path: Path, out: { path: Path; flat: FlatTrees }[]): void {
+function treeClassifiers(
+  node: unknown,
+  path: Path,
+  out: { path: Path; flat: FlatTrees; nCols: number }[],
+): void {
   if (typeof node !== "object" || node === null) return;
   const c = node as { kind?: unknown; nCols?: unknown; trees?: unknown };
   if ((c.kind === "gbdt" || c.kind === "rf") && typeof c.nCols === "number") {
     try {
-      out.push({ path, flat: decodeTrees(c.trees, c.nCols) });
+      out.push({ path, flat: decodeTrees(c.trees, c.nCols), nCols: c.nCols });
       c.trees = {};
     } catch {
       /* stays JSON */
@@ -92,15 +99,16 @@ function aligned(n: number): number {
 export async function writeModelCache(file: string, cacheFile: string): Promise<void> {
   const source = sourceKey(statSync(file)); // before reading: a write during it makes the cache stale, not wrong
   const artifact = JSON.parse(readFileSync(file, "utf8")) as unknown;
-  const found: { path: Path; flat: FlatTrees }[] = [];
+  const found: { path: Path; flat: FlatTrees; nCols: number }[] = [];
   treeClassifiers(artifact, [], found);
+  const checked = found.map(({ path, nCols }) => ({ path: [...path, "trees"], nCols }));
   const arrays = found.flatMap(({ path, flat }) =>
     FIELDS.map(([name, type]) => ({ path: [...path, "trees", name], type, data: flat[name] })),
   );
   const artifactJson = Buffer.from(JSON.stringify(artifact));
   const blobs: Blob[] = [];
   const headerOf = () =>
-    Buffer.from(JSON.stringify({ version: CACHE_VERSION, source, blobs } satisfies CacheHeader));
+    Buffer.from(JSON.stringify({ version: CACHE_VERSION, source, blobs, checked } satisfies CacheHeader));
   // offsets depend on the header's length, which depends on the offsets: lay out until stable
   let start = 0;
   for (let settled = false; !settled;) {
@@ -131,6 +139,8 @@ interface CacheHeader {
   version: number;
   source: SourceKey;
   blobs: Blob[];
+  /** The trees objects decodeTrees checked when the cache was written, and for how many columns. */
+  checked: { path: Path; nCols: number }[];
 }
 
 function sameSource(a: SourceKey, b: SourceKey): boolean {
@@ -138,9 +148,9 @@ function sameSource(a: SourceKey, b: SourceKey): boolean {
 }
 
 function setAt(root: unknown, path: Path, value: unknown): void {
-  let node = root as Record<string | number, unknown>;
-  for (const k of path.slice(0, -1)) node = node[k] as Record<string | number, unknown>;
-  node[path.at(-1) as string | number] = value;
+  let node = root as Record<string | number | symbol, unknown>;
+  for (const k of path.slice(0, -1)) node = node[k] as Record<string | number | symbol, unknown>;
+  node[path.at(-1) as string | number | symbol] = value;
 }
 
 /**
@@ -161,6 +171,7 @@ export function readModelCache(file: string, cacheFile = modelCachePath(file)): 
     const bytes = buf.byteOffset % ALIGN === 0 ? buf : new Uint8Array(buf);
     for (const b of header.blobs)
       setAt(artifact, b.path, new TYPES[b.type](bytes.buffer, bytes.byteOffset + b.offset, b.length));
+    for (const { path, nCols } of header.checked) setAt(artifact, [...path, CHECKED_TREES], nCols);
     return artifact;
   } catch {
     return null; // no cache, or a damaged one: the JSON is read
