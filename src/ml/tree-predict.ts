@@ -1,6 +1,6 @@
 /**
  * Prediction with flat trees (tree.ts): Σ over an ensemble's trees of the leaf value each row
- * reaches, compiled once per ensemble on first use into one of two layouts.
+ * reaches, each ensemble compiled (once, cached by its FlatTrees) into one of two layouts.
  *
  * Complete layout (ensembles no deeper than COMPLETE_MAX_DEPTH, the GBDT's): each tree padded to
  * a complete binary tree of its depth D, nodes in level order (node i's children at 2i + 1 and
@@ -8,15 +8,15 @@
  * repeated under dummy splits. Every walk takes exactly D steps, with no exit test that the CPU
  * mispredicts, and PREDICT_LANES rows walk a tree side by side: their walks are independent, so
  * the CPU overlaps one row's node loads with another's (the pointer walk waits on each). The
- * direction is arithmetic, not a branch. It is the "complete tree" + interleaving idea of
- * Asadi et al. (2014), "Runtime optimizations for tree-based machine learning models" (IEEE TKDE).
+ * direction is arithmetic, not a branch: the predication and interleaving ("VPred") of Asadi,
+ * Lin and de Vries (2014), "Runtime optimizations for tree-based machine learning models", IEEE TKDE.
  *
  * Packed layout (an ensemble's first COMPLETE_AFTER_ROWS rows, and deeper ensembles: the random
  * forest's, depth 16, would take 2^16 slots a tree): four 32-bit slots a node, walked from the
- * root to a leaf. Batches of fewer than PREDICT_LANES
- * rows (the router's one row a page) walk the flat arrays as they are, nothing compiled.
+ * root to a leaf. Batches of fewer than PREDICT_LANES rows (the router's one row a page) walk
+ * the flat arrays as they are, nothing compiled.
  *
- * Both add the trees' leaf values to a row's sum in tree order with the same float64 adds, so
+ * All add the trees' leaf values to a row's sum in tree order with the same float64 adds, so
  * the sums are bit-identical to walking FlatTrees node by node (test/ml-tree-predict.test.ts).
  */
 import type { Matrix } from "./matrix.ts";
@@ -29,20 +29,17 @@ import type { FlatTrees } from "./tree.ts";
  */
 export const PREDICT_BLOCK_ROWS = 256;
 /**
- * Rows walked side by side through a tree in the complete layout. On the bundled static
- * model's calls for 100 wcxb-dev pages (content, context and router classifiers; one core):
- * 97 ms of CPU with 8 lanes, 116 with 4, 150 for the packed walk; a loop over lanes instead of
- * the unrolled walk cost 215.
+ * Rows walked side by side through a tree in the complete layout: 8 beat 4, and the walk is
+ * unrolled by hand, a loop over lanes being slower than the packed walk (docs/classifiers.md).
  */
 export const PREDICT_LANES = 8;
 /** Deepest ensemble compiled to the complete layout (2^D − 1 nodes and 2^D leaves a tree). */
 export const COMPLETE_MAX_DEPTH = 10;
 
 /**
- * Rows an ensemble walks packed before it is compiled to the complete layout. In a fresh process
- * the compile costs more than it saves on one page (the content and context classifiers on a
- * 326-leaf page: 20-37 ms of CPU against 15-23 packed), so a one-page run never pays it and a
- * batch does after its first pages (about 300 rows a page).
+ * Rows an ensemble walks packed before it is compiled to the complete layout: in a fresh process
+ * the compile costs more than it saves on one page (docs/classifiers.md), so a one-page run never
+ * pays it and a batch does after its first pages (about 300 rows a page).
  */
 export const COMPLETE_AFTER_ROWS = 4096;
 
