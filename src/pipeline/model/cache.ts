@@ -5,8 +5,9 @@
  * decodeTrees (src/ml/tree.ts) makes of them, read back as views of the file. A cache is used only
  * while the model file it was made from has the same size, modification and change times and
  * inode (any write, copy or rename over it changes one), and only at this CACHE_VERSION; else the
- * JSON is read as before. The models stay the JSON files in models/: the cache is derived from
- * them and loads the same classifiers (test/model-cache.test.ts).
+ * JSON is read as before. Only the bundle reads the caches (model.ts), so they are always read
+ * by the code of the build that wrote them. The models stay the JSON files in models/: the cache
+ * is derived from them and loads the same classifiers (test/model-cache.test.ts).
  *
  * Trees were checked (node ids, features) when the cache was written: decodeTrees does not check
  * them again (tree.ts CHECKED_TREES).

@@ -23,6 +23,7 @@ import type { RenderMode } from "../../types.ts";
 import { columnMap } from "../columns.ts";
 import type { ClassLexicon } from "../context/class-lexicon.ts";
 import { CONTEXT_FEATURES, type ContextModel } from "../context/context.ts";
+import { BUNDLED } from "../../paths.ts";
 import { BUNDLED_MODEL_DIR, readModelCache } from "./cache.ts";
 
 /** Decision threshold on P(main) when an artifact names none. */
@@ -261,7 +262,8 @@ function isLexicon(x: unknown): x is ClassLexicon {
  */
 export async function loadPipelineModel(file: string, mode: RenderMode): Promise<PipelineModel> {
   const current = featureSchema();
-  const cached = readModelCache(file);
+  // the bundle reads the caches its own build wrote; the sources (after an edit) read the JSON
+  const cached = BUNDLED ? readModelCache(file) : null;
   if (cached !== null) {
     try {
       return await pipelineFromArtifact(checkModel(cached, file, { schemaHash: current.hash, mode }), file);
