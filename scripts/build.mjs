@@ -7,7 +7,7 @@
 // Plain JavaScript, so that it runs before anything else is set up.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The modules a process or worker thread starts from (src/paths.ts workerModule names the workers), and the library's. */
@@ -18,20 +18,28 @@ export const ENTRIES = [
   "train/worker",
   "studio/teach-worker",
   "index",
+  "pipeline/model/cache", // run by the build itself: writeModelCaches
 ];
 
 /**
  * Newest modification time (ms) of the files and folders under src/ (a folder's changes when a
  * file in it is added, removed or renamed) and the number of files: the bundle is fresh while
- * neither moved.
+ * neither moved. Every file is stat'ed at each start, so an edit is never missed; the walk is by
+ * hand (readdirSync's `recursive` and path.join cost 9-11 against 2 ms of CPU for src/'s 280 entries).
  */
 export function sourceStamp(dir = join(root, "src")) {
   let newest = statSync(dir).mtimeMs;
   let files = 0;
-  for (const name of readdirSync(dir, { recursive: true })) {
-    const st = statSync(join(dir, name));
-    if (st.isFile()) files++;
-    newest = Math.max(newest, st.mtimeMs);
+  const folders = [dir];
+  while (folders.length) {
+    const folder = folders.pop();
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = `${folder}/${entry.name}`;
+      const st = statSync(path);
+      if (st.isFile()) files++;
+      if (st.mtimeMs > newest) newest = st.mtimeMs;
+      if (entry.isDirectory()) folders.push(path);
+    }
   }
   return { newest, files };
 }
@@ -101,7 +109,23 @@ async function build() {
     );
     return;
   }
+  await cacheModels(out);
   writeFileSync(join(out, "source-stamp.json"), JSON.stringify(stamp) + "\n");
+}
+
+/**
+ * The bundled models' binary caches (src/pipeline/model/cache.ts) into dist/models/: a fresh
+ * process then reads typed arrays instead of parsing 3.4 MB of JSON. Without them pith reads the JSON.
+ */
+async function cacheModels(out) {
+  try {
+    const { writeModelCaches } = await import(pathToFileURL(join(out, "pipeline", "model", "cache.js")).href);
+    await writeModelCaches();
+  } catch (e) {
+    console.error(
+      `pith build: no model cache (${String(e?.message ?? e).split("\n")[0]}); pith will read the JSON models`,
+    );
+  }
 }
 
 /**

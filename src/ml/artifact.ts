@@ -135,6 +135,11 @@ export function parseModel(text: string, source: string, expected: ModelExpectat
         `restore it or retrain it with \`pith train\``,
     );
   }
+  return checkModel(json, source, expected);
+}
+
+/** Validates a parsed artifact (parseModel's checks after JSON.parse). Throws ModelLoadError. */
+export function checkModel(json: unknown, source: string, expected: ModelExpectation): ModelArtifact {
   const a = (typeof json === "object" && json !== null && !Array.isArray(json) ? json : {}) as Record<
     string,
     unknown

@@ -30,12 +30,12 @@ import {
   subtractHistogram,
 } from "./hist.ts";
 import { type Matrix, type MatrixInput, checkShapes, selectIndices, toMatrix } from "./matrix.ts";
+import { addTreesRaw } from "./tree-predict.ts";
 import { createRng, DEFAULT_SEED, type Rng, sampleWithoutReplacement } from "./prng.ts";
 import { groupHoldout } from "./split.ts";
 import {
   addLeaf,
   addTreeBinned,
-  addTreesRaw,
   concatTrees,
   decodeTrees,
   encodeTrees,

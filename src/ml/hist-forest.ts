@@ -28,10 +28,10 @@ import {
   zeroHistogram,
 } from "./hist.ts";
 import { type MatrixInput, checkShapes, toMatrix } from "./matrix.ts";
+import { addTreesRaw } from "./tree-predict.ts";
 import { createRng, DEFAULT_SEED, drawFromPermutation, type Rng } from "./prng.ts";
 import {
   addLeaf,
-  addTreesRaw,
   decodeTrees,
   encodeTrees,
   f32,

@@ -1,12 +1,11 @@
 /**
  * Decision trees shared by the histogram learners: the growing form (bin thresholds, used
  * while training on BinnedData) and the flat form (raw float32 thresholds in typed arrays,
- * serialised to JSON, and packed 16 bytes per node for prediction). Traversal is iterative.
+ * serialised to JSON; tree-predict.ts compiles them for prediction). Traversal is iterative.
  *
  * A node sends x left when x ≤ threshold, and a missing x (NaN) left iff missingLeft.
  */
 import { type BinnedData, MISSING_BIN } from "./binning.ts";
-import type { Matrix } from "./matrix.ts";
 
 /** A tree while it grows: parallel arrays, local node ids, root = 0, feature −1 = leaf. */
 export interface GrownTree {
@@ -153,74 +152,6 @@ export function concatTrees(parts: readonly FlatTrees[], scale: number): FlatTre
   return out;
 }
 
-/**
- * Rows per block in addTreesRaw: each tree walks a block of rows before the next tree,
- * so one tree's nodes and the block's rows stay in cache (deep forests are far larger
- * than the cache; walking all trees per row missed it at every step).
- */
-export const PREDICT_BLOCK_ROWS = 256;
-
-/**
- * The flat trees packed for prediction: NODE_SLOTS 32-bit slots per node in one buffer, so a
- * visited node is read from one place, not from six arrays. Slot 0: the feature
- * (−1 at a leaf), plus MISSING_LEFT_BIT when a missing value goes left; slot 1: the threshold,
- * or the leaf value (float32); slots 2 and 3: the left and right child's node index.
- */
-interface PackedTrees {
-  ints: Int32Array;
-  floats: Float32Array;
-  roots: Int32Array;
-}
-
-const NODE_SLOTS = 4;
-const MISSING_LEFT_BIT = 1 << 24;
-const FEATURE_MASK = MISSING_LEFT_BIT - 1;
-const PACKED = new WeakMap<FlatTrees, PackedTrees>();
-
-function packed(flat: FlatTrees): PackedTrees {
-  let p = PACKED.get(flat);
-  if (p) return p;
-  const n = flat.feature.length;
-  const buffer = new ArrayBuffer(n * NODE_SLOTS * 4);
-  const ints = new Int32Array(buffer);
-  const floats = new Float32Array(buffer);
-  for (let i = 0; i < n; i++) {
-    const f = flat.feature[i]!;
-    if (f > FEATURE_MASK) throw new RangeError(`tree feature ${f} is beyond the packed range`);
-    const b = i * NODE_SLOTS;
-    ints[b] = f < 0 ? -1 : f | (flat.missingLeft[i] === 1 ? MISSING_LEFT_BIT : 0);
-    floats[b + 1] = f < 0 ? flat.value[i]! : flat.threshold[i]!;
-    ints[b + 2] = flat.left[i]!;
-    ints[b + 3] = flat.right[i]!;
-  }
-  PACKED.set(flat, (p = { ints, floats, roots: flat.roots }));
-  return p;
-}
-
-/** out[r] += Σ over trees of the leaf value reached by row r of X. */
-export function addTreesRaw(flat: FlatTrees, X: Matrix, out: Float64Array): void {
-  const { ints, floats, roots } = packed(flat);
-  const { data, nCols } = X;
-  for (let r0 = 0; r0 < X.nRows; r0 += PREDICT_BLOCK_ROWS) {
-    const r1 = Math.min(X.nRows, r0 + PREDICT_BLOCK_ROWS);
-    for (let k = 0; k < roots.length; k++) {
-      const root = roots[k]! * NODE_SLOTS;
-      for (let r = r0; r < r1; r++) {
-        const off = r * nCols;
-        let b = root;
-        let f = ints[b]!;
-        while (f >= 0) {
-          const v = data[off + (f & FEATURE_MASK)]!;
-          const goLeft = v <= floats[b + 1]! || (v !== v && f > FEATURE_MASK);
-          b = ints[b + (goLeft ? 2 : 3)]! * NODE_SLOTS;
-          f = ints[b]!;
-        }
-        out[r] = out[r]! + floats[b + 1]!;
-      }
-    }
-  }
-}
-
 /** Shortest decimal that reads back (through Math.fround) as the same float32. */
 export function f32(v: number): number {
   if (!Number.isFinite(v)) return v;
@@ -254,25 +185,46 @@ export function encodeTrees(flat: FlatTrees): FlatTreesJSON {
   };
 }
 
-/** Rebuilds flat trees from JSON, checking that every array is present and every node id in range. */
+/**
+ * Set (to nCols) on serialised trees whose typed arrays this pith decoded and checked already, for
+ * the same nCols (a model cache, src/pipeline/model/cache.ts): decodeTrees does not check them
+ * again. A symbol, so no JSON can carry it.
+ */
+export const CHECKED_TREES = Symbol("pith.checkedTrees");
+
+type TreesFields = (Partial<Record<keyof FlatTreesJSON, unknown>> & { [CHECKED_TREES]?: number }) | null;
+type TypedArray = Int32Array | Float32Array | Uint8Array;
+
+/** Field `name` of serialised trees: its typed array as is (a model cache's), else the JSON array converted. */
+function treesField<T extends TypedArray>(
+  j: TreesFields,
+  name: keyof FlatTreesJSON,
+  Typed: abstract new (...args: never[]) => T,
+  convert: (a: unknown[]) => T,
+): T {
+  const v = j?.[name];
+  if (v instanceof Typed) return v;
+  if (!Array.isArray(v)) throw new Error(`serialised trees lack the "${name}" array`);
+  return convert(v);
+}
+
+/**
+ * Rebuilds flat trees from JSON, checking that every array is present and every node id in range.
+ * A field may already be the typed array it decodes to (src/pipeline/model/cache.ts): it is kept.
+ */
 export function decodeTrees(json: unknown, nCols: number): FlatTrees {
-  const j = json as Partial<FlatTreesJSON> | null;
-  const arr = (name: keyof FlatTreesJSON): unknown[] => {
-    const v = j?.[name];
-    if (!Array.isArray(v)) throw new Error(`serialised trees lack the "${name}" array`);
-    return v;
-  };
-  const n = arr("feature").length;
+  const j = json as TreesFields;
+  const ints = (a: unknown[]) => Int32Array.from(a as number[]);
   const flat: FlatTrees = {
-    feature: Int32Array.from(arr("feature") as number[]),
-    threshold: thresholds(arr("threshold")),
-    missingLeft: Uint8Array.from(arr("missingLeft") as number[]),
-    left: Int32Array.from(arr("left") as number[]),
-    right: Int32Array.from(arr("right") as number[]),
-    value: Float32Array.from(arr("value") as number[]),
-    roots: Int32Array.from(arr("roots") as number[]),
+    feature: treesField(j, "feature", Int32Array, ints),
+    threshold: treesField(j, "threshold", Float32Array, thresholds),
+    missingLeft: treesField(j, "missingLeft", Uint8Array, (a) => Uint8Array.from(a as number[])),
+    left: treesField(j, "left", Int32Array, ints),
+    right: treesField(j, "right", Int32Array, ints),
+    value: treesField(j, "value", Float32Array, (a) => Float32Array.from(a as number[])),
+    roots: treesField(j, "roots", Int32Array, ints),
   };
-  checkFlatTrees(flat, n, nCols);
+  if (j?.[CHECKED_TREES] !== nCols) checkFlatTrees(flat, flat.feature.length, nCols);
   return flat;
 }
 

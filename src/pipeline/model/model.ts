@@ -9,6 +9,7 @@
 import { HIDDEN_TEXT_CANDIDATES } from "../hidden-text.ts";
 import {
   artifactClassifier,
+  checkModel,
   ModelLoadError,
   parseModel,
   readModelText,
@@ -17,12 +18,13 @@ import {
 import type { Classifier } from "../../ml/classifier.ts";
 import { loadClassifier } from "../../ml/kinds.ts";
 import { featureSchema } from "../../features/index.ts";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { RenderMode } from "../../types.ts";
 import { columnMap } from "../columns.ts";
 import type { ClassLexicon } from "../context/class-lexicon.ts";
 import { CONTEXT_FEATURES, type ContextModel } from "../context/context.ts";
-import { PITH_ROOT } from "../../paths.ts";
+import { BUNDLED } from "../../paths.ts";
+import { BUNDLED_MODEL_DIR, readModelCache } from "./cache.ts";
 
 /** Decision threshold on P(main) when an artifact names none. */
 export const DEFAULT_THRESHOLD = 0.5;
@@ -112,8 +114,7 @@ export interface PipelineModel {
   base?: { model: PipelineModel; weight: number };
 }
 
-/** The repository's models/ folder (bundled artifacts). */
-export const BUNDLED_MODEL_DIR = resolve(PITH_ROOT, "models");
+export { BUNDLED_MODEL_DIR };
 
 /** The bundled default model of a render mode (also resolve.ts's last resort). */
 export function bundledDefaultPath(mode: RenderMode): string {
@@ -255,10 +256,22 @@ function isLexicon(x: unknown): x is ClassLexicon {
 }
 
 /**
- * Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any problem).
+ * Loads a pipeline model file for the current feature schema and render mode (ModelLoadError on any
+ * problem): a bundled model from its binary cache when the build made one of the file as it is
+ * (cache.ts), else from the JSON.
  */
 export async function loadPipelineModel(file: string, mode: RenderMode): Promise<PipelineModel> {
   const current = featureSchema();
+  // the bundle reads the caches its own build wrote; the sources (after an edit) read the JSON
+  const cached = BUNDLED ? readModelCache(file) : null;
+  if (cached !== null) {
+    try {
+      return await pipelineFromArtifact(checkModel(cached, file, { schemaHash: current.hash, mode }), file);
+    } catch (e) {
+      // another feature schema: the JSON's path below maps its columns
+      if (!(e instanceof ModelLoadError) || !/feature schema/.test(e.message)) throw e;
+    }
+  }
   const text = await readModelText(file); // the file is read once
   try {
     return await pipelineFromArtifact(parseModel(text, file, { schemaHash: current.hash, mode }), file);
