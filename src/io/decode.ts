@@ -190,16 +190,28 @@ function knownLabel(label: string | null | undefined): string | null {
 }
 
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
+/**
+ * Above this size TextDecoder decodes (straight into the string): transcode's UTF-16 copy would
+ * add twice the page's size to the memory peak of a huge page.
+ */
+const MAX_TRANSCODE_BYTES = 8 * 1024 * 1024;
 
 /**
  * The text of `bytes` if they are valid UTF-8, else null (TextDecoder's fatal mode, which also
  * drops a leading byte-order mark). Valid non-ASCII bytes are converted by ICU (`transcode`, in
  * Node builds with Intl) and copied into the string as UTF-16: V8's UTF-8 decoder, behind
- * TextDecoder and Buffer#toString alike, took 25 % more CPU (docs/render.md). `isUtf8` accepts
+ * TextDecoder and Buffer#toString alike, took a third more CPU (docs/render.md). `isUtf8` accepts
  * exactly what the fatal decoder does (no overlong forms, surrogates or code points past U+10FFFF).
+ * Pure ASCII, a leading byte-order mark, a huge page (MAX_TRANSCODE_BYTES) and Node builds
+ * without Intl go to TextDecoder.
  */
 function decodeUtf8Strict(bytes: Uint8Array): string | null {
-  if (buffer.transcode === undefined || startsWithUtf8Bom(bytes) || buffer.isAscii(bytes)) {
+  if (
+    buffer.transcode === undefined ||
+    bytes.length > MAX_TRANSCODE_BYTES ||
+    startsWithUtf8Bom(bytes) ||
+    buffer.isAscii(bytes)
+  ) {
     try {
       return utf8Strict.decode(bytes);
     } catch {
