@@ -197,3 +197,31 @@ test("a run of NUL bytes before valid markup is skipped with a warning; NULs thr
     (e: unknown) => e instanceof DecodeError && /binary data/.test(e.message),
   );
 });
+
+test("a gzip file of several members (whose last trailer states only its own size) gives the whole page", () => {
+  const page = articleBytes(200);
+  const cut = 1000;
+  const gz = Buffer.concat([gzipSync(page.subarray(0, page.length - cut)), gzipSync(page.subarray(-cut))]);
+  const d = decodeHtml(gz);
+  assert.equal(d.html, page.toString("utf8"));
+  assert.equal(d.warnings, undefined);
+});
+
+test("valid UTF-8 decodes to exactly the text a strict TextDecoder gives (Latin-1-only, astral, CJK, a BOM after leading NULs)", () => {
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  const texts = [
+    "<p>Straße été, déjà vu</p>",
+    "<p>emoji 😀 and 𝔘𝔫𝔦 and 中文 and עברית</p>".repeat(50),
+    `<p>${"plain ascii ".repeat(100)}</p>`,
+  ];
+  for (const text of texts) {
+    const bytes = Buffer.from(text, "utf8");
+    assert.equal(decodeHtml(bytes).html, strict.decode(bytes));
+  }
+  const afterNuls = Buffer.concat([
+    Buffer.alloc(300),
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    Buffer.from(texts[0] ?? ""),
+  ]);
+  assert.equal(decodeHtml(afterNuls).html, texts[0]);
+});

@@ -352,7 +352,8 @@ function popTo(state: BuildState, tag: string, alias?: string): number {
     const at = stack[k] as number;
     const open = state.nodes[at]?.tag;
     if (open === tag || (alias !== undefined && open === alias)) {
-      stack.length = k;
+      // pop, not `stack.length = k`: the length setter is a runtime call (1 % of the snapshot's CPU)
+      while (stack.length > k) stack.pop();
       return at;
     }
   }
