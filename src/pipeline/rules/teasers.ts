@@ -33,6 +33,7 @@ import { collapseSpaces, textOf, wordCount } from "../../dom/text.ts";
 import { nonSpaceLength } from "../../features/structural.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { traceTarget } from "../trace.ts";
+import { detached } from "../../dom/detach.ts";
 
 /** A teaser list holds at least this many links with words. */
 export const MIN_LINKS = 3;
@@ -169,10 +170,25 @@ function isLink(node: SnapshotNode): boolean {
   return node.type === 1 && node.tag === "a" && node.attrs?.["href"] !== undefined;
 }
 
-/** One reverse pass (children before parents in reverse pre-order); silent text counts nothing. */
-function linkStats(page: PageSnapshot, tree: Tree): LinkStats {
-  const n = tree.n;
+/**
+ * Per snapshot node: the words of a text node that is not silent and has text, -1 for any other
+ * (Ownership.textWords when the ownership counted them).
+ */
+function textWordsOf(page: PageSnapshot, known: Int32Array | undefined): Int32Array {
+  if (known) return known;
   const silent = silentMask(page.nodes);
+  return Int32Array.from(page.nodes, (node, i) =>
+    node.type === 3 && node.text && silent[i] === 0 ? wordCount(node.text) : -1,
+  );
+}
+
+/**
+ * One reverse pass (children before parents in reverse pre-order); silent text counts nothing.
+ * `textWords`: Ownership.textWords, counted here when absent.
+ */
+function linkStats(page: PageSnapshot, tree: Tree, textWords?: Int32Array): LinkStats {
+  const n = tree.n;
+  const words = textWordsOf(page, textWords);
   const inLink = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const p = tree.parent[i] as number;
@@ -187,9 +203,10 @@ function linkStats(page: PageSnapshot, tree: Tree): LinkStats {
   };
   for (let i = n - 1; i >= 0; i--) {
     const node = page.nodes[i] as SnapshotNode;
-    if (node.type === 3 && node.text && silent[i] === 0) {
-      const c = nonSpaceLength(node.text);
-      s.words[i] = (s.words[i] as number) + wordCount(node.text);
+    const w = words[i] as number;
+    if (w >= 0) {
+      const c = nonSpaceLength(node.text as string);
+      s.words[i] = (s.words[i] as number) + w;
       s.chars[i] = (s.chars[i] as number) + c;
       if (inLink[i] === 1) s.linked[i] = (s.linked[i] as number) + c;
     }
@@ -302,12 +319,34 @@ function teaserHeadings(page: PageSnapshot, tree: Tree, s: LinkStats): TeaserLis
   return out;
 }
 
-/** An `<aside>`, role=complementary or a box whose id/class names related content (TEASER_NAME). */
+/** id/class strings repeat within and across pages: whether each names a teaser box is memoised (bounded). */
+const NAME_MEMO = new Map<string, boolean>();
+const NAME_MEMO_MAX = 50_000;
+
+/** TEASER_NAME.test(s), memoised. */
+function teaserName(s: string): boolean {
+  let hit = NAME_MEMO.get(s);
+  if (hit !== undefined) return hit;
+  hit = TEASER_NAME.test(s);
+  if (NAME_MEMO.size >= NAME_MEMO_MAX) NAME_MEMO.clear();
+  NAME_MEMO.set(detached(s), hit);
+  return hit;
+}
+
+/**
+ * An `<aside>`, role=complementary or a box whose id/class names related content (TEASER_NAME). The id
+ * and the class are tested one by one: a TEASER_NAME token holds no space, so it matches in "id class"
+ * exactly when it matches in one of them.
+ */
 export function namesTeaserBox(node: SnapshotNode): boolean {
   if (node.type !== 1) return false;
-  const a = node.attrs ?? {};
-  if (node.tag === "aside" || a["role"] === "complementary") return true;
-  return TEASER_NAME.test(`${a["id"] ?? ""} ${a["class"] ?? ""}`);
+  const a = node.attrs;
+  if (node.tag === "aside") return true;
+  if (!a) return false;
+  if (a["role"] === "complementary") return true;
+  const id = a["id"];
+  const cls = a["class"];
+  return (id !== undefined && teaserName(id)) || (cls !== undefined && teaserName(cls));
 }
 
 /** The outermost named boxes that are lists of links under half the page's characters. */
@@ -335,6 +374,22 @@ const LABELLED = /^(.{1,60}?)\s*[:：»›|]\s*\S/su;
 const SOURCE_LABEL = /^read (?:more|the full)\b/;
 /** Characters of a leaf read for its label. */
 const LABEL_CHARS = 64;
+/** The separators LABELLED needs after a label. */
+const LABEL_SEPARATOR = /[:：»›|]/;
+
+/**
+ * Whether a text node of the subtree holds a LABEL_SEPARATOR: the text textOf reads is made of its
+ * text nodes' text and white space, so a subtree without one cannot be a labelled line (and its text
+ * need not be read).
+ */
+function mayBeLabelled(page: PageSnapshot, tree: Tree, node: number): boolean {
+  const end = tree.end[node] as number;
+  for (let i = node; i < end; i++) {
+    const text = (page.nodes[i] as SnapshotNode).text;
+    if (text && LABEL_SEPARATOR.test(text)) return true;
+  }
+  return false;
+}
 
 /**
  * Leaves that are a teaser label and linked headlines on one line (a paragraph "RELATED: <a>…</a>"
@@ -349,6 +404,7 @@ function labelledTeasers(rows: RuleRows, s: LinkStats): TeaserList[] {
     const node = nodes[r] as number;
     if (keep[r] !== 1 || (s.links[node] as number) === 0 || own.ownWords[r] !== own.subtreeWords[r]) continue;
     if (s.heading[node] === 1) continue; // a linked title: the article's own permalink ("TRENDING: …")
+    if (!mayBeLabelled(page, tree, node)) continue;
     const label = LABELLED.exec(textOf(page, tree, [node], { maxChars: LABEL_CHARS }))?.[1];
     const key = label === undefined ? "" : headingKey(label);
     if (!TEASER_HEADING.test(key) || SOURCE_LABEL.test(key)) continue;
@@ -367,7 +423,10 @@ function labelledTeasers(rows: RuleRows, s: LinkStats): TeaserList[] {
  * The page's teaser lists: by heading, by box, and labelled leaves among the kept rows (they may
  * overlap; dropping is idempotent).
  */
-export function teaserLists(rows: RuleRows, stats = linkStats(rows.page, rows.tree)): TeaserList[] {
+export function teaserLists(
+  rows: RuleRows,
+  stats = linkStats(rows.page, rows.tree, rows.own.textWords),
+): TeaserList[] {
   const { page, tree } = rows;
   return [
     ...teaserHeadings(page, tree, stats),
@@ -410,7 +469,7 @@ function keptIn(rows: RuleRows, s: LinkStats, list: TeaserList): { rows: number[
 export function dropTeasers(rows: RuleRows): TraceEntry[] {
   const { page, tree, own, keep, nodes } = rows;
   const trace: TraceEntry[] = [];
-  const s = linkStats(page, tree);
+  const s = linkStats(page, tree, own.textWords);
   let kept = keptChars(rows, s, 0, tree.n);
   if (kept === 0) return trace;
   for (const list of teaserLists(rows, s)) {
