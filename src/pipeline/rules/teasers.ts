@@ -33,7 +33,6 @@ import { collapseSpaces, textOf, wordCount } from "../../dom/text.ts";
 import { nonSpaceLength } from "../../features/structural.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { traceTarget } from "../trace.ts";
-import { detached } from "../../dom/detach.ts";
 
 /** A teaser list holds at least this many links with words. */
 export const MIN_LINKS = 3;
@@ -140,10 +139,31 @@ export const TEASER_NAME = new RegExp(String.raw`(?:^|[\s_-])(?:${NAME_TOKENS.jo
 
 /** The text a heading is matched on: lower-case, spaces collapsed, framing punctuation and arrows off. */
 export function headingKey(text: string): string {
-  return collapseSpaces(text)
-    .toLowerCase()
-    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "")
-    .replace(/[’`]/g, "'");
+  const key = withoutEdges(collapseSpaces(text).toLowerCase());
+  return APOSTROPHES.test(key) ? key.replace(APOSTROPHES_ALL, "'") : key;
+}
+
+/** Spaces, punctuation and symbols: what headingKey strips off both ends. */
+const EDGE_RUN = /^[\s\p{P}\p{S}]+/u;
+const EDGE_CHAR = /^[\s\p{P}\p{S}]$/u;
+const APOSTROPHES = /[’`]/;
+const APOSTROPHES_ALL = /[’`]/g;
+
+/**
+ * `s` without its leading and trailing EDGE_RUN: the trailing run read back from the end, code point
+ * by code point, instead of a `[…]+$` regex tried at every position of the string.
+ */
+function withoutEdges(s: string): string {
+  const start = EDGE_RUN.exec(s)?.[0].length ?? 0;
+  let end = s.length;
+  while (end > start) {
+    const low = s.charCodeAt(end - 1);
+    const high = end - 2 >= start ? s.charCodeAt(end - 2) : 0;
+    const width = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
+    if (!EDGE_CHAR.test(s.slice(end - width, end))) break;
+    end -= width;
+  }
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 /**
@@ -160,10 +180,22 @@ interface LinkStats {
   heading: Uint8Array;
 }
 
-const HEADING_TAGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const LETTER_H = 104;
+const DIGIT_1 = 49;
+const DIGIT_6 = 54;
 
+/** h1-h6 or role=heading (the tag read by char codes: this runs on every node of the page). */
 function isHeading(node: SnapshotNode): boolean {
-  return node.type === 1 && (HEADING_TAGS.has(node.tag) || node.attrs?.["role"] === "heading");
+  if (node.type !== 1) return false;
+  const t = node.tag;
+  if (
+    t.length === 2 &&
+    t.charCodeAt(0) === LETTER_H &&
+    t.charCodeAt(1) >= DIGIT_1 &&
+    t.charCodeAt(1) <= DIGIT_6
+  )
+    return true;
+  return node.attrs?.["role"] === "heading";
 }
 
 function isLink(node: SnapshotNode): boolean {
@@ -192,7 +224,9 @@ function linkStats(page: PageSnapshot, tree: Tree, textWords?: Int32Array): Link
   const inLink = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const p = tree.parent[i] as number;
-    inLink[i] = (p >= 0 && inLink[p] === 1) || isLink(page.nodes[i] as SnapshotNode) ? 1 : 0;
+    // bit 1: inside a link (or one); bit 2: a link itself
+    const self = isLink(page.nodes[i] as SnapshotNode) ? 3 : 0;
+    inLink[i] = self | (p >= 0 ? (inLink[p] as number) & 1 : 0);
   }
   const s: LinkStats = {
     words: new Int32Array(n),
@@ -208,10 +242,15 @@ function linkStats(page: PageSnapshot, tree: Tree, textWords?: Int32Array): Link
       const c = nonSpaceLength(node.text as string);
       s.words[i] = (s.words[i] as number) + w;
       s.chars[i] = (s.chars[i] as number) + c;
-      if (inLink[i] === 1) s.linked[i] = (s.linked[i] as number) + c;
+      if (((inLink[i] as number) & 1) === 1) s.linked[i] = (s.linked[i] as number) + c;
     }
     const p = tree.parent[i] as number;
-    if (isLink(node) && (s.words[i] as number) > 0 && (p < 0 || inLink[p] === 0)) s.links[i] = 1;
+    if (
+      ((inLink[i] as number) & 2) === 2 &&
+      (s.words[i] as number) > 0 &&
+      (p < 0 || ((inLink[p] as number) & 1) === 0)
+    )
+      s.links[i] = 1;
     if (isHeading(node)) s.heading[i] = 1;
     if (p < 0) continue;
     s.words[p] = (s.words[p] as number) + (s.words[i] as number);
@@ -319,24 +358,11 @@ function teaserHeadings(page: PageSnapshot, tree: Tree, s: LinkStats): TeaserLis
   return out;
 }
 
-/** id/class strings repeat within and across pages: whether each names a teaser box is memoised (bounded). */
-const NAME_MEMO = new Map<string, boolean>();
-const NAME_MEMO_MAX = 50_000;
-
-/** TEASER_NAME.test(s), memoised. */
-function teaserName(s: string): boolean {
-  let hit = NAME_MEMO.get(s);
-  if (hit !== undefined) return hit;
-  hit = TEASER_NAME.test(s);
-  if (NAME_MEMO.size >= NAME_MEMO_MAX) NAME_MEMO.clear();
-  NAME_MEMO.set(detached(s), hit);
-  return hit;
-}
-
 /**
  * An `<aside>`, role=complementary or a box whose id/class names related content (TEASER_NAME). The id
  * and the class are tested one by one: a TEASER_NAME token holds no space, so it matches in "id class"
- * exactly when it matches in one of them.
+ * exactly when it matches in one of them, and no "id class" string is built. (Memoising the test per
+ * string measured slower: the test costs about a map lookup, and 37 % of the strings are new.)
  */
 export function namesTeaserBox(node: SnapshotNode): boolean {
   if (node.type !== 1) return false;
@@ -346,7 +372,7 @@ export function namesTeaserBox(node: SnapshotNode): boolean {
   if (a["role"] === "complementary") return true;
   const id = a["id"];
   const cls = a["class"];
-  return (id !== undefined && teaserName(id)) || (cls !== undefined && teaserName(cls));
+  return (id !== undefined && TEASER_NAME.test(id)) || (cls !== undefined && TEASER_NAME.test(cls));
 }
 
 /** The outermost named boxes that are lists of links under half the page's characters. */
