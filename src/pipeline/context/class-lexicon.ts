@@ -249,12 +249,26 @@ function distinct(items: string[]): string[] {
   return out;
 }
 
+const weightMaps = new WeakMap<ClassLexicon, Map<string, number>>();
+
+/**
+ * A lexicon's weights as a Map, made once per lexicon: a page's tokens are new strings, and looking
+ * them up among the thousands of keys of the weights object cost several times a Map lookup
+ * (tokens all hold a ":", so no key is an Object.prototype name and the two agree).
+ */
+function weightMap(lexicon: ClassLexicon): Map<string, number> {
+  let m = weightMaps.get(lexicon);
+  if (!m) weightMaps.set(lexicon, (m = new Map(Object.entries(lexicon.weights))));
+  return m;
+}
+
 /** CLASS_LEXICON_FEATURES per row, row-major (NaN mean/min/max for rows without a known token). */
 export function lexiconFeatures(lexicon: ClassLexicon, tokens: RowTokens): Float32Array {
   const width = CLASS_LEXICON_FEATURES.length;
   const rows = tokens.start.length - 1;
   const out = new Float32Array(rows * width).fill(NaN);
-  const weight = tokens.vocab.map((t) => lexicon.weights[t]);
+  const weights = weightMap(lexicon);
+  const weight = tokens.vocab.map((t) => weights.get(t));
   for (let r = 0; r < rows; r++) {
     let sum = 0;
     let known = 0;
