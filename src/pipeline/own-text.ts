@@ -21,6 +21,12 @@ export interface Ownership {
   subtreeWords: Int32Array;
   /** Total visible words of the page. */
   totalWords: number;
+  /**
+   * Per snapshot node: the words of a text node that is not silent and has text (0 or more), -1 for
+   * every other node; for the rules that count words by node (teasers.ts). Absent on training's
+   * ownership-like views of a record.
+   */
+  textWords?: Int32Array;
 }
 
 /**
@@ -40,6 +46,7 @@ export function ownership(
   const ownerRow = new Int32Array(n).fill(-1);
   const silent = silentMask(page.nodes);
   const ownWords = new Int32Array(nodes.length);
+  const textWords = new Int32Array(n).fill(-1);
   let totalWords = 0;
   for (let i = 0; i < n; i++) {
     const p = tree.parent[i] as number;
@@ -49,6 +56,7 @@ export function ownership(
     ownerRow[i] = own >= 0 ? own : p >= 0 ? (ownerRow[p] as number) : -1;
     if (node.type !== 3 || silent[i] === 1 || !node.text) continue;
     const count = nodeWords ? (nodeWords[i] as number) : wordCount(node.text);
+    textWords[i] = count;
     totalWords += count;
     const o = ownerRow[i] as number;
     if (o >= 0) ownWords[o] = (ownWords[o] as number) + count;
@@ -63,7 +71,7 @@ export function ownership(
     const pr = parentRow[r] as number;
     if (pr >= 0) subtreeWords[pr] = (subtreeWords[pr] as number) + (subtreeWords[r] as number);
   }
-  return { ownerRow, parentRow, ownWords, subtreeWords, totalWords };
+  return { ownerRow, parentRow, ownWords, subtreeWords, totalWords, textWords };
 }
 
 export interface TextPlan {

@@ -56,30 +56,49 @@ export interface ClassLexicon {
 
 /** Parts of an id or class string: "postContent entry-content_2" → post, content, entry, content. */
 export function classParts(s: string): string[] {
-  // one pass over char codes (regexes cost ≈ 2 µs per class string, on every element of every page)
+  // one pass over char codes, each part cut out by one slice (regexes cost ≈ 2 µs per class string,
+  // on every element of every page; a part built char by char costs a string per char)
   const out: string[] = [];
-  let part = "";
+  let start = -1; // start of the part being read, -1 between parts
   let digitsOnly = true;
+  let upperSeen = false;
   let prevLower = false;
-  const flush = (): void => {
-    if (part.length > 1 && !digitsOnly) out.push(part);
-    part = "";
-    digitsOnly = true;
-  };
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     const lower = c >= 97 && c <= 122;
     const upper = c >= 65 && c <= 90;
     const digit = c >= 48 && c <= 57;
-    if (upper && prevLower) flush();
+    if (start >= 0 && (!(lower || upper || digit) || (upper && prevLower))) {
+      pushPart(out, s, start, i, digitsOnly, upperSeen);
+      start = -1;
+    }
     if (lower || upper || digit) {
-      part += upper ? String.fromCharCode(c + 32) : s[i];
+      if (start < 0) {
+        start = i;
+        digitsOnly = true;
+        upperSeen = false;
+      }
       if (!digit) digitsOnly = false;
-    } else flush();
+      if (upper) upperSeen = true;
+    }
     prevLower = lower;
   }
-  flush();
+  if (start >= 0) pushPart(out, s, start, s.length, digitsOnly, upperSeen);
   return out;
+}
+
+/** Appends s[start, end) lower-cased (ASCII letters and digits only) unless one char long or all digits. */
+function pushPart(
+  out: string[],
+  s: string,
+  start: number,
+  end: number,
+  digitsOnly: boolean,
+  upperSeen: boolean,
+): void {
+  if (end - start < 2 || digitsOnly) return;
+  const part = s.slice(start, end);
+  out.push(upperSeen ? part.toLowerCase() : part);
 }
 
 /**
@@ -202,7 +221,7 @@ function partsEntry(node: SnapshotNode): PartsEntry {
     if (PARTS_MEMO.size >= PARTS_MEMO_MAX) PARTS_MEMO.clear();
     PARTS_MEMO.set(detached(id), (byClass = new Map()));
   }
-  return memoParts(byClass, cls ?? "", `${id} ${cls ?? ""}`);
+  return memoParts(byClass, cls ?? "", id);
 }
 
 function distinctParts(node: SnapshotNode): readonly string[] {
@@ -210,17 +229,37 @@ function distinctParts(node: SnapshotNode): readonly string[] {
 }
 
 /**
- * Distinct classParts of `names`, memoised in `memo` under `key`
- * (bounded; a leading space splits off nothing).
+ * Distinct classParts of the class string `key` (and of the id `id` before it when given), memoised
+ * in `memo` under `key` (bounded). The id + class string is built only on a miss.
  */
-function memoParts(memo: Map<string, PartsEntry>, key: string, names: string = key): PartsEntry {
+function memoParts(memo: Map<string, PartsEntry>, key: string, id?: string): PartsEntry {
   let entry = memo.get(key);
   if (entry) return entry;
   if (memo.size >= PARTS_MEMO_MAX) memo.clear();
-  // the parts are cut from `names`: from a detached copy, so that neither they nor the key keep the page
-  const parts = [...new Set(classParts(detached(names)))];
+  // the parts are cut from a detached copy, so that neither they nor the key keep the page
+  const parts = distinct(classParts(detached(id === undefined ? key : `${id} ${key}`)));
   memo.set(detached(key), (entry = { parts, lexicon: null, known: null }));
   return entry;
+}
+
+/** The first occurrence of each item, in order (a class string's parts are few: no Set). */
+function distinct(items: string[]): string[] {
+  const out: string[] = [];
+  for (const item of items) if (!out.includes(item)) out.push(item);
+  return out;
+}
+
+const weightMaps = new WeakMap<ClassLexicon, Map<string, number>>();
+
+/**
+ * A lexicon's weights as a Map, made once per lexicon: a page's tokens are new strings, and looking
+ * them up among the thousands of keys of the weights object cost several times a Map lookup
+ * (tokens all hold a ":", so no key is an Object.prototype name and the two agree).
+ */
+function weightMap(lexicon: ClassLexicon): Map<string, number> {
+  let m = weightMaps.get(lexicon);
+  if (!m) weightMaps.set(lexicon, (m = new Map(Object.entries(lexicon.weights))));
+  return m;
 }
 
 /** CLASS_LEXICON_FEATURES per row, row-major (NaN mean/min/max for rows without a known token). */
@@ -228,7 +267,8 @@ export function lexiconFeatures(lexicon: ClassLexicon, tokens: RowTokens): Float
   const width = CLASS_LEXICON_FEATURES.length;
   const rows = tokens.start.length - 1;
   const out = new Float32Array(rows * width).fill(NaN);
-  const weight = tokens.vocab.map((t) => lexicon.weights[t]);
+  const weights = weightMap(lexicon);
+  const weight = tokens.vocab.map((t) => weights.get(t));
   for (let r = 0; r < rows; r++) {
     let sum = 0;
     let known = 0;
@@ -293,25 +333,43 @@ interface KnownParts {
   names: string[];
 }
 
+/** The KnownParts of a string none of whose parts the lexicon knows (shared: never written to). */
+const NONE_KNOWN: KnownParts = {
+  start: new Int32Array(LEXICON_LEVELS + 1),
+  weights: new Float64Array(0),
+  names: [],
+};
+
 function knownParts(lex: CompiledLexicon, entry: PartsEntry): KnownParts {
   if (entry.lexicon === lex && entry.known) return entry.known;
   const parts = entry.parts;
+  // each part looked up once for all levels; most strings have no known part: no arrays then
+  let byPart: (Float64Array | undefined)[] | null = null;
+  for (let k = 0; k < parts.length; k++) {
+    const w = lex.parts.get(parts[k] as string);
+    if (w) (byPart ??= new Array<Float64Array | undefined>(parts.length))[k] = w;
+  }
+  entry.lexicon = lex;
+  entry.known = byPart ? knownAtLevels(parts, byPart) : NONE_KNOWN;
+  return entry.known;
+}
+
+/** KnownParts of `parts` from each part's weights by level (`byPart`, undefined: unknown part). */
+function knownAtLevels(parts: readonly string[], byPart: readonly (Float64Array | undefined)[]): KnownParts {
   const start = new Int32Array(LEXICON_LEVELS + 1);
   const weights: number[] = [];
   const names: string[] = [];
   for (let level = 0; level < LEXICON_LEVELS; level++) {
     start[level] = weights.length;
-    for (const part of parts) {
-      const w = lex.parts.get(part)?.[level];
+    for (let k = 0; k < parts.length; k++) {
+      const w = byPart[k]?.[level];
       if (w === undefined || Number.isNaN(w)) continue;
       weights.push(w);
-      names.push(part);
+      names.push(parts[k] as string);
     }
   }
   start[LEXICON_LEVELS] = weights.length;
-  entry.lexicon = lex;
-  entry.known = { start, weights: Float64Array.from(weights), names };
-  return entry.known;
+  return { start, weights: Float64Array.from(weights), names };
 }
 
 const compiled = new WeakMap<ClassLexicon, CompiledLexicon>();

@@ -321,10 +321,30 @@ function ancestorFeatures(
  * The context-stage matrix of `rows` (leaf rows of the page): CONTEXT_FEATURES, then the row's own features.
  */
 export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
+  return contextMatrixIn(s, rows, createMatrix(rows.length, CONTEXT_FEATURES.length + s.nCols));
+}
+
+/**
+ * Values up to this many are written into one buffer kept from page to page (applyContext): a
+ * page's matrix is read by the classifier and dropped, and a new one per page was a large
+ * zero-filled allocation each time. A larger page gets its own (memory stays bounded).
+ */
+const SCRATCH_VALUES = 1 << 20;
+let scratch = new Float32Array(0);
+
+/** A rows × width matrix on the shared scratch buffer (valid until the next call), or a new one when too large. */
+function scratchMatrix(nRows: number, nCols: number): Matrix {
+  const size = nRows * nCols;
+  if (size > SCRATCH_VALUES) return createMatrix(nRows, nCols);
+  if (scratch.length < size)
+    scratch = new Float32Array(Math.min(SCRATCH_VALUES, Math.max(size, 2 * scratch.length)));
+  return matrixFromData(scratch.subarray(0, size), nRows, nCols);
+}
+
+/** contextMatrix written into X (rows.length × (CONTEXT_FEATURES + nCols)): every cell is written. */
+function contextMatrixIn(s: StageOne, rows: readonly number[], X: Matrix): Matrix {
   const nc = CONTEXT_FEATURES.length;
   const width = nc + s.nCols;
-  const X = createMatrix(rows.length, width);
-  X.data.fill(NaN);
   const leaves = leafRows(s.own);
   const position = new Int32Array(s.scores.length).fill(-1); // row → its index among the leaves
   for (let k = 0; k < leaves.length; k++) position[leaves[k] as number] = k;
@@ -345,6 +365,7 @@ export function contextMatrix(s: StageOne, rows: readonly number[]): Matrix {
     const w = s.own.ownWords[r] as number;
     const p = s.scores[r] as number;
     let c = i * width;
+    f.fill(NaN, c, c + nc); // the context features left missing stay NaN; the own features are all copied
     f[c++] = p;
     f[c++] = p - s.threshold;
     f[c++] = Math.log1p(w);
@@ -379,7 +400,7 @@ export function applyContext(model: ContextModel, s: StageOne): { scores: Float3
   const out = new Float32Array(s.scores.length).fill(NaN);
   const threshold = model.thresholds[s.pageType] ?? model.thresholds["general"] ?? s.threshold;
   if (!leaves.length) return { scores: out, threshold };
-  const X = contextMatrix(s, leaves);
+  const X = contextMatrixIn(s, leaves, scratchMatrix(leaves.length, CONTEXT_FEATURES.length + s.nCols));
   const p = model.classifier.predictProba(model.columns ? modelColumns(X, model.columns, s.nCols) : X);
   leaves.forEach((r, k) => (out[r] = p[k] as number));
   return { scores: out, threshold };

@@ -75,10 +75,12 @@ export function rowHeadingTokens(
   for (let i = 0; i < n; i++) {
     const node = page.nodes[i];
     if (!node) continue;
-    if (node.type === 1 && node.visible && HEADING_TAGS.has(node.tag)) {
-      last = i;
-      text.set(i, "");
-    } else if (node.type === 3 && node.visible && node.text && last >= 0 && i < (tree.end[last] as number)) {
+    if (node.type === 1) {
+      if (node.visible && HEADING_TAGS.has(node.tag)) {
+        last = i;
+        text.set(i, "");
+      }
+    } else if (last >= 0 && i < (tree.end[last] as number) && node.type === 3 && node.visible && node.text) {
       text.set(last, `${text.get(last) as string} ${node.text}`);
     }
     governing[i] = last;

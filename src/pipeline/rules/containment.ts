@@ -19,10 +19,9 @@
  * gold keeps it. Pages routed to the forum model skip the rule (QUOTING_TYPES). The threshold and
  * the measurement that set it: docs/rules.md.
  */
-import type { RuleRows } from "./rule.ts";
+import { keptInherited, type RuleRows } from "./rule.ts";
 import { continuesLine, textOf } from "../../dom/text.ts";
 import { markupHiding } from "../../dom/hiding.ts";
-import { inheritedBits } from "../../dom/tree.ts";
 import type { TraceEntry } from "../../types.ts";
 import { traceTarget } from "../trace.ts";
 
@@ -161,8 +160,9 @@ function testOrder(blocks: Block[], pool: ReadonlyMap<string, number>): Block[] 
 /** Drops markup-hidden kept lines contained in the rest of the kept text (in place); returns the trace. */
 export function dropContained(rows: RuleRows): TraceEntry[] {
   const { page, tree, nodes, keep } = rows;
-  const hidden = inheritedBits(page.nodes, (node) =>
-    node.type === 1 && markupHiding(node.attrs ?? {}) ? 1 : 0,
+  const hidden = keptInherited(
+    rows,
+    (node) => node.type === 1 && node.attrs !== undefined && markupHiding(node.attrs) !== 0,
   );
   // most pages keep no hidden text: nothing to test, no shingles to make
   if (!nodes.some((node, r) => keep[r] === 1 && hidden[node] === 1)) return [];

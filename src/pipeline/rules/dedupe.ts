@@ -18,10 +18,10 @@
  * paragraphs across containers, are what the isolated-repeat exemption is for (measured:
  * docs/rules.md).
  */
-import type { RuleRows } from "./rule.ts";
+import { keptInherited, type RuleRows } from "./rule.ts";
 import { nodePath } from "../../dom/path.ts";
 import { textOf } from "../../dom/text.ts";
-import { inheritedBits, type Tree } from "../../dom/tree.ts";
+import type { Tree } from "../../dom/tree.ts";
 import type { PageSnapshot, TraceEntry } from "../../types.ts";
 import type { Ownership } from "../own-text.ts";
 import { TRACE_TEXT_CHARS } from "../trace.ts";
@@ -56,7 +56,7 @@ export function dropDuplicates(rows: RuleRows): TraceEntry[] {
   const fresh = new Set<number>(); // DOM parents holding a kept leaf that repeats nothing
   // eligible leaves, document order
   const leaves: { row: number; parent: number; text: string; repeat: boolean }[] = [];
-  const quoted = inheritedBits(page.nodes, (node) => (node.tag === "blockquote" ? 1 : 0));
+  const quoted = keptInherited(rows, (node) => node.tag === "blockquote");
   for (let r = 0; r < nodes.length; r++) {
     const node = nodes[r] as number;
     if (keep[r] !== 1 || quoted[node] === 1) continue;

@@ -139,10 +139,31 @@ export const TEASER_NAME = new RegExp(String.raw`(?:^|[\s_-])(?:${NAME_TOKENS.jo
 
 /** The text a heading is matched on: lower-case, spaces collapsed, framing punctuation and arrows off. */
 export function headingKey(text: string): string {
-  return collapseSpaces(text)
-    .toLowerCase()
-    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "")
-    .replace(/[’`]/g, "'");
+  const key = withoutEdges(collapseSpaces(text).toLowerCase());
+  return APOSTROPHES.test(key) ? key.replace(APOSTROPHES_ALL, "'") : key;
+}
+
+/** Spaces, punctuation and symbols: what headingKey strips off both ends. */
+const EDGE_RUN = /^[\s\p{P}\p{S}]+/u;
+const EDGE_CHAR = /^[\s\p{P}\p{S}]$/u;
+const APOSTROPHES = /[’`]/;
+const APOSTROPHES_ALL = /[’`]/g;
+
+/**
+ * `s` without its leading and trailing EDGE_RUN: the trailing run read back from the end, code point
+ * by code point, instead of a `[…]+$` regex tried at every position of the string.
+ */
+function withoutEdges(s: string): string {
+  const start = EDGE_RUN.exec(s)?.[0].length ?? 0;
+  let end = s.length;
+  while (end > start) {
+    const low = s.charCodeAt(end - 1);
+    const high = end - 2 >= start ? s.charCodeAt(end - 2) : 0;
+    const width = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
+    if (!EDGE_CHAR.test(s.slice(end - width, end))) break;
+    end -= width;
+  }
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 /**
@@ -159,24 +180,53 @@ interface LinkStats {
   heading: Uint8Array;
 }
 
-const HEADING_TAGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const LETTER_H = 104;
+const DIGIT_1 = 49;
+const DIGIT_6 = 54;
 
+/** h1-h6 or role=heading (the tag read by char codes: this runs on every node of the page). */
 function isHeading(node: SnapshotNode): boolean {
-  return node.type === 1 && (HEADING_TAGS.has(node.tag) || node.attrs?.["role"] === "heading");
+  if (node.type !== 1) return false;
+  const t = node.tag;
+  if (
+    t.length === 2 &&
+    t.charCodeAt(0) === LETTER_H &&
+    t.charCodeAt(1) >= DIGIT_1 &&
+    t.charCodeAt(1) <= DIGIT_6
+  )
+    return true;
+  return node.attrs?.["role"] === "heading";
 }
 
 function isLink(node: SnapshotNode): boolean {
   return node.type === 1 && node.tag === "a" && node.attrs?.["href"] !== undefined;
 }
 
-/** One reverse pass (children before parents in reverse pre-order); silent text counts nothing. */
-function linkStats(page: PageSnapshot, tree: Tree): LinkStats {
-  const n = tree.n;
+/**
+ * Per snapshot node: the words of a text node that is not silent and has text, -1 for any other
+ * (Ownership.textWords when the ownership counted them).
+ */
+function textWordsOf(page: PageSnapshot, known: Int32Array | undefined): Int32Array {
+  if (known) return known;
   const silent = silentMask(page.nodes);
+  return Int32Array.from(page.nodes, (node, i) =>
+    node.type === 3 && node.text && silent[i] === 0 ? wordCount(node.text) : -1,
+  );
+}
+
+/**
+ * One reverse pass (children before parents in reverse pre-order); silent text counts nothing.
+ * `textWords`: Ownership.textWords, counted here when absent.
+ */
+function linkStats(page: PageSnapshot, tree: Tree, textWords?: Int32Array): LinkStats {
+  const n = tree.n;
+  const words = textWordsOf(page, textWords);
   const inLink = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const p = tree.parent[i] as number;
-    inLink[i] = (p >= 0 && inLink[p] === 1) || isLink(page.nodes[i] as SnapshotNode) ? 1 : 0;
+    // bit 1: inside a link (or one); bit 2: a link itself
+    const self = isLink(page.nodes[i] as SnapshotNode) ? 3 : 0;
+    inLink[i] = self | (p >= 0 ? (inLink[p] as number) & 1 : 0);
   }
   const s: LinkStats = {
     words: new Int32Array(n),
@@ -187,14 +237,20 @@ function linkStats(page: PageSnapshot, tree: Tree): LinkStats {
   };
   for (let i = n - 1; i >= 0; i--) {
     const node = page.nodes[i] as SnapshotNode;
-    if (node.type === 3 && node.text && silent[i] === 0) {
-      const c = nonSpaceLength(node.text);
-      s.words[i] = (s.words[i] as number) + wordCount(node.text);
+    const w = words[i] as number;
+    if (w >= 0) {
+      const c = nonSpaceLength(node.text as string);
+      s.words[i] = (s.words[i] as number) + w;
       s.chars[i] = (s.chars[i] as number) + c;
-      if (inLink[i] === 1) s.linked[i] = (s.linked[i] as number) + c;
+      if (((inLink[i] as number) & 1) === 1) s.linked[i] = (s.linked[i] as number) + c;
     }
     const p = tree.parent[i] as number;
-    if (isLink(node) && (s.words[i] as number) > 0 && (p < 0 || inLink[p] === 0)) s.links[i] = 1;
+    if (
+      ((inLink[i] as number) & 2) === 2 &&
+      (s.words[i] as number) > 0 &&
+      (p < 0 || ((inLink[p] as number) & 1) === 0)
+    )
+      s.links[i] = 1;
     if (isHeading(node)) s.heading[i] = 1;
     if (p < 0) continue;
     s.words[p] = (s.words[p] as number) + (s.words[i] as number);
@@ -302,12 +358,21 @@ function teaserHeadings(page: PageSnapshot, tree: Tree, s: LinkStats): TeaserLis
   return out;
 }
 
-/** An `<aside>`, role=complementary or a box whose id/class names related content (TEASER_NAME). */
+/**
+ * An `<aside>`, role=complementary or a box whose id/class names related content (TEASER_NAME). The id
+ * and the class are tested one by one: a TEASER_NAME token holds no space, so it matches in "id class"
+ * exactly when it matches in one of them, and no "id class" string is built. (Memoising the test per
+ * string measured slower: the test costs about a map lookup, and 37 % of the strings are new.)
+ */
 export function namesTeaserBox(node: SnapshotNode): boolean {
   if (node.type !== 1) return false;
-  const a = node.attrs ?? {};
-  if (node.tag === "aside" || a["role"] === "complementary") return true;
-  return TEASER_NAME.test(`${a["id"] ?? ""} ${a["class"] ?? ""}`);
+  const a = node.attrs;
+  if (node.tag === "aside") return true;
+  if (!a) return false;
+  if (a["role"] === "complementary") return true;
+  const id = a["id"];
+  const cls = a["class"];
+  return (id !== undefined && TEASER_NAME.test(id)) || (cls !== undefined && TEASER_NAME.test(cls));
 }
 
 /** The outermost named boxes that are lists of links under half the page's characters. */
@@ -335,6 +400,22 @@ const LABELLED = /^(.{1,60}?)\s*[:：»›|]\s*\S/su;
 const SOURCE_LABEL = /^read (?:more|the full)\b/;
 /** Characters of a leaf read for its label. */
 const LABEL_CHARS = 64;
+/** The separators LABELLED needs after a label. */
+const LABEL_SEPARATOR = /[:：»›|]/;
+
+/**
+ * Whether a text node of the subtree holds a LABEL_SEPARATOR: the text textOf reads is made of its
+ * text nodes' text and white space, so a subtree without one cannot be a labelled line (and its text
+ * need not be read).
+ */
+function mayBeLabelled(page: PageSnapshot, tree: Tree, node: number): boolean {
+  const end = tree.end[node] as number;
+  for (let i = node; i < end; i++) {
+    const text = (page.nodes[i] as SnapshotNode).text;
+    if (text && LABEL_SEPARATOR.test(text)) return true;
+  }
+  return false;
+}
 
 /**
  * Leaves that are a teaser label and linked headlines on one line (a paragraph "RELATED: <a>…</a>"
@@ -349,6 +430,7 @@ function labelledTeasers(rows: RuleRows, s: LinkStats): TeaserList[] {
     const node = nodes[r] as number;
     if (keep[r] !== 1 || (s.links[node] as number) === 0 || own.ownWords[r] !== own.subtreeWords[r]) continue;
     if (s.heading[node] === 1) continue; // a linked title: the article's own permalink ("TRENDING: …")
+    if (!mayBeLabelled(page, tree, node)) continue;
     const label = LABELLED.exec(textOf(page, tree, [node], { maxChars: LABEL_CHARS }))?.[1];
     const key = label === undefined ? "" : headingKey(label);
     if (!TEASER_HEADING.test(key) || SOURCE_LABEL.test(key)) continue;
@@ -367,7 +449,10 @@ function labelledTeasers(rows: RuleRows, s: LinkStats): TeaserList[] {
  * The page's teaser lists: by heading, by box, and labelled leaves among the kept rows (they may
  * overlap; dropping is idempotent).
  */
-export function teaserLists(rows: RuleRows, stats = linkStats(rows.page, rows.tree)): TeaserList[] {
+export function teaserLists(
+  rows: RuleRows,
+  stats = linkStats(rows.page, rows.tree, rows.own.textWords),
+): TeaserList[] {
   const { page, tree } = rows;
   return [
     ...teaserHeadings(page, tree, stats),
@@ -410,7 +495,7 @@ function keptIn(rows: RuleRows, s: LinkStats, list: TeaserList): { rows: number[
 export function dropTeasers(rows: RuleRows): TraceEntry[] {
   const { page, tree, own, keep, nodes } = rows;
   const trace: TraceEntry[] = [];
-  const s = linkStats(page, tree);
+  const s = linkStats(page, tree, own.textWords);
   let kept = keptChars(rows, s, 0, tree.n);
   if (kept === 0) return trace;
   for (const list of teaserLists(rows, s)) {
