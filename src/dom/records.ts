@@ -92,7 +92,22 @@ export function classSignature(cls: string): string {
     else (tokens ??= [first]).push(token);
     token = "";
   }
-  return tokens ? tokens.sort().join(".") : first;
+  return tokens ? sortStrings(tokens).join(".") : first;
+}
+
+/**
+ * Sorts a few strings in place by UTF-16 code units, as Array#sort without a comparator does
+ * (equal strings are indistinguishable, so its stability does not matter): an insertion sort,
+ * since Array#sort allocates its work arrays on every call.
+ */
+function sortStrings(a: string[]): string[] {
+  for (let k = 1; k < a.length; k++) {
+    const x = a[k] as string;
+    let j = k - 1;
+    for (; j >= 0 && (a[j] as string) > x; j--) a[j + 1] = a[j] as string;
+    a[j + 1] = x;
+  }
+  return a;
 }
 
 /**

@@ -3,7 +3,6 @@
  * number of images, forms, tables, links, …), plus tag one-hots, ARIA roles/landmarks and id/class
  * keyword indicators (the keyword idea as in Readability's class-weight regexes).
  */
-import { childrenOf } from "../dom/tree.ts";
 import type { SnapshotNode } from "../types.ts";
 import {
   def,
@@ -306,10 +305,12 @@ function fillShape(f: PageFacts, out: ColumnWriter, row: number, i: number, c: C
   out.set(row, c.depth, tree.depth[i] as number);
   out.set(row, c.height, tree.height[i] as number);
   out.set(row, c.subtree, (tree.end[i] as number) - i);
-  const kids = childrenOf(tree, i);
+  const from = tree.childStart[i] as number;
+  const to = tree.childStart[i + 1] as number;
   let blocks = 0;
-  for (const k of kids) if (f.stats.structure.isStructural[k] === 1) blocks++;
-  out.set(row, c.children, kids.length);
+  for (let k = from; k < to; k++)
+    if (f.stats.structure.isStructural[tree.childList[k] as number] === 1) blocks++;
+  out.set(row, c.children, to - from);
   out.set(row, c.blockChildren, blocks);
 }
 
@@ -328,8 +329,10 @@ function fillTagRole(
   const r = ROLE_INDEX.get(role);
   if (r !== undefined) out.set(row, base.role + r, 1);
   out.set(row, c.landmark, LANDMARK_ROLES.has(role) || LANDMARK_TAGS.has(node.tag) ? 1 : 0);
-  out.set(row, c.itemprop, BODY_PROPS.test(node.attrs?.["itemprop"]?.toLowerCase() ?? "") ? 1 : 0);
-  out.set(row, c.itemtype, ARTICLE_TYPES.test(node.attrs?.["itemtype"] ?? "") ? 1 : 0);
+  const itemprop = node.attrs?.["itemprop"];
+  const itemtype = node.attrs?.["itemtype"];
+  out.set(row, c.itemprop, itemprop !== undefined && BODY_PROPS.test(itemprop.toLowerCase()) ? 1 : 0);
+  out.set(row, c.itemtype, itemtype !== undefined && ARTICLE_TYPES.test(itemtype) ? 1 : 0);
   const bits = f.keywordBits[i] as number;
   for (let k = 0; k < CLASS_KEYWORDS.length; k++) out.set(row, base.cls + k, (bits >> k) & 1);
   out.set(row, c.hasId, node.attrs?.["id"] ? 1 : 0);
