@@ -8,7 +8,6 @@
  * run's share of the page and link density) were tried on top of the region ones and cost
  * held-out word F1, most on wcxb-dev, so they are not in the schema. Linear, no recursion.
  */
-import { detached } from "./detach.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import type { Tree } from "./tree.ts";
 import { isBlockDisplay } from "./blocks.ts";
@@ -20,28 +19,25 @@ export const MIN_RECORDS = 3;
 export const MAX_RECORD_DEPTH = 6;
 
 /**
- * Signature ids by tag, then by class string (bounded memo). A tag's map holds both the class
- * attributes as the parser gave them and their normalised signatures ("card card-3" and "card"
- * both name the signature "card"), so an attribute met for the first time whose signature is
- * known takes its id from the same map, and one that is its own signature (a single lower-case
- * token without digits, the most common kind) costs no string of its own. Keyed by strings the
- * snapshot already holds: V8 caches a string's hash on the string, so two lookups cost far less
- * than one with a "tag class" key built per element.
+ * Signature ids of the current pass (one page), by tag, then by class string. A tag's map holds
+ * both the class attributes as the parser gave them and their normalised signatures ("card
+ * card-3" and "card" both name the signature "card"), so an attribute met for the first time
+ * whose signature is known takes its id from the same map, and one that is its own signature (a
+ * single lower-case token without digits, the most common kind) costs no string of its own.
+ * Cleared by each pass: a memo kept across pages grew to tens of thousands of classes, and a
+ * lookup in it, a cache miss or several, cost more than normalising a page's classes afresh in
+ * maps that stay small (docs/features.md).
  */
 const IDS_BY_TAG = new Map<string, Map<string, number>>();
-let memoEntries = 0;
 let nextId = 0;
-const SIGNATURE_MEMO_MAX = 50_000;
 
 /**
- * Call before a page's signatures are taken: clears the memo when it is full. Ids are then
- * stable for the rest of the pass, so two elements of one page share an id exactly when they
- * share a signature; ids of different passes are not comparable.
+ * Starts a new pass (signatureIds: one per page) and drops the last one's strings, which are
+ * views of its page's HTML (detach.ts). Ids are stable within a pass, so two elements of one page
+ * share an id exactly when they share a signature; ids of different passes are not comparable.
  */
-export function startSignaturePass(): void {
-  if (memoEntries < SIGNATURE_MEMO_MAX) return;
+function clearSignatures(): void {
   IDS_BY_TAG.clear();
-  memoEntries = 0;
   nextId = 0;
 }
 
@@ -55,13 +51,9 @@ export function signatureId(node: SnapshotNode): number {
   const sig = classSignature(cls);
   if (sig !== cls) {
     id = byClass.get(sig);
-    if (id === undefined) {
-      id = nextId++;
-      byClass.set(detached(sig), id);
-    }
+    if (id === undefined) byClass.set(sig, (id = nextId++));
   } else id = nextId++;
-  byClass.set(detached(cls), id);
-  memoEntries++;
+  byClass.set(cls, id);
   return id;
 }
 
@@ -155,13 +147,14 @@ function elementsNearRows(page: PageSnapshot, tree: Tree): Uint8Array {
  * one pass: ids are stable within it.
  */
 export function signatureIds(page: PageSnapshot, only?: Uint8Array): Int32Array {
-  startSignaturePass();
+  clearSignatures();
   const n = page.nodes.length;
   const ids = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     const node = page.nodes[i];
     if (node && node.type === 1 && (!only || only[i] === 1)) ids[i] = signatureId(node);
   }
+  clearSignatures();
   return ids;
 }
 
