@@ -212,13 +212,18 @@ function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSibl
   return { same, elementSiblings };
 }
 
-/** A zeroed count per signature id, reused between pages (grown to the largest id in `ids`). */
+/**
+ * A zeroed count per signature id, reused between pages (grown to the largest id in `ids`).
+ * Zeroed here, not only after each parent: a page ended by its time limit mid-count
+ * (src/time-limit.ts) must not leave counts to the next one.
+ */
 let ID_COUNTS = new Int32Array(1024);
 
 function idCounts(ids: Int32Array): Int32Array {
   let max = -1;
   for (let i = 0; i < ids.length; i++) if ((ids[i] as number) > max) max = ids[i] as number;
   if (max >= ID_COUNTS.length) ID_COUNTS = new Int32Array(Math.max(max + 1, 2 * ID_COUNTS.length));
+  else ID_COUNTS.fill(0, 0, max + 1);
   return ID_COUNTS;
 }
 
