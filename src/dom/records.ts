@@ -8,10 +8,10 @@
  * run's share of the page and link density) were tried on top of the region ones and cost
  * held-out word F1, most on wcxb-dev, so they are not in the schema. Linear, no recursion.
  */
-import { detached } from "./detach.ts";
 import type { PageSnapshot, SnapshotNode } from "../types.ts";
 import type { Tree } from "./tree.ts";
 import { isBlockDisplay } from "./blocks.ts";
+import { isSpace } from "./text.ts";
 
 /** A record run needs this many same-signature siblings. */
 export const MIN_RECORDS = 3;
@@ -19,28 +19,26 @@ export const MIN_RECORDS = 3;
 export const MAX_RECORD_DEPTH = 6;
 
 /**
- * Signature ids by tag, then by class attribute as the parser gave it (bounded memo). Two map
- * lookups with strings the snapshot already holds: V8 caches a string's hash on the string, so
- * they cost far less than a lookup with a "tag class" key built per element (path signatures a
- * quarter of the time per wcxb-dev page). Distinct attributes with one signature share its id
- * through SIGNATURE_OF.
+ * Signature ids of the current pass (one page), by tag, then by class string. A tag's map holds
+ * both the class attributes as the parser gave them and their normalised signatures ("card
+ * card-3" and "card" both name the signature "card"), so an attribute met for the first time
+ * whose signature is known takes its id from the same map, and one that is its own signature (a
+ * single lower-case token without digits, the most common kind) costs no string of its own.
+ * Cleared by each pass: a memo kept across pages grew to tens of thousands of classes, and a
+ * lookup in it, a cache miss or several, cost more than normalising a page's classes afresh in
+ * maps that stay small (docs/features.md).
  */
 const IDS_BY_TAG = new Map<string, Map<string, number>>();
-/** Signature id by normalised signature ("tag.class.tokens"). */
-const SIGNATURE_OF = new Map<string, number>();
-let memoEntries = 0;
-const SIGNATURE_MEMO_MAX = 50_000;
+let nextId = 0;
 
 /**
- * Call before a page's signatures are taken: clears the memo when it is full. Ids are then
- * stable for the rest of the pass, so two elements of one page share an id exactly when they
- * share a signature; ids of different passes are not comparable.
+ * Starts a new pass (signatureIds: one per page) and drops the last one's strings, which are
+ * views of its page's HTML (detach.ts). Ids are stable within a pass, so two elements of one page
+ * share an id exactly when they share a signature; ids of different passes are not comparable.
  */
-export function startSignaturePass(): void {
-  if (memoEntries < SIGNATURE_MEMO_MAX) return;
+function clearSignatures(): void {
   IDS_BY_TAG.clear();
-  SIGNATURE_OF.clear();
-  memoEntries = 0;
+  nextId = 0;
 }
 
 /** Id of an element's signature: its tag plus its class tokens with digits removed (lower-cased), sorted. */
@@ -50,16 +48,58 @@ export function signatureId(node: SnapshotNode): number {
   if (!byClass) IDS_BY_TAG.set(node.tag, (byClass = new Map()));
   let id = byClass.get(cls);
   if (id !== undefined) return id;
-  const tokens = cls.toLowerCase().replace(/\d+/g, "").split(/\s+/).filter(Boolean).sort();
-  const sig = `${node.tag}.${tokens.join(".")}`;
-  id = SIGNATURE_OF.get(sig);
-  if (id === undefined) {
-    id = SIGNATURE_OF.size;
-    SIGNATURE_OF.set(sig, id);
-  }
-  byClass.set(detached(cls), id);
-  memoEntries++;
+  const sig = classSignature(cls);
+  if (sig !== cls) {
+    id = byClass.get(sig);
+    if (id === undefined) byClass.set(sig, (id = nextId++));
+  } else id = nextId++;
+  byClass.set(cls, id);
   return id;
+}
+
+/**
+ * A class attribute's signature: its tokens (split at `\s` runs) lower-cased, with the digits
+ * 0-9 removed, without the empty ones, sorted and joined by ".". One scan: no regular
+ * expression, no array for a single token.
+ */
+export function classSignature(cls: string): string {
+  const s = cls.toLowerCase();
+  let tokens: string[] | null = null;
+  let first = "";
+  let token = "";
+  let piece = -1; // start of the digit-free run being read
+  for (let k = 0; k <= s.length; k++) {
+    const c = k < s.length ? s.charCodeAt(k) : 32;
+    const digit = c >= 48 && c <= 57;
+    if (!digit && !isSpace(c)) {
+      if (piece < 0) piece = k;
+      continue;
+    }
+    if (piece >= 0) {
+      token = token === "" ? s.slice(piece, k) : token + s.slice(piece, k);
+      piece = -1;
+    }
+    if (digit || token === "") continue;
+    if (first === "") first = token;
+    else (tokens ??= [first]).push(token);
+    token = "";
+  }
+  return tokens ? sortStrings(tokens).join(".") : first;
+}
+
+/**
+ * Sorts a few strings in place by UTF-16 code units, as Array#sort without a comparator does
+ * (equal strings are indistinguishable, so its stability does not matter): an insertion sort,
+ * since Array#sort allocates its work arrays on every call.
+ */
+function sortStrings(a: string[]): string[] {
+  for (let k = 1; k < a.length; k++) {
+    const x = a[k] as string;
+    let j = k - 1;
+    for (; j >= 0 && (a[j] as string) > x; j--) a[j + 1] = a[j] as string;
+    a[j + 1] = x;
+  }
+  return a;
 }
 
 /**
@@ -107,13 +147,14 @@ function elementsNearRows(page: PageSnapshot, tree: Tree): Uint8Array {
  * one pass: ids are stable within it.
  */
 export function signatureIds(page: PageSnapshot, only?: Uint8Array): Int32Array {
-  startSignaturePass();
+  clearSignatures();
   const n = page.nodes.length;
   const ids = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     const node = page.nodes[i];
     if (node && node.type === 1 && (!only || only[i] === 1)) ids[i] = signatureId(node);
   }
+  clearSignatures();
   return ids;
 }
 
@@ -143,22 +184,25 @@ function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSibl
     const p = tree.parent[i] as number;
     if ((ids[i] as number) >= 0 && p >= 0) elements[p] = (elements[p] as number) + 1;
   }
-  // Counted per parent over its children (contiguous in tree.childList), keyed by the small
-  // signature id: no (parent, signature) key packed into a double, which V8 boxes per entry.
-  const counts = new Map<number, number>();
+  // Counted per parent over its children (contiguous in tree.childList) in a table indexed by
+  // the small signature id, set back to 0 after each parent: no allocation per parent.
+  const counts = idCounts(ids);
   for (let p = 0; p < tree.n; p++) {
     if ((elements[p] as number) < 2) continue; // an only child has no look-alike sibling
     const from = tree.childStart[p] as number;
     const to = tree.childStart[p + 1] as number;
-    counts.clear();
     for (let k = from; k < to; k++) {
       const id = ids[tree.childList[k] as number] as number;
-      if (id >= 0) counts.set(id, (counts.get(id) ?? 0) + 1);
+      if (id >= 0) counts[id] = (counts[id] as number) + 1;
     }
     for (let k = from; k < to; k++) {
       const c = tree.childList[k] as number;
       const id = ids[c] as number;
-      if (id >= 0) same[c] = (counts.get(id) as number) - 1;
+      if (id >= 0) same[c] = (counts[id] as number) - 1;
+    }
+    for (let k = from; k < to; k++) {
+      const id = ids[tree.childList[k] as number] as number;
+      if (id >= 0) counts[id] = 0;
     }
   }
   for (let i = 0; i < tree.n; i++) {
@@ -166,6 +210,21 @@ function computeSignatureSiblings(page: PageSnapshot, tree: Tree): SignatureSibl
     if ((ids[i] as number) >= 0) elementSiblings[i] = p >= 0 ? (elements[p] as number) - 1 : 0;
   }
   return { same, elementSiblings };
+}
+
+/**
+ * A zeroed count per signature id, reused between pages (grown to the largest id in `ids`).
+ * Zeroed here, not only after each parent: a page ended by its time limit mid-count
+ * (src/time-limit.ts) must not leave counts to the next one.
+ */
+let ID_COUNTS = new Int32Array(1024);
+
+function idCounts(ids: Int32Array): Int32Array {
+  let max = -1;
+  for (let i = 0; i < ids.length; i++) if ((ids[i] as number) > max) max = ids[i] as number;
+  if (max >= ID_COUNTS.length) ID_COUNTS = new Int32Array(Math.max(max + 1, 2 * ID_COUNTS.length));
+  else ID_COUNTS.fill(0, 0, max + 1);
+  return ID_COUNTS;
 }
 
 /**

@@ -202,9 +202,16 @@ export function wordCount(text: string): number {
       n++;
     } else {
       b = ~end;
-      segmentRun(text, a, b, () => n++);
+      n += segmentCount(text, a, b);
     }
   }
+  return n;
+}
+
+/** The words of a run in a script without spaces (apart from wordCount: its closure is then made only here). */
+function segmentCount(text: string, start: number, end: number): number {
+  let n = 0;
+  segmentRun(text, start, end, () => n++);
   return n;
 }
 
@@ -263,7 +270,7 @@ export function needsSeparator(
   parent: number,
   text: string,
 ): boolean {
-  if (!last || /\s/.test(last) || /^\s/.test(text)) return false;
+  if (!last || isSpace(last.charCodeAt(0)) || isSpace(text.charCodeAt(0))) return false;
   return siblingInlineTexts(tree, prevParent, parent);
 }
 

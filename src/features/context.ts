@@ -211,6 +211,7 @@ function fillWindow(f: PageFacts, out: ColumnWriter): void {
     pre.sent[k + 1] = (pre.sent[k] as number) + ((stats.sentenceEnds[i] as number) > 0 ? 1 : 0);
   });
   for (let r = 0; r < rows.length; r++) {
+    if (skipRow(f, r)) continue;
     const i = rows[r] as number;
     firstLeaf[r] = lowerBound(leaves, i);
     afterLast[r] = lowerBound(leaves, f.tree.end[i] as number);

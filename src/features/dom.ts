@@ -3,8 +3,6 @@
  * number of images, forms, tables, links, …), plus tag one-hots, ARIA roles/landmarks and id/class
  * keyword indicators (the keyword idea as in Readability's class-weight regexes).
  */
-import { detached } from "../dom/detach.ts";
-import { childrenOf } from "../dom/tree.ts";
 import type { SnapshotNode } from "../types.ts";
 import {
   def,
@@ -92,33 +90,47 @@ const LANDMARK_ROLES: ReadonlySet<string> = new Set([
 const LANDMARK_TAGS: ReadonlySet<string> = new Set(["main", "nav", "header", "footer", "aside", "search"]);
 
 /**
- * id/class keyword indicators, compiled once. A keyword matches inside a token ("comment-list"),
- * except the short ones marked by word-boundary patterns ("ad" must not match "header").
+ * id/class keyword families. A word matches anywhere in the lower-cased id or class string
+ * ("comment-list"), except where marked: `^word` needs a character other than a-z (or the
+ * string's start) before it, `word$` one after it (or the string's end), so that "ad" does not
+ * match "header" nor "tag" "stage". As regular expressions (keywordPattern): the "ad" family is
+ * `(?:^|[^a-z])(?:ad|ads|adv|advert\w*|sponsor\w*|promo\w*|banner)(?:$|[^a-z])|adsense|doubleclick`
+ * and "meta" ends in `tags?(?:$|[^a-z])`.
  */
-export const CLASS_KEYWORDS: ReadonlyArray<readonly [string, RegExp]> = [
-  ["comment", /comment|disqus|reply|respond/],
-  ["nav", /nav|breadcrumb/],
-  ["menu", /menu/],
-  ["header", /header|masthead|topbar/],
-  ["footer", /footer|copyright|colophon/],
-  ["sidebar", /sidebar|side-bar|aside|rail|widget/],
-  ["share", /share|social|sharing|follow/],
-  ["related", /related|recommend|more-|also|popular|trending|teaser/],
-  ["ad", /(?:^|[^a-z])(?:ad|ads|adv|advert\w*|sponsor\w*|promo\w*|banner)(?:$|[^a-z])|adsense|doubleclick/],
-  ["cookie", /cookie|consent|gdpr/],
-  ["post", /post|entry/],
-  ["article", /article|story/],
-  ["content", /content/],
-  ["body", /body/],
-  ["main", /main/],
-  ["text", /text|prose|copy/],
-  ["meta", /meta|byline|author|date|time|tags?(?:$|[^a-z])/],
-  ["title", /title|headline|heading/],
-  ["caption", /caption|credit/],
-  ["form", /search|login|signup|subscribe|newsletter|form/],
-  ["hidden", /hidden|hide|modal|popup|overlay/],
-  ["card", /card|tile|item|thumb/],
+export const CLASS_KEYWORDS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ["comment", ["comment", "disqus", "reply", "respond"]],
+  ["nav", ["nav", "breadcrumb"]],
+  ["menu", ["menu"]],
+  ["header", ["header", "masthead", "topbar"]],
+  ["footer", ["footer", "copyright", "colophon"]],
+  ["sidebar", ["sidebar", "side-bar", "aside", "rail", "widget"]],
+  ["share", ["share", "social", "sharing", "follow"]],
+  ["related", ["related", "recommend", "more-", "also", "popular", "trending", "teaser"]],
+  ["ad", ["^ad$", "^ads$", "^adv$", "^advert", "^sponsor", "^promo", "^banner$", "adsense", "doubleclick"]],
+  ["cookie", ["cookie", "consent", "gdpr"]],
+  ["post", ["post", "entry"]],
+  ["article", ["article", "story"]],
+  ["content", ["content"]],
+  ["body", ["body"]],
+  ["main", ["main"]],
+  ["text", ["text", "prose", "copy"]],
+  ["meta", ["meta", "byline", "author", "date", "time", "tag$", "tags$"]],
+  ["title", ["title", "headline", "heading"]],
+  ["caption", ["caption", "credit"]],
+  ["form", ["search", "login", "signup", "subscribe", "newsletter", "form"]],
+  ["hidden", ["hidden", "hide", "modal", "popup", "overlay"]],
+  ["card", ["card", "tile", "item", "thumb"]],
 ];
+
+/** A family's words as one regular expression, with the markers written out (its documented meaning). */
+export function keywordPattern(words: readonly string[]): RegExp {
+  const edge = "(?:^|[^a-z])";
+  const source = words.map(
+    (w) =>
+      (w.startsWith("^") ? edge : "") + w.replace(/^\^|\$$/g, "") + (w.endsWith("$") ? "(?:$|[^a-z])" : ""),
+  );
+  return new RegExp(source.join("|"));
+}
 
 function domDefs(): FeatureDef[] {
   const L = "louvan";
@@ -160,24 +172,82 @@ export function idClass(node: SnapshotNode): string {
   return s ? s.toLowerCase() : "";
 }
 
-/** Union of every keyword pattern: most id/class strings match none, one test rules them out. */
-const ANY_KEYWORD = new RegExp(CLASS_KEYWORDS.map(([, re]) => `(?:${re.source})`).join("|"));
+/**
+ * The families' words in a trie over a-z and "-" (the only characters they hold), so that one
+ * scan of a string finds every family it holds: 22 regular expressions tested one by one cost
+ * most of the keyword bits (see docs/features.md).
+ */
+const TRIE_SYMBOLS = 27;
+/** Symbol of a character, -1 for one no word holds. */
+function trieSymbol(c: number): number {
+  return c >= 97 && c <= 122 ? c - 97 : c === 45 ? 26 : -1;
+}
 
-/** id/class strings repeat within and across pages: their keyword bits are memoised (bounded). */
-const BITS_CACHE = new Map<string, number>();
-export const BITS_CACHE_MAX = 50_000;
+/** Trie: child of node t by symbol y at next[t * TRIE_SYMBOLS + y] (0: none; node 0 is the root). */
+interface KeywordTrie {
+  next: Int32Array;
+  /** Family bit of the word ending at node t (0: none). */
+  bit: Int32Array;
+  /** 1: the word needs a non-a-z character (or the start) before it; 2: after it (or the end). */
+  edges: Uint8Array;
+}
 
-/** Bits of one id or class string (memoised: class strings repeat within and across pages). */
-function stringBits(raw: string): number {
-  const hit = BITS_CACHE.get(raw);
-  if (hit !== undefined) return hit;
+function keywordTrie(): KeywordTrie {
+  const words = CLASS_KEYWORDS.flatMap(([, ws], k) => ws.map((w) => ({ w, k })));
+  const size = 1 + words.reduce((a, { w }) => a + w.length, 0);
+  const trie = {
+    next: new Int32Array(size * TRIE_SYMBOLS),
+    bit: new Int32Array(size),
+    edges: new Uint8Array(size),
+  };
+  let nodes = 1;
+  for (const { w, k } of words) {
+    const word = w.replace(/^\^|\$$/g, "");
+    let t = 0;
+    for (let j = 0; j < word.length; j++) {
+      const slot = t * TRIE_SYMBOLS + trieSymbol(word.charCodeAt(j));
+      if (trie.next[slot] === 0) trie.next[slot] = nodes++;
+      t = trie.next[slot] as number;
+    }
+    trie.bit[t] = 1 << k;
+    trie.edges[t] = (w.startsWith("^") ? 1 : 0) | (w.endsWith("$") ? 2 : 0);
+  }
+  return trie;
+}
+
+const TRIE = keywordTrie();
+
+/** Whether position k of s is outside s or holds a character other than a-z. */
+function edgeAt(s: string, k: number): boolean {
+  if (k < 0 || k >= s.length) return true;
+  const c = s.charCodeAt(k);
+  return c < 97 || c > 122;
+}
+
+/**
+ * Family bits of an id or class string: every word found at every position of it lower-cased.
+ * Not memoised: a memo by string cost more than this scan (its lookups hash and compare the
+ * string, and most strings are new to it).
+ */
+function keywordBitsOf(raw: string): number {
   const s = raw.toLowerCase();
+  const { next, bit, edges } = TRIE;
   let bits = 0;
-  if (ANY_KEYWORD.test(s))
-    for (let k = 0; k < CLASS_KEYWORDS.length; k++)
-      if ((CLASS_KEYWORDS[k] as readonly [string, RegExp])[1].test(s)) bits |= 1 << k;
-  if (BITS_CACHE.size >= BITS_CACHE_MAX) BITS_CACHE.clear();
-  BITS_CACHE.set(detached(raw), bits);
+  for (let k = 0; k < s.length; k++) {
+    let t = 0;
+    for (let j = k; j < s.length; j++) {
+      const y = trieSymbol(s.charCodeAt(j));
+      if (y < 0) break;
+      t = next[t * TRIE_SYMBOLS + y] as number;
+      if (t === 0) break;
+      const b = bit[t] as number;
+      if (b === 0 || (bits & b) !== 0) continue;
+      const e = edges[t] as number;
+      if ((e & 1) !== 0 && !edgeAt(s, k - 1)) continue;
+      if ((e & 2) !== 0 && !edgeAt(s, j + 1)) continue;
+      bits |= b;
+    }
+  }
   return bits;
 }
 
@@ -187,7 +257,7 @@ export function keywordBits(node: SnapshotNode): number {
   if (!a) return 0;
   const id = a["id"];
   const cls = a["class"];
-  return (id ? stringBits(id) : 0) | (cls ? stringBits(cls) : 0);
+  return (id ? keywordBitsOf(id) : 0) | (cls ? keywordBitsOf(cls) : 0);
 }
 
 const TAG_INDEX = new Map<string, number>(ONE_HOT_TAGS.map((t, k) => [t, k]));
@@ -235,10 +305,12 @@ function fillShape(f: PageFacts, out: ColumnWriter, row: number, i: number, c: C
   out.set(row, c.depth, tree.depth[i] as number);
   out.set(row, c.height, tree.height[i] as number);
   out.set(row, c.subtree, (tree.end[i] as number) - i);
-  const kids = childrenOf(tree, i);
+  const from = tree.childStart[i] as number;
+  const to = tree.childStart[i + 1] as number;
   let blocks = 0;
-  for (const k of kids) if (f.stats.structure.isStructural[k] === 1) blocks++;
-  out.set(row, c.children, kids.length);
+  for (let k = from; k < to; k++)
+    if (f.stats.structure.isStructural[tree.childList[k] as number] === 1) blocks++;
+  out.set(row, c.children, to - from);
   out.set(row, c.blockChildren, blocks);
 }
 
@@ -257,8 +329,10 @@ function fillTagRole(
   const r = ROLE_INDEX.get(role);
   if (r !== undefined) out.set(row, base.role + r, 1);
   out.set(row, c.landmark, LANDMARK_ROLES.has(role) || LANDMARK_TAGS.has(node.tag) ? 1 : 0);
-  out.set(row, c.itemprop, BODY_PROPS.test(node.attrs?.["itemprop"]?.toLowerCase() ?? "") ? 1 : 0);
-  out.set(row, c.itemtype, ARTICLE_TYPES.test(node.attrs?.["itemtype"] ?? "") ? 1 : 0);
+  const itemprop = node.attrs?.["itemprop"];
+  const itemtype = node.attrs?.["itemtype"];
+  out.set(row, c.itemprop, itemprop !== undefined && BODY_PROPS.test(itemprop.toLowerCase()) ? 1 : 0);
+  out.set(row, c.itemtype, itemtype !== undefined && ARTICLE_TYPES.test(itemtype) ? 1 : 0);
   const bits = f.keywordBits[i] as number;
   for (let k = 0; k < CLASS_KEYWORDS.length; k++) out.set(row, base.cls + k, (bits >> k) & 1);
   out.set(row, c.hasId, node.attrs?.["id"] ? 1 : 0);

@@ -126,12 +126,23 @@ function subtreePrices(f: PageFacts): Int32Array {
   for (let i = tree.n - 1; i >= 0; i--) {
     const node = page.nodes[i] as SnapshotNode;
     if (node.type === 3 && f.stats.structure.content[i] === 1 && node.text && /\d/.test(node.text)) {
-      prices[i] = (prices[i] as number) + (node.text.match(PRICE)?.length ?? 0);
+      prices[i] = (prices[i] as number) + countMatches(PRICE, node.text);
     }
     const p = tree.parent[i] as number;
     if (p >= 0) prices[p] = (prices[p] as number) + (prices[i] as number);
   }
   return prices;
+}
+
+/**
+ * How many matches `text.match(re)` finds (`re` global, never matching ""), without building
+ * their array: test() moves lastIndex past each match and back to 0 after the last.
+ */
+function countMatches(re: RegExp, text: string): number {
+  let n = 0;
+  re.lastIndex = 0;
+  while (re.test(text)) n++;
+  return n;
 }
 
 /** Lowest common ancestor of every node with `h`: the nearest ancestor-or-self on h's root path. */
@@ -179,7 +190,12 @@ export const regionFamily: FeatureFamily = {
           cGap,
           ratio((stats.charsBefore[i] as number) - (stats.charsBefore[h] as number), stats.pageChars),
         );
-      } else for (const c of [cSide, cShare, cUp, cGap]) out.set(row, c, NaN);
+      } else {
+        out.set(row, cSide, NaN);
+        out.set(row, cShare, NaN);
+        out.set(row, cUp, NaN);
+        out.set(row, cGap, NaN);
+      }
       out.set(row, cSig, sig.same[i] as number);
       out.set(row, cSigShare, ratio(sig.same[i] as number, sig.elementSiblings[i] as number));
       let best = 0;

@@ -136,7 +136,8 @@ function htmlLength(node: SnapshotNode): number {
   return k;
 }
 
-function countTextChars(text: string): { digits: number; ends: number } {
+/** A text's digits 0-9 and sentence ends (. ! ? and their full-width forms), written into `s` at i. */
+function countTextChars(text: string, s: Sums, i: number): void {
   let digits = 0;
   let ends = 0;
   for (let k = 0; k < text.length; k++) {
@@ -144,7 +145,8 @@ function countTextChars(text: string): { digits: number; ends: number } {
     if (c >= 48 && c <= 57) digits++;
     else if (c === 46 || c === 33 || c === 63 || c === 0x3002 || c === 0xff01 || c === 0xff1f) ends++;
   }
-  return { digits, ends };
+  s.digits[i] = digits;
+  s.sentenceEnds[i] = ends;
 }
 
 export function computeStats(page: PageSnapshot, tree: Tree, givenLang?: string | null): NodeStats {
@@ -226,20 +228,15 @@ function leafText(i: number, node: SnapshotNode, leaves: LeafInput, s: Sums): vo
   s.cnrChars[i] = inAnchor ? 0 : c;
   if (inAnchor) s.anchorChars[i] = c;
   const text = node.text ?? "";
-  const w = textWords(text, stop);
-  s.words[i] = w.n;
-  s.wordChars[i] = w.chars;
-  s.stopwords[i] = w.stop;
-  const { digits, ends } = countTextChars(node.text ?? "");
-  s.digits[i] = digits;
-  s.sentenceEnds[i] = ends;
+  textWords(text, stop, s, i);
+  countTextChars(text, s, i);
 }
 
 /**
  * A text's words (words()'s tokens, found by the allocation-free scanner), their characters and
- * its stop words.
+ * its stop words, written into `s` at i (no object per text node).
  */
-function textWords(text: string, stop: StopwordChoice): { n: number; chars: number; stop: number } {
+function textWords(text: string, stop: StopwordChoice, s: Sums, i: number): void {
   let n = 0;
   let chars = 0;
   let st = 0;
@@ -250,13 +247,31 @@ function textWords(text: string, stop: StopwordChoice): { n: number; chars: numb
     if (end >= 0) {
       n++;
       if (isStopword(stop, text, a, b)) st++;
-    } else
-      segmentRun(text, a, b, (u, v) => {
-        n++;
-        if (isStopword(stop, text, u, v)) st++;
-      });
+    } else {
+      const seg = segmentedWords(text, a, b, stop);
+      n += seg.n;
+      st += seg.stop;
+    }
   }
-  return { n, chars, stop: st };
+  s.words[i] = n;
+  s.wordChars[i] = chars;
+  s.stopwords[i] = st;
+}
+
+/** The words and stop words of a run in a script without spaces (segmentRun). */
+function segmentedWords(
+  text: string,
+  a: number,
+  b: number,
+  stop: StopwordChoice,
+): { n: number; stop: number } {
+  let n = 0;
+  let st = 0;
+  segmentRun(text, a, b, (u, v) => {
+    n++;
+    if (isStopword(stop, text, u, v)) st++;
+  });
+  return { n, stop: st };
 }
 
 function addInto(s: Sums, p: number, i: number, K: number): void {
