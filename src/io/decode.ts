@@ -226,11 +226,6 @@ function startsWithUtf8Bom(bytes: Uint8Array): boolean {
   return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
-function hasNonAscii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) > 0x7f) return true;
-  return false;
-}
-
 function decodeWith(bytes: Uint8Array, encoding: string): string | null {
   if (!iconv.encodingExists(encoding)) return null;
   return iconv.decode(Buffer.from(bytes), encoding);
@@ -298,7 +293,7 @@ function decodeBytes(input: Uint8Array, httpCharset: string | null | undefined, 
   const declared = http ?? declaredCharset(bytes);
   if (
     utf8 !== null &&
-    (declared === null || declared === "utf-8" || declared === "utf8" || hasNonAscii(bytes))
+    (declared === null || declared === "utf-8" || declared === "utf8" || !buffer.isAscii(bytes))
   ) {
     return {
       html: utf8,

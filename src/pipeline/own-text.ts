@@ -23,10 +23,9 @@ export interface Ownership {
   totalWords: number;
   /**
    * Per snapshot node: the words of a text node that is not silent and has text (0 or more), -1 for
-   * every other node; for the rules that count words by node (teasers.ts). Absent on training's
-   * ownership-like views of a record.
+   * every other node; for the rules that count words by node (teasers.ts).
    */
-  textWords?: Int32Array;
+  textWords: Int32Array;
 }
 
 /**

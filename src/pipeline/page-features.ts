@@ -19,7 +19,11 @@ export function pageFeatureCount(nCols: number): number {
  * on a wcxb-dev page; test/page-features.test.ts checks the result bit for bit against the
  * per-cell sum).
  */
-export function pageFeatures(values: Float32Array, nCols: number, own: Ownership): Float32Array {
+export function pageFeatures(
+  values: Float32Array,
+  nCols: number,
+  own: Pick<Ownership, "ownWords" | "totalWords">,
+): Float32Array {
   const n = own.ownWords.length;
   const out = new Float32Array(pageFeatureCount(nCols));
   const sum = new Float64Array(nCols);

@@ -227,17 +227,11 @@ export function typesWithModels(records: readonly PageRecord[], min = MIN_TYPE_P
   return PAGE_TYPES.filter((t) => records.filter((r) => pageTypeOf(r) === t).length >= min);
 }
 
-/** Ownership-like view of a record for page features. */
-export function recordOwnership(rec: PageRecord): Ownership {
+/** What page features read of a record's word ownership. */
+export function recordOwnership(rec: PageRecord): Pick<Ownership, "ownWords" | "totalWords"> {
   let total = 0;
   for (let r = 0; r < rec.ownWords.length; r++) total += rec.ownWords[r] as number;
-  return {
-    ownerRow: new Int32Array(0),
-    parentRow: rec.parentRow,
-    ownWords: rec.ownWords,
-    subtreeWords: rec.subtreeWords,
-    totalWords: total,
-  };
+  return { ownWords: rec.ownWords, totalWords: total };
 }
 
 /** Page-feature matrix of records (one row per record). */

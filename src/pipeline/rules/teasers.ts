@@ -28,8 +28,7 @@
  */
 import type { RuleRows } from "./rule.ts";
 import { childrenOf, type Tree } from "../../dom/tree.ts";
-import { silentMask } from "../../dom/silent.ts";
-import { collapseSpaces, textOf, wordCount } from "../../dom/text.ts";
+import { collapseSpaces, textOf } from "../../dom/text.ts";
 import { nonSpaceLength } from "../../features/structural.ts";
 import type { PageSnapshot, SnapshotNode, TraceEntry } from "../../types.ts";
 import { traceTarget } from "../trace.ts";
@@ -203,24 +202,11 @@ function isLink(node: SnapshotNode): boolean {
 }
 
 /**
- * Per snapshot node: the words of a text node that is not silent and has text, -1 for any other
- * (Ownership.textWords when the ownership counted them).
+ * One reverse pass (children before parents in reverse pre-order) over the words of each text
+ * node the ownership counted (Ownership.textWords: -1 for silent text and other nodes).
  */
-function textWordsOf(page: PageSnapshot, known: Int32Array | undefined): Int32Array {
-  if (known) return known;
-  const silent = silentMask(page.nodes);
-  return Int32Array.from(page.nodes, (node, i) =>
-    node.type === 3 && node.text && silent[i] === 0 ? wordCount(node.text) : -1,
-  );
-}
-
-/**
- * One reverse pass (children before parents in reverse pre-order); silent text counts nothing.
- * `textWords`: Ownership.textWords, counted here when absent.
- */
-function linkStats(page: PageSnapshot, tree: Tree, textWords?: Int32Array): LinkStats {
+function linkStats(page: PageSnapshot, tree: Tree, words: Int32Array): LinkStats {
   const n = tree.n;
-  const words = textWordsOf(page, textWords);
   const inLink = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const p = tree.parent[i] as number;
